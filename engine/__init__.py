@@ -1,0 +1,1 @@
+"""Pure, synchronous rules engines. Nothing here touches Discord, SQL, asyncio or images."""

@@ -1,0 +1,170 @@
+"""Distance, doors, movement and line of sight on a laid-out mission area.
+
+All functions take the static Geometry plus who stands where, so they stay pure.
+`occupied` is the set of spaces holding any character in the mission area.
+See docs/rulings.md for how line of sight is sampled.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Callable, Iterable
+
+from engine.awaymissions.layout import Geometry
+
+# Points sampled in each unit square for line of sight: the centre and four points
+# near the corners (inset so that a line never starts on a wall).
+_INSET = 0.15
+SAMPLES = ((0.5, 0.5), (_INSET, _INSET), (1 - _INSET, _INSET), (_INSET, 1 - _INSET), (1 - _INSET, 1 - _INSET))
+_EPS = 1e-9
+
+
+def door_open(a: str, b: str, occupied: set[str]) -> bool:
+    """A door is open while a character stands in a space on either side of it."""
+    return a in occupied or b in occupied
+
+
+def passable(geo: Geometry, a: str, b: str, occupied: set[str]) -> bool:
+    """Whether a character can see or measure across the edge between neighbours a and b."""
+    kind = geo.edges.get((a, b), "wall")
+    return kind == "open" or (kind == "door" and door_open(a, b, occupied))
+
+
+def distance(geo: Geometry, a: str, b: str, occupied: set[str]) -> int | None:
+    """Spaces counted from a to b, never across a blocked edge or a closed door.
+
+    Turbolift travel is movement, not measurement: it does not shorten distances.
+    None when b cannot be reached at all.
+    """
+    if a == b:
+        return 0
+    seen = {a}
+    queue = deque([(a, 0)])
+    while queue:
+        here, d = queue.popleft()
+        for there, _ in geo.links[here]:
+            if there not in seen and passable(geo, here, there, occupied):
+                if there == b:
+                    return d + 1
+                seen.add(there)
+                queue.append((there, d + 1))
+    return None
+
+
+def adjacent(geo: Geometry, a: str, b: str, occupied: set[str]) -> bool:
+    """Adjacent means the same space or one space apart."""
+    d = distance(geo, a, b, occupied)
+    return d is not None and d <= 1
+
+
+def reachable(geo: Geometry, start: str, steps: int, can_enter: Callable[[str], bool],
+              can_stop: Callable[[str], bool]) -> dict[str, list[str]]:
+    """Spaces a mover can end in within `steps` moves, each with a shortest path.
+
+    The mover opens every door it stands beside, so doors never stop it; walls and
+    blocked doors do. A turbolift space leads to every turbolift space on another board.
+    Paths are found breadth first with neighbours in a fixed order, so they are stable.
+    """
+    paths: dict[str, list[str]] = {start: [start]}
+    frontier = [start]
+    for _ in range(steps):
+        nxt = []
+        for here in frontier:
+            onward = [there for there, _ in geo.links[here]] + list(geo.lifts.get(here, ()))
+            for there in onward:
+                if there in paths or not can_enter(there):
+                    continue
+                paths[there] = paths[here] + [there]
+                nxt.append(there)
+        frontier = nxt
+    return {space: path for space, path in paths.items() if space != start and can_stop(space)}
+
+
+def line_of_sight(geo: Geometry, a: str, b: str, occupied: set[str], screens: Iterable[str]) -> bool:
+    """Whether some line from a point in space a reaches a point in space b.
+
+    A line is stopped by walls, blocked doors and closed doors, by leaving the mission
+    area, and by passing through a `screens` space (one holding characters friendly to
+    the viewer). The two end spaces never stop it.
+    """
+    if a == b:
+        return True
+    screens = set(screens)
+    for crossings, cells in _segment_paths(geo, a, b):
+        if cells.isdisjoint(screens) and all(
+                any(mid not in screens and all(passable(geo, p, q, occupied) for p, q in edges)
+                    for edges, mid in options)
+                for options in crossings):
+            return True
+    return False
+
+
+def _segment_paths(geo: Geometry, a: str, b: str):
+    """The distinct ways sampled lines from a to b cross the grid (memoised per geometry)."""
+    key = (a, b)
+    found = geo.los_memo.get(key)
+    if found is None:
+        sa, sb = geo.spaces[a], geo.spaces[b]
+        distinct = {}
+        for ax, ay in SAMPLES:
+            for bx, by in SAMPLES:
+                path = _trace(geo, (sa.x + ax, sa.y + ay), (sb.x + bx, sb.y + by))
+                if path is not None:
+                    distinct[(path[0], frozenset(path[1]))] = path
+        # fewest crossings first: the straightest lines are the likeliest to be clear
+        found = sorted(((c, frozenset(cells)) for c, cells in distinct.values()), key=lambda p: len(p[0]))
+        geo.los_memo[key] = found
+    return found
+
+
+def _trace(geo: Geometry, p: tuple[float, float], q: tuple[float, float]):
+    """Walk the unit squares a segment passes through.
+
+    Returns (crossings, cells passed in between) or None when the segment leaves the
+    mission area. Each crossing is a tuple of options ((edge, ...), middle cell or None);
+    a crossing straight through a grid corner has two options, one around each side,
+    and the line gets through if either way round is clear.
+    """
+    (x0, y0), (x1, y1) = p, q
+    dx, dy = x1 - x0, y1 - y0
+    events = []
+    for axis, start, delta in ((0, x0, dx), (1, y0, dy)):
+        if abs(delta) < _EPS:
+            continue
+        lo, hi = sorted((start, start + delta))
+        k = int(lo) + 1
+        while k <= hi - _EPS and k < hi:
+            events.append(((k - start) / delta, axis))
+            k += 1
+    events.sort()
+    cx, cy = int(x0), int(y0)
+    step_x = 1 if dx > 0 else -1
+    step_y = 1 if dy > 0 else -1
+    crossings: list[tuple] = []
+    cells: set[str] = set()
+    i = 0
+    while i < len(events):
+        t, axis = events[i]
+        here = geo.at.get((cx, cy))
+        if i + 1 < len(events) and abs(events[i + 1][0] - t) < 1e-7:
+            # through a corner: around by x first, or by y first
+            nx, ny = cx + step_x, cy + step_y
+            via_x, via_y, there = geo.at.get((nx, cy)), geo.at.get((cx, ny)), geo.at.get((nx, ny))
+            if there is None:
+                return None
+            options = tuple((((here, via), (via, there)), via) for via in (via_x, via_y) if via is not None)
+            if not options:
+                return None
+            crossings.append(options)
+            cx, cy = nx, ny
+            i += 2
+        else:
+            nx, ny = (cx + step_x, cy) if axis == 0 else (cx, cy + step_y)
+            there = geo.at.get((nx, ny))
+            if there is None:
+                return None
+            crossings.append(((((here, there),), None),))
+            cx, cy = nx, ny
+            i += 1
+        if (cx, cy) != (int(x1), int(y1)):
+            cells.add(geo.at[(cx, cy)])
+    return tuple(crossings), cells

@@ -1,0 +1,297 @@
+"""The mission area: boards placed in slots, their doors matched, coordinates assigned.
+
+Boards sit on one square grid. The two-player layout puts the Main Corridor (8x2) in
+the middle with four mission-board slots around it (nw, ne above; sw, se below, turned
+half a turn so their south side faces the corridor). The Borg-cube layout puts four
+mission boards in a 2x2 square with no corridor. A board may be mirrored ("flip").
+
+Where two boards touch, an edge is a door only when both boards have a door there;
+any other door on a touching edge is blocked. Corridor doors that face no board get
+a turbolift space beside them (corridor layout only).
+"""
+from __future__ import annotations
+
+import string
+from typing import Literal, Optional
+
+import msgspec
+
+from engine.awaymissions.content import Board, Pack, cell_xy
+
+Edge = tuple[str, str]
+
+# slot -> (x, y) of the board's north-west cell and whether it is turned half a turn
+CORRIDOR_SLOTS = {"nw": (1, 0, False), "ne": (5, 0, False), "sw": (1, 6, True), "se": (5, 6, True)}
+CORRIDOR_ORIGIN = (1, 4)
+CUBE_SLOTS = {"nw": (0, 0, False), "ne": (4, 0, False), "sw": (0, 4, True), "se": (4, 4, True)}
+CUBE_BOARDS = ("armory", "medical-lab", "science-lab", "transporter-room")
+
+
+class Placement(msgspec.Struct, omit_defaults=True):
+    """One mission board in one slot."""
+
+    board: str
+    slot: str
+    flip: bool = False
+
+
+class LayoutSpec(msgspec.Struct, omit_defaults=True):
+    """How the mission area is put together; the geometry is derived from it."""
+
+    mode: Literal["corridor", "cube"] = "corridor"
+    corridor: Optional[str] = None
+    placements: list[Placement] = []
+
+    def key(self) -> str:
+        parts = [self.mode, self.corridor or "-"]
+        parts += [f"{p.board}@{p.slot}{'~' if p.flip else ''}" for p in self.placements]
+        return "|".join(parts)
+
+
+class Space(msgspec.Struct, frozen=True):
+    """One space of the mission area, named by the coordinate players type."""
+
+    id: str
+    board: str
+    x: int
+    y: int
+    features: tuple[str, ...] = ()
+
+
+class Geometry:
+    """Spaces and typed edges of a laid-out mission area. Immutable; cached per layout."""
+
+    def __init__(self, spaces: dict[str, Space], edges: dict[Edge, str], blocked_doors: list[Edge],
+                 lifts: dict[str, tuple[str, ...]]):
+        self.spaces = spaces
+        self.edges = edges  # (a, b) both ways -> "open" | "door" | "wall"
+        self.blocked_doors = blocked_doors
+        self.lifts = lifts  # turbolift space -> turbolift spaces on other boards
+        self.at = {(s.x, s.y): s.id for s in spaces.values()}
+        self.links: dict[str, tuple[tuple[str, str], ...]] = {}
+        for sid in spaces:
+            self.links[sid] = tuple((b, kind) for (a, b), kind in edges.items() if a == sid and kind != "wall")
+        self.doors = sorted({tuple(sorted(e)) for e, kind in edges.items() if kind == "door"})
+        self.boards = sorted({s.board for s in spaces.values()})
+        self.los_memo: dict = {}
+
+    def board_spaces(self, board: str) -> list[str]:
+        return [s.id for s in self.spaces.values() if s.board == board]
+
+    def with_feature(self, feature: str) -> list[str]:
+        return [s.id for s in self.spaces.values() if feature in s.features]
+
+
+def _transform(board: Board, turned: bool, flip: bool):
+    """Map a local cell (x, y) and a direction to the board's placed orientation."""
+
+    def cell(x: int, y: int) -> tuple[int, int]:
+        if flip:
+            x = board.width - 1 - x
+        if turned:
+            x, y = board.width - 1 - x, board.height - 1 - y
+        return x, y
+
+    def direction(dx: int, dy: int) -> tuple[int, int]:
+        if flip:
+            dx = -dx
+        if turned:
+            dx, dy = -dx, -dy
+        return dx, dy
+
+    return cell, direction
+
+
+def _outer_doors(board: Board) -> list[tuple[int, int, int, int]]:
+    """(x, y, dx, dy) of each door on the board's outer edge, in local terms."""
+    doors = []
+    for side, positions in board.doors_out.items():
+        for p in positions:
+            if side == "north":
+                doors.append((p, 0, 0, -1))
+            elif side == "south":
+                doors.append((p, board.height - 1, 0, 1))
+            elif side == "west":
+                doors.append((0, p, -1, 0))
+            else:
+                doors.append((board.width - 1, p, 1, 0))
+    return doors
+
+
+class _Draft:
+    """Boards dropped onto the grid, before coordinates are assigned."""
+
+    def __init__(self):
+        self.cells: dict[tuple[int, int], tuple[str, tuple[str, ...]]] = {}
+        self.inner: dict[frozenset, str] = {}
+        self.door_marks: dict[tuple[tuple[int, int], tuple[int, int]], str] = {}
+
+    def add(self, board: Board, ox: int, oy: int, turned: bool, flip: bool) -> None:
+        cell, direction = _transform(board, turned, flip)
+
+        def place(x: int, y: int) -> tuple[int, int]:
+            cx, cy = cell(x, y)
+            return ox + cx, oy + cy
+
+        for x in range(board.width):
+            for y in range(board.height):
+                name = f"{string.ascii_lowercase[x]}{y + 1}"
+                self.cells[place(x, y)] = (board.code, tuple(board.features.get(name, ())))
+        for x in range(board.width):
+            for y in range(board.height):
+                for nx, ny in ((x + 1, y), (x, y + 1)):
+                    if nx < board.width and ny < board.height:
+                        self.inner[frozenset((place(x, y), place(nx, ny)))] = "open"
+        for kind, pairs in (("wall", board.walls), ("door", board.doors)):
+            for a, b in pairs:
+                self.inner[frozenset((place(*cell_xy(a)), place(*cell_xy(b))))] = kind
+        for x, y, dx, dy in _outer_doors(board):
+            gx, gy = place(x, y)
+            ddx, ddy = direction(dx, dy)
+            self.door_marks[((gx, gy), (gx + ddx, gy + ddy))] = board.code
+
+    def matched_doors(self, board_code: str) -> tuple[int, int]:
+        """(doors of this board matched by a neighbour, of those the ones onto a corridor)."""
+        matched = to_corridor = 0
+        for (here, there), owner in self.door_marks.items():
+            if owner == board_code and (there, here) in self.door_marks:
+                matched += 1
+                if self.cells[there][0].startswith("corridor"):
+                    to_corridor += 1
+        return matched, to_corridor
+
+
+def _draft(pack: Pack, spec: LayoutSpec) -> _Draft:
+    draft = _Draft()
+    slots = CUBE_SLOTS if spec.mode == "cube" else CORRIDOR_SLOTS
+    if spec.mode == "corridor" and spec.corridor:
+        draft.add(pack.boards[spec.corridor], *CORRIDOR_ORIGIN, False, False)
+    for p in spec.placements:
+        ox, oy, turned = slots[p.slot]
+        draft.add(pack.boards[p.board], ox, oy, turned, p.flip)
+    return draft
+
+
+def placement_score(pack: Pack, spec: LayoutSpec, board_code: str) -> tuple[int, int]:
+    """How well `board_code` (already in spec) connects: (matched doors, doors to the corridor)."""
+    return _draft(pack, spec).matched_doors(board_code)
+
+
+_GEOMETRIES: dict[tuple[str, str], Geometry] = {}
+
+
+def geometry(pack: Pack, spec: LayoutSpec) -> Geometry:
+    """The geometry of a layout, built once per pack and layout and then shared."""
+    key = (pack.path, spec.key())
+    built = _GEOMETRIES.get(key)
+    if built is None:
+        built = _GEOMETRIES[key] = _build(pack, spec)
+    return built
+
+
+def _build(pack: Pack, spec: LayoutSpec) -> Geometry:
+    draft = _draft(pack, spec)
+    cells = dict(draft.cells)
+    lifts_added: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    if spec.mode == "corridor":
+        for (here, there), owner in draft.door_marks.items():
+            if owner.startswith("corridor") and there not in cells:
+                cells[there] = (owner, ("turbolift",))
+                lifts_added.append((here, there))
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    minx, miny = min(xs), min(ys)
+
+    def name(xy: tuple[int, int]) -> str:
+        return f"{string.ascii_uppercase[xy[0] - minx]}{xy[1] - miny + 1}"
+
+    spaces = {name(xy): Space(name(xy), board, xy[0] - minx, xy[1] - miny, features)
+              for xy, (board, features) in sorted(cells.items(), key=lambda kv: (kv[0][1], kv[0][0]))}
+    edges: dict[Edge, str] = {}
+    blocked: list[Edge] = []
+    for (x, y) in cells:
+        for nxy in ((x + 1, y), (x, y + 1)):
+            if nxy not in cells:
+                continue
+            pair = frozenset(((x, y), nxy))
+            if pair in draft.inner:
+                kind = draft.inner[pair]
+            else:
+                here_door = (((x, y), nxy) in draft.door_marks) or (((x, y), nxy) in lifts_added)
+                there_door = ((nxy, (x, y)) in draft.door_marks) or ((nxy, (x, y)) in lifts_added)
+                lift_edge = ((x, y), nxy) in lifts_added or (nxy, (x, y)) in lifts_added
+                if lift_edge or (here_door and there_door):
+                    kind = "door"
+                else:
+                    kind = "wall"
+                    if here_door or there_door:
+                        blocked.append((name((x, y)), name(nxy)))
+            a, b = name((x, y)), name(nxy)
+            edges[(a, b)] = edges[(b, a)] = kind
+    lifts: dict[str, tuple[str, ...]] = {}
+    if spec.mode == "corridor":
+        lift_spaces = [s for s in spaces.values() if "turbolift" in s.features]
+        for s in lift_spaces:
+            lifts[s.id] = tuple(t.id for t in lift_spaces if t.board != s.board)
+    return Geometry(spaces, edges, blocked, lifts)
+
+
+def placement_problem(pack: Pack, spec: LayoutSpec, placement: Placement) -> Optional[str]:
+    """Why `placement` may not be added to `spec` (None when it may).
+
+    A board must join flat in a free slot, connect by at least one door to the
+    Main Corridor (in the cube: to a board already placed), and be oriented so that
+    as many of its doors as possible are matched.
+    """
+    board = pack.boards.get(placement.board)
+    if board is None or board.kind != "mission":
+        return f"'{placement.board}' is not a mission board"
+    if any(p.board == placement.board for p in spec.placements):
+        return f"the {board.name} is already placed"
+    slots = CUBE_SLOTS if spec.mode == "cube" else CORRIDOR_SLOTS
+    if placement.slot not in slots:
+        return f"'{placement.slot}' is not a slot (choose from {', '.join(slots)})"
+    if any(p.slot == placement.slot for p in spec.placements):
+        return f"slot {placement.slot} is taken"
+    if spec.mode == "cube" and placement.board not in CUBE_BOARDS:
+        return "the Borg cube is made of the Armory, Medical Lab, Science Lab and Transporter Room"
+    scores = {}
+    for flip in (False, True):
+        trial = LayoutSpec(spec.mode, spec.corridor, [*spec.placements, Placement(placement.board, placement.slot, flip)])
+        scores[flip] = placement_score(pack, trial, placement.board)
+    matched, to_corridor = scores[placement.flip]
+    if spec.mode == "corridor" and to_corridor == 0:
+        return f"the {board.name} must connect to the Main Corridor by a door there"
+    if spec.mode == "cube" and spec.placements and matched == 0:
+        return f"the {board.name} must connect by a door to a board already placed"
+    if matched < max(m for m, _ in scores.values()):
+        return f"the {board.name} must be {'mirrored' if not placement.flip else 'unmirrored'} there, to match more doors"
+    return None
+
+
+def best_placement(pack: Pack, spec: LayoutSpec, board: str, slot: str) -> Optional[Placement]:
+    """The legal placement of `board` in `slot`, unmirrored if both ways are legal."""
+    for flip in (False, True):
+        placement = Placement(board, slot, flip)
+        if placement_problem(pack, spec, placement) is None:
+            return placement
+    return None
+
+
+PRESETS = {
+    "standard": ("corridor", "corridor-federation", ["bridge", "engineering", "science-lab", "medical-lab"]),
+    "borg-corridor": ("corridor", "corridor-borg", ["armory", "transporter-room", "bridge", "engineering"]),
+    "cube": ("cube", None, ["armory", "transporter-room", "science-lab", "medical-lab"]),
+}
+
+
+def preset(pack: Pack, name: str) -> LayoutSpec:
+    """A ready-made layout: the preset's boards put in nw, ne, sw, se, each best oriented."""
+    mode, corridor, boards = PRESETS[name]
+    spec = LayoutSpec(mode=mode, corridor=corridor)
+    for board, slot in zip(boards, ("nw", "ne", "sw", "se")):
+        placement = best_placement(pack, spec, board, slot)
+        if placement is None:
+            raise ValueError(f"preset {name}: {board} cannot go in {slot}")
+        spec.placements.append(placement)
+    return spec

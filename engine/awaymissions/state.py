@@ -1,0 +1,183 @@
+"""The game state of an Away Missions game: plain data that serialises to JSON losslessly."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import msgspec
+
+from engine.awaymissions.layout import LayoutSpec
+from engine.dice import Dice
+
+
+class _Data(msgspec.Struct, omit_defaults=True):
+    pass
+
+
+class Attack(_Data):
+    """An attack action a character can use right now (printed, equipment or overlay)."""
+
+    code: str
+    name: str
+    dice: int = 0
+    damage: int = 0
+    melee: bool = False
+    stun: bool = False
+    assimilate: bool = False
+    defensive: bool = False
+
+
+class Character(_Data):
+    """A character of the game: where it is and what is left of it."""
+
+    id: str
+    card: str
+    name: str
+    owner: str
+    controller: str
+    ratings: dict[str, int]
+    pegs: dict[str, int]
+    specializations: dict[str, int]
+    keywords: list[str]
+    attacks: list[Attack]
+    status: str = "reserve"  # reserve | in_play | waiting (escalation) | neutralized | returned
+    space: Optional[str] = None
+    activated: bool = False
+    cover: bool = False
+    stun: int = 0
+    assimilated: bool = False
+    escalation: Optional[int] = None
+    equipment: list[str] = []
+    traits: list[str] = []
+
+    @property
+    def in_play(self) -> bool:
+        return self.status == "in_play"
+
+    @property
+    def incapacitated(self) -> bool:
+        return self.stun >= 2
+
+    @property
+    def is_borg(self) -> bool:
+        return "Borg" in self.keywords or self.assimilated
+
+    @property
+    def is_drone(self) -> bool:
+        return "Drone" in self.keywords or self.assimilated
+
+
+class Player(_Data):
+    """A seat at the table, with its cards. Hands and decks are hidden from others."""
+
+    seat: str
+    name: str
+    team: str
+    affiliation: str
+    hand: list[str] = []
+    support_deck: list[str] = []
+    mission_deck: list[str] = []
+    support_discard: list[str] = []
+    mission_discard: list[str] = []
+    scoring_area: list[str] = []
+    bonus_points: int = 0
+    bonus_actions: int = 0
+    core_mission: Optional[str] = None
+    start_boards: list[str] = []
+
+
+class Decision(_Data):
+    """A pause in the game: who must answer, what kind of answer, and its details."""
+
+    kind: str
+    player: str
+    info: dict[str, Any] = {}
+
+
+class Activation(_Data):
+    """The activation under way: whose, which character, how many actions are left."""
+
+    player: str
+    character: str
+    bonus: bool = False
+    actions_left: int = 2
+
+
+class Roll(_Data):
+    """Dice on the dice board: an attack or a skill test, with its re-roll window."""
+
+    kind: str  # attack | skill
+    actor: str
+    active_player: str
+    actor_player: str
+    dice: list[int]
+    target: Optional[str] = None  # defender or challenger character
+    target_player: Optional[str] = None
+    opposing: list[int] = []
+    attack: Optional[Attack] = None
+    specialization: Optional[str] = None
+    action: Optional[str] = None  # the special action a skill test belongs to
+    window: list[str] = []  # players still able to re-roll, in turn order
+    turn: int = 0
+    passes: int = 0
+    rerolls: int = 0
+
+
+class Pending(_Data):
+    """Work left over after damage: assimilation placement, returning characters."""
+
+    kind: str
+    data: dict[str, Any] = {}
+
+
+class GameState(_Data):
+    """Everything about one game. `version` counts accepted commands."""
+
+    pack: str
+    seed: int
+    dice: Dice
+    players: list[Player]
+    characters: dict[str, Character]
+    layout: LayoutSpec
+    phase: str = "setup"  # setup | draw | action | over
+    step: str = ""  # sub-step of setup and draw phases
+    round: int = 0
+    version: int = 0
+    pending: list[Decision] = []
+    order: list[str] = []  # activation order of seats, from the first-activation roll
+    turn: int = 0  # index into order of the side to activate next
+    activation: Optional[Activation] = None
+    roll: Optional[Roll] = None
+    queue: list[Pending] = []
+    options: dict[str, Any] = {}
+    result: Optional[dict[str, Any]] = None
+
+    def player(self, seat: str) -> Player:
+        for p in self.players:
+            if p.seat == seat:
+                return p
+        raise KeyError(seat)
+
+    @property
+    def seats(self) -> list[str]:
+        return [p.seat for p in self.players]
+
+
+_encoder = msgspec.json.Encoder()
+_state_decoder = msgspec.json.Decoder(GameState)
+_mp_encoder = msgspec.msgpack.Encoder()
+_mp_decoder = msgspec.msgpack.Decoder(GameState)
+
+
+def to_json(state: GameState) -> bytes:
+    """Serialise a state to JSON bytes (stable key order)."""
+    return _encoder.encode(state)
+
+
+def from_json(data: bytes | str) -> GameState:
+    """Rebuild a state from `to_json` output."""
+    return _state_decoder.decode(data)
+
+
+def clone(state: GameState) -> GameState:
+    """A deep copy, cheap enough to take before every command."""
+    return _mp_decoder.decode(_mp_encoder.encode(state))
