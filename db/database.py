@@ -1,0 +1,443 @@
+"""The game store: one aiosqlite connection, the schema migrations, and every query.
+
+Config, state, events, results and settings are JSON text that this module stores and
+returns untouched; it knows nothing of any ruleset.
+
+All writes share one connection, so write transactions are serialised by one lock.
+Moves use group commit: a caller queues its `GameWrite` and whoever holds the lock
+commits everything queued so far in one transaction (a few awaits for the whole
+batch), because each aiosqlite call costs a hop to its worker thread.
+"""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Optional
+
+import aiosqlite
+
+from db.schema import LATEST, MIGRATIONS
+
+
+class StaleWrite(Exception):
+    """A write was made against a version or status the game no longer has."""
+
+
+class SchemaTooNew(Exception):
+    """The database was written by a newer release than this one."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One row of `games`; `config`, `state` and `result` are JSON text."""
+
+    id: int
+    ruleset: str
+    guild_id: Optional[int]
+    channel_id: Optional[int]
+    thread_id: Optional[int]
+    created_by: Optional[int]
+    status: str
+    version: int
+    config: str
+    seed: int
+    state: Optional[str]
+    result: Optional[str]
+    created_at: float
+    updated_at: float
+    turn_limit: Optional[float]
+    remind_after: Optional[float]
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A player sitting in a game; `options` is JSON text (team, deck ...)."""
+
+    game_id: int
+    seat: str
+    user_id: int
+    name: str
+    options: str
+    joined_at: float
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A seat the game is waiting on, since when, and until when."""
+
+    seat: str
+    since: float
+    deadline: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A reminder to send to the player of `seat` at `due` while the game waits on it."""
+
+    seat: str
+    kind: str
+    due: float
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One accepted command; `seq` is the game version it produced, `events` JSON text."""
+
+    seq: int
+    seat: Optional[str]
+    user_id: Optional[int]
+    command: str
+    events: str
+    at: float
+
+
+@dataclass
+class GameWrite:
+    """Everything one accepted action changes, committed together or not at all.
+
+    The write applies only if the game is still at `from_version` and `from_status`.
+    """
+
+    game_id: int
+    from_version: int
+    from_status: str
+    version: int
+    status: str
+    state: Optional[str]
+    at: float
+    result: Optional[str] = None
+    config: Optional[str] = None
+    log: list[LogEntry] = field(default_factory=list)
+    stop_waiting: list[str] = field(default_factory=list)
+    start_waiting: list[Wait] = field(default_factory=list)
+    reminders: list[Reminder] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class AwaitedGame:
+    """A game waiting on a user, for the "your turns" list."""
+
+    game_id: int
+    ruleset: str
+    guild_id: Optional[int]
+    channel_id: Optional[int]
+    thread_id: Optional[int]
+    version: int
+    seat: str
+    since: float
+    deadline: Optional[float]
+
+
+@dataclass(frozen=True)
+class DueReminder:
+    """A reminder whose time has come, with the user to remind."""
+
+    id: int
+    game_id: int
+    seat: str
+    kind: str
+    due: float
+    user_id: int
+    guild_id: Optional[int]
+    channel_id: Optional[int]
+    thread_id: Optional[int]
+
+
+_GAME_COLUMNS = ", ".join(GameRow.__dataclass_fields__)
+
+
+class Database:
+    """An open game database. Use `await Database.open(path)`; close with `close()`."""
+
+    def __init__(self, conn: aiosqlite.Connection):
+        self._conn = conn
+        self._write_lock = asyncio.Lock()
+        self._queue: list[tuple[GameWrite, asyncio.Future]] = []
+        self._flusher: Optional[asyncio.Task] = None
+
+    @classmethod
+    async def open(cls, path: str) -> "Database":
+        """Open (creating if needed) and migrate the database at `path`."""
+        conn = await aiosqlite.connect(path)
+        conn.row_factory = sqlite3.Row
+        try:
+            await conn.execute("PRAGMA busy_timeout = 5000")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn)
+
+    async def close(self) -> None:
+        """Close the connection (waits for any write in progress)."""
+        if self._flusher is not None:
+            await self._flusher
+        async with self._write_lock:
+            await self._conn.close()
+
+    async def pragma(self, name: str):
+        """The value of a read-only pragma such as `integrity_check` or `user_version`."""
+        async with self._conn.execute(f"PRAGMA {name}") as cur:
+            row = await cur.fetchone()
+        return row[0]
+
+    # ---- games and seats -------------------------------------------------------
+
+    async def create_game(self, *, ruleset: str, config: str, seed: int, at: float,
+                          guild_id: Optional[int] = None, channel_id: Optional[int] = None,
+                          thread_id: Optional[int] = None, created_by: Optional[int] = None,
+                          turn_limit: Optional[float] = None,
+                          remind_after: Optional[float] = None) -> int:
+        """Insert a game in the lobby and return its id.
+
+        Raises sqlite3.IntegrityError if the channel/thread already has a live game.
+        """
+        async with self._write_lock:
+            try:
+                cur = await self._conn.execute(
+                    "INSERT INTO games (ruleset, guild_id, channel_id, thread_id, created_by, config,"
+                    " seed, created_at, updated_at, turn_limit, remind_after)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (ruleset, guild_id, channel_id, thread_id, created_by, config, seed, at, at,
+                     turn_limit, remind_after))
+                await self._conn.commit()
+            except BaseException:
+                await self._conn.rollback()
+                raise
+            return cur.lastrowid
+
+    async def game(self, game_id: int) -> Optional[GameRow]:
+        """The game with this id, or None."""
+        rows = await self._conn.execute_fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return GameRow(*rows[0]) if rows else None
+
+    async def live_game_in(self, channel_id: int, thread_id: Optional[int] = None) -> Optional[GameRow]:
+        """The lobby or active game in this channel (and thread), or None."""
+        rows = await self._conn.execute_fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND IFNULL(thread_id, 0) = ?"
+            " AND status IN ('lobby', 'active')", (channel_id, thread_id or 0))
+        return GameRow(*rows[0]) if rows else None
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        """The seats of a game, in seat order."""
+        rows = await self._conn.execute_fetchall(
+            "SELECT game_id, seat, user_id, name, options, joined_at FROM seats"
+            " WHERE game_id = ? ORDER BY seat", (game_id,))
+        return [SeatRow(*r) for r in rows]
+
+    async def waits(self, game_id: int) -> list[Wait]:
+        """The seats a game is waiting on."""
+        rows = await self._conn.execute_fetchall(
+            "SELECT seat, since, deadline FROM awaited WHERE game_id = ? ORDER BY seat", (game_id,))
+        return [Wait(*r) for r in rows]
+
+    async def add_seat(self, game_id: int, seat: str, user_id: int, name: str, options: str,
+                       at: float) -> None:
+        """Seat a user in a game still in the lobby. Raises StaleWrite if it is not."""
+        async with self._write_lock:
+            try:
+                cur = await self._conn.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, name, options, joined_at)"
+                    " SELECT id, ?, ?, ?, ?, ? FROM games WHERE id = ? AND status = 'lobby'",
+                    (seat, user_id, name, options, at, game_id))
+                if cur.rowcount != 1:
+                    raise StaleWrite(f"game {game_id} is not in the lobby")
+                await self._conn.commit()
+            except BaseException:
+                await self._conn.rollback()
+                raise
+
+    async def remove_seat(self, game_id: int, user_id: int) -> bool:
+        """Remove a user's seat from a game in the lobby. True if a seat was removed."""
+        async with self._write_lock:
+            try:
+                cur = await self._conn.execute(
+                    "DELETE FROM seats WHERE game_id = ? AND user_id = ?"
+                    " AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
+                    (game_id, user_id, game_id))
+                await self._conn.commit()
+            except BaseException:
+                await self._conn.rollback()
+                raise
+            return cur.rowcount == 1
+
+    async def log(self, game_id: int, after: int = 0) -> list[LogEntry]:
+        """The command log of a game, oldest first, from sequence `after + 1`."""
+        rows = await self._conn.execute_fetchall(
+            "SELECT seq, seat, user_id, command, events, at FROM log"
+            " WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after))
+        return [LogEntry(*r) for r in rows]
+
+    # ---- the write path ----------------------------------------------------------
+
+    async def write(self, change: GameWrite) -> None:
+        """Commit one game's change, batched with others queued at the same moment.
+
+        Returns once it is committed. Raises StaleWrite (nothing written) if the game is
+        no longer at `change.from_version` / `change.from_status`. A caller cancelled
+        while waiting may or may not have had its change committed.
+        """
+        future = asyncio.get_running_loop().create_future()
+        self._queue.append((change, future))
+        if self._flusher is None:
+            self._flusher = asyncio.create_task(self._flush())
+        await future
+
+    async def _flush(self) -> None:
+        try:
+            async with self._write_lock:
+                while self._queue:
+                    batch, self._queue = self._queue, []
+                    await self._commit_batch(batch)
+        finally:
+            self._flusher = None
+
+    async def _commit_batch(self, batch: list[tuple[GameWrite, asyncio.Future]]) -> None:
+        outcome: Optional[Exception] = None
+        try:
+            await self._commit([change for change, _ in batch])
+        except (StaleWrite, sqlite3.IntegrityError) as error:
+            if len(batch) > 1:  # find the culprit: commit one by one
+                for item in batch:
+                    await self._commit_batch([item])
+                return
+            outcome = error
+        except Exception as error:
+            outcome = error
+        for _, future in batch:
+            if future.done():
+                continue
+            if outcome is None:
+                future.set_result(None)
+            else:
+                future.set_exception(outcome)
+
+    async def _commit(self, changes: list[GameWrite]) -> None:
+        conn = self._conn
+        try:
+            cur = await conn.executemany(
+                "UPDATE games SET version = ?, status = ?, state = ?, result = IFNULL(?, result),"
+                " config = IFNULL(?, config), updated_at = ? WHERE id = ? AND version = ? AND status = ?",
+                [(c.version, c.status, c.state, c.result, c.config, c.at, c.game_id,
+                  c.from_version, c.from_status) for c in changes])
+            if cur.rowcount != len(changes):
+                raise StaleWrite("the game moved on")
+            log = [(c.game_id, e.seq, e.seat, e.user_id, e.command, e.events, e.at)
+                   for c in changes for e in c.log]
+            if log:
+                await conn.executemany(
+                    "INSERT INTO log (game_id, seq, seat, user_id, command, events, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)", log)
+            stop = [(c.game_id, seat) for c in changes for seat in c.stop_waiting]
+            if stop:
+                await conn.executemany("DELETE FROM awaited WHERE game_id = ? AND seat = ?", stop)
+            start = [(c.game_id, w.seat, w.since, w.deadline) for c in changes for w in c.start_waiting]
+            if start:
+                await conn.executemany(
+                    "INSERT INTO awaited (game_id, seat, since, deadline) VALUES (?, ?, ?, ?)", start)
+            reminders = [(c.game_id, r.seat, r.kind, r.due) for c in changes for r in c.reminders]
+            if reminders:
+                await conn.executemany(
+                    "INSERT INTO reminders (game_id, seat, kind, due) VALUES (?, ?, ?, ?)", reminders)
+            await conn.commit()
+        except BaseException:
+            await conn.rollback()
+            raise
+
+    # ---- async turns -------------------------------------------------------------
+
+    async def awaited_games(self, user_id: int) -> list[AwaitedGame]:
+        """Active games, in any guild, waiting on this user; longest waiting first."""
+        rows = await self._conn.execute_fetchall(
+            "SELECT g.id, g.ruleset, g.guild_id, g.channel_id, g.thread_id, g.version,"
+            " a.seat, a.since, a.deadline"
+            " FROM seats s JOIN awaited a ON a.game_id = s.game_id AND a.seat = s.seat"
+            " JOIN games g ON g.id = s.game_id"
+            " WHERE s.user_id = ? AND g.status = 'active' ORDER BY a.since, g.id", (user_id,))
+        return [AwaitedGame(*r) for r in rows]
+
+    async def due_reminders(self, now: float) -> list[DueReminder]:
+        """Unsent reminders due at or before `now`, oldest first."""
+        rows = await self._conn.execute_fetchall(
+            "SELECT r.id, r.game_id, r.seat, r.kind, r.due, s.user_id, g.guild_id, g.channel_id,"
+            " g.thread_id FROM reminders r"
+            " JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
+            " JOIN games g ON g.id = r.game_id"
+            " WHERE r.sent_at IS NULL AND r.due <= ? AND g.status = 'active' ORDER BY r.due, r.id",
+            (now,))
+        return [DueReminder(*r) for r in rows]
+
+    async def mark_reminders_sent(self, ids: list[int], at: float) -> None:
+        """Record that these reminders went out."""
+        async with self._write_lock:
+            try:
+                await self._conn.executemany(
+                    "UPDATE reminders SET sent_at = ? WHERE id = ?", [(at, i) for i in ids])
+                await self._conn.commit()
+            except BaseException:
+                await self._conn.rollback()
+                raise
+
+    # ---- settings ----------------------------------------------------------------
+
+    async def guild_setting(self, guild_id: int, key: str) -> Optional[str]:
+        """A guild's setting (JSON text) or None."""
+        rows = await self._conn.execute_fetchall(
+            "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
+        return rows[0][0] if rows else None
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: Optional[str]) -> None:
+        """Set (or with None, clear) a guild's setting."""
+        await self._set("guild_settings", "guild_id", guild_id, key, value)
+
+    async def user_setting(self, user_id: int, key: str) -> Optional[str]:
+        """A user's setting (JSON text) or None."""
+        rows = await self._conn.execute_fetchall(
+            "SELECT value FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key))
+        return rows[0][0] if rows else None
+
+    async def set_user_setting(self, user_id: int, key: str, value: Optional[str]) -> None:
+        """Set (or with None, clear) a user's setting."""
+        await self._set("user_settings", "user_id", user_id, key, value)
+
+    async def _set(self, table: str, owner: str, owner_id: int, key: str, value: Optional[str]) -> None:
+        async with self._write_lock:
+            try:
+                if value is None:
+                    await self._conn.execute(
+                        f"DELETE FROM {table} WHERE {owner} = ? AND key = ?", (owner_id, key))
+                else:
+                    await self._conn.execute(
+                        f"INSERT INTO {table} ({owner}, key, value) VALUES (?, ?, ?)"
+                        f" ON CONFLICT ({owner}, key) DO UPDATE SET value = excluded.value",
+                        (owner_id, key, value))
+                await self._conn.commit()
+            except BaseException:
+                await self._conn.rollback()
+                raise
+
+
+async def migrate(conn: aiosqlite.Connection, target: int = LATEST) -> int:
+    """Apply the migrations the database lacks, each in its own transaction.
+
+    Returns the version reached. Raises SchemaTooNew for a database from a newer release.
+    """
+    async with conn.execute("PRAGMA user_version") as cur:
+        version = (await cur.fetchone())[0]
+    if version > LATEST:
+        raise SchemaTooNew(f"database schema {version} is newer than this release ({LATEST})")
+    for number in range(version + 1, target + 1):
+        try:
+            await conn.executescript(
+                f"BEGIN;\n{MIGRATIONS[number - 1]}\nPRAGMA user_version = {number};\nCOMMIT;")
+        except BaseException:
+            if conn.in_transaction:
+                await conn.rollback()
+            raise
+        version = number
+    return version

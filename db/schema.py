@@ -1,0 +1,92 @@
+"""The schema as a list of forward-only migrations, keyed by `PRAGMA user_version`.
+
+Migration N (1-based) takes a database at version N-1 to version N. Never edit a
+migration that has shipped: add a new one at the end.
+"""
+
+MIGRATIONS: list[str] = [
+    # 1: games, their seats and the command log
+    """
+    CREATE TABLE games (
+        id          INTEGER PRIMARY KEY,
+        ruleset     TEXT    NOT NULL,
+        guild_id    INTEGER,
+        channel_id  INTEGER,
+        thread_id   INTEGER,
+        created_by  INTEGER,
+        status      TEXT    NOT NULL DEFAULT 'lobby'
+                    CHECK (status IN ('lobby', 'active', 'over', 'aborted')),
+        version     INTEGER NOT NULL DEFAULT 0,
+        config      TEXT    NOT NULL,
+        seed        INTEGER NOT NULL,
+        state       TEXT,
+        result      TEXT,
+        created_at  REAL    NOT NULL,
+        updated_at  REAL    NOT NULL
+    );
+    CREATE UNIQUE INDEX games_live_in_place ON games (channel_id, IFNULL(thread_id, 0))
+        WHERE status IN ('lobby', 'active') AND channel_id IS NOT NULL;
+    CREATE TABLE seats (
+        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat      TEXT    NOT NULL,
+        user_id   INTEGER NOT NULL,
+        name      TEXT    NOT NULL,
+        options   TEXT    NOT NULL DEFAULT '{}',
+        joined_at REAL    NOT NULL,
+        PRIMARY KEY (game_id, seat),
+        UNIQUE (game_id, user_id)
+    );
+    CREATE INDEX seats_by_user ON seats (user_id);
+    CREATE TABLE log (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq     INTEGER NOT NULL,
+        seat    TEXT,
+        user_id INTEGER,
+        command TEXT    NOT NULL,
+        events  TEXT    NOT NULL,
+        at      REAL    NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    """,
+    # 2: per-guild and per-user settings (values are JSON)
+    """
+    CREATE TABLE guild_settings (
+        guild_id INTEGER NOT NULL,
+        key      TEXT    NOT NULL,
+        value    TEXT    NOT NULL,
+        PRIMARY KEY (guild_id, key)
+    ) WITHOUT ROWID;
+    CREATE TABLE user_settings (
+        user_id INTEGER NOT NULL,
+        key     TEXT    NOT NULL,
+        value   TEXT    NOT NULL,
+        PRIMARY KEY (user_id, key)
+    ) WITHOUT ROWID;
+    """,
+    # 3: async-turn bookkeeping: who is awaited since when, deadlines, reminders
+    """
+    ALTER TABLE games ADD COLUMN turn_limit REAL;
+    ALTER TABLE games ADD COLUMN remind_after REAL;
+    CREATE TABLE awaited (
+        game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat     TEXT    NOT NULL,
+        since    REAL    NOT NULL,
+        deadline REAL,
+        PRIMARY KEY (game_id, seat),
+        FOREIGN KEY (game_id, seat) REFERENCES seats (game_id, seat) ON DELETE CASCADE
+    ) WITHOUT ROWID;
+    CREATE TABLE reminders (
+        id      INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL,
+        seat    TEXT    NOT NULL,
+        kind    TEXT    NOT NULL,
+        due     REAL    NOT NULL,
+        sent_at REAL,
+        FOREIGN KEY (game_id, seat) REFERENCES awaited (game_id, seat) ON DELETE CASCADE
+    );
+    CREATE INDEX reminders_unsent ON reminders (due) WHERE sent_at IS NULL;
+    CREATE INDEX reminders_by_wait ON reminders (game_id, seat);
+    """,
+]
+
+LATEST = len(MIGRATIONS)

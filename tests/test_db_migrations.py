@@ -1,0 +1,88 @@
+"""Schema migrations: from an empty file and from every earlier version with data in it."""
+import sqlite3
+
+import pytest
+
+import db.database
+from db import LATEST, MIGRATIONS, Database, GameWrite, LogEntry, Reminder, SchemaTooNew, Wait
+
+
+def build_at(path, version):
+    """A database file at schema `version`, holding data in every table that version has."""
+    conn = sqlite3.connect(path)
+    for number in range(1, version + 1):
+        conn.executescript(f"BEGIN;{MIGRATIONS[number - 1]}PRAGMA user_version = {number};COMMIT;")
+    conn.execute("INSERT INTO games (id, ruleset, guild_id, channel_id, status, version, config, seed,"
+                 " state, created_at, updated_at) VALUES (7, 'awaymissions', 1, 2, 'active', 1,"
+                 " '{\"pack\":\"p\"}', 42, '{\"v\":1}', 1.0, 2.0)")
+    conn.execute("INSERT INTO seats VALUES (7, 'p1', 100, 'Ann', '{}', 1.0)")
+    conn.execute("INSERT INTO seats VALUES (7, 'p2', 200, 'Bo', '{}', 1.0)")
+    conn.execute("INSERT INTO log VALUES (7, 1, 'p1', 100, 'pass', '[]', 2.0)")
+    if version >= 2:
+        conn.execute("INSERT INTO guild_settings VALUES (1, 'prefix', '\"!\"')")
+        conn.execute("INSERT INTO user_settings VALUES (100, 'dm', 'true')")
+    conn.commit()
+    conn.close()
+
+
+async def test_empty_file_reaches_latest_with_wal_and_foreign_keys(tmp_path):
+    database = await Database.open(str(tmp_path / "new.db"))
+    try:
+        assert await database.pragma("user_version") == LATEST
+        assert await database.pragma("journal_mode") == "wal"
+        assert await database.pragma("foreign_keys") == 1
+        assert await database.pragma("synchronous") == 1  # NORMAL
+        assert await database.pragma("integrity_check") == "ok"
+    finally:
+        await database.close()
+
+
+@pytest.mark.parametrize("version", range(1, LATEST))
+async def test_each_earlier_version_upgrades_and_keeps_its_data(tmp_path, version):
+    path = str(tmp_path / f"v{version}.db")
+    build_at(path, version)
+    database = await Database.open(path)
+    try:
+        assert await database.pragma("user_version") == LATEST
+        game = await database.game(7)
+        assert (game.status, game.version, game.seed, game.state) == ("active", 1, 42, '{"v":1}')
+        assert [s.name for s in await database.seats(7)] == ["Ann", "Bo"]
+        assert [e.command for e in await database.log(7)] == ["pass"]
+        if version >= 2:
+            assert await database.guild_setting(1, "prefix") == '"!"'
+            assert await database.user_setting(100, "dm") == "true"
+        # the old game goes on under the new schema, turn bookkeeping included
+        await database.write(GameWrite(
+            game_id=7, from_version=1, from_status="active", version=2, status="active",
+            state='{"v":2}', at=3.0, log=[LogEntry(2, "p2", 200, "pass", "[]", 3.0)],
+            start_waiting=[Wait("p1", 3.0, 10.0)], reminders=[Reminder("p1", "nudge", 5.0)]))
+        assert [g.game_id for g in await database.awaited_games(100)] == [7]
+        assert [r.user_id for r in await database.due_reminders(6.0)] == [100]
+        assert await database.pragma("integrity_check") == "ok"
+    finally:
+        await database.close()
+
+
+async def test_database_from_a_newer_release_is_refused(tmp_path):
+    path = str(tmp_path / "future.db")
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {LATEST + 1}")
+    conn.close()
+    with pytest.raises(SchemaTooNew):
+        await Database.open(path)
+
+
+async def test_a_failing_migration_leaves_the_previous_version_intact(tmp_path, monkeypatch):
+    path = str(tmp_path / "broken.db")
+    build_at(path, LATEST)
+    monkeypatch.setattr(db.database, "MIGRATIONS",
+                        MIGRATIONS + ["CREATE TABLE extra (a); CREATE TABLE extra (a);"])
+    import aiosqlite
+    async with aiosqlite.connect(path) as conn:
+        with pytest.raises(sqlite3.OperationalError):
+            await db.database.migrate(conn, target=LATEST + 1)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST
+    assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'extra'").fetchone()[0] == 0
+    assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 1
+    conn.close()
