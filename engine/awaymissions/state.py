@@ -100,6 +100,7 @@ class Activation(_Data):
     character: str
     bonus: bool = False
     actions_left: int = 2
+    in_action: bool = False  # an action has started and is still being resolved
 
 
 class Roll(_Data):
@@ -143,6 +144,7 @@ class GameState(_Data):
     round: int = 0
     version: int = 0
     pending: list[Decision] = []
+    sequence: list[str] = []  # who answers next in a setup or placement step
     order: list[str] = []  # activation order of seats, from the first-activation roll
     turn: int = 0  # index into order of the side to activate next
     activation: Optional[Activation] = None

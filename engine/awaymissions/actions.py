@@ -1,0 +1,500 @@
+"""Activations and the actions characters take: move, attack, take cover, special actions,
+and the draw / cycle / pass alternatives; dice rolls, re-roll windows, damage, stun and
+assimilation."""
+from __future__ import annotations
+
+from typing import Optional
+
+from engine.awaymissions import combat
+from engine.awaymissions.context import Table
+from engine.awaymissions.geometry import reachable
+from engine.awaymissions.state import Activation, Attack, Character, Pending, Roll
+from engine.errors import RuleError
+
+
+# --- choosing who acts -------------------------------------------------------------
+def can_activate(t: Table, seat: str) -> bool:
+    """Whether a side still has something to activate this round."""
+    mine = t.characters_of(seat)
+    if not mine:
+        return False
+    return t.state.player(seat).bonus_actions > 0 or any(not c.activated for c in mine)
+
+
+def next_activation(t: Table) -> bool:
+    """Ask the next side able to activate; False when nobody can (the round is over)."""
+    s = t.state
+    for _ in range(len(s.order)):
+        seat = s.order[s.turn % len(s.order)]
+        if can_activate(t, seat):
+            t.ask("activate", seat)
+            return True
+        s.turn += 1
+    return False
+
+
+def activate(t: Table, seat: str, code: str, bonus: bool) -> None:
+    character = t.own_character(code, seat)
+    player = t.state.player(seat)
+    if bonus:
+        if player.bonus_actions <= 0:
+            raise RuleError("You have no bonus action token.")
+        player.bonus_actions -= 1
+    elif character.activated:
+        raise RuleError(f"{character.name} has already activated this round; use a bonus action token instead.")
+    t.state.activation = Activation(player=seat, character=character.id, bonus=bonus, actions_left=1 if bonus else 2)
+    t.emit("activated", character=character.id, seat=seat, bonus=bonus)
+
+
+def end_activation(t: Table) -> None:
+    s = t.state
+    a = s.activation
+    character = s.characters.get(a.character)
+    if not a.bonus and character is not None and character.in_play:
+        character.activated = True
+    t.emit("activation_over", character=a.character, seat=a.player)
+    s.activation = None
+    s.turn += 1
+
+
+def acting(t: Table, seat: str, code: str, moving: bool = False) -> Character:
+    """The character taking this action: the activated one, or a drone under hivemind."""
+    a = t.state.activation
+    character = t.own_character(code, seat)
+    if character.id == a.character:
+        return character
+    leader = t.state.characters[a.character]
+    if "Hivemind" in leader.keywords and character.is_drone and not moving:
+        return character
+    if "Hivemind" in leader.keywords and character.is_drone:
+        raise RuleError("Under hivemind, drones may take any action except moving.")
+    raise RuleError(f"{t.state.characters[a.character].name} is the activated character.")
+
+
+def _start_action(t: Table) -> None:
+    t.state.activation.in_action = True
+
+
+def _not_stunned(character: Character, what: str) -> None:
+    if character.stun:
+        raise RuleError(f"{character.name} is stunned: the only action it can take is recover.")
+
+
+# --- move ----------------------------------------------------------------------------
+def move_options(t: Table, character: Character) -> dict[str, list[str]]:
+    """Spaces the character can end a move in, each with the path taken."""
+    seat = character.controller
+
+    def can_enter(space: str) -> bool:
+        return all(t.friendly(c, character) or c.incapacitated for c in t.in_space(space))
+
+    def can_stop(space: str) -> bool:
+        return t.can_hold(space, seat, ignore=character.id)
+
+    return reachable(t.geo, character.space, character.ratings["move"], can_enter, can_stop)
+
+
+def move(t: Table, seat: str, code: str, target: str) -> None:
+    character = acting(t, seat, code, moving=True)
+    _not_stunned(character, "move")
+    space = t.space(target)
+    path = move_options(t, character).get(space)
+    if path is None:
+        raise RuleError(f"{character.name} cannot reach {space} this move (MOVE {character.ratings['move']}; "
+                        "walls, hostile characters and full spaces stop movement).")
+    _start_action(t)
+    character.space = space
+    if character.cover:
+        character.cover = False
+    t.emit("moved", character=character.id, path=path)
+
+
+# --- attack --------------------------------------------------------------------------
+def attack_targets(t: Table, character: Character, weapon: Attack) -> list[Character]:
+    targets = []
+    for other in t.state.characters.values():
+        if not other.in_play or t.friendly(other, character):
+            continue
+        if weapon.melee:
+            d = t.distance(character.space, other.space)
+            if d is None or d > 1:
+                continue
+        if t.sees(character, other.space):
+            targets.append(other)
+    return targets
+
+
+def _weapon(character: Character, code: Optional[str]) -> Attack:
+    if not character.attacks:
+        raise RuleError(f"{character.name} has no attack action.")
+    if code is None:
+        if len(character.attacks) > 1:
+            names = ", ".join(a.code for a in character.attacks)
+            raise RuleError(f"Choose which attack {character.name} uses: {names}.")
+        return character.attacks[0]
+    for weapon in character.attacks:
+        if weapon.code == code.lower():
+            return weapon
+    raise RuleError(f"{character.name} has no attack '{code}'.")
+
+
+def attack(t: Table, seat: str, code: str, target_code: str, weapon_code: Optional[str]) -> None:
+    character = acting(t, seat, code)
+    _not_stunned(character, "attack")
+    weapon = _weapon(character, weapon_code)
+    target = t.character(target_code)
+    if not target.in_play:
+        raise RuleError(f"{target.name} is not in the mission area.")
+    if t.friendly(target, character):
+        raise RuleError("You cannot attack a friendly character.")
+    if target not in attack_targets(t, character, weapon):
+        reason = "is not in an adjacent space" if weapon.melee and not _adjacent(t, character, target) else \
+            "cannot be seen (walls, closed doors or friendly characters block the line of sight)"
+        raise RuleError(f"{target.name} {reason} from {character.space}.")
+    _start_action(t)
+    attack_dice = combat.dice_count(character.ratings["attack"], weapon.dice, t.has_backup(character))
+    defensive = weapon.melee and any(w.defensive for w in target.attacks)
+    defense_dice = combat.dice_count(target.ratings["defense"], target.cover, t.has_backup(target),
+                                     defensive, -target.stun)
+    t.emit("attack", attacker=character.id, target=target.id, weapon=weapon.name,
+           **{"from": character.space, "to": target.space})
+    roll = Roll(kind="attack", actor=character.id, actor_player=seat, active_player=t.state.activation.player,
+                target=target.id, target_player=target.controller, attack=weapon,
+                dice=sorted(t.state.dice.roll(attack_dice), reverse=True),
+                opposing=sorted(t.state.dice.roll(defense_dice), reverse=True))
+    _open_roll(t, roll)
+
+
+def _adjacent(t: Table, a: Character, b: Character) -> bool:
+    d = t.distance(a.space, b.space)
+    return d is not None and d <= 1
+
+
+def _open_roll(t: Table, roll: Roll) -> None:
+    roll.window = [roll.active_player] + [s for s in (roll.actor_player, roll.target_player)
+                                          if s and s != roll.active_player]
+    roll.window = list(dict.fromkeys(roll.window))
+    t.state.roll = roll
+    t.emit("rolled", kind=roll.kind, actor=roll.actor, target=roll.target, dice=list(roll.dice),
+           opposing=list(roll.opposing))
+
+
+# --- take cover, special actions, cards instead of actions ----------------------------
+def take_cover(t: Table, seat: str, code: str) -> None:
+    character = acting(t, seat, code)
+    _not_stunned(character, "take cover")
+    if character.cover:
+        raise RuleError(f"{character.name} has already taken cover here.")
+    _start_action(t)
+    character.cover = True
+    t.emit("cover", character=character.id)
+
+
+def recover(t: Table, seat: str, code: str) -> None:
+    character = acting(t, seat, code)
+    if not character.stun:
+        raise RuleError(f"{character.name} has no stun token to recover from.")
+    _start_action(t)
+    character.stun -= 1
+    t.emit("recovered", character=character.id, stun=character.stun)
+
+
+def special_options(t: Table, character: Character) -> list[tuple[str, Optional[str]]]:
+    """(action code, challenger or None) pairs the character may take now."""
+    card = t.pack.characters.get(character.card)
+    if card is None or character.stun:
+        return []
+    options = []
+    for action in card.special_actions:
+        if action.terminal and action.terminal not in t.geo.spaces[character.space].features:
+            continue
+        if action.test and character.incapacitated:
+            continue
+        if action.test and action.test.opposed:
+            for other in t.state.characters.values():
+                if other.in_play and not t.friendly(other, character) and _adjacent(t, character, other):
+                    options.append((action.code, other.id))
+        else:
+            options.append((action.code, None))
+    return options
+
+
+def special(t: Table, seat: str, code: str, action_code: str, challenger: Optional[str]) -> None:
+    character = acting(t, seat, code)
+    _not_stunned(character, "take a special action")
+    card = t.pack.characters[character.card]
+    action = next((a for a in card.special_actions if a.code == action_code.lower()), None)
+    if action is None:
+        raise RuleError(f"{character.name} has no special action '{action_code}'.")
+    choice = (action.code, challenger.upper() if challenger else None)
+    if choice not in special_options(t, character):
+        needs = f" at a {action.terminal} terminal" if action.terminal else ""
+        if action.test and action.test.opposed:
+            needs += " naming an adjacent hostile challenger"
+        raise RuleError(f"{character.name} cannot take {action.name} now: it must be taken{needs or ' as printed'}.")
+    _start_action(t)
+    t.emit("special", character=character.id, action=action.code)
+    if action.test is None:
+        _score_bonus(t, seat, action.bonus_points, action.code)
+        return
+    spec = action.test.specialization
+    dice = combat.dice_count(character.ratings["skill"], t.has_backup(character),
+                             character.specializations.get(spec, 0) if spec else 0)
+    roll = Roll(kind="skill", actor=character.id, actor_player=seat, active_player=t.state.activation.player,
+                specialization=spec, action=action.code, dice=sorted(t.state.dice.roll(dice), reverse=True))
+    if challenger:
+        other = t.character(challenger)
+        roll.target, roll.target_player = other.id, other.controller
+        count = 0 if other.incapacitated else combat.dice_count(other.ratings["skill"], t.has_backup(other))
+        roll.opposing = sorted(t.state.dice.roll(count), reverse=True)
+    _open_roll(t, roll)
+
+
+def _score_bonus(t: Table, seat: str, points: int, source: str) -> None:
+    if points:
+        t.state.player(seat).bonus_points += points
+        t.emit("bonus_points", seat=seat, points=points, source=source)
+
+
+def draw_card(t: Table, seat: str) -> None:
+    player = t.state.player(seat)
+    if not player.support_deck:
+        raise RuleError("Your support deck is empty.")
+    _start_action(t)
+    card = t.draw(player, "support")
+    t.emit("drew", seat=seat, count=1, private={seat: [card]})
+
+
+def cycle(t: Table, seat: str, card: str) -> None:
+    player = t.state.player(seat)
+    if card.lower() not in player.hand or not t.is_mission(card.lower()):
+        raise RuleError(f"You have no mission card '{card}' in your hand.")
+    if not player.mission_deck:
+        raise RuleError("Your mission deck is empty, so there is nothing to draw in its place.")
+    _start_action(t)
+    t.discard(player, t.remove_from_hand(player, card))
+    drawn = t.draw(player, "mission")
+    t.emit("cycled", seat=seat, discarded=card.lower(), private={seat: [drawn]})
+
+
+def pass_action(t: Table, seat: str) -> None:
+    _start_action(t)
+    t.emit("passed", seat=seat)
+
+
+# --- re-roll windows and resolution ---------------------------------------------------
+def window_seat(t: Table) -> Optional[str]:
+    """Who may re-roll now, or None when the window has closed.
+
+    Players take turns from the active player; a player with no card in hand passes
+    automatically (hand sizes are public, so this reveals nothing).
+    """
+    roll = t.state.roll
+    while roll.passes < len(roll.window):
+        seat = roll.window[roll.turn % len(roll.window)]
+        if t.state.player(seat).hand:
+            return seat
+        roll.passes += 1
+        roll.turn += 1
+    return None
+
+
+def reroll(t: Table, seat: str, card: str, which: list[str]) -> None:
+    roll = t.state.roll
+    player = t.state.player(seat)
+    side = "actor" if seat == roll.actor_player else "target"
+    dice = roll.dice if side == "actor" else roll.opposing
+    if not dice:
+        raise RuleError("You have no dice in this roll to re-roll.")
+    if which == ["all"]:
+        indices = list(range(len(dice)))
+    else:
+        try:
+            indices = sorted({int(w) - 1 for w in which})
+        except ValueError:
+            raise RuleError("Name the dice to re-roll by position (1 is the highest) or say 'all'.") from None
+        if not indices or indices[0] < 0 or indices[-1] >= len(dice):
+            raise RuleError(f"Choose dice between 1 and {len(dice)}.")
+    code = t.remove_from_hand(player, card)
+    t.discard(player, code)
+    before = list(dice)
+    fresh = t.state.dice.roll(len(indices))
+    for index, face in zip(indices, fresh):
+        dice[index] = face
+    dice.sort(reverse=True)
+    roll.passes = 0
+    roll.turn += 1
+    roll.rerolls += 1
+    t.emit("rerolled", seat=seat, card=code, side=side, indices=indices, before=before, after=list(dice))
+
+
+def pass_reroll(t: Table, seat: str) -> None:
+    roll = t.state.roll
+    roll.passes += 1
+    roll.turn += 1
+    t.emit("reroll_passed", seat=seat)
+
+
+def resolve_roll(t: Table) -> None:
+    """The window has closed: compare the dice and apply the result."""
+    s = t.state
+    roll = s.roll
+    s.roll = None
+    if roll.kind == "skill" and not roll.target:
+        outcome = combat.unopposed(roll.dice)
+    else:
+        outcome = combat.compare(roll.dice, roll.opposing)
+    successes = outcome.count("hit")
+    event = {"kind": roll.kind, "actor": roll.actor, "target": roll.target, "dice": list(roll.dice),
+             "opposing": list(roll.opposing), "outcome": outcome, "successes": successes}
+    if roll.kind == "skill":
+        t.emit("resolved", **event)
+        card = t.pack.characters[s.characters[roll.actor].card]
+        action = next(a for a in card.special_actions if a.code == roll.action)
+        if successes:
+            _score_bonus(t, roll.actor_player, action.bonus_points, action.code)
+        return
+    weapon = roll.attack
+    target = s.characters[roll.target]
+    damage = successes + (weapon.damage if successes else 0)
+    stun = weapon.stun and not target.is_borg and successes > 0
+    t.emit("resolved", **event, damage=0 if stun else damage, stun=stun)
+    if stun:
+        if target.stun < 2:
+            target.stun += 1
+            t.emit("stunned", character=target.id, stun=target.stun)
+        return
+    if damage:
+        take_damage(t, target, damage, assimilator=s.characters[roll.actor] if weapon.assimilate else None)
+
+
+def take_damage(t: Table, target: Character, damage: int, assimilator: Optional[Character]) -> None:
+    """Remove pegs: the owner spreads them, or the character is neutralized."""
+    if damage > combat.damage_room(target.ratings):
+        neutralize(t, target, assimilator)
+        return
+    spreads = combat.damage_spreads(target.ratings, damage)
+    if len(spreads) == 1:
+        apply_spread(t, target, spreads[0])
+    else:
+        t.ask("damage", target.controller, character=target.id, amount=damage)
+
+
+def apply_spread(t: Table, target: Character, spread: dict[str, int]) -> None:
+    for name, amount in spread.items():
+        target.ratings[name] -= amount
+    t.emit("damaged", character=target.id, reduced=spread)
+
+
+def allocate(t: Table, seat: str, code: str, parts: list[str]) -> None:
+    decision = t.decision
+    target = t.character(code)
+    if target.id != decision.info["character"]:
+        raise RuleError(f"Spread the damage on {t.state.characters[decision.info['character']].name}.")
+    spread: dict[str, int] = {}
+    for part in parts:
+        name, _, amount = part.partition("=")
+        name = {"a": "attack", "d": "defense", "s": "skill", "m": "move"}.get(name.lower(), name.lower())
+        if name not in target.ratings or not amount.isdigit():
+            raise RuleError("Write the reduction like 'attack=1 move=2'.")
+        if int(amount):
+            spread[name] = spread.get(name, 0) + int(amount)
+    if spread not in combat.damage_spreads(target.ratings, decision.info["amount"]):
+        raise RuleError(f"Remove exactly {decision.info['amount']} pegs in all, taking no rating below 1.")
+    t.state.pending.remove(decision)
+    apply_spread(t, target, spread)
+
+
+def spread_commands(t: Table, code: str, amount: int) -> list[str]:
+    target = t.state.characters[code]
+    return ["damage " + code + " " + " ".join(f"{k}={v}" for k, v in spread.items())
+            for spread in combat.damage_spreads(target.ratings, amount)]
+
+
+def neutralize(t: Table, target: Character, assimilator: Optional[Character]) -> None:
+    owner = t.state.player(target.owner)
+    for card in target.equipment + target.traits:
+        t.discard(owner, card)
+    target.equipment, target.traits = [], []
+    if target.assimilated:
+        target.status, target.space, target.controller = "returned", None, target.owner
+        t.emit("neutralized", character=target.id, returned_to=target.owner)
+        return
+    if assimilator is not None and not target.is_borg and assimilator.in_play:
+        _assimilate(t, target, assimilator)
+        return
+    target.status, target.space = "neutralized", None
+    target.cover, target.stun, target.activated = False, 0, False
+    t.emit("neutralized", character=target.id)
+
+
+def _assimilate(t: Table, target: Character, borg: Character) -> None:
+    overlay = t.pack.affiliations[t.state.player(borg.controller).affiliation].assimilation_overlay
+    ratings = overlay.ratings.as_dict() if overlay else dict(target.pegs)
+    target.controller = borg.controller
+    target.assimilated = True
+    target.ratings, target.pegs = dict(ratings), dict(ratings)
+    target.attacks = [Attack(**{f: getattr(a, f) for f in a.__struct_fields__}) for a in overlay.attacks] if overlay else []
+    target.activated, target.cover = False, False
+    target.stun = 1
+    target.space = None
+    target.status = "arriving"
+    t.state.queue.append(Pending(kind="assimilated", data={"character": target.id, "near": borg.space}))
+    t.emit("assimilated", character=target.id, by=borg.id)
+
+
+def drone_spaces(t: Table, character: Character, near: str) -> list[str]:
+    """Closest spaces to `near` where the new drone may be put."""
+    seat = character.controller
+    best: list[str] = []
+    best_d = None
+    for space in t.geo.spaces:
+        if not t.can_hold(space, seat, ignore=character.id):
+            continue
+        d = t.distance(near, space)
+        if d is None:
+            continue
+        if best_d is None or d < best_d:
+            best, best_d = [space], d
+        elif d == best_d:
+            best.append(space)
+    return best
+
+
+def place_drone(t: Table, seat: str, code: str, space: str) -> None:
+    decision = t.decision
+    character = t.character(code)
+    if character.id != decision.info["character"]:
+        raise RuleError(f"Place {decision.info['character']}, the character just assimilated.")
+    space = t.space(space)
+    if space not in decision.info["spaces"]:
+        raise RuleError(f"Put the drone in one of the closest open spaces: {', '.join(decision.info['spaces'])}.")
+    t.state.pending.remove(decision)
+    _put_drone(t, character, space)
+
+
+def _put_drone(t: Table, character: Character, space: str) -> None:
+    character.space = space
+    character.status = "in_play"
+    t.emit("placed", character=character.id, space=space)
+
+
+def settle_queue(t: Table) -> None:
+    """Handle the first piece of leftover work (an assimilated character to put down)."""
+    item = t.state.queue.pop(0)
+    character = t.state.characters[item.data["character"]]
+    spaces = drone_spaces(t, character, item.data["near"])
+    if not spaces:
+        character.status = "returned"
+        character.controller = character.owner
+        t.emit("neutralized", character=character.id, returned_to=character.owner)
+    elif len(spaces) == 1:
+        _put_drone(t, character, spaces[0])
+    else:
+        t.ask("place_drone", character.controller, character=character.id, spaces=spaces)
+
+
+def actor_available(t: Table) -> bool:
+    a = t.state.activation
+    character = t.state.characters.get(a.character)
+    return character is not None and character.in_play and character.controller == a.player

@@ -1,0 +1,61 @@
+"""Dice arithmetic shared by attacks and skill tests: pairing high to low, cancelling, hits."""
+from __future__ import annotations
+
+MAX_DICE = 6
+
+
+def dice_count(*parts: int) -> int:
+    """Dice for a roll: the parts added up, never fewer than 0 nor more than 6."""
+    return max(0, min(MAX_DICE, sum(parts)))
+
+
+def compare(active: list[int], opposing: list[int]) -> list[str]:
+    """Outcome of each active die, both lists lined up high to low.
+
+    A paired active die is cancelled when the opposing die equals or beats it and
+    otherwise hits; an uncontested active die hits on 4+ and misses on 1-3. Surplus
+    opposing dice are ignored.
+    """
+    active = sorted(active, reverse=True)
+    opposing = sorted(opposing, reverse=True)
+    outcome = []
+    for i, face in enumerate(active):
+        if i < len(opposing):
+            outcome.append("cancelled" if opposing[i] >= face else "hit")
+        else:
+            outcome.append("hit" if face >= 4 else "miss")
+    return outcome
+
+
+def unopposed(dice: list[int]) -> list[str]:
+    """Outcome of each die of an unopposed skill test: 4+ succeeds."""
+    return ["hit" if face >= 4 else "miss" for face in sorted(dice, reverse=True)]
+
+
+def damage_room(ratings: dict[str, int]) -> int:
+    """Pegs that can be removed before a rating at its lowest would have to drop.
+
+    No rating may go below 1 unless it is already 0.
+    """
+    return sum(value - 1 for value in ratings.values() if value >= 1)
+
+
+def damage_spreads(ratings: dict[str, int], damage: int) -> list[dict[str, int]]:
+    """Every way to spread `damage` over the ratings without taking any below 1."""
+    names = [name for name, value in ratings.items() if value > 1]
+    spreads: list[dict[str, int]] = []
+
+    def walk(index: int, left: int, chosen: dict[str, int]) -> None:
+        if index == len(names):
+            if left == 0:
+                spreads.append(dict(chosen))
+            return
+        name = names[index]
+        for take in range(min(left, ratings[name] - 1), -1, -1):
+            if take:
+                chosen[name] = take
+            walk(index + 1, left - take, chosen)
+            chosen.pop(name, None)
+
+    walk(0, damage, {})
+    return spreads

@@ -1,0 +1,138 @@
+"""The table as the rules see it while one command is applied: state, pack, geometry, events."""
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from engine.awaymissions.content import Pack, load_pack
+from engine.awaymissions.geometry import line_of_sight, distance
+from engine.awaymissions.layout import Geometry, geometry
+from engine.awaymissions.state import Character, Decision, GameState, Player
+from engine.errors import RuleError
+
+
+class Table:
+    """Helpers over one game state; rules mutate `state` and append to `events`."""
+
+    def __init__(self, state: GameState):
+        self.state = state
+        self.pack: Pack = load_pack(state.pack)
+        self.events: list[dict] = []
+        self.decision: Optional[Decision] = None  # the decision the current command answers
+        self._geo: Optional[Geometry] = None
+
+    # --- board -------------------------------------------------------------------
+    @property
+    def geo(self) -> Geometry:
+        if self._geo is None:
+            self._geo = geometry(self.pack, self.state.layout)
+        return self._geo
+
+    def occupied(self) -> set[str]:
+        return {c.space for c in self.state.characters.values() if c.in_play and c.space}
+
+    def in_space(self, space: str) -> list[Character]:
+        return [c for c in self.state.characters.values() if c.in_play and c.space == space]
+
+    def distance(self, a: str, b: str) -> Optional[int]:
+        return distance(self.geo, a, b, self.occupied())
+
+    def sees(self, viewer: Character, space: str) -> bool:
+        """Line of sight from the viewer's space, screened by the viewer's friends."""
+        screens = {c.space for c in self.state.characters.values()
+                   if c.in_play and c.space and self.friendly(c, viewer)}
+        screens.discard(viewer.space)
+        return line_of_sight(self.geo, viewer.space, space, self.occupied(), screens)
+
+    # --- sides -------------------------------------------------------------------
+    def team_of(self, seat: str) -> str:
+        return self.state.player(seat).team
+
+    def friendly(self, a: Character, b: Character) -> bool:
+        return self.team_of(a.controller) == self.team_of(b.controller)
+
+    def can_hold(self, space: str, seat: str, ignore: str = "") -> bool:
+        """Whether a character of `seat` may end in or be placed in `space`."""
+        team = self.team_of(seat)
+        friends = 0
+        for c in self.in_space(space):
+            if c.id == ignore:
+                continue
+            if self.team_of(c.controller) != team:
+                return False
+            friends += 1
+        return friends < 2
+
+    def has_backup(self, character: Character) -> bool:
+        """A friendly character in the same space that is able to help."""
+        return any(c.id != character.id and not c.incapacitated and self.friendly(c, character)
+                   for c in self.in_space(character.space))
+
+    def characters_of(self, seat: str, in_play: bool = True) -> list[Character]:
+        return [c for c in self.state.characters.values()
+                if c.controller == seat and (c.in_play or not in_play)]
+
+    # --- lookups -----------------------------------------------------------------
+    def character(self, code: str) -> Character:
+        found = self.state.characters.get(code.upper())
+        if found is None:
+            raise RuleError(f"There is no character '{code}' in this game.")
+        return found
+
+    def own_character(self, code: str, seat: str) -> Character:
+        character = self.character(code)
+        if character.controller != seat:
+            raise RuleError(f"{character.name} is not yours.")
+        if not character.in_play:
+            raise RuleError(f"{character.name} is not in the mission area.")
+        return character
+
+    def space(self, code: str) -> str:
+        space = code.upper()
+        if space not in self.geo.spaces:
+            raise RuleError(f"There is no space {code} on this mission area.")
+        return space
+
+    def card_kind(self, code: str) -> str:
+        return self.pack.cards[code].kind
+
+    def is_mission(self, code: str) -> bool:
+        return self.card_kind(code) == "mission"
+
+    # --- flow --------------------------------------------------------------------
+    def ask(self, kind: str, seat: str, **info) -> None:
+        self.state.pending.append(Decision(kind=kind, player=seat, info=info))
+
+    def emit(self, event: str, /, **data) -> None:
+        self.events.append({"type": event, **data})
+
+    def roll_off(self, seats: Iterable[str], why: str) -> list[str]:
+        """Seats ordered by a die each, ties rolled again among the tied."""
+        seats = list(seats)
+        if len(seats) < 2:
+            return seats
+        faces = dict(zip(seats, self.state.dice.roll(len(seats))))
+        self.emit("roll_off", why=why, faces=faces)
+        ordered: list[str] = []
+        for face in sorted(set(faces.values()), reverse=True):
+            tied = [s for s in seats if faces[s] == face]
+            ordered.extend(self.roll_off(tied, why) if len(tied) > 1 else tied)
+        return ordered
+
+    def draw(self, player: Player, pile: str) -> Optional[str]:
+        deck = player.mission_deck if pile == "mission" else player.support_deck
+        if not deck:
+            return None
+        card = deck.pop(0)
+        player.hand.append(card)
+        return card
+
+    def remove_from_hand(self, player: Player, code: str) -> str:
+        code = code.lower()
+        if code not in player.hand:
+            raise RuleError(f"You have no '{code}' in your hand.")
+        player.hand.remove(code)
+        return code
+
+    def discard(self, player: Player, code: str) -> None:
+        pile = player.mission_discard if self.is_mission(code) else player.support_discard
+        pile.append(code)

@@ -1,0 +1,374 @@
+"""The Away Missions ruleset's public face: apply a command, list legal commands, views.
+
+    state = new_game(config, seed)
+    state, events = apply(state, "p1", "move REYES C4")
+    legal_commands(state, "p2")
+
+Every pause in the game is a pending decision (`state.pending`). A command answers one
+of the seat's pending decisions; an illegal one raises RuleError and changes nothing.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable, Optional
+
+import msgspec
+
+from engine.awaymissions import actions, setup
+from engine.awaymissions.context import Table
+from engine.awaymissions.setup import new_game  # noqa: F401  (part of the public face)
+from engine.awaymissions.state import Decision, GameState, clone
+from engine.errors import RuleError
+
+__all__ = ["new_game", "apply", "legal_commands", "awaited", "view_for", "advance"]
+
+
+def advance(t: Table) -> None:
+    """Run the game forward until somebody has to decide something (or it is over)."""
+    s = t.state
+    while not s.pending and s.phase != "over":
+        if s.roll is not None:
+            seat = actions.window_seat(t)
+            if seat is not None:
+                t.ask("reroll", seat, roll=s.roll.kind)
+            else:
+                actions.resolve_roll(t)
+        elif s.queue:
+            actions.settle_queue(t)
+        elif s.activation is not None:
+            a = s.activation
+            if a.in_action:
+                a.in_action = False
+                a.actions_left -= 1
+            if a.actions_left > 0 and actions.actor_available(t):
+                t.ask("action", a.player, character=a.character, left=a.actions_left)
+            else:
+                actions.end_activation(t)
+        elif s.phase == "setup":
+            setup.setup_next(t)
+        elif s.phase == "draw":
+            setup.draw_next(t)
+        elif s.phase == "action":
+            if not actions.next_activation(t):
+                setup.end_round(t)
+
+
+def awaited(state: GameState) -> list[str]:
+    """Seats that must answer a decision now, in the order they were asked."""
+    return list(dict.fromkeys(d.player for d in state.pending))
+
+
+def _decision(state: GameState, seat: str) -> Decision:
+    if state.phase == "over":
+        raise RuleError("The game is over.")
+    for decision in state.pending:
+        if decision.player == seat:
+            return decision
+    waiting = ", ".join(awaited(state)) or "nobody"
+    raise RuleError(f"It is not your decision (waiting for {waiting}).")
+
+
+# --- commands ---------------------------------------------------------------------------
+def _need(args: list[str], count: int, usage: str) -> None:
+    if len(args) < count:
+        raise RuleError(f"Usage: {usage}")
+
+
+def _on_activate(t, seat, args):
+    _need(args, 1, "activate CHARACTER")
+    actions.activate(t, seat, args[0], bonus=False)
+
+
+def _on_bonus(t, seat, args):
+    _need(args, 1, "bonus CHARACTER")
+    actions.activate(t, seat, args[0], bonus=True)
+
+
+def _on_move(t, seat, args):
+    _need(args, 2, "move CHARACTER SPACE")
+    actions.move(t, seat, args[0], args[1])
+
+
+def _on_attack(t, seat, args):
+    _need(args, 2, "attack CHARACTER TARGET [ATTACK]")
+    actions.attack(t, seat, args[0], args[1], args[2] if len(args) > 2 else None)
+
+
+def _on_cover(t, seat, args):
+    _need(args, 1, "cover CHARACTER")
+    actions.take_cover(t, seat, args[0])
+
+
+def _on_recover(t, seat, args):
+    _need(args, 1, "recover CHARACTER")
+    actions.recover(t, seat, args[0])
+
+
+def _on_special(t, seat, args):
+    _need(args, 2, "special CHARACTER ACTION [CHALLENGER]")
+    actions.special(t, seat, args[0], args[1], args[2] if len(args) > 2 else None)
+
+
+def _on_draw(t, seat, args):
+    actions.draw_card(t, seat)
+
+
+def _on_cycle(t, seat, args):
+    _need(args, 1, "cycle MISSION-CARD")
+    actions.cycle(t, seat, args[0])
+
+
+def _on_pass(t, seat, args):
+    if t.decision.kind == "reroll":
+        actions.pass_reroll(t, seat)
+    else:
+        actions.pass_action(t, seat)
+
+
+def _on_reroll(t, seat, args):
+    _need(args, 2, "reroll CARD all | reroll CARD 1 3 ...")
+    actions.reroll(t, seat, args[0], args[1:])
+
+
+def _on_damage(t, seat, args):
+    _need(args, 2, "damage CHARACTER attack=1 move=1 ...")
+    actions.allocate(t, seat, args[0], args[1:])
+
+
+def _on_corridor(t, seat, args):
+    _need(args, 1, "corridor SIDE")
+    setup.choose_corridor(t, seat, args[0])
+
+
+def _on_board(t, seat, args):
+    _need(args, 2, "board BOARD SLOT [flip|noflip]")
+    flip = args[2].lower() if len(args) > 2 else None
+    if flip not in (None, "flip", "noflip"):
+        raise RuleError("The last word may only be 'flip' or 'noflip'.")
+    setup.place_board(t, seat, args[0], args[1], flip)
+
+
+def _on_core(t, seat, args):
+    _need(args, 1, "core CARD")
+    setup.choose_core(t, seat, args[0])
+
+
+def _on_start(t, seat, args):
+    _need(args, 1, "start BOARD")
+    setup.choose_area(t, seat, args[0])
+
+
+def _on_place(t, seat, args):
+    _need(args, 2, "place CHARACTER SPACE")
+    if t.decision.kind == "place_drone":
+        actions.place_drone(t, seat, args[0], args[1])
+    else:
+        statuses = ("reserve",) if t.decision.info.get("why") == "beam down" else ("waiting",)
+        setup.place_character(t, seat, args[0], args[1], statuses)
+
+
+def _on_discard(t, seat, args):
+    setup.discard_cards(t, seat, args)
+
+
+def _on_redraw(t, seat, args):
+    setup.reverse_polarity(t, seat, args)
+
+
+def _on_keep(t, seat, args):
+    t.emit("kept", seat=seat)
+
+
+# verb -> (decision kinds it answers, handler)
+COMMANDS: dict[str, tuple[tuple[str, ...], Callable]] = {
+    "activate": (("activate",), _on_activate),
+    "bonus": (("activate",), _on_bonus),
+    "move": (("action",), _on_move),
+    "attack": (("action",), _on_attack),
+    "cover": (("action",), _on_cover),
+    "recover": (("action",), _on_recover),
+    "special": (("action",), _on_special),
+    "draw": (("action",), _on_draw),
+    "cycle": (("action",), _on_cycle),
+    "pass": (("action", "reroll"), _on_pass),
+    "reroll": (("reroll",), _on_reroll),
+    "damage": (("damage",), _on_damage),
+    "corridor": (("corridor",), _on_corridor),
+    "board": (("board",), _on_board),
+    "core": (("core",), _on_core),
+    "start": (("start_area",), _on_start),
+    "place": (("place", "place_drone"), _on_place),
+    "discard": (("discard",), _on_discard),
+    "redraw": (("redraw",), _on_redraw),
+    "keep": (("discard", "redraw"), _on_keep),
+}
+
+# decisions answered once and then closed by the engine itself
+_SELF_CLOSING = {"damage", "place_drone"}
+
+
+def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[dict]]:
+    """Apply one player's command. Returns the new state and what happened.
+
+    Raises RuleError with a reason for the player; `state` is never modified.
+    """
+    words = command.split()
+    if not words:
+        raise RuleError("Empty command.")
+    verb, args = words[0].lower(), words[1:]
+    entry = COMMANDS.get(verb)
+    if entry is None:
+        raise RuleError(f"Unknown command '{verb}'. Commands: {', '.join(sorted(COMMANDS))}.")
+    kinds, handler = entry
+    decision = _decision(state, seat)
+    if decision.kind not in kinds:
+        raise RuleError(f"Now you must answer a '{decision.kind}' decision: {_hint(decision)}")
+    new = clone(state)
+    t = Table(new)
+    index = next(i for i, d in enumerate(new.pending) if d.player == seat)
+    t.decision = new.pending[index]
+    if decision.kind not in _SELF_CLOSING:
+        new.pending.pop(index)
+    handler(t, seat, args)
+    advance(t)
+    new.version = state.version + 1
+    return new, t.events
+
+
+_HINTS = {
+    "activate": "activate or bonus a character", "action": "move, attack, cover, recover, special, draw, cycle or pass",
+    "reroll": "reroll CARD DICE or pass", "damage": "damage CHARACTER attack=N ...", "corridor": "corridor SIDE",
+    "board": "board BOARD SLOT", "core": "core CARD", "start_area": "start BOARD", "place": "place CHARACTER SPACE",
+    "place_drone": "place CHARACTER SPACE", "discard": "discard CARDS or keep", "redraw": "redraw CARDS or keep",
+}
+
+
+def _hint(decision: Decision) -> str:
+    return _HINTS.get(decision.kind, decision.kind)
+
+
+# --- legal commands ------------------------------------------------------------------------
+def legal_commands(state: GameState, seat: str) -> list[str]:
+    """Every command `seat` may send now (empty when nothing is asked of it).
+
+    Answers that choose several cards or dice at once list the single choices and
+    the whole set; any other subset is legal too.
+    """
+    if state.phase == "over":
+        return []
+    decision = next((d for d in state.pending if d.player == seat), None)
+    if decision is None:
+        return []
+    t = Table(state)
+    return _LEGAL[decision.kind](t, seat, decision)
+
+
+def _legal_activate(t, seat, d):
+    player = t.state.player(seat)
+    options = [f"activate {c.id}" for c in t.characters_of(seat) if not c.activated]
+    if player.bonus_actions:
+        options += [f"bonus {c.id}" for c in t.characters_of(seat)]
+    return options
+
+
+def _legal_action(t, seat, d):
+    s = t.state
+    leader = s.characters[s.activation.character]
+    actors = [leader]
+    if "Hivemind" in leader.keywords:
+        actors += [c for c in t.characters_of(seat) if c.is_drone and c.id != leader.id]
+    options = []
+    for c in actors:
+        if c.stun:
+            options.append(f"recover {c.id}")
+            continue
+        if c.id == leader.id:
+            options += [f"move {c.id} {space}" for space in actions.move_options(t, c)]
+        for weapon in c.attacks:
+            options += [f"attack {c.id} {target.id} {weapon.code}" for target in actions.attack_targets(t, c, weapon)]
+        if not c.cover:
+            options.append(f"cover {c.id}")
+        options += [f"special {c.id} {code}" + (f" {other}" if other else "")
+                    for code, other in actions.special_options(t, c)]
+    player = s.player(seat)
+    if player.support_deck:
+        options.append("draw")
+    if player.mission_deck:
+        options += [f"cycle {card}" for card in dict.fromkeys(player.hand) if t.is_mission(card)]
+    options.append("pass")
+    return options
+
+
+def _legal_reroll(t, seat, d):
+    roll = t.state.roll
+    dice = roll.dice if seat == roll.actor_player else roll.opposing
+    options = ["pass"]
+    for card in dict.fromkeys(t.state.player(seat).hand):
+        options.append(f"reroll {card} all")
+        options += [f"reroll {card} {i + 1}" for i in range(len(dice))] if len(dice) > 1 else []
+    return options
+
+
+def _legal_damage(t, seat, d):
+    return actions.spread_commands(t, d.info["character"], d.info["amount"])
+
+
+def _legal_corridor(t, seat, d):
+    return [f"corridor {b.side}" for b in t.pack.boards.values() if b.kind == "corridor"]
+
+
+def _legal_place(t, seat, d):
+    if d.kind == "place_drone":
+        return [f"place {d.info['character']} {space}" for space in d.info["spaces"]]
+    status = "reserve" if d.info.get("why") == "beam down" else "waiting"
+    waiting = [c for c in t.characters_of(seat, in_play=False) if c.status == status
+               and (status == "reserve" or c.escalation == t.state.round)]
+    spaces = setup.placement_spaces(t, seat)
+    return [f"place {c.id} {space}" for c in waiting for space in spaces]
+
+
+def _legal_cards(verb):
+    def legal(t, seat, d):
+        hand = t.state.player(seat).hand
+        options = ["keep"] + [f"{verb} {card}" for card in dict.fromkeys(hand)]
+        if len(hand) > 1:
+            options.append(f"{verb} " + " ".join(hand))
+        return options
+    return legal
+
+
+_LEGAL = {
+    "activate": _legal_activate,
+    "action": _legal_action,
+    "reroll": _legal_reroll,
+    "damage": _legal_damage,
+    "corridor": _legal_corridor,
+    "board": lambda t, seat, d: setup.board_choices(t),
+    "core": lambda t, seat, d: [f"core {c}" for c in setup._core_choices(t, t.state.player(seat))],
+    "start_area": lambda t, seat, d: [f"start {b}" for b in setup.area_choices(t)],
+    "place": _legal_place,
+    "place_drone": _legal_place,
+    "discard": _legal_cards("discard"),
+    "redraw": _legal_cards("redraw"),
+}
+
+
+# --- views ----------------------------------------------------------------------------------
+def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
+    """What `seat` may see (None: what everyone may see).
+
+    Hands are shown to their holder and teammates only; deck order to nobody; the dice
+    generator and seed to nobody.
+    """
+    view = msgspec.to_builtins(state)
+    view.pop("dice", None)
+    view.pop("seed", None)
+    team = state.player(seat).team if seat else None
+    for player in view["players"]:
+        for pile in ("support_deck", "mission_deck"):
+            player[f"{pile}_count"] = len(player.pop(pile, []))
+        hand = player.pop("hand", [])
+        player["hand_count"] = len(hand)
+        if team is not None and player["team"] == team:
+            player["hand"] = hand
+    return view

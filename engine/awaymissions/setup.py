@@ -1,0 +1,411 @@
+"""Before the action: away teams, scanning the mission area, core missions, beaming down,
+and each round's draw phase (discards, drawing up, reverse polarity, escalation)."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.awaymissions.content import Pack, load_pack
+from engine.awaymissions.context import Table
+from engine.awaymissions.layout import LayoutSpec, PRESETS, best_placement, placement_problem, preset
+from engine.awaymissions.state import Attack, Character, GameState, Player
+from engine.dice import Dice
+from engine.errors import RuleError
+
+HAND = 5  # support cards and mission cards each
+ROUNDS = 3
+
+
+# --- away teams --------------------------------------------------------------------
+def away_team(pack: Pack, seat: dict[str, Any]) -> list[str]:
+    """The roster a seat plays: a pack team with specialist swaps and an alternative commander.
+
+    Raises RuleError listing every problem.
+    """
+    problems = []
+    team = pack.teams.get(seat.get("team", ""))
+    if team is None:
+        raise RuleError(f"Unknown away team '{seat.get('team')}'.")
+    if team.affiliation != seat["affiliation"]:
+        problems.append(f"{team.name} is not a {seat['affiliation']} away team.")
+    roster = [team.commander, *team.members]
+    commander = seat.get("commander")
+    if commander:
+        alt = pack.characters.get(commander)
+        if alt is None or alt.alternative_commander_for != team.commander:
+            problems.append(f"{commander} is not an alternative commander for {team.commander}.")
+        else:
+            roster[0] = commander
+    for old, new in (seat.get("swaps") or {}).items():
+        out, into = pack.characters.get(old), pack.characters.get(new)
+        if old not in roster or out is None:
+            problems.append(f"{old} is not in the away team, so cannot be swapped out.")
+        elif into is None:
+            problems.append(f"There is no character {new}.")
+        elif "Specialist" not in out.keywords or "Specialist" not in into.keywords:
+            problems.append(f"Only mission specialists may be swapped ({old} for {new}).")
+        elif into.affiliation != out.affiliation:
+            problems.append(f"{new} is not of the same affiliation as {old}.")
+        elif new in roster:
+            problems.append(f"{new} is already in the away team.")
+        else:
+            roster[roster.index(old)] = new
+    if problems:
+        raise RuleError(" ".join(problems))
+    return roster
+
+
+def _character(pack: Pack, code: str, seat: str, ident: str) -> Character:
+    card = pack.characters[code]
+    ratings = card.ratings.as_dict()
+    return Character(
+        id=ident, card=code, name=card.name, owner=seat, controller=seat,
+        ratings=dict(ratings), pegs=dict(ratings),
+        specializations=dict(card.specializations), keywords=list(card.keywords),
+        attacks=[Attack(**_builtins(a)) for a in card.attacks],
+        status="waiting" if card.escalation else "reserve", escalation=card.escalation)
+
+
+def _builtins(struct) -> dict:
+    return {f: getattr(struct, f) for f in struct.__struct_fields__}
+
+
+def new_game(config: dict[str, Any], seed: int) -> GameState:
+    """A new game from its configuration and seed, stopped at its first decision.
+
+    config: {"pack": folder, "players": [{"seat", "name", "affiliation", "team",
+    "deck", "swaps"?, "commander"?}, ...], "layout": preset name or absent for the
+    board-placement setup, "cube": bool}.
+    """
+    from engine.awaymissions.rules import advance
+
+    pack = load_pack(config.get("pack", "content/starter"))
+    seats = config.get("players") or []
+    if len(seats) != 2:
+        raise RuleError("This version plays two-player games.")
+    players, characters = [], {}
+    for index, seat in enumerate(seats):
+        code = seat.get("seat") or f"p{index + 1}"
+        affiliation = seat.get("affiliation")
+        if affiliation not in pack.affiliations:
+            raise RuleError(f"Unknown affiliation '{affiliation}'.")
+        deck = pack.decks.get(seat.get("deck", f"{affiliation}-starter"))
+        if deck is None or deck.affiliation != affiliation:
+            raise RuleError(f"Unknown {affiliation} deck '{seat.get('deck')}'.")
+        players.append(Player(seat=code, name=seat.get("name", code), team=seat.get("side", code),
+                              affiliation=affiliation, support_deck=list(deck.support),
+                              mission_deck=list(deck.mission)))
+        for card_code in away_team(pack, seat):
+            ident = card_code if card_code not in characters else f"{card_code}-{index + 1}"
+            characters[ident] = _character(pack, card_code, code, ident)
+    layout_name = config.get("layout")
+    if layout_name and layout_name not in PRESETS:
+        raise RuleError(f"Unknown layout '{layout_name}' (choose from {', '.join(PRESETS)}).")
+    layout = preset(pack, layout_name) if layout_name else LayoutSpec(mode="cube" if config.get("cube") else "corridor")
+    state = GameState(pack=pack.path, seed=seed, dice=Dice.seeded(seed), players=players,
+                      characters=characters, layout=layout,
+                      options={"cube": bool(config.get("cube")), "preset": bool(layout_name)})
+    table = Table(state)
+    advance(table)
+    state.version = 0
+    return state
+
+
+# --- setup steps -------------------------------------------------------------------
+def setup_next(t: Table) -> None:
+    """Move setup on to its next decision once the current step is answered."""
+    s = t.state
+    if s.step == "":
+        if s.options.get("preset"):
+            s.step = "core"
+        else:
+            first, second = t.roll_off(s.seats, "scan the mission area")
+            s.sequence = [first, second, second, first]
+            s.step = "scan"
+            if s.layout.mode == "corridor":
+                t.ask("corridor", first)
+                return
+    if s.step == "scan":
+        if s.sequence:
+            t.ask("board", s.sequence[0])
+            return
+        s.step = "core"
+    if s.step == "core":
+        s.step = "core-asked"
+        for p in s.players:
+            if _core_choices(t, p):
+                t.ask("core", p.seat)
+        if s.pending:
+            return
+    if s.step == "core-asked":
+        first, second = t.roll_off(s.seats, "beam down")
+        s.sequence = [first, second, second]
+        s.options["beam_first"] = first
+        s.step = "areas"
+    if s.step == "areas":
+        if s.sequence:
+            t.ask("start_area", s.sequence[0])
+            return
+        last = [b for b in t.geo.boards if _is_mission_board(t, b) and not _claimed(s, b)]
+        first = s.options["beam_first"]
+        s.player(first).start_boards.extend(last)
+        t.emit("start_area", seat=first, boards=last)
+        s.step = "beam"
+        s.sequence = _alternate(t, first, lambda seat: [c for c in t.characters_of(seat, in_play=False)
+                                                         if c.status == "reserve"])
+    if s.step == "beam":
+        if s.sequence:
+            t.ask("place", s.sequence[0], why="beam down")
+            return
+        for p in s.players:
+            t.state.dice.shuffle(p.support_deck)
+            t.state.dice.shuffle(p.mission_deck)
+        t.emit("decks_shuffled")
+        start_round(t, 1)
+
+
+def _core_choices(t: Table, player: Player) -> list[str]:
+    return [c.code for c in t.pack.cards.values() if c.kind == "core" and c.affiliation == player.affiliation]
+
+
+def _is_mission_board(t: Table, board: str) -> bool:
+    return t.pack.boards[board].kind == "mission"
+
+
+def _claimed(s: GameState, board: str) -> bool:
+    return any(board in p.start_boards for p in s.players)
+
+
+def _alternate(t: Table, first: str, remaining) -> list[str]:
+    """Turn order for placing characters one at a time, starting with `first`."""
+    seats = t.state.seats
+    start = seats.index(first)
+    ordered = seats[start:] + seats[:start]
+    counts = {seat: len(remaining(seat)) for seat in ordered}
+    sequence = []
+    while any(counts.values()):
+        for seat in ordered:
+            if counts[seat]:
+                sequence.append(seat)
+                counts[seat] -= 1
+    return sequence
+
+
+def choose_corridor(t: Table, seat: str, side: str) -> None:
+    code = f"corridor-{side.lower()}"
+    board = t.pack.boards.get(code)
+    if board is None or board.kind != "corridor":
+        sides = [b.side for b in t.pack.boards.values() if b.kind == "corridor"]
+        raise RuleError(f"Choose a side of the Main Corridor: {', '.join(sides)}.")
+    t.state.layout.corridor = code
+    t.emit("corridor", seat=seat, board=code)
+
+
+def place_board(t: Table, seat: str, board: str, slot: str, flip: str | None) -> None:
+    from engine.awaymissions.layout import Placement
+
+    s = t.state
+    board, slot = board.lower(), slot.lower()
+    if flip is None:
+        placement = best_placement(t.pack, s.layout, board, slot)
+        if placement is None:
+            raise RuleError(placement_problem(t.pack, s.layout, Placement(board, slot)) or "That placement is not allowed.")
+    else:
+        placement = Placement(board, slot, flip == "flip")
+        problem = placement_problem(t.pack, s.layout, placement)
+        if problem:
+            raise RuleError(problem[0].upper() + problem[1:] + ".")
+    s.layout.placements.append(placement)
+    s.sequence.pop(0)
+    t.emit("board_placed", seat=seat, board=board, slot=slot, flip=placement.flip)
+
+
+def board_choices(t: Table) -> list[str]:
+    s = t.state
+    slots = ("nw", "ne", "sw", "se")
+    options = []
+    for code, board in t.pack.boards.items():
+        if board.kind != "mission":
+            continue
+        for slot in slots:
+            for flip in (False, True):
+                from engine.awaymissions.layout import Placement
+                if placement_problem(t.pack, s.layout, Placement(code, slot, flip)) is None:
+                    options.append(f"board {code} {slot}" + (" flip" if flip else ""))
+    return options
+
+
+def choose_core(t: Table, seat: str, card: str) -> None:
+    player = t.state.player(seat)
+    if card.lower() not in _core_choices(t, player):
+        raise RuleError(f"'{card}' is not one of your core missions.")
+    player.core_mission = card.lower()
+    t.emit("core_mission", seat=seat, card=card.lower())
+
+
+def area_choices(t: Table) -> list[str]:
+    return [b for b in t.geo.boards if _is_mission_board(t, b) and not _claimed(t.state, b)]
+
+
+def choose_area(t: Table, seat: str, board: str) -> None:
+    board = board.lower()
+    if board not in area_choices(t):
+        raise RuleError(f"'{board}' is not a free mission board.")
+    t.state.player(seat).start_boards.append(board)
+    t.state.sequence.pop(0)
+    t.emit("start_area", seat=seat, boards=[board])
+
+
+def placement_spaces(t: Table, seat: str) -> list[str]:
+    """Spaces where `seat` may put a character now: its starting area, else anywhere legal."""
+    boards = t.state.player(seat).start_boards
+    spaces = [sid for b in boards for sid in t.geo.board_spaces(b) if t.can_hold(sid, seat)]
+    if spaces:
+        return spaces
+    return [sid for sid in t.geo.spaces if t.can_hold(sid, seat)]
+
+
+def place_character(t: Table, seat: str, code: str, space: str, statuses: tuple[str, ...]) -> None:
+    character = t.character(code)
+    if character.controller != seat or character.status not in statuses:
+        raise RuleError(f"{character.name} is not waiting to be placed by you.")
+    space = t.space(space)
+    if space not in placement_spaces(t, seat):
+        raise RuleError(f"{character.name} cannot be placed in {space}: outside your starting area, "
+                        "beside hostile characters, or already holding two of yours.")
+    character.space = space
+    character.status = "in_play"
+    t.state.sequence.pop(0)
+    t.emit("placed", character=character.id, space=space)
+
+
+# --- draw phase --------------------------------------------------------------------
+def start_round(t: Table, number: int) -> None:
+    s = t.state
+    s.round = number
+    s.phase = "draw"
+    s.step = ""
+    t.emit("round", number=number)
+    draw_next(t)
+
+
+def _draw_up(t: Table, player: Player) -> None:
+    drawn = []
+    for pile in ("support", "mission"):
+        while sum(1 for c in player.hand if t.is_mission(c) == (pile == "mission")) < HAND:
+            card = t.draw(player, pile)
+            if card is None:
+                break
+            drawn.append(card)
+    if drawn:
+        t.emit("drew", seat=player.seat, count=len(drawn), private={player.seat: drawn})
+
+
+def draw_next(t: Table) -> None:
+    """The draw phase, one step at a time; hands into the action phase when done."""
+    s = t.state
+    if s.step == "":
+        if s.round >= 2:
+            s.step = "discard"
+            for p in s.players:
+                if p.hand:
+                    t.ask("discard", p.seat)
+            if s.pending:
+                return
+        else:
+            for p in s.players:
+                _draw_up(t, p)
+            s.step = "redraw"
+            for p in s.players:
+                t.ask("redraw", p.seat)
+            return
+    if s.step == "discard":
+        for p in s.players:
+            _draw_up(t, p)
+        for c in s.characters.values():
+            c.activated = False
+        s.step = "redraw"
+    if s.step == "redraw":
+        arriving = lambda seat: [c for c in t.characters_of(seat, in_play=False)
+                                 if c.status == "waiting" and c.escalation == s.round]
+        seats = [seat for seat in s.seats if arriving(seat)]
+        first = t.roll_off(seats, "escalation") [0] if len(seats) > 1 else (seats[0] if seats else None)
+        s.sequence = _alternate(t, first, arriving) if first else []
+        s.step = "escalation"
+    if s.step == "escalation":
+        if s.sequence:
+            t.ask("place", s.sequence[0], why="escalation")
+            return
+        start_action_phase(t)
+
+
+def discard_cards(t: Table, seat: str, cards: list[str]) -> None:
+    player = t.state.player(seat)
+    _check_subset(player, cards)
+    for card in cards:
+        t.discard(player, t.remove_from_hand(player, card))
+    t.emit("discarded", seat=seat, cards=[c.lower() for c in cards])
+
+
+def reverse_polarity(t: Table, seat: str, cards: list[str]) -> None:
+    player = t.state.player(seat)
+    _check_subset(player, cards)
+    for card in cards:
+        code = t.remove_from_hand(player, card)
+        (player.mission_deck if t.is_mission(code) else player.support_deck).append(code)
+    t.state.dice.shuffle(player.support_deck)
+    t.state.dice.shuffle(player.mission_deck)
+    t.emit("reverse_polarity", seat=seat, returned=len(cards))
+    _draw_up(t, player)
+
+
+def _check_subset(player: Player, cards: list[str]) -> None:
+    hand = list(player.hand)
+    for card in cards:
+        if card.lower() not in hand:
+            raise RuleError(f"You have no '{card}' in your hand (or not that many).")
+        hand.remove(card.lower())
+
+
+# --- action phase start and end ----------------------------------------------------
+def start_action_phase(t: Table) -> None:
+    s = t.state
+    s.phase = "action"
+    s.step = ""
+    counts = {seat: len(t.characters_of(seat)) for seat in s.seats}
+    most = max(counts.values())
+    for p in s.players:
+        p.bonus_actions = most - counts[p.seat]
+        if p.bonus_actions:
+            t.emit("bonus_actions", seat=p.seat, count=p.bonus_actions)
+    s.order = t.roll_off(s.seats, "first activation")
+    s.turn = 0
+
+
+def end_round(t: Table) -> None:
+    s = t.state
+    for p in s.players:
+        p.bonus_actions = 0
+    t.emit("round_over", number=s.round)
+    if s.round < ROUNDS:
+        start_round(t, s.round + 1)
+    else:
+        score_game(t)
+
+
+def score_game(t: Table) -> None:
+    """Beam up and debrief: points from scored missions and bonus tokens; ties by missions."""
+    s = t.state
+    scores, missions = {}, {}
+    for p in s.players:
+        scores[p.seat] = sum(t.pack.cards[c].points for c in p.scoring_area) + p.bonus_points
+        missions[p.seat] = sum(1 for c in p.scoring_area if t.is_mission(c))
+    best = max(scores.values())
+    leaders = [seat for seat, pts in scores.items() if pts == best]
+    if len(leaders) > 1:
+        most = max(missions[seat] for seat in leaders)
+        leaders = [seat for seat in leaders if missions[seat] == most]
+    winner = leaders[0] if len(leaders) == 1 else None
+    s.phase = "over"
+    s.pending = []
+    s.result = {"scores": scores, "missions": missions, "winner": winner}
+    t.emit("game_over", scores=scores, missions=missions, winner=winner)
