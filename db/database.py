@@ -24,6 +24,10 @@ class StaleWrite(Exception):
     """A write was made against a version or status the game no longer has."""
 
 
+class PlaceTaken(Exception):
+    """The channel (or thread) already has a game in the lobby or under way."""
+
+
 class SchemaTooNew(Exception):
     """The database was written by a newer release than this one."""
 
@@ -194,7 +198,7 @@ class Database:
                           remind_after: Optional[float] = None) -> int:
         """Insert a game in the lobby and return its id.
 
-        Raises sqlite3.IntegrityError if the channel/thread already has a live game.
+        Raises PlaceTaken if the channel/thread already has a live game.
         """
         async with self._write_lock:
             try:
@@ -205,6 +209,9 @@ class Database:
                     (ruleset, guild_id, channel_id, thread_id, created_by, config, seed, at, at,
                      turn_limit, remind_after))
                 await self._conn.commit()
+            except sqlite3.IntegrityError as error:
+                await self._conn.rollback()
+                raise PlaceTaken(f"channel {channel_id} thread {thread_id} has a live game") from error
             except BaseException:
                 await self._conn.rollback()
                 raise

@@ -4,7 +4,7 @@ import sqlite3
 
 import pytest
 
-from db import Database, GameWrite, LogEntry, Reminder, StaleWrite, Wait
+from db import Database, GameWrite, PlaceTaken, LogEntry, Reminder, StaleWrite, Wait
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def move(game_id, version, seat="p1", **extra):
 
 async def test_one_live_game_per_channel_and_thread(database):
     first = await database.create_game(ruleset="r", config="{}", seed=1, at=1.0, channel_id=5)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(PlaceTaken):
         await database.create_game(ruleset="r", config="{}", seed=1, at=1.0, channel_id=5)
     in_thread = await database.create_game(ruleset="r", config="{}", seed=1, at=1.0,
                                            channel_id=5, thread_id=9)

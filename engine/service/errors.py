@@ -1,0 +1,45 @@
+"""Refusals from the game service. Each carries a message written for the player."""
+
+
+class ServiceError(Exception):
+    """A request was refused and nothing changed. `message` is safe to show the player."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class UnknownGame(ServiceError):
+    """No such game (or none in this channel)."""
+
+
+class NotAPlayer(ServiceError):
+    """The user has no seat in the game."""
+
+
+class NotYourDecision(ServiceError):
+    """The game is waiting on somebody else."""
+
+
+class MalformedCommand(ServiceError):
+    """The command text cannot be a command at all (empty, too long, several lines)."""
+
+
+class IllegalCommand(ServiceError):
+    """The rules refused the command; the message gives the rule's reason."""
+
+
+class StaleVersion(ServiceError):
+    """The command was made against an earlier version of the game."""
+
+
+class GameOver(ServiceError):
+    """The game has ended (or was aborted)."""
+
+
+class LobbyError(ServiceError):
+    """Joining, leaving or starting is not possible now (full, started, already seated ...)."""
+
+
+class NotAllowed(ServiceError):
+    """The user may not do this to the game (e.g. abort somebody else's game)."""

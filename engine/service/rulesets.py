@@ -1,0 +1,42 @@
+"""The rulesets the service can run, each behind the same small interface."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from engine.awaymissions import rules as awaymissions_rules
+from engine.awaymissions import state as awaymissions_state
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One game's rules as the service sees them: pure functions over a state."""
+
+    name: str
+    seats: tuple[str, ...]
+    new_game: Callable[[dict, int], Any]
+    apply: Callable[[Any, str, str], tuple[Any, list[dict]]]
+    legal_commands: Callable[[Any, str], list[str]]
+    awaited: Callable[[Any], list[str]]
+    view_for: Callable[[Any, Any], dict]
+    to_json: Callable[[Any], bytes]
+    from_json: Callable[[bytes | str], Any]
+    default_options: dict = field(default_factory=dict)
+    dice_events: frozenset[str] = frozenset()
+
+
+AWAY_MISSIONS = Ruleset(
+    name="awaymissions",
+    seats=("p1", "p2"),
+    new_game=awaymissions_rules.new_game,
+    apply=awaymissions_rules.apply,
+    legal_commands=awaymissions_rules.legal_commands,
+    awaited=awaymissions_rules.awaited,
+    view_for=awaymissions_rules.view_for,
+    to_json=awaymissions_state.to_json,
+    from_json=awaymissions_state.from_json,
+    default_options={"pack": "content/starter", "layout": "standard"},
+    dice_events=frozenset({"rolled", "rerolled", "roll_off"}),
+)
+
+RULESETS: dict[str, Ruleset] = {AWAY_MISSIONS.name: AWAY_MISSIONS}

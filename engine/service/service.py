@@ -1,0 +1,467 @@
+"""The async table: lobby, commands, turns and reminders for every game, over one database.
+
+Discord cogs and the local console both talk to `GameService`; neither touches rules
+or SQL. Every operation on a game runs under that game's lock, so commands for one
+game are applied one at a time while other games proceed. An accepted command is
+committed (state, log entry, waits) before the call returns; a refused one writes
+nothing and leaves the cached game as it was.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator, Callable, Optional
+
+from db import (AwaitedGame, Database, DueReminder, GameRow, GameWrite, LogEntry, PlaceTaken,
+                Reminder, SeatRow, StaleWrite, Wait)
+from engine.errors import PackError, RuleError
+from engine.service import text
+from engine.service.errors import (GameOver, IllegalCommand, LobbyError, MalformedCommand,
+                                   NotAllowed, NotAPlayer, NotYourDecision, StaleVersion,
+                                   UnknownGame)
+from engine.service.rulesets import RULESETS, Ruleset
+
+MAX_COMMAND_LENGTH = 200
+DEFAULT_REMIND_AFTER = 24 * 3600.0
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player at the table."""
+
+    seat: str
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A seat the game waits on, since when and until when (None: no deadline)."""
+
+    seat: str
+    user_id: int
+    name: str
+    since: float
+    deadline: Optional[float]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Where a game is, who plays it, and whose move it is."""
+
+    id: int
+    ruleset: str
+    status: str  # lobby | active | over | aborted
+    version: int
+    guild_id: Optional[int]
+    channel_id: Optional[int]
+    thread_id: Optional[int]
+    created_by: Optional[int]
+    seats: list[Seat]
+    awaited: list[Turn]
+    result: Optional[dict]
+
+
+@dataclass(frozen=True)
+class Update:
+    """What to tell the table after an accepted action.
+
+    `public` lines and `images` (e.g. ["board", "dice"]) are for the channel;
+    `private` maps a seat to lines only its player may see; `players` maps seats to
+    user ids so a front end can deliver them.
+    """
+
+    game_id: int
+    version: int
+    status: str
+    public: list[str]
+    images: list[str]
+    private: dict[str, list[str]]
+    awaited: list[Turn]
+    players: dict[str, int]
+    result: Optional[dict] = None
+
+
+@dataclass
+class _Hot:
+    """A game held in memory between commands."""
+
+    row: GameRow
+    ruleset: Ruleset
+    seats: list[SeatRow]
+    waits: dict[str, Wait]
+    state: Any
+    last_used: float
+    config: dict = field(default_factory=dict)
+
+    def seat_of(self, user_id: int) -> Optional[str]:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def names(self) -> dict[str, str]:
+        return {s.seat: s.name for s in self.seats}
+
+
+class GameService:
+    """All games of one database. Create with `await GameService.open(path)`."""
+
+    def __init__(self, database: Database, *, clock: Callable[[], float] = time.time,
+                 idle_after: float = 900.0, rulesets: Optional[dict[str, Ruleset]] = None):
+        self.db = database
+        self._clock = clock
+        self._idle_after = idle_after
+        self._rulesets = rulesets or RULESETS
+        self._hot: dict[int, _Hot] = {}
+        self._locks: dict[int, list] = {}  # game id -> [lock, users]
+        self._next_sweep = clock() + idle_after
+
+    @classmethod
+    async def open(cls, path: str, **options) -> "GameService":
+        """Open the database at `path` (migrating it) and serve its games."""
+        return cls(await Database.open(path), **options)
+
+    async def close(self) -> None:
+        """Close the database; games are already stored."""
+        await self.db.close()
+
+    @property
+    def hot_games(self) -> set[int]:
+        """Ids of the games currently held in memory."""
+        return set(self._hot)
+
+    # ---- locking and the cache -------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _game(self, game_id: int) -> AsyncIterator[_Hot]:
+        entry = self._locks.setdefault(game_id, [asyncio.Lock(), 0])
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield await self._load(game_id)
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._locks[game_id]
+
+    async def _load(self, game_id: int) -> _Hot:
+        now = self._clock()
+        if now >= self._next_sweep:
+            self.evict_idle(now)
+        hot = self._hot.get(game_id)
+        if hot is None:
+            row = await self.db.game(game_id)
+            if row is None:
+                raise UnknownGame(f"There is no game #{game_id}.")
+            ruleset = self._rulesets[row.ruleset]
+            seats = await self.db.seats(game_id)
+            waits = {w.seat: w for w in await self.db.waits(game_id)}
+            state = ruleset.from_json(row.state) if row.state is not None else None
+            hot = _Hot(row, ruleset, seats, waits, state, now, json.loads(row.config))
+            self._hot[game_id] = hot
+        hot.last_used = now
+        return hot
+
+    def evict_idle(self, now: Optional[float] = None) -> list[int]:
+        """Drop games idle for `idle_after` seconds from memory (they reload on demand)."""
+        now = self._clock() if now is None else now
+        idle = [gid for gid, hot in self._hot.items()
+                if now - hot.last_used >= self._idle_after and gid not in self._locks]
+        for gid in idle:
+            del self._hot[gid]
+        self._next_sweep = now + self._idle_after / 4
+        return idle
+
+    def _forget(self, game_id: int) -> None:
+        self._hot.pop(game_id, None)
+
+    # ---- lobby ------------------------------------------------------------------------
+
+    async def create(self, *, creator: Optional[int] = None, guild_id: Optional[int] = None,
+                     channel_id: Optional[int] = None, thread_id: Optional[int] = None,
+                     ruleset: str = "awaymissions", options: Optional[dict] = None,
+                     seed: Optional[int] = None, turn_limit: Optional[float] = None,
+                     remind_after: Optional[float] = None) -> GameInfo:
+        """Open a lobby. `options` go into the ruleset config (pack, layout ...).
+
+        `turn_limit` (seconds) sets a deadline on each decision; `remind_after` when the
+        awaited player is nudged. Unset values come from the guild's settings.
+        """
+        rules = self._rulesets.get(ruleset)
+        if rules is None:
+            raise LobbyError(f"Unknown game type '{ruleset}'. Known: {', '.join(self._rulesets)}.")
+        if guild_id is not None:
+            if turn_limit is None:
+                turn_limit = await self.guild_setting(guild_id, "turn_limit")
+            if remind_after is None:
+                remind_after = await self.guild_setting(guild_id, "remind_after")
+        config = {**rules.default_options, **(options or {})}
+        try:
+            game_id = await self.db.create_game(
+                ruleset=ruleset, config=json.dumps(config), at=self._clock(),
+                seed=secrets.randbits(62) if seed is None else seed,
+                guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, created_by=creator,
+                turn_limit=turn_limit,
+                remind_after=DEFAULT_REMIND_AFTER if remind_after is None else remind_after)
+        except PlaceTaken as error:
+            raise LobbyError("There is already a game in this channel.") from error
+        return await self.get(game_id)
+
+    async def join(self, game_id: int, user_id: int, name: str, **options: Any) -> GameInfo:
+        """Take the first free seat. `options` (affiliation, team, deck ...) go to the config."""
+        async with self._game(game_id) as hot:
+            self._require_lobby(hot)
+            if hot.seat_of(user_id) is not None:
+                raise LobbyError("You are already in this game.")
+            taken = {s.seat for s in hot.seats}
+            free = [s for s in hot.ruleset.seats if s not in taken]
+            if not free:
+                raise LobbyError("This game is full.")
+            await self.db.add_seat(game_id, free[0], user_id, name, json.dumps(options), self._clock())
+            hot.seats = await self.db.seats(game_id)
+            return self._info(hot)
+
+    async def leave(self, game_id: int, user_id: int) -> GameInfo:
+        """Give up a seat before the game starts."""
+        async with self._game(game_id) as hot:
+            self._require_lobby(hot)
+            if hot.seat_of(user_id) is None:
+                raise NotAPlayer("You are not in this game.")
+            await self.db.remove_seat(game_id, user_id)
+            hot.seats = await self.db.seats(game_id)
+            return self._info(hot)
+
+    async def start(self, game_id: int, user_id: int) -> Update:
+        """Deal the game once every seat is taken; any seated player may start it."""
+        async with self._game(game_id) as hot:
+            self._require_lobby(hot)
+            if hot.seat_of(user_id) is None and user_id != hot.row.created_by:
+                raise NotAPlayer("Only a player or the game's creator can start it.")
+            if len(hot.seats) < len(hot.ruleset.seats):
+                raise LobbyError(f"Waiting for players: {len(hot.seats)} of {len(hot.ruleset.seats)} seats taken.")
+            config = {**hot.config, "players": [
+                {"seat": s.seat, "name": s.name, **json.loads(s.options)} for s in hot.seats]}
+            try:
+                state = hot.ruleset.new_game(config, hot.row.seed)
+            except (RuleError, PackError, KeyError, ValueError) as error:
+                raise LobbyError(f"The game cannot start: {error}") from error
+            now = self._clock()
+            change = GameWrite(game_id=game_id, from_version=hot.row.version, from_status="lobby",
+                               version=state.version, status="active",
+                               state=hot.ruleset.to_json(state).decode(), at=now,
+                               config=json.dumps(config))
+            waits = self._rewait(hot, change, state, None, now)
+            await self._commit(hot, change)
+            hot.config, hot.state, hot.waits = config, state, waits
+            return self._update(hot, ["The game begins."], ["board"], {})
+
+    async def abort(self, game_id: int, user_id: int, *, force: bool = False) -> GameInfo:
+        """End a game without a result. Players and the creator may; `force` for moderators."""
+        async with self._game(game_id) as hot:
+            self._require_live(hot)
+            if not force and hot.seat_of(user_id) is None and user_id != hot.row.created_by:
+                raise NotAllowed("Only the game's players or creator can abort it.")
+            change = GameWrite(game_id=game_id, from_version=hot.row.version,
+                               from_status=hot.row.status, version=hot.row.version, status="aborted",
+                               state=hot.row.state, at=self._clock(),
+                               result=json.dumps({"aborted_by": user_id}),
+                               stop_waiting=list(hot.waits))
+            await self._commit(hot, change)
+            hot.waits = {}
+            return self._info(hot)
+
+    # ---- play -------------------------------------------------------------------------
+
+    async def submit(self, game_id: int, user_id: int, command: str, expected_version: int) -> Update:
+        """Apply `command` for the user's seat, if the game is still at `expected_version`.
+
+        Returns once the new state and its log entry are committed.
+        """
+        async with self._game(game_id) as hot:
+            seat = self._require_player_in_play(hot, user_id)
+            command = " ".join(command.split())
+            if not command or len(command) > MAX_COMMAND_LENGTH:
+                raise MalformedCommand(f"A command is a line of 1 to {MAX_COMMAND_LENGTH} characters, "
+                                       "like 'move REYES C4'.")
+            if expected_version != hot.state.version:
+                raise StaleVersion(f"The game moved on (it is now at move {hot.state.version}); "
+                                   "look at the table again and resend if still wanted.")
+            awaited = hot.ruleset.awaited(hot.state)
+            if seat not in awaited:
+                raise NotYourDecision(f"It is not your decision; waiting for {self._who(hot, awaited)}.")
+            try:
+                state, events = hot.ruleset.apply(hot.state, seat, command)
+            except RuleError as error:
+                raise IllegalCommand(str(error)) from error
+            now = self._clock()
+            over = state.phase == "over"
+            change = GameWrite(
+                game_id=game_id, from_version=hot.row.version, from_status="active",
+                version=state.version, status="over" if over else "active",
+                state=hot.ruleset.to_json(state).decode(), at=now,
+                result=json.dumps(state.result) if over else None,
+                log=[LogEntry(state.version, seat, user_id, command, json.dumps(events), now)])
+            waits = self._rewait(hot, change, state, seat, now)
+            await self._commit(hot, change)
+            hot.state, hot.waits = state, waits
+            names = hot.names()
+            images = ["board"]
+            if any(e["type"] in hot.ruleset.dice_events for e in events):
+                images.append("dice")
+            return self._update(hot, [text.public_line(e, names) for e in events], images,
+                                text.private_lines(events))
+
+    async def concede(self, game_id: int, user_id: int) -> Update:
+        """The user's side gives up; every other seat wins."""
+        async with self._game(game_id) as hot:
+            seat = self._require_player_in_play(hot, user_id)
+            winners = [s.seat for s in hot.seats if s.seat != seat]
+            result = {"winner": winners[0] if len(winners) == 1 else winners, "conceded": seat}
+            change = GameWrite(game_id=game_id, from_version=hot.row.version, from_status="active",
+                               version=hot.row.version, status="over", state=hot.row.state,
+                               at=self._clock(), result=json.dumps(result), stop_waiting=list(hot.waits))
+            await self._commit(hot, change)
+            hot.waits = {}
+            names = hot.names()
+            line = f"{names[seat]} concedes. " + ", ".join(names[w] for w in winners) + " wins."
+            return self._update(hot, [line], [], {})
+
+    # ---- reading ------------------------------------------------------------------------
+
+    async def get(self, game_id: int) -> GameInfo:
+        """The game with this id."""
+        async with self._game(game_id) as hot:
+            return self._info(hot)
+
+    async def in_channel(self, channel_id: int, thread_id: Optional[int] = None) -> GameInfo:
+        """The lobby or active game in this channel (or thread)."""
+        row = await self.db.live_game_in(channel_id, thread_id)
+        if row is None:
+            raise UnknownGame("There is no game in this channel.")
+        return await self.get(row.id)
+
+    async def view(self, game_id: int, user_id: Optional[int] = None) -> dict:
+        """What this user may see of the game (None or a non-player: the public view)."""
+        async with self._game(game_id) as hot:
+            if hot.state is None:
+                raise LobbyError("The game has not started yet.")
+            return hot.ruleset.view_for(hot.state, hot.seat_of(user_id) if user_id is not None else None)
+
+    async def legal_commands(self, game_id: int, user_id: int) -> tuple[int, list[str]]:
+        """The version and the commands this user may send now (drives buttons)."""
+        async with self._game(game_id) as hot:
+            seat = self._require_player_in_play(hot, user_id)
+            return hot.state.version, hot.ruleset.legal_commands(hot.state, seat)
+
+    async def log(self, game_id: int) -> list[LogEntry]:
+        """The accepted commands of a game, oldest first."""
+        async with self._game(game_id):
+            return await self.db.log(game_id)
+
+    async def awaiting(self, user_id: int) -> list[AwaitedGame]:
+        """Active games in any guild waiting on this user, longest waiting first."""
+        return await self.db.awaited_games(user_id)
+
+    async def due_reminders(self, now: Optional[float] = None) -> list[DueReminder]:
+        """Reminders to send now (to the user, about the game and seat)."""
+        return await self.db.due_reminders(self._clock() if now is None else now)
+
+    async def reminders_sent(self, ids: list[int]) -> None:
+        """Record that these reminders went out, so they are not sent again."""
+        await self.db.mark_reminders_sent(ids, self._clock())
+
+    # ---- settings -------------------------------------------------------------------------
+
+    async def guild_setting(self, guild_id: int, key: str) -> Any:
+        """A guild's setting, or None."""
+        value = await self.db.guild_setting(guild_id, key)
+        return None if value is None else json.loads(value)
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: Any) -> None:
+        """Set a guild's setting (None clears it)."""
+        await self.db.set_guild_setting(guild_id, key, None if value is None else json.dumps(value))
+
+    async def user_setting(self, user_id: int, key: str) -> Any:
+        """A user's setting, or None."""
+        value = await self.db.user_setting(user_id, key)
+        return None if value is None else json.loads(value)
+
+    async def set_user_setting(self, user_id: int, key: str, value: Any) -> None:
+        """Set a user's setting (None clears it)."""
+        await self.db.set_user_setting(user_id, key, None if value is None else json.dumps(value))
+
+    # ---- helpers ----------------------------------------------------------------------------
+
+    async def _commit(self, hot: _Hot, change: GameWrite) -> None:
+        try:
+            await self.db.write(change)
+        except StaleWrite as error:
+            self._forget(hot.row.id)  # somebody else wrote this game: reload next time
+            raise StaleVersion("The game moved on; look at the table again.") from error
+        except BaseException:
+            self._forget(hot.row.id)  # the write may or may not have landed
+            raise
+        hot.row = dataclasses.replace(
+            hot.row, version=change.version, status=change.status, state=change.state,
+            result=change.result or hot.row.result, config=change.config or hot.row.config,
+            updated_at=change.at)
+
+    def _rewait(self, hot: _Hot, change: GameWrite, state: Any, actor: Optional[str], now: float) -> dict[str, Wait]:
+        """Fill in who stops and starts being awaited; return the new waits."""
+        awaited = [] if state.phase == "over" else hot.ruleset.awaited(state)
+        change.stop_waiting = [s for s in hot.waits if s not in awaited or s == actor]
+        waits = {s: w for s, w in hot.waits.items() if s not in change.stop_waiting}
+        limit, remind = hot.row.turn_limit, hot.row.remind_after
+        for seat in awaited:
+            if seat in waits:
+                continue
+            wait = Wait(seat, now, now + limit if limit else None)
+            waits[seat] = wait
+            change.start_waiting.append(wait)
+            if remind and (wait.deadline is None or now + remind < wait.deadline):
+                change.reminders.append(Reminder(seat, "nudge", now + remind))
+            if wait.deadline is not None:
+                change.reminders.append(Reminder(seat, "deadline", wait.deadline))
+        return waits
+
+    def _require_lobby(self, hot: _Hot) -> None:
+        if hot.row.status != "lobby":
+            raise LobbyError("The game has already started." if hot.row.status == "active"
+                             else "The game is over.")
+
+    def _require_live(self, hot: _Hot) -> None:
+        if hot.row.status in ("over", "aborted"):
+            raise GameOver("The game is already over.")
+
+    def _require_player_in_play(self, hot: _Hot, user_id: int) -> str:
+        self._require_live(hot)
+        seat = hot.seat_of(user_id)
+        if seat is None:
+            raise NotAPlayer("You are not a player in this game.")
+        if hot.row.status == "lobby":
+            raise LobbyError("The game has not started yet.")
+        return seat
+
+    def _who(self, hot: _Hot, seats: list[str]) -> str:
+        names = hot.names()
+        return ", ".join(names.get(s, s) for s in seats) or "nobody"
+
+    def _turns(self, hot: _Hot) -> list[Turn]:
+        users = {s.seat: s for s in hot.seats}
+        return [Turn(w.seat, users[w.seat].user_id, users[w.seat].name, w.since, w.deadline)
+                for w in sorted(hot.waits.values(), key=lambda w: w.seat)]
+
+    def _info(self, hot: _Hot) -> GameInfo:
+        r = hot.row
+        return GameInfo(r.id, r.ruleset, r.status, r.version, r.guild_id, r.channel_id, r.thread_id,
+                        r.created_by, [Seat(s.seat, s.user_id, s.name) for s in hot.seats],
+                        self._turns(hot), json.loads(r.result) if r.result else None)
+
+    def _update(self, hot: _Hot, public: list[str], images: list[str],
+                private: dict[str, list[str]]) -> Update:
+        r = hot.row
+        return Update(r.id, r.version, r.status, public, images, private, self._turns(hot),
+                      {s.seat: s.user_id for s in hot.seats}, json.loads(r.result) if r.result else None)
