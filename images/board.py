@@ -1,0 +1,390 @@
+"""The board snapshot: the mission area, who stands where, and the last action highlighted.
+
+The static layer (floors, walls, open edges, features, coordinates) depends only on
+the pack and the layout, so it is drawn once and copied for every snapshot. Doors,
+tokens, highlights and the footer are drawn on the copy.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import msgspec
+from PIL import Image, ImageDraw
+
+from engine.awaymissions.content import Pack, load_pack
+from engine.awaymissions.layout import Geometry, LayoutSpec, geometry
+from images.style import (ATTACK_MARK, FLOOR, HAZARD, INK, MOVE_MARK, MUTED, OPEN_EDGE, PAPER, VOID, WHITE, blend,
+                          centred_text, dashed_line, draw_shape, encode, font, side_styles)
+from images.tokens import draw_token, short_labels
+
+MARGIN = 34
+FOOTER = 104
+WALL = 8
+TERMINAL_LETTERS = {"command": "C", "science": "S", "operations": "O", "medical": "M"}
+CORRIDOR_FLOOR = blend(FLOOR, (120, 150, 190), 0.18)
+LIFT_FLOOR = blend(FLOOR, INK, 0.12)
+_STATIC_LIMIT = 16
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where the grid sits in the picture."""
+
+    cell: int
+    cols: int
+    rows: int
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.cols * self.cell + 2 * MARGIN, self.rows * self.cell + 2 * MARGIN + FOOTER
+
+    def box(self, x: int, y: int) -> tuple[int, int, int, int]:
+        left, top = MARGIN + x * self.cell, MARGIN + y * self.cell
+        return left, top, left + self.cell, top + self.cell
+
+    def centre(self, x: int, y: int) -> tuple[float, float]:
+        left, top, _, _ = self.box(x, y)
+        return left + self.cell / 2, top + self.cell / 2
+
+    def edge(self, a, b) -> tuple[tuple[float, float], tuple[float, float]]:
+        """End points of the edge between neighbouring spaces a and b."""
+        if a.y == b.y:
+            x = MARGIN + max(a.x, b.x) * self.cell
+            top = MARGIN + a.y * self.cell
+            return (x, top), (x, top + self.cell)
+        y = MARGIN + max(a.y, b.y) * self.cell
+        left = MARGIN + a.x * self.cell
+        return (left, y), (left + self.cell, y)
+
+
+def cell_size(cols: int) -> int:
+    """Pixels per space: large for the 2-player boards, smaller for wide 6-board layouts."""
+    return max(56, min(84, 880 // max(cols, 1)))
+
+
+_STATIC: dict[tuple, tuple[Image.Image, Frame]] = {}
+
+
+def static_layer(pack: Pack, spec: LayoutSpec) -> tuple[Image.Image, Frame]:
+    """The drawn mission area without doors or characters, cached per pack and layout."""
+    key = (pack.path, spec.key())
+    found = _STATIC.get(key)
+    if found is None:
+        if len(_STATIC) >= _STATIC_LIMIT:
+            _STATIC.pop(next(iter(_STATIC)))
+        found = _STATIC[key] = _draw_static(pack, geometry(pack, spec))
+    return found
+
+
+def _draw_static(pack: Pack, geo: Geometry) -> tuple[Image.Image, Frame]:
+    cols = max(s.x for s in geo.spaces.values()) + 1
+    rows = max(s.y for s in geo.spaces.values()) + 1
+    frame = Frame(cell_size(cols), cols, rows)
+    image = Image.new("RGB", frame.size, VOID)
+    draw = ImageDraw.Draw(image)
+    c = frame.cell
+    for space in geo.spaces.values():
+        board = pack.boards[space.board]
+        floor = LIFT_FLOOR if "turbolift" in space.features else (
+            CORRIDOR_FLOOR if board.kind == "corridor" else FLOOR)
+        draw.rectangle(frame.box(space.x, space.y), fill=floor)
+    _board_names(draw, pack, geo, frame)
+    for space in geo.spaces.values():
+        _features(draw, frame, space)
+        left, top, _, _ = frame.box(space.x, space.y)
+        draw.text((left + 5, top + 3), space.id, font=font(max(11, c // 6)), fill=MUTED)
+    walls = []
+    for (a, b), kind in geo.edges.items():
+        if a < b and kind == "open":
+            draw.line(frame.edge(geo.spaces[a], geo.spaces[b]), fill=OPEN_EDGE, width=2)
+        elif a < b and kind == "wall":
+            walls.append(frame.edge(geo.spaces[a], geo.spaces[b]))
+    for space in geo.spaces.values():
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            if (space.x + dx, space.y + dy) not in geo.at:
+                walls.append(_outer_edge(frame, space, dx, dy))
+    for (x0, y0), (x1, y1) in walls:
+        h = WALL / 2
+        draw.rectangle((min(x0, x1) - h, min(y0, y1) - h, max(x0, x1) + h - 1, max(y0, y1) + h - 1), fill=INK)
+    _axes(draw, geo, frame)
+    draw.rectangle((0, frame.size[1] - FOOTER, frame.size[0], frame.size[1]), fill=PAPER)
+    return image, frame
+
+
+def _outer_edge(frame: Frame, space, dx: int, dy: int):
+    left, top, right, bottom = frame.box(space.x, space.y)
+    if dx:
+        x = right if dx > 0 else left
+        return (x, top), (x, bottom)
+    y = bottom if dy > 0 else top
+    return (left, y), (right, y)
+
+
+def _board_names(draw, pack: Pack, geo: Geometry, frame: Frame) -> None:
+    """Each board's name, faint, across its middle (a board used twice is named twice)."""
+    seen: set[str] = set()
+    for space in geo.spaces.values():
+        if space.id in seen or "turbolift" in space.features and space.board.startswith("corridor"):
+            continue
+        part, todo = [], [space.id]
+        while todo:
+            sid = todo.pop()
+            if sid in seen:
+                continue
+            seen.add(sid)
+            part.append(geo.spaces[sid])
+            here = geo.spaces[sid]
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                there = geo.at.get((here.x + dx, here.y + dy))
+                if there and geo.spaces[there].board == space.board and "turbolift" not in (
+                        geo.spaces[there].features if space.board.startswith("corridor") else ()):
+                    todo.append(there)
+        xs = [s.x for s in part]
+        ys = [s.y for s in part]
+        x0, y0 = frame.box(min(xs), min(ys))[:2]
+        x1, y1 = frame.box(max(xs), max(ys))[2:]
+        name = pack.boards[space.board].name.split(" (")[0].upper()
+        size = max(12, frame.cell // 4)
+        centred_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), name, size, blend(FLOOR, INK, 0.16))
+
+
+def _features(draw, frame: Frame, space) -> None:
+    left, top, right, bottom = frame.box(space.x, space.y)
+    c = frame.cell
+    cx, cy = frame.centre(space.x, space.y)
+    if "turbolift" in space.features:
+        s = c * 0.16
+        for sign in (-1, 1):
+            tip = cy + sign * s * 2.1
+            base = cy + sign * s * 0.5
+            draw.polygon([(cx, tip), (cx - s, base), (cx + s, base)], fill=blend(FLOOR, INK, 0.45))
+        draw.text((right - 5, bottom - 3), "LIFT", font=font(max(10, c // 7)), fill=MUTED, anchor="rb")
+    if "transporter" in space.features:
+        for k in (0.18, 0.28, 0.38):
+            r = c * k
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=blend(FLOOR, INK, 0.4), width=2)
+        draw.text((right - 5, bottom - 3), "TR", font=font(max(10, c // 7)), fill=MUTED, anchor="rb")
+    terminals = [TERMINAL_LETTERS[f] for f in space.features if f in TERMINAL_LETTERS]
+    for i, letter in enumerate(terminals):
+        s = max(16, c // 4)
+        x0, y1 = left + 5 + i * (s + 3), bottom - 5
+        draw.rounded_rectangle((x0, y1 - s, x0 + s, y1), radius=3, fill=INK)
+        centred_text(draw, (x0 + s / 2, y1 - s / 2), letter, s - 4, WHITE)
+
+
+def _axes(draw, geo: Geometry, frame: Frame) -> None:
+    """Column letters above and below, row numbers left and right, as players type them."""
+    cols = {s.x: s.id.rstrip("0123456789") for s in geo.spaces.values()}
+    rows = {s.y: s.id.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for s in geo.spaces.values()}
+    size = 20
+    bottom = MARGIN + frame.rows * frame.cell
+    right = MARGIN + frame.cols * frame.cell
+    for x, letter in cols.items():
+        cx = frame.centre(x, 0)[0]
+        centred_text(draw, (cx, MARGIN / 2), letter, size, WHITE)
+        centred_text(draw, (cx, bottom + MARGIN / 2), letter, size, WHITE)
+    for y, number in rows.items():
+        cy = frame.centre(0, y)[1]
+        centred_text(draw, (MARGIN / 2, cy), number, size, WHITE)
+        centred_text(draw, (right + MARGIN / 2, cy), number, size, WHITE)
+
+
+def _door(draw, frame: Frame, a, b, is_open: bool) -> None:
+    """Closed: a wall-thick bar striped yellow. Open: only the frame ends, a thin dashed line between."""
+    (x0, y0), (x1, y1) = frame.edge(a, b)
+    h = WALL / 2
+    if not is_open:
+        draw.rectangle((min(x0, x1) - h, min(y0, y1) - h, max(x0, x1) + h - 1, max(y0, y1) + h - 1), fill=INK)
+        dashed_line(draw, (x0, y0), (x1, y1), HAZARD, WALL - 4, frame.cell / 9, frame.cell / 14)
+        return
+    stub = frame.cell * 0.16
+    horizontal = y0 == y1
+    for end, sign in (((x0, y0), 1), ((x1, y1), -1)):
+        ex, ey = end
+        fx, fy = (ex + sign * stub, ey) if horizontal else (ex, ey + sign * stub)
+        draw.rectangle((min(ex, fx) - h, min(ey, fy) - h, max(ex, fx) + h - 1, max(ey, fy) + h - 1), fill=INK)
+    inner = ((x0 + stub, y0), (x1 - stub, y1)) if horizontal else ((x0, y0 + stub), (x1, y1 - stub))
+    dashed_line(draw, *inner, INK, 2, frame.cell / 14, frame.cell / 9)
+
+
+def _positions(frame: Frame, space, count: int) -> list[tuple[float, float, float]]:
+    """(cx, cy, r) for `count` tokens sharing a space, all visible."""
+    cx, cy = frame.centre(space.x, space.y)
+    c = frame.cell
+    if count == 1:
+        return [(cx, cy + c * 0.04, c * 0.27)]
+    if count == 2:
+        return [(cx - c * 0.235, cy + c * 0.06, c * 0.22), (cx + c * 0.235, cy + c * 0.06, c * 0.22)]
+    spots = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+    return [(cx + dx * c * 0.21, cy + dy * c * 0.2 + c * 0.06, c * 0.17) for dx, dy in spots[:count]]
+
+
+def _arrow_head(draw, a, b, colour, size: float) -> None:
+    """A filled arrow head at the middle of segment a-b, pointing towards b."""
+    (x0, y0), (x1, y1) = a, b
+    length = max(1e-6, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    mx, my = (x0 + x1) / 2 + ux * size / 2, (y0 + y1) / 2 + uy * size / 2
+    points = [(mx, my), (mx - ux * size - uy * size * 0.6, my - uy * size + ux * size * 0.6),
+              (mx - ux * size + uy * size * 0.6, my - uy * size - ux * size * 0.6)]
+    draw.polygon(points, fill=colour, outline=INK, width=2)
+
+
+def _path(draw, frame: Frame, geo: Geometry, path: list[str]) -> None:
+    """The movement path: an orange line with arrow heads, dashed where a turbolift jumps."""
+    spaces = [geo.spaces[s] for s in path if s in geo.spaces]
+    points = [frame.centre(s.x, s.y) for s in spaces]
+    c = frame.cell
+    for (a, b), (pa, pb) in zip(zip(spaces, spaces[1:]), zip(points, points[1:])):
+        if abs(a.x - b.x) + abs(a.y - b.y) == 1:
+            draw.line([pa, pb], fill=INK, width=round(c * 0.13))
+            draw.line([pa, pb], fill=MOVE_MARK, width=round(c * 0.08))
+        else:
+            dashed_line(draw, pa, pb, INK, round(c * 0.08), c * 0.2, c * 0.15)
+        for p in (pa, pb):
+            r = c * 0.065
+            draw.ellipse((p[0] - r, p[1] - r, p[0] + r, p[1] + r), fill=MOVE_MARK, outline=INK, width=2)
+        _arrow_head(draw, pa, pb, MOVE_MARK, c * 0.2)
+    if points:
+        x, y = points[0]
+        r = c * 0.16
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=FLOOR, outline=MOVE_MARK, width=round(c * 0.06))
+
+
+def _attack_line(draw, frame: Frame, geo: Geometry, source: str, target: str) -> None:
+    if source not in geo.spaces or target not in geo.spaces:
+        return
+    a, b = geo.spaces[source], geo.spaces[target]
+    pa, pb = frame.centre(a.x, a.y), frame.centre(b.x, b.y)
+    c = frame.cell
+    draw.line([pa, pb], fill=INK, width=round(c * 0.12))
+    draw.line([pa, pb], fill=ATTACK_MARK, width=round(c * 0.07))
+    if pa != pb:
+        _arrow_head(draw, pa, pb, ATTACK_MARK, c * 0.22)
+
+
+def _reticle(draw, frame: Frame, space) -> None:
+    """Crosshair around the attacked space: a ring with four ticks, drawn above tokens."""
+    cx, cy = frame.centre(space.x, space.y)
+    c = frame.cell
+    r = c * 0.47
+    for colour, width in ((INK, round(c * 0.09)), (ATTACK_MARK, round(c * 0.05))):
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=width)
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            draw.line([(cx + dx * r * 0.78, cy + dy * r * 0.78), (cx + dx * r * 1.08, cy + dy * r * 1.08)],
+                      fill=colour, width=width)
+
+
+def _focus(draw, frame: Frame, space) -> None:
+    """A dashed square around a space an event pointed at (e.g. a card's target)."""
+    left, top, right, bottom = frame.box(space.x, space.y)
+    inset = 5
+    corners = [(left + inset, top + inset), (right - inset, top + inset), (right - inset, bottom - inset),
+               (left + inset, bottom - inset)]
+    for p, q in zip(corners, corners[1:] + corners[:1]):
+        dashed_line(draw, p, q, INK, 3, frame.cell / 10, frame.cell / 14)
+
+
+def score(view: dict, pack: Pack, seat: str) -> int:
+    """Points in a player's scoring area plus bonus points."""
+    player = next(p for p in view["players"] if p["seat"] == seat)
+    cards = sum(pack.cards[code].points for code in player.get("scoring_area", ()) if code in pack.cards)
+    return cards + player.get("bonus_points", 0)
+
+
+def _words(kind: str) -> str:
+    return kind.replace("_", " ").replace("-", " ")
+
+
+def footer_lines(view: dict, events: list[dict], labels: dict[str, str]) -> list[str]:
+    """Round and phase, whose decision it is, and the last action in words."""
+    names = {p["seat"]: p["name"] for p in view["players"]}
+    phase = view.get("phase", "setup")
+    first = f"Round {view.get('round', 0)} of 3 · {phase.capitalize()} phase"
+    result = view.get("result")
+    if result:
+        winner = result.get("winner")
+        first += " · Game over" + (f": {names.get(winner, winner)} wins" if winner else "")
+    parts = [f"{names.get(p['player'], p['player'])} ({_words(p['kind'])})" for p in view.get("pending", [])]
+    second = "Waiting for " + ", ".join(dict.fromkeys(parts)) if parts else ""
+    act = view.get("activation")
+    if act:
+        left = act.get("actions_left", 0)
+        second += (" · " if second else "") + (
+            f"{names.get(act['player'], act['player'])} activating {labels.get(act['character'], act['character'])}"
+            f"{' (bonus action)' if act.get('bonus') else ''}, {left} action{'s' if left != 1 else ''} left")
+    third = []
+    for event in events:
+        if event["type"] == "moved" and event.get("path"):
+            third.append(f"{labels.get(event['character'], event['character'])} moved "
+                         + " > ".join(event["path"]))
+        elif event["type"] == "attack":
+            third.append(f"{labels.get(event['attacker'], event['attacker'])} attacked "
+                         f"{labels.get(event['target'], event['target'])} with {event.get('weapon', 'a weapon')}")
+    return [first, second, "Last: " + "; ".join(third) if third else ""]
+
+
+def render_board(view: dict, events: list[dict] | tuple = ()) -> bytes:
+    """PNG of the mission area for a public view, highlighting what `events` describe."""
+    return encode(board_image(view, events))
+
+
+def board_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
+    """The board snapshot as a Pillow image (see render_board)."""
+    pack = load_pack(view["pack"])
+    spec = msgspec.convert(view["layout"], LayoutSpec)
+    geo = geometry(pack, spec)
+    base, frame = static_layer(pack, spec)
+    image = base.copy()
+    draw = ImageDraw.Draw(image)
+    characters = view.get("characters", {})
+    labels = short_labels(characters)
+    styles = side_styles(view.get("players", []))
+    placed: dict[str, list[str]] = {}
+    for cid in sorted(characters):
+        ch = characters[cid]
+        if ch.get("status") == "in_play" and ch.get("space") in geo.spaces:
+            placed.setdefault(ch["space"], []).append(cid)
+    for a, b in geo.doors:
+        _door(draw, frame, geo.spaces[a], geo.spaces[b], a in placed or b in placed)
+    targets = []
+    for event in events:
+        if event["type"] == "moved":
+            _path(draw, frame, geo, event.get("path", []))
+        elif event["type"] == "attack":
+            _attack_line(draw, frame, geo, event.get("from"), event.get("to"))
+            targets.append(event.get("to"))
+    for sid, cids in placed.items():
+        space = geo.spaces[sid]
+        for cid, (cx, cy, r) in zip(cids, _positions(frame, space, len(cids))):
+            ch = characters[cid]
+            style = styles.get(ch.get("controller"), ((128, 128, 128), "circle"))
+            draw_token(draw, cx, cy, r, style, labels[cid], ch)
+    for sid in targets:
+        if sid in geo.spaces:
+            _reticle(draw, frame, geo.spaces[sid])
+    focused = {characters[e["character"]].get("space") for e in events
+               if e["type"] in ("cover", "damaged", "assimilated") and e.get("character") in characters}
+    for sid in sorted(s for s in focused if s in geo.spaces and s not in targets):
+        _focus(draw, frame, geo.spaces[sid])
+    _footer(draw, view, events, labels, styles, frame, pack)
+    return image
+
+
+def _footer(draw, view, events, labels, styles, frame: Frame, pack: Pack) -> None:
+    width, height = frame.size
+    top = height - FOOTER
+    lines = footer_lines(view, events, labels)
+    x = MARGIN
+    right = width - MARGIN
+    for player in reversed(view.get("players", [])):
+        text = f"{player['name']} {score(view, pack, player['seat'])}"
+        size = 20
+        w = draw.textlength(text, font=font(size))
+        draw.text((right, top + 20), text, font=font(size), fill=INK, anchor="rm")
+        colour, shape = styles[player["seat"]]
+        draw_shape(draw, shape, right - w - 14, top + 20, 8, colour, outline=INK, width=2)
+        right -= w + 40
+    for i, line in enumerate(lines):
+        size = 20 if i == 0 else 18
+        draw.text((x, top + 20 + i * 30), line, font=font(size), fill=INK if i < 2 else MUTED, anchor="lm")

@@ -1,0 +1,255 @@
+"""The dice board: the actor's dice and the opposing dice lined up high to low in pairs.
+
+Built from the events of one roll ("rolled", any "rerolled", then "resolved"). Each
+pair is joined by a bar naming its outcome; cancelled, missed and ignored dice are
+dimmed and struck through; an uncontested die faces an empty dashed slot; a die that
+was re-rolled shows the faces it replaced, struck through, on its outer side.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from PIL import Image, ImageDraw
+
+from engine.awaymissions.content import load_pack
+from images.style import INK, MUTED, PAPER, WHITE, blend, centred_text, dashed_line, encode, fit_size, font, side_styles
+from images.tokens import draw_token, ink_on, short_labels
+
+WIDTH = 640
+DIE = 58
+SMALL = 34
+ROW = 76
+LEFT_X, RIGHT_X = 215, 425
+TOP = 150
+PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+        5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+TAGS = {"attack": {"hit": "HIT", "cancelled": "cancelled", "miss": "miss"},
+        "skill": {"hit": "SUCCESS", "cancelled": "cancelled", "miss": "fail"}}
+
+
+@dataclass
+class Die:
+    """A die on the board and the faces it replaced by re-rolls, oldest first."""
+
+    face: int
+    replaced: list[int] = field(default_factory=list)
+
+
+def _line_up(faces: list[int]) -> list[Die]:
+    return [Die(f) for f in sorted(faces, reverse=True)]
+
+
+def apply_reroll(dice: list[Die], indices: list[int], after: list[int]) -> list[Die]:
+    """The dice after re-rolling those at `indices`; each new die remembers what it replaced."""
+    kept = [d for i, d in enumerate(dice) if i not in indices]
+    gone = sorted((dice[i] for i in indices if i < len(dice)), key=lambda d: -d.face)
+    fresh = Counter(after) - Counter(d.face for d in kept)
+    faces = sorted(fresh.elements(), reverse=True)
+    if len(faces) != len(gone):
+        return _line_up(after)
+    new = [Die(f, old.replaced + [old.face]) for f, old in zip(faces, gone)]
+    return sorted(kept + new, key=lambda d: -d.face)
+
+
+@dataclass
+class Board:
+    """What the dice board shows, gathered from one roll's events."""
+
+    kind: str
+    actor: str | None
+    target: str | None
+    dice: list[Die]
+    opposing: list[Die]
+    rerolls: list[dict]
+    resolved: dict | None
+    weapon: str | None
+    after: list[dict]
+
+
+def gather(events: list[dict]) -> Board | None:
+    """The last roll among `events`, or None when they hold no roll."""
+    starts = [i for i, e in enumerate(events) if e["type"] == "rolled"]
+    if not starts:
+        return None
+    roll = events[starts[-1]]
+    weapon = next((e.get("weapon") for e in events[:starts[-1]] if e["type"] == "attack"), None)
+    board = Board(roll.get("kind", "attack"), roll.get("actor"), roll.get("target"), _line_up(roll.get("dice", [])),
+                  _line_up(roll.get("opposing", [])), [], None, weapon, [])
+    for event in events[starts[-1] + 1:]:
+        if event["type"] == "rerolled":
+            side = "dice" if event.get("side") == "actor" else "opposing"
+            setattr(board, side, apply_reroll(getattr(board, side), event.get("indices", []), event["after"]))
+            board.rerolls.append(event)
+        elif event["type"] == "resolved":
+            board.resolved = event
+            if [d.face for d in board.dice] != event["dice"]:
+                board.dice = _line_up(event["dice"])
+            if [d.face for d in board.opposing] != event.get("opposing", []):
+                board.opposing = _line_up(event.get("opposing", []))
+        elif board.resolved is not None and event["type"] in ("damaged", "neutralized", "assimilated"):
+            board.after.append(event)
+    return board
+
+
+def draw_die(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, face: int, colour, dim: bool = False,
+             ring: bool = False) -> None:
+    """A die face with pips; dimmed dice are washed out and struck through."""
+    h = size / 2
+    fill = blend(colour, PAPER, 0.72) if dim else colour
+    pip = blend(ink_on(colour), PAPER, 0.55) if dim else ink_on(colour)
+    if ring:
+        draw.rounded_rectangle((cx - h - 5, cy - h - 5, cx + h + 5, cy + h + 5), radius=size / 5 + 4, fill=INK)
+    draw.rounded_rectangle((cx - h, cy - h, cx + h, cy + h), radius=size / 5, fill=fill,
+                           outline=MUTED if dim else INK, width=2)
+    step, r = size * 0.27, size * 0.085
+    for dx, dy in PIPS.get(face, []):
+        x, y = cx + dx * step, cy + dy * step
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=pip)
+    if dim:
+        draw.line([(cx - h - 3, cy + h + 3), (cx + h + 3, cy - h - 3)], fill=MUTED, width=3)
+
+
+def _words(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def result_lines(board: Board, labels: dict[str, str], names: dict[str, str], cards: dict) -> list[str]:
+    """The outcome in words, what followed from it, and who re-rolled what."""
+    label = lambda cid: labels.get(cid, cid or "?")  # noqa: E731
+    lines = []
+    res = board.resolved
+    if res is None:
+        lines.append("Dice rolled; not resolved yet.")
+    elif board.kind == "attack":
+        hits, damage = res.get("successes", 0), res.get("damage", 0)
+        if hits == 0:
+            lines.append("No hits: no damage.")
+        elif res.get("stun"):
+            lines.append(f"{_words(hits, 'hit', 'hits')} with a stun weapon: {label(board.target)} is stunned.")
+        else:
+            bonus = damage - hits
+            lines.append(f"{_words(hits, 'hit', 'hits')}" + (f" + {bonus} DAMAGE" if bonus > 0 else "")
+                         + f" = {damage} damage to {label(board.target)}.")
+    else:
+        n = res.get("successes", 0)
+        against = f" against {label(board.target)}" if board.target else " (4+ each)"
+        lines.append(f"{_words(n, 'success', 'successes')}{against}.")
+    for event in board.after:
+        who = label(event.get("character"))
+        if event["type"] == "damaged":
+            lost = ", ".join(f"{v} {k.upper()}" for k, v in event.get("reduced", {}).items())
+            lines.append(f"{who} loses {lost}.")
+        elif event["type"] == "neutralized":
+            lines.append(f"{who} is neutralized.")
+        else:
+            lines.append(f"{who} is assimilated, placed in {event.get('space', '?')}.")
+    for event in board.rerolls:
+        side = "attack" if board.kind == "attack" else "skill"
+        if event.get("side") != "actor":
+            side = "defense" if board.kind == "attack" else "challenger"
+        card = cards[event["card"]].name if event.get("card") in cards else event.get("card", "a card")
+        before = ", ".join(str(event["before"][i]) for i in event.get("indices", []) if i < len(event["before"]))
+        lines.append(f"Re-roll: {names.get(event.get('seat'), event.get('seat'))} played {card} on "
+                     f"{_words(len(event.get('indices', [])), side + ' die', side + ' dice')} ({before}).")
+    return lines
+
+
+def render_dice(view: dict, events: list[dict]) -> bytes | None:
+    """PNG of the dice board for the last roll in `events` (None when there is no roll)."""
+    image = dice_image(view, events)
+    return None if image is None else encode(image)
+
+
+def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
+    """The dice board as a Pillow image (see render_dice)."""
+    board = gather(events)
+    if board is None:
+        return None
+    pack = load_pack(view["pack"])
+    characters = view.get("characters", {})
+    labels = short_labels(characters)
+    styles = side_styles(view.get("players", []))
+    names = {p["seat"]: p["name"] for p in view.get("players", [])}
+    grey = ((150, 150, 150), "circle")
+
+    def style(cid):
+        return styles.get(characters.get(cid, {}).get("controller"), grey)
+
+    lines = result_lines(board, labels, names, pack.cards)
+    if board.resolved is None and view.get("pending"):
+        waiting = ", ".join(dict.fromkeys(names.get(p["player"], p["player"]) for p in view["pending"]))
+        lines.append(f"Re-roll window open: waiting for {waiting}.")
+    rows = max(len(board.dice), len(board.opposing), 1)
+    height = TOP + rows * ROW + 24 + 34 + (len(lines) - 1) * 28 + 20
+    image = Image.new("RGB", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    actor, target = labels.get(board.actor, board.actor), labels.get(board.target, board.target)
+    if board.kind == "attack":
+        title = f"{actor} attacks {target}" + (f" with {board.weapon}" if board.weapon else "")
+        heads = ("ATTACK", "DEFENSE")
+    elif board.target:
+        title, heads = f"{actor} skill test, challenged by {target}", ("TESTER", "CHALLENGER")
+    else:
+        title, heads = f"{actor} skill test", ("SKILL", "4+ SUCCEEDS")
+    draw.rectangle((0, 0, WIDTH, 64), fill=INK)
+    centred_text(draw, (WIDTH / 2, 32), title, fit_size(title, WIDTH - 40, 28), WHITE)
+    for x, head, cid in ((LEFT_X, heads[0], board.actor), (RIGHT_X, heads[1], board.target)):
+        centred_text(draw, (x, 124), head, 18, INK)
+        if cid in characters:
+            draw_token(draw, x, 92, 15, style(cid), labels[cid], characters[cid])
+    actor_colour = style(board.actor)[0]
+    target_colour = style(board.target)[0]
+    outcome = board.resolved.get("outcome", []) if board.resolved else []
+    tags = TAGS["attack" if board.kind == "attack" else "skill"]
+    for i in range(rows):
+        cy = TOP + i * ROW + ROW / 2
+        a = board.dice[i] if i < len(board.dice) else None
+        d = board.opposing[i] if i < len(board.opposing) else None
+        result = outcome[i] if i < len(outcome) and a else None
+        if a and d:
+            draw.line([(LEFT_X, cy), (RIGHT_X, cy)], fill=INK if result == "hit" else MUTED, width=6)
+        elif a and board.target is not None:
+            dashed_line(draw, (LEFT_X, cy), (RIGHT_X - DIE / 2 - 4, cy), MUTED, 3, 8, 7)
+        if a:
+            draw_die(draw, LEFT_X, cy, DIE, a.face, actor_colour, dim=result in ("cancelled", "miss"),
+                     ring=result == "hit")
+            _history(draw, a, LEFT_X - DIE / 2 - 22 - SMALL / 2, -1, cy, actor_colour)
+        if d:
+            draw_die(draw, RIGHT_X, cy, DIE, d.face, target_colour, dim=a is None and board.resolved is not None,
+                     ring=result == "cancelled")
+            _history(draw, d, RIGHT_X + DIE / 2 + 22 + SMALL / 2, 1, cy, target_colour)
+        elif a and board.target is not None:
+            h = DIE / 2
+            corners = [(RIGHT_X - h, cy - h), (RIGHT_X + h, cy - h), (RIGHT_X + h, cy + h), (RIGHT_X - h, cy + h)]
+            for p, q in zip(corners, corners[1:] + corners[:1]):
+                dashed_line(draw, p, q, MUTED, 2, 7, 6)
+            centred_text(draw, (RIGHT_X, cy), "none", 15, MUTED)
+        tag = tags.get(result) if result else ("ignored" if d and not a and board.resolved else None)
+        if tag and a and not d and result in ("hit", "miss"):
+            tag = ("4+ " if result == "hit" else "1-3 ") + tag
+        if tag:
+            size = 19 if result == "hit" else 16
+            w = draw.textlength(tag, font=font(size))
+            mx = (LEFT_X + RIGHT_X) / 2
+            draw.rounded_rectangle((mx - w / 2 - 7, cy - 13, mx + w / 2 + 7, cy + 13), radius=6,
+                                   fill=INK if result == "hit" else PAPER, outline=INK if result == "hit" else MUTED)
+            centred_text(draw, (mx, cy), tag, size, WHITE if result == "hit" else MUTED)
+    y = TOP + rows * ROW + 24
+    for i, line in enumerate(lines):
+        size = 24 if i == 0 else 17
+        size = fit_size(line, WIDTH - 40, size)
+        draw.text((20, y), line, font=font(size), fill=INK if i == 0 or "Re-roll" not in line else MUTED)
+        y += 34 if i == 0 else 28
+    return image
+
+
+def _history(draw, die: Die, x: float, direction: int, cy: float, colour) -> None:
+    """Faces a re-rolled die replaced, struck through, beside it with an arrow towards it."""
+    for k, face in enumerate(reversed(die.replaced)):
+        hx = x + direction * k * (SMALL + 22)
+        draw_die(draw, hx, cy, SMALL, face, colour, dim=True)
+        tail = hx - direction * (SMALL / 2 + 3)
+        tip = hx - direction * (SMALL / 2 + 19)
+        draw.line([(tail, cy), (tip + direction * 6, cy)], fill=INK, width=3)
+        draw.polygon([(tip, cy), (tip + direction * 8, cy - 6), (tip + direction * 8, cy + 6)], fill=INK)

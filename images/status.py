@@ -1,0 +1,126 @@
+"""Away-team status: each character's ratings as peg rows, its tokens, equipment and traits.
+
+A filled peg is a solid dot and an empty hole a ring, so health reads without colour.
+Neutralized characters are washed out and struck through; assimilated ones carry the
+cube marker and say whose they were.
+"""
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from engine.awaymissions.content import RATINGS, load_pack
+from images.board import score
+from images.style import INK, MUTED, PAPER, WHITE, blend, draw_shape, encode, fit_size, font, side_styles
+from images.tokens import draw_token, short_labels
+
+COLUMN = 480
+GAP = 16
+HEADER = 44
+ROW = 100
+ABBREVIATIONS = {"attack": "ATK", "defense": "DEF", "skill": "SKL", "move": "MOV"}
+STATUS_WORDS = {"reserve": "in reserve", "waiting": "waiting to escalate", "returned": "returned to its owner",
+                "neutralized": "NEUTRALIZED"}
+
+
+def _state_words(ch: dict, names: dict[str, str]) -> str:
+    if ch.get("status") != "in_play":
+        words = [STATUS_WORDS.get(ch.get("status"), ch.get("status", ""))]
+    else:
+        words = [f"in {ch['space']}" if ch.get("space") else "in play"]
+    if ch.get("assimilated"):
+        words.append(f"ASSIMILATED (was {names.get(ch.get('owner'), ch.get('owner'))}'s)")
+    if ch.get("activated"):
+        words.append("activated")
+    if ch.get("cover"):
+        words.append("taking cover")
+    stun = ch.get("stun", 0)
+    if stun >= 2:
+        words.append("INCAPACITATED (2 stun)")
+    elif stun:
+        words.append("stunned (1 stun)")
+    return " · ".join(words)
+
+
+def _pegs(draw, x: float, y: float, ch: dict, dim: bool, holes_max: int) -> None:
+    """Four groups: the rating's name, then one dot per peg left and one ring per empty hole."""
+    colour = blend(INK, PAPER, 0.6) if dim else INK
+    for name in RATINGS:
+        value = ch.get("ratings", {}).get(name, 0)
+        holes = max(ch.get("pegs", {}).get(name, value), value)
+        draw.text((x, y), ABBREVIATIONS[name], font=font(14), fill=MUTED, anchor="lm")
+        px = x + 42
+        for k in range(holes):
+            r = 5
+            box = (px - r, y - r, px + r, y + r)
+            if k < value:
+                draw.ellipse(box, fill=colour)
+            else:
+                draw.ellipse(box, outline=colour, width=2)
+            px += 13
+        x += 42 + holes_max * 13 + 10
+
+
+def _row(draw, x: int, y: int, cid: str, ch: dict, label: str, style, names, cards, holes_max: int) -> None:
+    dim = ch.get("status") == "neutralized"
+    token_style = ((170, 170, 170), style[1]) if dim else style
+    draw_token(draw, x + 32, y + 32, 22, token_style, label, ch)
+    title = f"{label}  {ch.get('name', cid)}"
+    size = fit_size(title, COLUMN - 80, 19)
+    draw.text((x + 68, y + 6), title, font=font(size), fill=MUTED if dim else INK)
+    if dim:
+        draw.line([(x + 68, y + 6 + size * 0.62), (x + 68 + draw.textlength(title, font=font(size)),
+                                                     y + 6 + size * 0.62)], fill=INK, width=2)
+    words = _state_words(ch, names)
+    draw.text((x + 68, y + 32), words, font=font(fit_size(words, COLUMN - 80, 15)),
+              fill=INK if dim or ch.get("assimilated") else MUTED)
+    _pegs(draw, x + 8, y + 64, ch, dim, holes_max)
+    gear = [cards[c].name if c in cards else c for c in ch.get("equipment", []) + ch.get("traits", [])]
+    if gear:
+        text = "Carries: " + ", ".join(gear)
+        draw.text((x + 8, y + 78), text, font=font(fit_size(text, COLUMN - 16, 14)), fill=INK)
+
+
+def render_status(view: dict, seat: str | None = None) -> bytes:
+    """PNG of every away team (or only `seat`'s) as the public view shows them."""
+    return encode(status_image(view, seat))
+
+
+def status_image(view: dict, seat: str | None = None) -> Image.Image:
+    """The away-team status panel as a Pillow image (see render_status)."""
+    pack = load_pack(view["pack"])
+    characters = view.get("characters", {})
+    labels = short_labels(characters)
+    styles = side_styles(view.get("players", []))
+    names = {p["seat"]: p["name"] for p in view.get("players", [])}
+    players = [p for p in view.get("players", []) if seat is None or p["seat"] == seat]
+    order = sorted(characters, key=lambda cid: (characters[cid].get("status") != "in_play", cid))
+    teams = [(p, [cid for cid in order if characters[cid].get("controller") == p["seat"]]) for p in players]
+    holes_max = max((max(max(c.get("pegs", {}).values(), default=0), max(c.get("ratings", {}).values(), default=0))
+                     for c in characters.values()), default=0)
+    cols = min(2, max(1, len(teams)))
+    band_rows = [max((len(m) for _, m in teams[i:i + cols]), default=0) for i in range(0, len(teams), cols)]
+    width = cols * COLUMN + (cols + 1) * GAP
+    height = GAP + sum(HEADER + n * ROW + GAP for n in band_rows)
+    image = Image.new("RGB", (width, max(height, HEADER + 2 * GAP)), PAPER)
+    draw = ImageDraw.Draw(image)
+    top = GAP
+    for band, rows in enumerate(band_rows):
+        for col, (player, members) in enumerate(teams[band * cols:(band + 1) * cols]):
+            x = GAP + col * (COLUMN + GAP)
+            colour, shape = styles[player["seat"]]
+            draw.rounded_rectangle((x, top, x + COLUMN, top + HEADER - 6), radius=6, fill=INK)
+            draw_shape(draw, shape, x + 20, top + (HEADER - 6) / 2, 10, colour, outline=WHITE, width=2)
+            team = pack.teams[player["team"]].name if player.get("team") in pack.teams else player.get("team", "")
+            head = f"{player['name']} · {team} · {score(view, pack, player['seat'])} pts"
+            if "hand_count" in player:
+                head += f" · {player['hand_count']} cards in hand"
+            draw.text((x + 38, top + (HEADER - 6) / 2), head, font=font(fit_size(head, COLUMN - 50, 19)),
+                      fill=WHITE, anchor="lm")
+            for k, cid in enumerate(members):
+                y = top + HEADER + k * ROW
+                if k:
+                    draw.line([(x + 8, y - 2), (x + COLUMN - 8, y - 2)], fill=blend(PAPER, INK, 0.15), width=1)
+                _row(draw, x, y, cid, characters[cid], labels[cid], styles[player["seat"]], names, pack.cards,
+                     holes_max)
+        top += HEADER + rows * ROW + GAP
+    return image

@@ -1,0 +1,127 @@
+"""Shared look of every picture: colours, side styles, fonts, token shapes and PNG encoding.
+
+Colours come from the Okabe-Ito palette, which stays distinguishable for the common
+kinds of colour blindness; sides also differ by token shape, so colour is never the
+only cue.
+"""
+from __future__ import annotations
+
+import functools
+import io
+import math
+
+from PIL import Image, ImageDraw, ImageFont
+
+INK = (24, 28, 33)
+PAPER = (246, 246, 243)
+MUTED = (110, 118, 128)
+WHITE = (255, 255, 255)
+VOID = (38, 44, 52)
+FLOOR = (214, 220, 226)
+OPEN_EDGE = (160, 170, 181)
+HAZARD = (240, 228, 66)  # Okabe-Ito yellow: closed doors, stun
+MOVE_MARK = (230, 159, 0)  # Okabe-Ito orange: the last movement path
+ATTACK_MARK = (204, 121, 167)  # Okabe-Ito reddish purple: the last attack
+COVER = (86, 180, 233)  # Okabe-Ito sky blue
+ASSIMILATED = (0, 158, 115)  # Okabe-Ito bluish green
+
+# (fill, shape) per side; the first side of an affiliation gets its preferred style
+STYLES = [
+    ((0, 114, 178), "circle"),
+    ((213, 94, 0), "square"),
+    ((0, 158, 115), "diamond"),
+    ((204, 121, 167), "hexagon"),
+    ((230, 159, 0), "triangle"),
+    ((86, 180, 233), "octagon"),
+]
+PREFERRED = {"federation": 0, "borg": 1}
+
+
+def side_styles(players: list[dict]) -> dict[str, tuple[tuple[int, int, int], str]]:
+    """Seat -> (colour, shape), each seat a different style, stable for a player list."""
+    taken: set[int] = set()
+    styles = {}
+    for player in players:
+        index = PREFERRED.get(player.get("affiliation", ""))
+        if index is None or index in taken:
+            index = next(i for i in range(len(STYLES)) if i not in taken)
+        taken.add(index)
+        styles[player["seat"]] = STYLES[index % len(STYLES)]
+    return styles
+
+
+@functools.lru_cache(maxsize=32)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled scalable font, so pictures look the same on every machine."""
+    return ImageFont.load_default(size=size)
+
+
+def text_width(text: str, size: int) -> int:
+    left, _, right, _ = font(size).getbbox(text)
+    return right - left
+
+
+def fit_size(text: str, width: int, largest: int, smallest: int = 9) -> int:
+    """The largest font size from `largest` down at which `text` fits in `width` pixels."""
+    size = largest
+    while size > smallest and text_width(text, size) > width:
+        size -= 1
+    return size
+
+
+def centred_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill,
+                 stroke: int = 0, stroke_fill=None) -> None:
+    """Text centred on a point (anchor middle-middle)."""
+    draw.text(xy, text, font=font(size), fill=fill, anchor="mm", stroke_width=stroke,
+              stroke_fill=stroke_fill if stroke_fill is not None else fill)
+
+
+def polygon_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    """Corner points of a token shape of radius r (None for a circle)."""
+    corners = {"square": (4, 45), "diamond": (4, 0), "hexagon": (6, 0), "triangle": (3, -90), "octagon": (8, 22.5)}
+    count, start = corners[shape]
+    scale = 0.9 if shape == "square" else 1.0
+    if shape == "square":
+        r *= 1.25
+    if shape == "triangle":
+        r *= 1.2
+        cy += r * 0.18
+    return [(cx + r * scale * math.cos(math.radians(start + 360 * i / count)),
+             cy + r * scale * math.sin(math.radians(start + 360 * i / count))) for i in range(count)]
+
+
+def draw_shape(draw: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, fill, outline=None,
+               width: int = 1) -> None:
+    """A token shape centred on (cx, cy)."""
+    if shape == "circle":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
+    else:
+        draw.polygon(polygon_points(shape, cx, cy, r), fill=fill, outline=outline, width=width)
+
+
+def blend(colour, towards, amount: float) -> tuple[int, int, int]:
+    """Mix `colour` with `towards` (amount 0 keeps colour, 1 gives towards)."""
+    return tuple(round(c + (t - c) * amount) for c, t in zip(colour, towards))
+
+
+def dashed_line(draw: ImageDraw.ImageDraw, a, b, fill, width: int, dash: float, gap: float) -> None:
+    """A dashed straight line from a to b, starting and ending with a dash."""
+    (x0, y0), (x1, y1) = a, b
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length == 0:
+        return
+    count = max(1, round((length + gap) / (dash + gap)))
+    step = length / count
+    part = step * dash / (dash + gap)
+    for i in range(count):
+        s = i * step + (step - part) / 2
+        e = s + part
+        draw.line([(x0 + (x1 - x0) * s / length, y0 + (y1 - y0) * s / length),
+                   (x0 + (x1 - x0) * e / length, y0 + (y1 - y0) * e / length)], fill=fill, width=width)
+
+
+def encode(image: Image.Image) -> bytes:
+    """PNG bytes of an RGB picture, reduced to a 256-colour palette (fast, small, deterministic)."""
+    out = io.BytesIO()
+    image.quantize(256, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(out, "PNG")
+    return out.getvalue()
