@@ -111,6 +111,7 @@ def move(t: Table, seat: str, code: str, target: str) -> None:
 
 # --- attack --------------------------------------------------------------------------
 def attack_targets(t: Table, character: Character, weapon: Attack) -> list[Character]:
+    """Hostile characters this attack may target: in line of sight, and adjacent for melee."""
     targets = []
     for other in t.state.characters.values():
         if not other.in_play or t.friendly(other, character):

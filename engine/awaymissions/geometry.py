@@ -99,21 +99,38 @@ def line_of_sight(geo: Geometry, a: str, b: str, occupied: set[str], screens: It
 
 
 def _segment_paths(geo: Geometry, a: str, b: str):
-    """The distinct ways sampled lines from a to b cross the grid (memoised per geometry)."""
-    key = (a, b)
-    found = geo.los_memo.get(key)
-    if found is None:
-        sa, sb = geo.spaces[a], geo.spaces[b]
+    """The distinct ways sampled lines between a and b cross the grid (memoised per geometry).
+
+    Lines are the same both ways, so the pair is stored once. The centre-to-centre
+    line comes first and is traced on its own, because it alone usually settles the
+    question; the other lines are traced only when it is blocked.
+    """
+    key = (a, b) if a < b else (b, a)
+    memo = geo.los_memo
+    centre = memo.get(("centre",) + key, False)
+    if centre is False:
+        traced = _trace(geo, _point(geo, key[0], SAMPLES[0]), _point(geo, key[1], SAMPLES[0]))
+        centre = memo[("centre",) + key] = (traced[0], frozenset(traced[1])) if traced else None
+    if centre is not None:
+        yield centre
+    rest = memo.get(key)
+    if rest is None:
         distinct = {}
-        for ax, ay in SAMPLES:
-            for bx, by in SAMPLES:
-                path = _trace(geo, (sa.x + ax, sa.y + ay), (sb.x + bx, sb.y + by))
+        for sa in SAMPLES:
+            for sb in SAMPLES:
+                if sa is SAMPLES[0] and sb is SAMPLES[0]:
+                    continue
+                path = _trace(geo, _point(geo, key[0], sa), _point(geo, key[1], sb))
                 if path is not None:
-                    distinct[(path[0], frozenset(path[1]))] = path
-        # fewest crossings first: the straightest lines are the likeliest to be clear
-        found = sorted(((c, frozenset(cells)) for c, cells in distinct.values()), key=lambda p: len(p[0]))
-        geo.los_memo[key] = found
-    return found
+                    distinct[(path[0], frozenset(path[1]))] = None
+        distinct.pop(centre, None)
+        rest = memo[key] = sorted(distinct, key=lambda p: len(p[0]))
+    yield from rest
+
+
+def _point(geo: Geometry, space: str, offset: tuple[float, float]) -> tuple[float, float]:
+    s = geo.spaces[space]
+    return s.x + offset[0], s.y + offset[1]
 
 
 def _trace(geo: Geometry, p: tuple[float, float], q: tuple[float, float]):

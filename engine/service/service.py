@@ -26,7 +26,7 @@ from engine.service.errors import (GameOver, IllegalCommand, LobbyError, Malform
                                    UnknownGame)
 from engine.service.rulesets import RULESETS, Ruleset
 
-MAX_COMMAND_LENGTH = 200
+MAX_COMMAND_LENGTH = 1000
 DEFAULT_REMIND_AFTER = 24 * 3600.0
 
 

@@ -1,0 +1,82 @@
+"""Random legal play: 200 complete games keep the invariants and replay exactly."""
+import random
+from collections import Counter
+
+import pytest
+
+from engine.awaymissions import rules
+from engine.awaymissions.autoplay import random_command
+from engine.awaymissions.state import from_json, to_json
+from engine.errors import RuleError
+from tests.conftest import two_player_config
+
+GAMES = 200
+SEEDS = random.Random(20261122).sample(range(10**9), GAMES)
+LAYOUTS = [None, "standard", "borg-corridor", None, "cube"]
+
+
+def check_invariants(state, events):
+    teams = {p.seat: p.team for p in state.players}
+    by_space = {}
+    for c in state.characters.values():
+        assert all(v >= 0 for v in c.ratings.values()), c
+        assert c.stun <= 2
+        if c.in_play:
+            assert c.space in state_spaces(state)
+            by_space.setdefault(c.space, []).append(c)
+        else:
+            assert c.status != "in_play"
+    for space, here in by_space.items():
+        assert len({teams[c.controller] for c in here}) == 1, f"hostiles share {space}"
+        assert len(here) <= 2, f"three friendly characters in {space}"
+    for event in events:
+        if event["type"] == "rolled":
+            assert len(event["dice"]) <= 6 and len(event["opposing"]) <= 6
+
+
+_spaces = {}
+
+
+def state_spaces(state):
+    from engine.awaymissions.context import Table
+    return Table(state).geo.spaces
+
+
+def play_checked(seed, layout):
+    config = two_player_config(layout=layout, cube=layout == "cube")
+    if layout == "cube":
+        config["layout"] = None
+    state = rules.new_game(config, seed)
+    rng = random.Random(seed)
+    log = []
+    while state.phase != "over":
+        seat, command = random_command(state, rng)
+        before = to_json(state)
+        if rng.random() < 0.02:
+            with pytest.raises(RuleError):
+                rules.apply(state, seat, "attack NOBODY NOWHERE")
+            assert to_json(state) == before
+        state, events = rules.apply(state, seat, command)
+        assert to_json(state) != before
+        check_invariants(state, events)
+        log.append((seat, command))
+        assert len(log) < 3000
+    return config, state, log
+
+
+@pytest.mark.parametrize("chunk", range(10))
+def test_random_games_keep_invariants_and_replay(chunk):
+    verbs = Counter()
+    for index in range(chunk * GAMES // 10, (chunk + 1) * GAMES // 10):
+        seed, layout = SEEDS[index], LAYOUTS[index % len(LAYOUTS)]
+        config, final, log = play_checked(seed, layout)
+        assert final.result is not None and final.round == 3
+        assert from_json(to_json(final)) == final
+        replayed = rules.new_game(config, seed)
+        for seat, command in log:
+            replayed, _ = rules.apply(replayed, seat, command)
+        assert to_json(replayed) == to_json(final), f"seed {seed} did not replay"
+        verbs.update(command.split()[0] for _, command in log)
+    # the random games really exercise the rules, not just passing
+    for verb in ("move", "attack", "reroll", "damage", "cover", "draw", "cycle", "bonus"):
+        assert verbs[verb] > 0, verb

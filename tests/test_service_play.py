@@ -1,0 +1,264 @@
+"""Playing through the service: accepted commands are stored, refusals change nothing."""
+import asyncio
+import random
+import sqlite3
+
+import pytest
+
+from engine.awaymissions.state import to_json
+from engine.service import (GameOver, GameService, IllegalCommand, MalformedCommand, NotAPlayer,
+                            NotYourDecision, StaleVersion, UnknownGame)
+from engine.service.text import private_lines, public_line
+
+FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
+BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
+USERS = {"p1": 1, "p2": 2}
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now=1000.0):
+        self.now = now
+
+    def __call__(self):
+        return self.now
+
+
+async def new_game(service, guild=10, channel=20, seed=7, users=(1, 2), **create):
+    game = await service.create(creator=users[0], guild_id=guild, channel_id=channel, seed=seed, **create)
+    await service.join(game.id, users[0], "Ann", **FED)
+    await service.join(game.id, users[1], "Bo", **BORG)
+    return game.id, await service.start(game.id, users[0])
+
+
+async def play(service, game_id, update, count, rng, users=USERS):
+    """Send `count` random legal commands; return every update."""
+    updates = []
+    for _ in range(count):
+        if update.status != "active":
+            break
+        seat = update.awaited[0].seat
+        version, commands = await service.legal_commands(game_id, users[seat])
+        update = await service.submit(game_id, users[seat], rng.choice(commands), version)
+        updates.append(update)
+    return updates
+
+
+def stored(path, game_id):
+    conn = sqlite3.connect(path)
+    try:
+        version, state = conn.execute("SELECT version, state FROM games WHERE id = ?", (game_id,)).fetchone()
+        log = conn.execute("SELECT seq, seat, command FROM log WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+        return version, state, log
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def path(tmp_path):
+    return str(tmp_path / "games.db")
+
+
+@pytest.fixture
+async def service(path):
+    service = await GameService.open(path)
+    yield service
+    await service.close()
+
+
+async def test_an_accepted_command_is_stored_before_submit_returns(service, path):
+    game_id, update = await new_game(service)
+    seat = update.awaited[0].seat
+    version, commands = await service.legal_commands(game_id, USERS[seat])
+    update = await service.submit(game_id, USERS[seat], commands[0], version)
+    assert update.version == version + 1
+    db_version, state, log = stored(path, game_id)
+    assert db_version == update.version
+    assert log == [(update.version, seat, commands[0])]
+    view = await service.view(game_id)
+    assert view["version"] == update.version and state  # the state row moved with it
+
+
+async def test_a_restarted_service_continues_the_same_game(path):
+    service = await GameService.open(path)
+    game_id, update = await new_game(service)
+    updates = await play(service, game_id, update, 30, random.Random(1))
+    before = await service.view(game_id, 1)
+    await service.close()
+    service = await GameService.open(path)
+    try:
+        assert await service.view(game_id, 1) == before
+        more = await play(service, game_id, updates[-1], 10, random.Random(2))
+        assert more[-1].version == updates[-1].version + len(more)
+    finally:
+        await service.close()
+
+
+@pytest.mark.parametrize("case", ["illegal", "stale", "not your decision", "not a player", "malformed",
+                                  "too long", "unknown game"])
+async def test_refusals_have_a_reason_and_change_nothing(service, path, case):
+    game_id, update = await new_game(service)
+    await play(service, game_id, update, 5, random.Random(3))
+    info = await service.get(game_id)
+    waiting = info.awaited[0].seat
+    other = "p2" if waiting == "p1" else "p1"
+    before = stored(path, game_id)
+    version, legal = await service.legal_commands(game_id, USERS[waiting])
+    attempts = {
+        "illegal": (IllegalCommand, game_id, USERS[waiting], "move NOBODY Z99", version),
+        "stale": (StaleVersion, game_id, USERS[waiting], legal[0], version - 1),
+        "not your decision": (NotYourDecision, game_id, USERS[other], "pass", version),
+        "not a player": (NotAPlayer, game_id, 77, legal[0], version),
+        "malformed": (MalformedCommand, game_id, USERS[waiting], "   ", version),
+        "too long": (MalformedCommand, game_id, USERS[waiting], "pass " * 300, version),
+        "unknown game": (UnknownGame, 4040, USERS[waiting], legal[0], version),
+    }
+    error, *args = attempts[case]
+    assert other not in {t.seat for t in info.awaited}  # the game waits on one seat here
+    with pytest.raises(error) as refused:
+        await service.submit(*args)
+    assert refused.value.message
+    if case == "stale":
+        assert "moved on" in refused.value.message
+    assert stored(path, game_id) == before
+    assert await service.legal_commands(game_id, USERS[waiting]) == (version, legal)
+
+
+async def test_two_submissions_of_the_same_decision_apply_once(service, path):
+    game_id, update = await new_game(service)
+    seat = update.awaited[0].seat
+    version, commands = await service.legal_commands(game_id, USERS[seat])
+    results = await asyncio.gather(
+        service.submit(game_id, USERS[seat], commands[0], version),
+        service.submit(game_id, USERS[seat], commands[0], version), return_exceptions=True)
+    applied = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(applied) == 1 and applied[0].version == version + 1
+    assert len(refused) == 1 and isinstance(refused[0], StaleVersion)
+    db_version, _, log = stored(path, game_id)
+    assert db_version == version + 1 and [row[0] for row in log] == [version + 1]
+
+
+async def test_many_games_submitting_at_once_all_commit(service, path):
+    games = [await new_game(service, channel=100 + n, seed=n, users=(10 * n + 1, 10 * n + 2))
+             for n in range(12)]
+
+    async def one(n, game_id, update):
+        users = {"p1": 10 * n + 1, "p2": 10 * n + 2}
+        return await play(service, game_id, update, 8, random.Random(n), users)
+
+    runs = await asyncio.gather(*(one(n, g, u) for n, (g, u) in enumerate(games)))
+    for (game_id, _), updates in zip(games, runs):
+        db_version, _, log = stored(path, game_id)
+        assert db_version == updates[-1].version == len(log)
+
+
+async def test_drawn_cards_are_told_only_to_their_holder_and_dice_are_shown(service):
+    game_id, update = await new_game(service)
+    updates = await play(service, game_id, update, 120, random.Random(4))
+    drew = [u for u in updates if u.private]
+    assert drew, "some command should draw cards"
+    for u in drew:
+        assert set(u.private) <= {"p1", "p2"}
+        assert all(line.startswith("You drew") for lines in u.private.values() for line in lines)
+    assert any(u.images == ["board", "dice"] for u in updates)
+    assert all(u.images[0] == "board" for u in updates)
+
+
+def test_private_event_contents_never_reach_the_public_line():
+    event = {"type": "drew", "seat": "p1", "count": 2, "private": {"p1": ["secret-a", "secret-b"]}}
+    line = public_line(event, {"p1": "Ann"})
+    assert line == "Ann draws 2 card(s)"
+    assert private_lines([event]) == {"p1": ["You drew: secret-a, secret-b"]}
+    assert "secret" not in public_line({"type": "new_thing", "private": {"p1": ["secret"]}, "x": 1}, {})
+
+
+async def test_concede_ends_the_game_and_later_commands_are_refused(service, path):
+    game_id, update = await new_game(service)
+    update = await service.concede(game_id, 2)
+    assert (update.status, update.result, update.awaited) == ("over", {"winner": "p1", "conceded": "p2"}, [])
+    assert await service.awaiting(1) == [] and await service.awaiting(2) == []
+    before = stored(path, game_id)
+    with pytest.raises(GameOver):
+        await service.submit(game_id, 1, "pass", update.version)
+    with pytest.raises(GameOver):
+        await service.concede(game_id, 1)
+    assert stored(path, game_id) == before
+
+
+async def test_a_game_played_to_the_end_is_over(service):
+    game_id, update = await new_game(service, seed=11)
+    updates = await play(service, game_id, update, 2000, random.Random(11))
+    last = updates[-1]
+    assert (last.status, last.awaited) == ("over", [])
+    assert last.result is not None
+    with pytest.raises(GameOver):
+        await service.submit(game_id, 1, "pass", last.version)
+
+
+async def test_turns_deadlines_and_reminders_follow_the_game(path):
+    clock = Clock()
+    service = await GameService.open(path, clock=clock)
+    try:
+        game_id, update = await new_game(service, turn_limit=3600, remind_after=600)
+        first = update.awaited
+        assert {(t.since, t.deadline) for t in first} == {(1000.0, 4600.0)}
+        clock.now = 1599.0
+        assert await service.due_reminders() == []
+        clock.now = 1600.0
+        due = await service.due_reminders()
+        assert {(r.game_id, r.seat, r.user_id, r.kind) for r in due} == {
+            (game_id, t.seat, t.user_id, "nudge") for t in first}
+        await service.reminders_sent([r.id for r in due])
+        assert await service.due_reminders() == []
+
+        clock.now = 2000.0
+        seat = first[0].seat
+        version, commands = await service.legal_commands(game_id, USERS[seat])
+        update = await service.submit(game_id, USERS[seat], commands[0], version)
+        for turn in update.awaited:  # asked again or newly asked: a fresh clock; others keep theirs
+            fresh = turn.seat == seat or turn.seat not in [t.seat for t in first]
+            assert (turn.since, turn.deadline) == ((2000.0, 5600.0) if fresh else (1000.0, 4600.0))
+        clock.now = 4600.0
+        due = {(r.seat, r.kind) for r in await service.due_reminders()}
+        assert due == {(t.seat, "deadline") for t in update.awaited if t.since == 1000.0}
+    finally:
+        await service.close()
+
+
+async def test_awaiting_lists_a_users_games_across_guilds(service):
+    here, update_here = await new_game(service, guild=10, channel=20, users=(1, 2))
+    there, update_there = await new_game(service, guild=11, channel=30, users=(3, 1))
+    waiting = {(w.game_id, w.guild_id, w.seat) for w in await service.awaiting(1)}
+    expected = {(here, 10, t.seat) for t in update_here.awaited if t.user_id == 1}
+    expected |= {(there, 11, t.seat) for t in update_there.awaited if t.user_id == 1}
+    assert waiting == expected and len(expected) == 2
+    await service.concede(there, 3)
+    assert {w.game_id for w in await service.awaiting(1)} == {here}
+
+
+async def test_idle_games_leave_memory_and_reload_on_demand(path):
+    clock = Clock()
+    service = await GameService.open(path, clock=clock, idle_after=60)
+    try:
+        first, update = await new_game(service)
+        second, _ = await new_game(service, channel=21, users=(3, 4))
+        assert service.hot_games == {first, second}
+        clock.now += 30
+        await service.get(second)
+        clock.now += 40
+        await service.get(second)  # first has been idle 70 s, second 40 s
+        assert service.hot_games == {second}
+        updates = await play(service, first, update, 5, random.Random(5))
+        assert first in service.hot_games and updates[-1].version == update.version + 5
+    finally:
+        await service.close()
+
+
+async def test_the_stored_state_is_the_engines_state(service, path):
+    game_id, update = await new_game(service)
+    await play(service, game_id, update, 25, random.Random(6))
+    _, state, _ = stored(path, game_id)
+    hot = service._hot[game_id]
+    assert state.encode() == to_json(hot.state)
