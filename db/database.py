@@ -230,6 +230,11 @@ class Database:
             " AND status IN ('lobby', 'active')", (channel_id, thread_id or 0))
         return GameRow(*rows[0]) if rows else None
 
+    async def started_game_ids(self) -> list[int]:
+        """Ids of every game that has a state (started at some point), oldest first."""
+        rows = await self._conn.execute_fetchall("SELECT id FROM games WHERE state IS NOT NULL ORDER BY id")
+        return [r[0] for r in rows]
+
     async def seats(self, game_id: int) -> list[SeatRow]:
         """The seats of a game, in seat order."""
         rows = await self._conn.execute_fetchall(
