@@ -24,6 +24,8 @@ TERMINAL_LETTERS = {"command": "C", "science": "S", "operations": "O", "medical"
 CORRIDOR_FLOOR = blend(FLOOR, (120, 150, 190), 0.18)
 LIFT_FLOOR = blend(FLOOR, INK, 0.12)
 _STATIC_LIMIT = 16
+# events about one character that get a dashed square around its space
+FOCUS_EVENTS = ("cover", "recovered", "special", "placed", "damaged", "stunned", "assimilated")
 
 
 @dataclass(frozen=True)
@@ -77,11 +79,14 @@ def static_layer(pack: Pack, spec: LayoutSpec) -> tuple[Image.Image, Frame]:
 
 
 def _draw_static(pack: Pack, geo: Geometry) -> tuple[Image.Image, Frame]:
-    cols = max(s.x for s in geo.spaces.values()) + 1
-    rows = max(s.y for s in geo.spaces.values()) + 1
+    cols = max((s.x for s in geo.spaces.values()), default=7) + 1
+    rows = max((s.y for s in geo.spaces.values()), default=3) + 1
     frame = Frame(cell_size(cols), cols, rows)
     image = Image.new("RGB", frame.size, VOID)
     draw = ImageDraw.Draw(image)
+    if not geo.spaces:
+        centred_text(draw, (frame.size[0] / 2, (frame.size[1] - FOOTER) / 2), "The mission area is not laid out yet",
+                     24, WHITE)
     c = frame.cell
     for space in geo.spaces.values():
         board = pack.boards[space.board]
@@ -364,7 +369,7 @@ def board_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
         if sid in geo.spaces:
             _reticle(draw, frame, geo.spaces[sid])
     focused = {characters[e["character"]].get("space") for e in events
-               if e["type"] in ("cover", "damaged", "assimilated") and e.get("character") in characters}
+               if e["type"] in FOCUS_EVENTS and e.get("character") in characters}
     for sid in sorted(s for s in focused if s in geo.spaces and s not in targets):
         _focus(draw, frame, geo.spaces[sid])
     _footer(draw, view, events, labels, styles, frame, pack)

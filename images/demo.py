@@ -71,9 +71,9 @@ def midgame_state(layout: str = "standard") -> GameState:
         haruna,
     ]
     players = [
-        Player(seat="p1", name="Ana", team="federation-away-team", affiliation="federation",
+        Player(seat="p1", name="Ana", team="p1", affiliation="federation",
                scoring_area=["fed-restore-life-support"], bonus_points=1),
-        Player(seat="p2", name="Ben", team="borg-away-team", affiliation="borg",
+        Player(seat="p2", name="Ben", team="p2", affiliation="borg",
                scoring_area=["borg-take-engineering"]),
     ]
     return GameState(

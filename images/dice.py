@@ -239,7 +239,7 @@ def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
     for i, line in enumerate(lines):
         size = 24 if i == 0 else 17
         size = fit_size(line, WIDTH - 40, size)
-        draw.text((20, y), line, font=font(size), fill=INK if i == 0 or "Re-roll" not in line else MUTED)
+        draw.text((20, y), line, font=font(size), fill=MUTED if line.startswith("Re-roll:") else INK)
         y += 34 if i == 0 else 28
     return image
 

@@ -17,6 +17,8 @@ COLUMN = 480
 GAP = 16
 HEADER = 44
 ROW = 100
+PEG = 5
+PEG_LINE = 64  # pegs' centre line below a row's top
 ABBREVIATIONS = {"attack": "ATK", "defense": "DEF", "skill": "SKL", "move": "MOV"}
 STATUS_WORDS = {"reserve": "in reserve", "waiting": "waiting to escalate", "returned": "returned to its owner",
                 "neutralized": "NEUTRALIZED"}
@@ -41,23 +43,28 @@ def _state_words(ch: dict, names: dict[str, str]) -> str:
     return " · ".join(words)
 
 
-def _pegs(draw, x: float, y: float, ch: dict, dim: bool, holes_max: int) -> None:
-    """Four groups: the rating's name, then one dot per peg left and one ring per empty hole."""
-    colour = blend(INK, PAPER, 0.6) if dim else INK
+def peg_rows(x: float, y: float, ch: dict, holes_max: int) -> list[tuple[str, float, list[tuple[float, bool]]]]:
+    """Per rating along the line at y: (rating, label x, [(hole centre x, peg in it), ...])."""
+    rows = []
     for name in RATINGS:
         value = ch.get("ratings", {}).get(name, 0)
         holes = max(ch.get("pegs", {}).get(name, value), value)
-        draw.text((x, y), ABBREVIATIONS[name], font=font(14), fill=MUTED, anchor="lm")
-        px = x + 42
-        for k in range(holes):
-            r = 5
-            box = (px - r, y - r, px + r, y + r)
-            if k < value:
+        rows.append((name, x, [(x + 42 + k * 13, k < value) for k in range(holes)]))
+        x += 42 + holes_max * 13 + 10
+    return rows
+
+
+def _pegs(draw, x: float, y: float, ch: dict, dim: bool, holes_max: int) -> None:
+    """Four groups: the rating's name, then one dot per peg left and one ring per empty hole."""
+    colour = blend(INK, PAPER, 0.6) if dim else INK
+    for name, label_x, holes in peg_rows(x, y, ch, holes_max):
+        draw.text((label_x, y), ABBREVIATIONS[name], font=font(14), fill=MUTED, anchor="lm")
+        for px, filled in holes:
+            box = (px - PEG, y - PEG, px + PEG, y + PEG)
+            if filled:
                 draw.ellipse(box, fill=colour)
             else:
                 draw.ellipse(box, outline=colour, width=2)
-            px += 13
-        x += 42 + holes_max * 13 + 10
 
 
 def _row(draw, x: int, y: int, cid: str, ch: dict, label: str, style, names, cards, holes_max: int) -> None:
@@ -73,7 +80,7 @@ def _row(draw, x: int, y: int, cid: str, ch: dict, label: str, style, names, car
     words = _state_words(ch, names)
     draw.text((x + 68, y + 32), words, font=font(fit_size(words, COLUMN - 80, 15)),
               fill=INK if dim or ch.get("assimilated") else MUTED)
-    _pegs(draw, x + 8, y + 64, ch, dim, holes_max)
+    _pegs(draw, x + 8, y + PEG_LINE, ch, dim, holes_max)
     gear = [cards[c].name if c in cards else c for c in ch.get("equipment", []) + ch.get("traits", [])]
     if gear:
         text = "Carries: " + ", ".join(gear)
@@ -85,6 +92,30 @@ def render_status(view: dict, seat: str | None = None) -> bytes:
     return encode(status_image(view, seat))
 
 
+def panel_layout(view: dict, seat: str | None = None):
+    """(size, [(player, x, top)] for team headers, {character id: (x, top)} for rows, holes_max)."""
+    characters = view.get("characters", {})
+    players = [p for p in view.get("players", []) if seat is None or p["seat"] == seat]
+    order = sorted(characters, key=lambda cid: (characters[cid].get("status") != "in_play", cid))
+    teams = [(p, [cid for cid in order if characters[cid].get("controller") == p["seat"]]) for p in players]
+    holes_max = max((max(max(c.get("pegs", {}).values(), default=0), max(c.get("ratings", {}).values(), default=0))
+                     for c in characters.values()), default=0)
+    cols = min(2, max(1, len(teams)))
+    heads, rows = [], {}
+    top = GAP
+    for band in range(0, len(teams), cols):
+        members_max = 0
+        for col, (player, members) in enumerate(teams[band:band + cols]):
+            x = GAP + col * (COLUMN + GAP)
+            heads.append((player, x, top))
+            for k, cid in enumerate(members):
+                rows[cid] = (x, top + HEADER + k * ROW)
+            members_max = max(members_max, len(members))
+        top += HEADER + members_max * ROW + GAP
+    size = (cols * COLUMN + (cols + 1) * GAP, max(top, HEADER + 2 * GAP))
+    return size, heads, rows, holes_max
+
+
 def status_image(view: dict, seat: str | None = None) -> Image.Image:
     """The away-team status panel as a Pillow image (see render_status)."""
     pack = load_pack(view["pack"])
@@ -92,35 +123,23 @@ def status_image(view: dict, seat: str | None = None) -> Image.Image:
     labels = short_labels(characters)
     styles = side_styles(view.get("players", []))
     names = {p["seat"]: p["name"] for p in view.get("players", [])}
-    players = [p for p in view.get("players", []) if seat is None or p["seat"] == seat]
-    order = sorted(characters, key=lambda cid: (characters[cid].get("status") != "in_play", cid))
-    teams = [(p, [cid for cid in order if characters[cid].get("controller") == p["seat"]]) for p in players]
-    holes_max = max((max(max(c.get("pegs", {}).values(), default=0), max(c.get("ratings", {}).values(), default=0))
-                     for c in characters.values()), default=0)
-    cols = min(2, max(1, len(teams)))
-    band_rows = [max((len(m) for _, m in teams[i:i + cols]), default=0) for i in range(0, len(teams), cols)]
-    width = cols * COLUMN + (cols + 1) * GAP
-    height = GAP + sum(HEADER + n * ROW + GAP for n in band_rows)
-    image = Image.new("RGB", (width, max(height, HEADER + 2 * GAP)), PAPER)
+    size, heads, rows, holes_max = panel_layout(view, seat)
+    image = Image.new("RGB", size, PAPER)
     draw = ImageDraw.Draw(image)
-    top = GAP
-    for band, rows in enumerate(band_rows):
-        for col, (player, members) in enumerate(teams[band * cols:(band + 1) * cols]):
-            x = GAP + col * (COLUMN + GAP)
-            colour, shape = styles[player["seat"]]
-            draw.rounded_rectangle((x, top, x + COLUMN, top + HEADER - 6), radius=6, fill=INK)
-            draw_shape(draw, shape, x + 20, top + (HEADER - 6) / 2, 10, colour, outline=WHITE, width=2)
-            team = pack.teams[player["team"]].name if player.get("team") in pack.teams else player.get("team", "")
-            head = f"{player['name']} · {team} · {score(view, pack, player['seat'])} pts"
-            if "hand_count" in player:
-                head += f" · {player['hand_count']} cards in hand"
-            draw.text((x + 38, top + (HEADER - 6) / 2), head, font=font(fit_size(head, COLUMN - 50, 19)),
-                      fill=WHITE, anchor="lm")
-            for k, cid in enumerate(members):
-                y = top + HEADER + k * ROW
-                if k:
-                    draw.line([(x + 8, y - 2), (x + COLUMN - 8, y - 2)], fill=blend(PAPER, INK, 0.15), width=1)
-                _row(draw, x, y, cid, characters[cid], labels[cid], styles[player["seat"]], names, pack.cards,
-                     holes_max)
-        top += HEADER + rows * ROW + GAP
+    for player, x, top in heads:
+        colour, shape = styles[player["seat"]]
+        middle = top + (HEADER - 6) / 2
+        draw.rounded_rectangle((x, top, x + COLUMN, top + HEADER - 6), radius=6, fill=INK)
+        draw_shape(draw, shape, x + 20, middle, 10, colour, outline=WHITE, width=2)
+        side = player.get("affiliation", "").replace("-", " ").title()
+        head = f"{player['name']} · {side} · {score(view, pack, player['seat'])} pts"
+        if "hand_count" in player:
+            head += f" · {player['hand_count']} cards in hand"
+        draw.text((x + 38, middle), head, font=font(fit_size(head, COLUMN - 50, 19)), fill=WHITE, anchor="lm")
+    taken = set(rows.values())
+    for cid, (x, y) in rows.items():
+        if (x, y - ROW) in taken:
+            draw.line([(x + 8, y - 2), (x + COLUMN - 8, y - 2)], fill=blend(PAPER, INK, 0.15), width=1)
+        ch = characters[cid]
+        _row(draw, x, y, cid, ch, labels[cid], styles[ch["controller"]], names, pack.cards, holes_max)
     return image
