@@ -1,0 +1,59 @@
+"""Content packs are validated on load; bad packs are refused with file, path and reason."""
+import shutil
+
+import pytest
+import yaml
+
+from engine.awaymissions.content import load_pack
+from engine.errors import PackError
+
+
+def test_starter_pack_loads_with_both_affiliations():
+    pack = load_pack("content/starter")
+    for affiliation in ("federation", "borg"):
+        members = [c for c in pack.characters.values() if c.affiliation == affiliation]
+        assert len(members) >= 8
+        assert any("Specialist" in c.keywords for c in members)
+        assert any(c.alternative_commander_for for c in members)
+    assert {b.code for b in pack.boards.values() if b.kind == "mission"} == {
+        "bridge", "engineering", "armory", "medical-lab", "science-lab", "transporter-room"}
+
+
+@pytest.fixture
+def pack_copy(tmp_path):
+    target = tmp_path / "pack"
+    shutil.copytree("content/starter", target)
+    return target
+
+
+def edit(path, change):
+    data = yaml.safe_load(path.read_text())
+    change(data)
+    path.write_text(yaml.safe_dump(data))
+
+
+def test_every_problem_is_listed_with_file_and_path(pack_copy):
+    def break_characters(data):
+        data["characters"][0]["ratings"]["attack"] = "lots"
+        data["characters"][1]["specializations"] = {"cooking": 1}
+        data["characters"][2]["colour"] = "blue"
+
+    edit(pack_copy / "characters.yaml", break_characters)
+    with pytest.raises(PackError) as caught:
+        load_pack(str(pack_copy))
+    problems = caught.value.problems
+    assert any(p.startswith("characters.yaml: $.characters[0].ratings.attack: Expected `int`") for p in problems)
+    assert any("characters.yaml: $.characters[2]" in p and "colour" in p for p in problems)
+    assert len(problems) >= 2
+
+
+def test_cross_references_are_checked(pack_copy):
+    edit(pack_copy / "teams.yaml", lambda data: data["teams"][0]["members"].append("NOBODY"))
+    with pytest.raises(PackError, match="unknown character 'NOBODY'"):
+        load_pack(str(pack_copy))
+
+
+def test_boards_must_name_real_neighbouring_cells(pack_copy):
+    edit(pack_copy / "boards.yaml", lambda data: data["boards"][2]["walls"].append(["a1", "c3"]))
+    with pytest.raises(PackError, match="not neighbours"):
+        load_pack(str(pack_copy))
