@@ -11,8 +11,13 @@ def corridor():
 
 def test_orientation_must_match_the_most_doors():
     # the medical lab's corridor door lines up in se only when mirrored
-    assert "mirrored" in placement_problem(PACK, corridor(), Placement("medical-lab", "se", False))
+    assert "Main Corridor" in placement_problem(PACK, corridor(), Placement("medical-lab", "se", False))
     assert placement_problem(PACK, corridor(), Placement("medical-lab", "se", True)) is None
+    # beside the bridge, the armory must be mirrored so its side door meets the bridge's
+    spec = corridor()
+    spec.placements.append(Placement("bridge", "nw"))
+    assert "mirrored" in placement_problem(PACK, spec, Placement("armory", "ne", False))
+    assert placement_problem(PACK, spec, Placement("armory", "ne", True)) is None
     # the armory has two corridor doors: either way round one matches
     assert placement_problem(PACK, corridor(), Placement("armory", "nw", False)) is None
     assert placement_problem(PACK, corridor(), Placement("armory", "nw", True)) is None
