@@ -74,8 +74,15 @@ def static_layer(pack: Pack, spec: LayoutSpec) -> tuple[Image.Image, Frame]:
     if found is None:
         if len(_STATIC) >= _STATIC_LIMIT:
             _STATIC.pop(next(iter(_STATIC)))
-        found = _STATIC[key] = _draw_static(pack, geometry(pack, spec))
+        found = _STATIC[key] = _draw_static(pack, mission_area(pack, spec))
     return found
+
+
+def mission_area(pack: Pack, spec: LayoutSpec) -> Geometry:
+    """The layout's geometry; empty while no board has been placed."""
+    if not spec.corridor and not spec.placements:
+        return Geometry({}, {}, [], {})
+    return geometry(pack, spec)
 
 
 def _draw_static(pack: Pack, geo: Geometry) -> tuple[Image.Image, Frame]:
@@ -338,7 +345,7 @@ def board_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     """The board snapshot as a Pillow image (see render_board)."""
     pack = load_pack(view["pack"])
     spec = msgspec.convert(view["layout"], LayoutSpec)
-    geo = geometry(pack, spec)
+    geo = mission_area(pack, spec)
     base, frame = static_layer(pack, spec)
     image = base.copy()
     draw = ImageDraw.Draw(image)

@@ -1,0 +1,221 @@
+"""Board snapshot: pixel probes on the decoded PNG at tokens, doors, markers and highlights."""
+import copy
+import io
+import random
+
+import msgspec
+from PIL import Image
+
+from engine.awaymissions import rules
+from engine.awaymissions.autoplay import random_command
+from engine.awaymissions.content import load_pack
+from engine.awaymissions.layout import Geometry, LayoutSpec, Space, geometry
+from images import board as B
+from images.demo import attack_events, midgame_view, move_events
+from images.style import ASSIMILATED, ATTACK_MARK, COVER, FLOOR, HAZARD, INK, MOVE_MARK, STYLES, WHITE, blend
+from tests.conftest import two_player_config
+
+BLUE, ORANGE = STYLES[0][0], STYLES[1][0]
+
+
+def decoded(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def close(pixel, colour, tolerance=18) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour))
+
+
+def frame_of(view):
+    pack = load_pack(view["pack"])
+    spec = msgspec.convert(view["layout"], LayoutSpec)
+    return geometry(pack, spec), B.static_layer(pack, spec)[1]
+
+
+def token_spot(view, cid):
+    """(cx, cy, r) of a character's token, as the board places it."""
+    geo, frame = frame_of(view)
+    space = view["characters"][cid]["space"]
+    here = sorted(c for c, ch in view["characters"].items() if ch["status"] == "in_play" and ch["space"] == space)
+    return B._positions(frame, geo.spaces[space], len(here))[here.index(cid)]
+
+
+def picture(view, events=()):
+    return decoded(B.render_board(view, list(events)))
+
+
+def test_tokens_are_drawn_in_their_side_colour_at_their_space():
+    view = midgame_view()
+    image = picture(view)
+    for cid, colour in (("FERROW", BLUE), ("D4-12", ORANGE), ("H8-11", ORANGE), ("OKAFOR", BLUE)):
+        cx, cy, r = token_spot(view, cid)
+        assert close(image.getpixel((round(cx), round(cy + r * 0.58))), colour), cid
+
+
+def test_two_characters_in_one_space_are_both_visible():
+    view = midgame_view()
+    image = picture(view)
+    spots = [token_spot(view, cid) for cid in ("REYES", "SOLIS")]
+    assert spots[0][:2] != spots[1][:2]
+    washed = blend(BLUE, WHITE, 0.55)  # both have activated
+    for cx, cy, r in spots:
+        assert close(image.getpixel((round(cx), round(cy + r * 0.58))), washed)
+
+
+def test_activated_token_is_washed_out_and_others_are_not():
+    view = midgame_view()
+    image = picture(view)
+    nexus = token_spot(view, "NEXUS")
+    drone = token_spot(view, "D7-12")
+    assert close(image.getpixel((round(nexus[0]), round(nexus[1] + nexus[2] * 0.58))), blend(ORANGE, WHITE, 0.55))
+    assert close(image.getpixel((round(drone[0]), round(drone[1] + drone[2] * 0.58))), ORANGE)
+
+
+def test_markers_for_cover_stun_assimilated_and_incapacitated():
+    view = midgame_view()
+    image = picture(view)
+    cx, cy, r = token_spot(view, "OKAFOR")  # take cover: shield top-left
+    assert close(image.getpixel((round(cx - r * 0.85), round(cy - r * 0.85 - 2))), COVER)
+    cx, cy, r = token_spot(view, "D4-12")  # stunned: star bottom-right, off its number
+    badge = r * 0.42 * 1.15
+    assert close(image.getpixel((round(cx + r * 0.85 - badge * 0.35), round(cy + r * 0.85 + badge * 0.2))), HAZARD)
+    cx, cy, r = token_spot(view, "HARUNA")  # assimilated: cube bottom-left, inside a grid cell
+    s = r * 0.42
+    assert close(image.getpixel((round(cx - r * 0.85 - s * 0.66), round(cy + r * 0.85 - s * 0.66))), ASSIMILATED)
+    cx, cy, r = token_spot(view, "E1-11")  # incapacitated: dashed ring around the token
+    ring = [image.getpixel((round(cx + r + dx), round(cy + dy))) for dx in range(3, 8) for dy in range(1, 7)]
+    assert any(close(p, INK, 30) for p in ring)
+
+
+def door_pixels(image, frame, geo, a, b):
+    (x0, y0), (x1, y1) = frame.edge(geo.spaces[a], geo.spaces[b])
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    along = frame.cell * 0.25
+    if y0 == y1:
+        box = (round(mx - along), round(my - 2), round(mx + along), round(my + 2))
+    else:
+        box = (round(mx - 2), round(my - along), round(mx + 2), round(my + along))
+    return list(image.crop(box).get_flattened_data())
+
+
+def test_door_is_closed_until_a_character_stands_beside_it():
+    view = midgame_view()
+    geo, frame = frame_of(view)
+    image = picture(view)
+    closed = door_pixels(image, frame, geo, "C4", "C5")  # nobody on either side
+    assert sum(close(p, INK, 30) or close(p, HAZARD, 30) for p in closed) / len(closed) > 0.9
+    assert sum(close(p, HAZARD, 30) for p in closed) > len(closed) // 4
+    opened = door_pixels(image, frame, geo, "E5", "F5")  # D4-12 stands in F5
+    assert sum(close(p, B.CORRIDOR_FLOOR, 12) for p in opened) / len(opened) > 0.6
+    view["characters"]["D4-12"]["space"] = "G5"
+    now = door_pixels(picture(view), frame, geo, "E5", "F5")
+    assert sum(close(p, INK, 30) or close(p, HAZARD, 30) for p in now) / len(now) > 0.9
+
+
+def test_walls_are_thick_and_open_edges_thin():
+    view = midgame_view()
+    geo, frame = frame_of(view)
+    image = picture(view)
+
+    def dark_run(a, b):
+        (x0, y0), (x1, y1) = frame.edge(geo.spaces[a], geo.spaces[b])
+        x, y = round((x0 + x1) / 2) + 3, round((y0 + y1) / 2)
+        return sum(close(image.getpixel((x, y + d)), INK, 30) for d in range(-8, 9))
+
+    assert geo.edges[("B2", "C2")] == "wall" and dark_run("B2", "C2") >= B.WALL - 1
+    assert geo.edges[("B6", "B5")] == "open"
+    (x0, y0), (x1, y1) = frame.edge(geo.spaces["B5"], geo.spaces["B6"])
+    column = [image.getpixel((round((x0 + x1) / 2) + 11, round(y0) + d)) for d in range(-6, 7)]
+    assert sum(not close(p, B.CORRIDOR_FLOOR, 12) for p in column) <= 3
+
+
+def test_last_move_path_and_attack_line_are_highlighted():
+    view = midgame_view()
+    geo, frame = frame_of(view)
+    moved = picture(view, move_events())
+    a, b = frame.centre(geo.spaces["C7"].x, geo.spaces["C7"].y), frame.centre(geo.spaces["C6"].x, geo.spaces["C6"].y)
+    quarter = (round(a[0] + (b[0] - a[0]) * 0.25), round(a[1] + (b[1] - a[1]) * 0.25))
+    assert close(moved.getpixel(quarter), MOVE_MARK)
+    assert not close(picture(view).getpixel(quarter), MOVE_MARK, 40)
+    attacked = picture(view, attack_events()[:1])
+    e6, f5 = geo.spaces["E6"], geo.spaces["F5"]
+    (ax, ay), (bx, by) = frame.centre(e6.x, e6.y), frame.centre(f5.x, f5.y)
+    on_line = (round(ax + (bx - ax) * 0.3), round(ay + (by - ay) * 0.3))
+    assert close(attacked.getpixel(on_line), ATTACK_MARK)
+    ring = [attacked.getpixel((round(bx + frame.cell * 0.47 + d), round(by))) for d in range(-3, 4)]
+    assert any(close(p, ATTACK_MARK, 24) for p in ring)
+
+
+def test_footer_names_round_phase_decision_score_and_last_action():
+    view = midgame_view()
+    labels = B.short_labels(view["characters"])
+    first, second, third = B.footer_lines(view, move_events(), labels)
+    assert first == "Round 2 of 3 · Action phase"
+    assert second == "Waiting for Ana (action) · Ana activating FER, 1 action left"
+    assert third == "Last: FER moved C8 > C7 > C6 > D6 > E6"
+    pack = load_pack(view["pack"])
+    assert B.score(view, pack, "p1") == pack.cards["fed-restore-life-support"].points + 1
+    view["result"] = {"scores": {"p1": 4, "p2": 2}, "winner": "p1"}
+    assert B.footer_lines(view, [], labels)[0].endswith("Game over: Ana wins")
+
+
+def test_same_input_gives_same_bytes_and_static_layer_is_reused():
+    view = midgame_view()
+    first = B.render_board(view, move_events())
+    pack = load_pack(view["pack"])
+    spec = msgspec.convert(view["layout"], LayoutSpec)
+    base = B.static_layer(pack, spec)[0]
+    before = base.tobytes()
+    assert B.render_board(copy.deepcopy(view), move_events()) == first
+    assert B.static_layer(pack, spec)[0] is base and base.tobytes() == before
+
+
+def test_cube_and_borg_corridor_layouts():
+    cube = picture(midgame_view("cube"), move_events("cube"))
+    corridor = picture(midgame_view("borg-corridor"))
+    assert cube.width < corridor.width  # eight columns against ten
+    view = midgame_view("cube")
+    cx, cy, r = token_spot(view, "FERROW")
+    assert close(cube.getpixel((round(cx), round(cy + r * 0.58))), BLUE)
+
+
+def test_six_boards_fit_a_readable_picture():
+    """A 3-above, corridor, 3-below area (12 x 10 spaces) keeps spaces large and every space inside."""
+    pack = load_pack("content/starter")
+    spaces, edges = {}, {}
+    for x in range(12):
+        for y in range(10):
+            board = "corridor-federation" if y in (4, 5) else ("bridge", "engineering", "armory")[x // 4]
+            sid = f"{'ABCDEFGHIJKL'[x]}{y + 1}"
+            spaces[sid] = Space(sid, board, x, y, ("science",) if (x, y) == (0, 0) else ())
+    for sid, s in spaces.items():
+        for other in spaces.values():
+            if abs(s.x - other.x) + abs(s.y - other.y) == 1:
+                edges[(sid, other.id)] = "open" if spaces[sid].board == other.board else "door"
+    image, frame = B._draw_static(pack, Geometry(spaces, edges, [], {}))
+    assert frame.cell >= 56 and image.width <= 1000
+    assert image.getpixel((round(frame.centre(11, 9)[0]), round(frame.centre(11, 9)[1]))) == FLOOR
+
+
+def test_a_board_not_laid_out_yet_still_renders():
+    state = rules.new_game(two_player_config(), 3)
+    image = picture(rules.view_for(state, None))
+    assert image.width > 0 and image.height > B.FOOTER
+
+
+def test_real_games_render_after_every_kind_of_event():
+    """Pictures of random legal games from the rules engine, for each kind of layout."""
+    for layout, cube, seed in ((None, False, 5), ("standard", False, 8), (None, True, 13)):
+        state = rules.new_game(two_player_config(layout, cube), seed)
+        rng = random.Random(seed)
+        kinds = set()
+        while state.phase != "over":
+            seat, command = random_command(state, rng)
+            state, events = rules.apply(state, seat, command)
+            types = {e["type"] for e in events}
+            if types & {"moved", "attack", "placed", "cover", "special", "board_placed"} - kinds or rng.random() < 0.1:
+                decoded(B.render_board(rules.view_for(state, None), events))
+            kinds |= types
+        decoded(B.render_board(rules.view_for(state, None), events))
+        assert {"moved", "rolled"} <= kinds
