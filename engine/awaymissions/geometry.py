@@ -6,6 +6,8 @@ See docs/rulings.md for how line of sight is sampled.
 """
 from __future__ import annotations
 
+import functools
+import math
 from collections import deque
 from typing import Callable, Iterable
 
@@ -109,7 +111,7 @@ def _segment_paths(geo: Geometry, a: str, b: str):
     memo = geo.los_memo
     centre = memo.get(("centre",) + key, False)
     if centre is False:
-        traced = _trace(geo, _point(geo, key[0], SAMPLES[0]), _point(geo, key[1], SAMPLES[0]))
+        traced = _trace(geo, key[0], key[1], SAMPLES[0], SAMPLES[0])
         centre = memo[("centre",) + key] = (traced[0], frozenset(traced[1])) if traced else None
     if centre is not None:
         yield centre
@@ -120,7 +122,7 @@ def _segment_paths(geo: Geometry, a: str, b: str):
             for sb in SAMPLES:
                 if sa is SAMPLES[0] and sb is SAMPLES[0]:
                     continue
-                path = _trace(geo, _point(geo, key[0], sa), _point(geo, key[1], sb))
+                path = _trace(geo, key[0], key[1], sa, sb)
                 if path is not None:
                     distinct[(path[0], frozenset(path[1]))] = None
         distinct.pop(centre, None)
@@ -128,60 +130,70 @@ def _segment_paths(geo: Geometry, a: str, b: str):
     yield from rest
 
 
-def _point(geo: Geometry, space: str, offset: tuple[float, float]) -> tuple[float, float]:
-    s = geo.spaces[space]
-    return s.x + offset[0], s.y + offset[1]
+def _trace(geo: Geometry, a: str, b: str, sa: tuple[float, float], sb: tuple[float, float]):
+    """Walk the unit squares the line from point `sa` of space a to point `sb` of b passes.
 
-
-def _trace(geo: Geometry, p: tuple[float, float], q: tuple[float, float]):
-    """Walk the unit squares a segment passes through.
-
-    Returns (crossings, cells passed in between) or None when the segment leaves the
+    Returns (crossings, cells passed in between) or None when the line leaves the
     mission area. Each crossing is a tuple of options ((edge, ...), middle cell or None);
     a crossing straight through a grid corner has two options, one around each side,
     and the line gets through if either way round is clear.
     """
-    (x0, y0), (x1, y1) = p, q
-    dx, dy = x1 - x0, y1 - y0
-    events = []
-    for axis, start, delta in ((0, x0, dx), (1, y0, dy)):
-        if abs(delta) < _EPS:
-            continue
-        lo, hi = sorted((start, start + delta))
-        k = int(lo) + 1
-        while k <= hi - _EPS and k < hi:
-            events.append(((k - start) / delta, axis))
-            k += 1
-    events.sort()
-    cx, cy = int(x0), int(y0)
-    step_x = 1 if dx > 0 else -1
-    step_y = 1 if dy > 0 else -1
+    start, end = geo.spaces[a], geo.spaces[b]
+    cx, cy = start.x, start.y
+    here = a
     crossings: list[tuple] = []
     cells: set[str] = set()
-    i = 0
-    while i < len(events):
-        t, axis = events[i]
-        here = geo.at.get((cx, cy))
-        if i + 1 < len(events) and abs(events[i + 1][0] - t) < 1e-7:
-            # through a corner: around by x first, or by y first
-            nx, ny = cx + step_x, cy + step_y
-            via_x, via_y, there = geo.at.get((nx, cy)), geo.at.get((cx, ny)), geo.at.get((nx, ny))
-            if there is None:
+    for corner, sx, sy in _steps(end.x - start.x, end.y - start.y, sa, sb):
+        if corner:
+            via_x, via_y = geo.at.get((cx + sx, cy)), geo.at.get((cx, cy + sy))
+            cx, cy = cx + sx, cy + sy
+            there = geo.at.get((cx, cy))
+            if there is None or (via_x is None and via_y is None):
                 return None
-            options = tuple((((here, via), (via, there)), via) for via in (via_x, via_y) if via is not None)
-            if not options:
-                return None
-            crossings.append(options)
-            cx, cy = nx, ny
-            i += 2
+            crossings.append(tuple((((here, via), (via, there)), via) for via in (via_x, via_y) if via is not None))
         else:
-            nx, ny = (cx + step_x, cy) if axis == 0 else (cx, cy + step_y)
-            there = geo.at.get((nx, ny))
+            cx, cy = cx + sx, cy + sy
+            there = geo.at.get((cx, cy))
             if there is None:
                 return None
             crossings.append(((((here, there),), None),))
-            cx, cy = nx, ny
-            i += 1
-        if (cx, cy) != (int(x1), int(y1)):
-            cells.add(geo.at[(cx, cy)])
+        if there != b:
+            cells.add(there)
+        here = there
     return tuple(crossings), cells
+
+
+@functools.lru_cache(maxsize=65536)
+def _steps(ddx: int, ddy: int, sa: tuple[float, float], sb: tuple[float, float]) -> tuple[tuple[bool, int, int], ...]:
+    """Grid steps of a line between two unit squares `ddx`, `ddy` apart (translation-free).
+
+    Each step is (through a corner?, step in x, step in y).
+    """
+    x0, y0 = sa
+    x1, y1 = ddx + sb[0], ddy + sb[1]
+    dx, dy = x1 - x0, y1 - y0
+    step_x = 1 if dx > 0 else -1
+    step_y = 1 if dy > 0 else -1
+    xs = [(k - x0) / dx for k in _between(x0, x1)] if abs(dx) > _EPS else []
+    ys = [(k - y0) / dy for k in _between(y0, y1)] if abs(dy) > _EPS else []
+    steps = []
+    i = j = 0
+    while i < len(xs) or j < len(ys):
+        if i < len(xs) and j < len(ys) and abs(xs[i] - ys[j]) < 1e-7:
+            steps.append((True, step_x, step_y))
+            i += 1
+            j += 1
+        elif j >= len(ys) or (i < len(xs) and xs[i] < ys[j]):
+            steps.append((False, step_x, 0))
+            i += 1
+        else:
+            steps.append((False, 0, step_y))
+            j += 1
+    return tuple(steps)
+
+
+def _between(a: float, b: float) -> list[int]:
+    """Whole grid lines strictly between coordinates a and b, in the order met from a."""
+    lo, hi = sorted((a, b))
+    lines = list(range(math.floor(lo) + 1, math.ceil(hi)))
+    return lines if a <= b else lines[::-1]

@@ -172,9 +172,18 @@ def _draft(pack: Pack, spec: LayoutSpec) -> _Draft:
     return draft
 
 
+_SCORES: dict[tuple[str, str, str], tuple[int, int]] = {}
+
+
 def placement_score(pack: Pack, spec: LayoutSpec, board_code: str) -> tuple[int, int]:
     """How well `board_code` (already in spec) connects: (matched doors, doors to the corridor)."""
-    return _draft(pack, spec).matched_doors(board_code)
+    key = (pack.path, spec.key(), board_code)
+    score = _SCORES.get(key)
+    if score is None:
+        if len(_SCORES) > 50_000:
+            _SCORES.clear()
+        score = _SCORES[key] = _draft(pack, spec).matched_doors(board_code)
+    return score
 
 
 _GEOMETRIES: dict[tuple[str, str], Geometry] = {}

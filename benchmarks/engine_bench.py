@@ -1,0 +1,89 @@
+"""Engine timings on this machine: legal_commands, one attack resolution, complete games.
+
+    python benchmarks/engine_bench.py [GAMES]
+
+Prints medians (and p95) in microseconds or milliseconds. Not a test: nothing fails here.
+"""
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from engine.awaymissions import rules  # noqa: E402
+from engine.awaymissions.autoplay import play_out, random_command  # noqa: E402
+from engine.scenario import build  # noqa: E402
+
+CONFIG = {
+    "pack": "content/starter",
+    "players": [
+        {"seat": "p1", "affiliation": "federation", "team": "federation-away-team"},
+        {"seat": "p2", "affiliation": "borg", "team": "borg-away-team"},
+    ],
+}
+
+
+def p95(values):
+    return sorted(values)[int(len(values) * 0.95) - 1]
+
+
+def time_games(count, layout):
+    times, commands = [], []
+    for seed in range(count):
+        config = dict(CONFIG, layout=layout) if layout else CONFIG
+        start = time.perf_counter()
+        state = rules.new_game(config, seed)
+        state, log = play_out(state, random.Random(seed))
+        times.append(time.perf_counter() - start)
+        commands.append(len(log))
+    return times, commands
+
+
+def time_legal_commands(samples=3000):
+    state = rules.new_game(dict(CONFIG, layout="standard"), 1)
+    rng = random.Random(1)
+    times = []
+    while len(times) < samples:
+        if state.phase == "over":
+            state = rules.new_game(dict(CONFIG, layout="standard"), len(times))
+        seat = rules.awaited(state)[0]
+        start = time.perf_counter()
+        rules.legal_commands(state, seat)
+        times.append(time.perf_counter() - start)
+        seat, command = random_command(state, rng)
+        state, _ = rules.apply(state, seat, command)
+    return times
+
+
+def time_attack(samples=3000):
+    spec = {"layout": "standard", "start": {"round": 1, "phase": "action", "turn": "p1"},
+            "characters": {"FERROW": {"space": "C5"}, "D4-12": {"space": "E5"}, "NEXUS": {"space": "H6"}}}
+    state = build(spec)
+    state, _ = rules.apply(state, "p1", "activate FERROW")
+    times = []
+    for _ in range(samples):
+        start = time.perf_counter()
+        rules.apply(state, "p1", "attack FERROW D4-12 phaser-rifle")
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main():
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+    legal = time_legal_commands()
+    print(f"legal_commands: median {statistics.median(legal) * 1e6:.0f} us, p95 {p95(legal) * 1e6:.0f} us")
+    attack = time_attack()
+    print(f"one attack (apply, roll, resolve, damage): median {statistics.median(attack) * 1e6:.0f} us, "
+          f"p95 {p95(attack) * 1e6:.0f} us")
+    for label, layout in (("preset layout", "standard"), ("boards placed in setup", None)):
+        times, commands = time_games(games, layout)
+        print(f"complete random game, {label}: median {statistics.median(times) * 1e3:.1f} ms, "
+              f"p95 {p95(times) * 1e3:.1f} ms, {statistics.median(commands):.0f} commands "
+              f"(random player included), {games} games")
+
+
+if __name__ == "__main__":
+    main()
