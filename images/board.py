@@ -13,16 +13,15 @@ from PIL import Image, ImageDraw
 
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.layout import Geometry, LayoutSpec, geometry
-from images.style import (ATTACK_MARK, FLOOR, HAZARD, INK, MOVE_MARK, MUTED, OPEN_EDGE, PAPER, VOID, WHITE, blend,
-                          centred_text, dashed_line, draw_shape, encode, font, side_styles)
+from images.style import (ATTACK_MARK, BOARD_NAME, CORRIDOR_FLOOR, FLOOR, GLYPH, GREY, HAZARD, INK, LIFT_FLOOR,
+                          MOVE_MARK, MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, draw_shape, encode,
+                          side_styles, text, text_width)
 from images.tokens import draw_token, short_labels
 
 MARGIN = 34
 FOOTER = 104
 WALL = 8
 TERMINAL_LETTERS = {"command": "C", "science": "S", "operations": "O", "medical": "M"}
-CORRIDOR_FLOOR = blend(FLOOR, (120, 150, 190), 0.18)
-LIFT_FLOOR = blend(FLOOR, INK, 0.12)
 _STATIC_LIMIT = 16
 # events about one character that get a dashed square around its space
 FOCUS_EVENTS = ("cover", "recovered", "special", "placed", "damaged", "stunned", "assimilated")
@@ -104,7 +103,7 @@ def _draw_static(pack: Pack, geo: Geometry) -> tuple[Image.Image, Frame]:
     for space in geo.spaces.values():
         _features(draw, frame, space)
         left, top, _, _ = frame.box(space.x, space.y)
-        draw.text((left + 5, top + 3), space.id, font=font(max(11, c // 6)), fill=MUTED)
+        text(draw, (left + 5, top + 3), space.id, max(11, c // 6), MUTED)
     walls = []
     for (a, b), kind in geo.edges.items():
         if a < b and kind == "open":
@@ -157,7 +156,7 @@ def _board_names(draw, pack: Pack, geo: Geometry, frame: Frame) -> None:
         x1, y1 = frame.box(max(xs), max(ys))[2:]
         name = pack.boards[space.board].name.split(" (")[0].upper()
         size = max(12, frame.cell // 4)
-        centred_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), name, size, blend(FLOOR, INK, 0.16))
+        centred_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), name, size, BOARD_NAME)
 
 
 def _features(draw, frame: Frame, space) -> None:
@@ -169,13 +168,13 @@ def _features(draw, frame: Frame, space) -> None:
         for sign in (-1, 1):
             tip = cy + sign * s * 2.1
             base = cy + sign * s * 0.5
-            draw.polygon([(cx, tip), (cx - s, base), (cx + s, base)], fill=blend(FLOOR, INK, 0.45))
-        draw.text((right - 5, bottom - 3), "LIFT", font=font(max(10, c // 7)), fill=MUTED, anchor="rb")
+            draw.polygon([(cx, tip), (cx - s, base), (cx + s, base)], fill=GLYPH)
+        text(draw, (right - 5, bottom - 3), "LIFT", max(10, c // 7), MUTED, "rb")
     if "transporter" in space.features:
         for k in (0.18, 0.28, 0.38):
             r = c * k
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=blend(FLOOR, INK, 0.4), width=2)
-        draw.text((right - 5, bottom - 3), "TR", font=font(max(10, c // 7)), fill=MUTED, anchor="rb")
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=GLYPH, width=2)
+        text(draw, (right - 5, bottom - 3), "TR", max(10, c // 7), MUTED, "rb")
     terminals = [TERMINAL_LETTERS[f] for f in space.features if f in TERMINAL_LETTERS]
     for i, letter in enumerate(terminals):
         s = max(16, c // 4)
@@ -370,7 +369,7 @@ def board_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
         space = geo.spaces[sid]
         for cid, (cx, cy, r) in zip(cids, _positions(frame, space, len(cids))):
             ch = characters[cid]
-            style = styles.get(ch.get("controller"), ((128, 128, 128), "circle"))
+            style = styles.get(ch.get("controller"), (GREY, "circle"))
             draw_token(draw, cx, cy, r, style, labels[cid], ch)
     for sid in targets:
         if sid in geo.spaces:
@@ -390,13 +389,12 @@ def _footer(draw, view, events, labels, styles, frame: Frame, pack: Pack) -> Non
     x = MARGIN
     right = width - MARGIN
     for player in reversed(view.get("players", [])):
-        text = f"{player['name']} {score(view, pack, player['seat'])}"
-        size = 20
-        w = draw.textlength(text, font=font(size))
-        draw.text((right, top + 20), text, font=font(size), fill=INK, anchor="rm")
+        entry = f"{player['name']} {score(view, pack, player['seat'])}"
+        w = text_width(entry, 20)
+        text(draw, (right, top + 20), entry, 20, INK, "rm")
         colour, shape = styles[player["seat"]]
         draw_shape(draw, shape, right - w - 14, top + 20, 8, colour, outline=INK, width=2)
         right -= w + 40
     for i, line in enumerate(lines):
         size = 20 if i == 0 else 18
-        draw.text((x, top + 20 + i * 30), line, font=font(size), fill=INK if i < 2 else MUTED, anchor="lm")
+        text(draw, (x, top + 20 + i * 30), line, size, INK if i < 2 else MUTED, "lm")

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from engine.awaymissions.content import load_pack
-from images.style import INK, MUTED, PAPER, WHITE, blend, centred_text, dashed_line, encode, fit_size, font, side_styles
-from images.tokens import draw_token, ink_on, short_labels
+from images.style import (GREY, INK, MUTED, PAPER, WHITE, centred_text, dashed_line, dimmed, encode, fit_size,
+                          ink_on, side_styles, text, text_width)
+from images.tokens import draw_token, short_labels
 
 WIDTH = 640
 DIE = 58
-SMALL = 34
+SMALL = 38
 ROW = 76
 LEFT_X, RIGHT_X = 215, 425
 TOP = 150
@@ -96,18 +97,18 @@ def draw_die(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, face:
              ring: bool = False) -> None:
     """A die face with pips; dimmed dice are washed out and struck through."""
     h = size / 2
-    fill = blend(colour, PAPER, 0.72) if dim else colour
-    pip = blend(ink_on(colour), PAPER, 0.55) if dim else ink_on(colour)
+    fill = dimmed(colour) if dim else colour
+    pip = MUTED if dim else ink_on(colour)
     if ring:
         draw.rounded_rectangle((cx - h - 5, cy - h - 5, cx + h + 5, cy + h + 5), radius=size / 5 + 4, fill=INK)
     draw.rounded_rectangle((cx - h, cy - h, cx + h, cy + h), radius=size / 5, fill=fill,
                            outline=MUTED if dim else INK, width=2)
+    if dim:
+        draw.line([(cx - h - 3, cy + h + 3), (cx + h + 3, cy - h - 3)], fill=GREY, width=3)
     step, r = size * 0.27, size * 0.085
     for dx, dy in PIPS.get(face, []):
         x, y = cx + dx * step, cy + dy * step
         draw.ellipse((x - r, y - r, x + r, y + r), fill=pip)
-    if dim:
-        draw.line([(cx - h - 3, cy + h + 3), (cx + h + 3, cy - h - 3)], fill=MUTED, width=3)
 
 
 def _words(n: int, one: str, many: str) -> str:
@@ -171,7 +172,7 @@ def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
     labels = short_labels(characters)
     styles = side_styles(view.get("players", []))
     names = {p["seat"]: p["name"] for p in view.get("players", [])}
-    grey = ((150, 150, 150), "circle")
+    grey = (GREY, "circle")
 
     def style(cid):
         return styles.get(characters.get(cid, {}).get("controller"), grey)
@@ -230,7 +231,7 @@ def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
             tag = ("4+ " if result == "hit" else "1-3 ") + tag
         if tag:
             size = 19 if result == "hit" else 16
-            w = draw.textlength(tag, font=font(size))
+            w = text_width(tag, size)
             mx = (LEFT_X + RIGHT_X) / 2
             draw.rounded_rectangle((mx - w / 2 - 7, cy - 13, mx + w / 2 + 7, cy + 13), radius=6,
                                    fill=INK if result == "hit" else PAPER, outline=INK if result == "hit" else MUTED)
@@ -239,7 +240,7 @@ def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
     for i, line in enumerate(lines):
         size = 24 if i == 0 else 17
         size = fit_size(line, WIDTH - 40, size)
-        draw.text((20, y), line, font=font(size), fill=MUTED if line.startswith("Re-roll:") else INK)
+        text(draw, (20, y), line, size, MUTED if line.startswith("Re-roll:") else INK)
         y += 34 if i == 0 else 28
     return image
 

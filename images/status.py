@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from engine.awaymissions.content import RATINGS, load_pack
 from images.board import score
-from images.style import INK, MUTED, PAPER, WHITE, blend, draw_shape, encode, fit_size, font, side_styles
+from images.style import DIM_INK, GREY, INK, MUTED, PAPER, RULE, WHITE, draw_shape, encode, fit_size, side_styles, text, text_width
 from images.tokens import draw_token, short_labels
 
 COLUMN = 480
@@ -56,9 +56,9 @@ def peg_rows(x: float, y: float, ch: dict, holes_max: int) -> list[tuple[str, fl
 
 def _pegs(draw, x: float, y: float, ch: dict, dim: bool, holes_max: int) -> None:
     """Four groups: the rating's name, then one dot per peg left and one ring per empty hole."""
-    colour = blend(INK, PAPER, 0.6) if dim else INK
+    colour = DIM_INK if dim else INK
     for name, label_x, holes in peg_rows(x, y, ch, holes_max):
-        draw.text((label_x, y), ABBREVIATIONS[name], font=font(14), fill=MUTED, anchor="lm")
+        text(draw, (label_x, y), ABBREVIATIONS[name], 14, MUTED, "lm")
         for px, filled in holes:
             box = (px - PEG, y - PEG, px + PEG, y + PEG)
             if filled:
@@ -69,22 +69,21 @@ def _pegs(draw, x: float, y: float, ch: dict, dim: bool, holes_max: int) -> None
 
 def _row(draw, x: int, y: int, cid: str, ch: dict, label: str, style, names, cards, holes_max: int) -> None:
     dim = ch.get("status") == "neutralized"
-    token_style = ((170, 170, 170), style[1]) if dim else style
+    token_style = (GREY, style[1]) if dim else style
     draw_token(draw, x + 32, y + 32, 22, token_style, label, ch)
     title = f"{label}  {ch.get('name', cid)}"
     size = fit_size(title, COLUMN - 80, 19)
-    draw.text((x + 68, y + 6), title, font=font(size), fill=MUTED if dim else INK)
+    text(draw, (x + 68, y + 6), title, size, MUTED if dim else INK)
     if dim:
-        draw.line([(x + 68, y + 6 + size * 0.62), (x + 68 + draw.textlength(title, font=font(size)),
+        draw.line([(x + 68, y + 6 + size * 0.62), (x + 68 + text_width(title, size),
                                                      y + 6 + size * 0.62)], fill=INK, width=2)
     words = _state_words(ch, names)
-    draw.text((x + 68, y + 32), words, font=font(fit_size(words, COLUMN - 80, 15)),
-              fill=INK if dim or ch.get("assimilated") else MUTED)
+    text(draw, (x + 68, y + 32), words, fit_size(words, COLUMN - 80, 15), INK if dim or ch.get("assimilated") else MUTED)
     _pegs(draw, x + 8, y + PEG_LINE, ch, dim, holes_max)
     gear = [cards[c].name if c in cards else c for c in ch.get("equipment", []) + ch.get("traits", [])]
     if gear:
-        text = "Carries: " + ", ".join(gear)
-        draw.text((x + 8, y + 78), text, font=font(fit_size(text, COLUMN - 16, 14)), fill=INK)
+        line = "Carries: " + ", ".join(gear)
+        text(draw, (x + 8, y + 78), line, fit_size(line, COLUMN - 16, 14), INK)
 
 
 def render_status(view: dict, seat: str | None = None) -> bytes:
@@ -135,11 +134,11 @@ def status_image(view: dict, seat: str | None = None) -> Image.Image:
         head = f"{player['name']} · {side} · {score(view, pack, player['seat'])} pts"
         if "hand_count" in player:
             head += f" · {player['hand_count']} cards in hand"
-        draw.text((x + 38, middle), head, font=font(fit_size(head, COLUMN - 50, 19)), fill=WHITE, anchor="lm")
+        text(draw, (x + 38, middle), head, fit_size(head, COLUMN - 50, 19), WHITE, "lm")
     taken = set(rows.values())
     for cid, (x, y) in rows.items():
         if (x, y - ROW) in taken:
-            draw.line([(x + 8, y - 2), (x + COLUMN - 8, y - 2)], fill=blend(PAPER, INK, 0.15), width=1)
+            draw.line([(x + 8, y - 2), (x + COLUMN - 8, y - 2)], fill=RULE, width=1)
         ch = characters[cid]
         _row(draw, x, y, cid, ch, labels[cid], styles[ch["controller"]], names, pack.cards, holes_max)
     return image

@@ -10,7 +10,7 @@ import math
 
 from PIL import ImageDraw
 
-from images.style import ASSIMILATED, COVER, HAZARD, INK, WHITE, blend, centred_text, draw_shape, fit_size
+from images.style import ASSIMILATED, COVER, HAZARD, INK, WHITE, centred_text, draw_shape, fit_size, ink_on, washed
 
 
 def short_labels(characters: dict[str, dict]) -> dict[str, str]:
@@ -30,20 +30,10 @@ def short_labels(characters: dict[str, dict]) -> dict[str, str]:
     return labels
 
 
-def _luminance(colour) -> float:
-    r, g, b = colour
-    return 0.299 * r + 0.587 * g + 0.114 * b
-
-
-def ink_on(colour):
-    """Black or white, whichever reads better on `colour`."""
-    return INK if _luminance(colour) > 135 else WHITE
-
-
 def draw_token(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, style, label: str, character: dict) -> None:
     """One character token with its label and state markers, centred on (cx, cy)."""
     colour, shape = style
-    fill = blend(colour, WHITE, 0.55) if character.get("activated") else colour
+    fill = washed(colour) if character.get("activated") else colour
     draw_shape(draw, shape, cx, cy, r + 3, INK)
     draw_shape(draw, shape, cx, cy, r, fill, outline=WHITE, width=max(2, round(r / 10)))
     size = fit_size(label, int(r * 1.6), max(10, round(r * 0.85)))

@@ -219,3 +219,15 @@ def test_real_games_render_after_every_kind_of_event():
             kinds |= types
         decoded(B.render_board(rules.view_for(state, None), events))
         assert {"moved", "rolled"} <= kinds
+
+
+def test_encoded_png_is_faithful_to_the_drawing():
+    """The fixed palette keeps named colours exact and anti-aliased text close."""
+    from PIL import ImageChops
+    from images.style import encode
+    for view, events in ((midgame_view(), move_events()), (midgame_view("cube"), attack_events("cube")[:1])):
+        drawn = B.board_image(view, events)
+        diff = ImageChops.difference(drawn, decoded(encode(drawn))).convert("L")
+        histogram = diff.histogram()
+        assert sum(histogram[24:]) / (drawn.width * drawn.height) < 0.002
+        assert sum(i * n for i, n in enumerate(histogram)) / (drawn.width * drawn.height) < 0.5
