@@ -73,7 +73,8 @@ class Update:
 
     `public` lines and `images` (e.g. ["board", "dice"]) are for the channel;
     `private` maps a seat to lines only its player may see; `players` maps seats to
-    user ids so a front end can deliver them.
+    user ids so a front end can deliver them; `events` are the action's events with
+    their private parts removed (what the pictures highlight).
     """
 
     game_id: int
@@ -85,6 +86,7 @@ class Update:
     awaited: list[Turn]
     players: dict[str, int]
     result: Optional[dict] = None
+    events: list[dict] = field(default_factory=list)
 
 
 @dataclass
@@ -311,8 +313,10 @@ class GameService:
             images = ["board"]
             if any(e["type"] in hot.ruleset.dice_events for e in events):
                 images.append("dice")
-            return self._update(hot, [text.public_line(e, names) for e in events], images,
-                                text.private_lines(events))
+            update = self._update(hot, [text.public_line(e, names) for e in events], images,
+                                  text.private_lines(events))
+            return dataclasses.replace(update, events=[
+                {k: v for k, v in e.items() if k != "private"} for e in events])
 
     async def concede(self, game_id: int, user_id: int) -> Update:
         """The user's side gives up; every other seat wins."""
