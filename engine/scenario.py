@@ -43,6 +43,7 @@ def build(spec: dict[str, Any]) -> GameState:
         state.layout = msgspec.convert(layout, LayoutSpec)
     start = spec.get("start")
     if start is None:
+        state.dice.scripted = list(spec.get("dice", []))
         return state
     _set_position(state, spec, start)
     return state
@@ -164,7 +165,7 @@ def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[
                         failures.append(f"{viewer} sees {target}: {got}, expected {expected}")
         elif key == "distance":
             for pair, expected in wanted.items():
-                a, b = pair.split("-", 1) if "-" in pair and pair.count("-") == 1 else pair.split()
+                a, b = pair.split()
                 got = table.distance(_space_of(state, a), _space_of(state, b))
                 if got != expected:
                     failures.append(f"distance {pair}: {got}, expected {expected}")

@@ -445,21 +445,19 @@ def _assimilate(t: Table, target: Character, borg: Character) -> None:
 
 
 def drone_spaces(t: Table, character: Character, near: str) -> list[str]:
-    """Closest spaces to `near` where the new drone may be put."""
+    """Where the new drone may be put: adjacent to `near` (same space or one apart) if
+    any such space may hold it, otherwise the closest spaces that may."""
     seat = character.controller
-    best: list[str] = []
-    best_d = None
+    by_distance: dict[int, list[str]] = {}
     for space in t.geo.spaces:
         if not t.can_hold(space, seat, ignore=character.id):
             continue
         d = t.distance(near, space)
-        if d is None:
-            continue
-        if best_d is None or d < best_d:
-            best, best_d = [space], d
-        elif d == best_d:
-            best.append(space)
-    return best
+        if d is not None:
+            by_distance.setdefault(max(d, 1), []).append(space)
+    if not by_distance:
+        return []
+    return sorted(by_distance[min(by_distance)])
 
 
 def place_drone(t: Table, seat: str, code: str, space: str) -> None:

@@ -268,6 +268,8 @@ def place_character(t: Table, seat: str, code: str, space: str, statuses: tuple[
     character = t.character(code)
     if character.controller != seat or character.status not in statuses:
         raise RuleError(f"{character.name} is not waiting to be placed by you.")
+    if character.status == "waiting" and character.escalation != t.state.round:
+        raise RuleError(f"{character.name} arrives only at the start of round {character.escalation}.")
     space = t.space(space)
     if space not in placement_spaces(t, seat):
         raise RuleError(f"{character.name} cannot be placed in {space}: outside your starting area, "
