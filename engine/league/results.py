@@ -1,0 +1,186 @@
+"""Results: build sign-off, both players report, organisers settle disputes and fix results.
+
+Matching reports make a result final; different reports put the game in the organisers'
+queue with both claims. A round is complete when all its games are final; then ties in
+the standings are settled by a recorded roll-off.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from engine.errors import RuleError
+from engine.league.event import Claim, Event, Game, Round, require_status, log
+from engine.league.rounds import current_round
+from engine.league.standings import settle_ties
+
+
+def verify_build(event: Event, verifier: str, build_hash: str) -> Game:
+    """Sign off the opponent's locked build (by its hash) before this round's game."""
+    require_status(event, "running")
+    game = _open_game(event, verifier)
+    opponent = event.players[game.opponent(verifier)]
+    if build_hash != opponent.build_hash:
+        raise RuleError(f"That is not {opponent.name}'s locked build (its hash is {opponent.build_hash}).")
+    game.verified[verifier] = build_hash
+    return game
+
+
+def report(event: Event, player: str, claim: Claim) -> Game:
+    """A player's report of this round's game; returns the game with its new status."""
+    require_status(event, "running")
+    if claim.outcome == "forfeit":
+        raise RuleError("Forfeits are decided by the deadline policy or an organiser.")
+    game = _open_game(event, player)
+    check_claim(event, game, claim)
+    game.claims[player] = claim
+    if len(game.claims) == 2:
+        first, second = game.claims.values()
+        if first == second:
+            _finalise(event, current_round(event), game, first)
+        else:
+            game.status = "disputed"
+    return game
+
+
+def disputes(event: Event) -> list[tuple[Round, Game]]:
+    """The organisers' queue: every disputed game with both claims."""
+    return [(r, g) for r in event.live_rounds() for g in r.games if g.status == "disputed"]
+
+
+def resolve(event: Event, actor: str, now: int, round_number: int, table: int, claim: Claim, note: str = "") -> Game:
+    """An organiser sets or fixes a result (any outcome); the audit trail keeps before and after."""
+    require_status(event, "running", "closed")
+    rnd, game = _game_at(event, round_number, table)
+    check_claim(event, game, claim)
+    before = describe(event, game.result) if game.result else game.status
+    _finalise(event, rnd, game, claim)
+    detail = f"round {round_number} table {table}: {before} -> {describe(event, claim)}"
+    log(event, actor, now, "result", detail + (f" ({note})" if note else ""))
+    return game
+
+
+def link_game(event: Event, round_number: int, table: int, game_id: str) -> Game:
+    """Tie a game the bot runs to a pairing, so it reports itself when it ends."""
+    _rnd, game = _game_at(event, round_number, table)
+    if game.status == "final":
+        raise RuleError("That pairing already has a final result.")
+    game.linked_game = game_id
+    return game
+
+
+def report_linked(event: Event, game_id: str, claim: Claim, now: int) -> Optional[Game]:
+    """The result of a linked bot-run game, final at once; None if no pairing is linked to it."""
+    for rnd in event.live_rounds():
+        for game in rnd.games:
+            if game.linked_game == game_id and game.status != "final":
+                check_claim(event, game, claim)
+                _finalise(event, rnd, game, claim)
+                log(event, f"game:{game_id}", now, "result", f"round {rnd.number} table {game.table}: {describe(event, claim)}")
+                return game
+    return None
+
+
+def apply_deadlines(event: Event, now: int) -> list[Game]:
+    """The missed-deadline policy for season rounds past their deadline.
+
+    A game nobody reported is not played (0-0); a game only one player reported is a win
+    by forfeit for that player. Disputed games wait for an organiser.
+    """
+    if event.status != "running":
+        return []
+    decided = []
+    for rnd in event.live_rounds():
+        if rnd.deadline is None or rnd.deadline > now:
+            continue
+        for game in rnd.games:
+            if game.status != "pending":
+                continue
+            if game.claims:
+                claim = Claim(outcome="forfeit", winner=next(iter(game.claims)))
+            else:
+                claim = Claim(outcome="not_played")
+            _finalise(event, rnd, game, claim)
+            log(event, "deadline", now, "result", f"round {rnd.number} table {game.table}: {describe(event, claim)}")
+            decided.append(game)
+    return decided
+
+
+def check_claim(event: Event, game: Game, claim: Claim) -> None:
+    """Refuse a claim that does not fit the game or the event's scoring profile."""
+    players = set(game.players)
+    names = {p: event.players[p].name for p in players}
+    if claim.outcome != "played":
+        if claim.surviving or claim.mission_points or claim.bonus:
+            raise RuleError("Only a played game carries points.")
+        if claim.outcome == "not_played" and claim.winner is not None:
+            raise RuleError("A game not played has no winner.")
+        if claim.winner is not None and claim.winner not in players:
+            raise RuleError("The winner must be one of the two players.")
+        return
+    if claim.winner not in players:
+        raise RuleError("A played game needs a winner, one of the two players.")
+    if set(claim.bonus) - players or any(v < 0 for v in claim.bonus.values()):
+        raise RuleError("Bonus points go to the two players and cannot be negative.")
+    if event.profile.tiebreak == "fleet_points":
+        if claim.mission_points or set(claim.surviving) != players:
+            raise RuleError("Report the squad points left in each player's surviving fleet.")
+        for p in players:
+            left, built = claim.surviving[p], event.players[p].build.total
+            if not 0 <= left <= built:
+                raise RuleError(f"{names[p]}'s surviving fleet must be between 0 and {built} squad points.")
+        loser = game.opponent(claim.winner)
+        if claim.surviving[claim.winner] < claim.surviving[loser]:
+            raise RuleError(
+                f"{names[claim.winner]} cannot have won with fewer Fleet Points: "
+                f"{names[loser]}'s surviving fleet is larger."
+            )
+    else:
+        if claim.surviving or set(claim.mission_points) != players:
+            raise RuleError("Report the mission points each player scored.")
+        if any(v < 0 for v in claim.mission_points.values()):
+            raise RuleError("Mission points cannot be negative.")
+
+
+def describe(event: Event, claim: Claim) -> str:
+    """A claim in one line of plain words."""
+    name = lambda p: event.players[p].name  # noqa: E731
+    if claim.outcome == "not_played":
+        return "not played (0-0)"
+    if claim.outcome == "forfeit":
+        return f"{name(claim.winner)} wins by forfeit" if claim.winner else "both forfeit"
+    if event.profile.tiebreak == "fleet_points":
+        detail = ", ".join(f"{name(p)} {sp} SP left" for p, sp in sorted(claim.surviving.items()))
+    else:
+        detail = ", ".join(f"{name(p)} {mp} MP" for p, mp in sorted(claim.mission_points.items()))
+    bonus = "".join(f", {name(p)} +{b} bonus" for p, b in sorted(claim.bonus.items()) if b)
+    return f"{name(claim.winner)} wins ({detail}{bonus})"
+
+
+def _open_game(event: Event, player: str) -> Game:
+    rnd = current_round(event)
+    game = rnd.game_of(player)
+    if game is None:
+        raise RuleError(f"You have no game in round {rnd.number}.")
+    if game.status == "final":
+        raise RuleError("That game's result is final; ask an organiser to change it.")
+    return game
+
+
+def _game_at(event: Event, round_number: int, table: int) -> tuple[Round, Game]:
+    for rnd in event.live_rounds():
+        if rnd.number == round_number:
+            for game in rnd.games:
+                if game.table == table:
+                    return rnd, game
+    raise RuleError(f"There is no table {table} in a published round {round_number}.")
+
+
+def _finalise(event: Event, rnd: Round, game: Game, claim: Claim) -> None:
+    game.result = claim
+    game.status = "final"
+    if rnd.status == "published" and all(g.status == "final" for g in rnd.games):
+        rnd.status = "complete"
+    if rnd.status == "complete":
+        for later in event.live_rounds():
+            if later.number >= rnd.number and later.status == "complete":
+                settle_ties(event, later.number)
