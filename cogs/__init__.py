@@ -1,0 +1,1 @@
+"""The Discord front door: thin cogs over the game service, and the persistent game buttons."""

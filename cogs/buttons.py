@@ -1,0 +1,195 @@
+"""Persistent game buttons and selects.
+
+Each is a `discord.ui.DynamicItem`: its custom id carries the game id and the game
+version it was made for (plus the chosen command's index), so a button posted before a
+restart still works once `ReadyRoom.setup_hook` has registered these classes. Nothing
+is kept in memory between clicks.
+"""
+from __future__ import annotations
+
+import discord
+
+from cogs import present
+
+GAME = r"(?P<game>\d+)"
+VERSION = r"(?P<version>\d+)"
+
+
+def _ids(match) -> tuple[int, int]:
+    return int(match["game"]), int(match["version"])
+
+
+class YourMove(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:turn:{GAME}:{VERSION}"):
+    """"Your move": opens the presser's private panel for the game's current decision."""
+
+    def __init__(self, game: int, version: int):
+        super().__init__(discord.ui.Button(label="Your move", style=discord.ButtonStyle.primary,
+                                           custom_id=f"rr:turn:{game}:{version}"))
+        self.game, self.version = game, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(*_ids(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await present.show_panel(interaction.client, interaction, self.game)
+
+
+class CommandButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=rf"rr:do:{GAME}:{VERSION}:(?P<index>\d+)"):
+    """One legal command as a button."""
+
+    def __init__(self, game: int, version: int, index: int, label: str, row: int | None = None):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=row,
+                                           custom_id=f"rr:do:{game}:{version}:{index}"))
+        self.game, self.version, self.index = game, version, index
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(*_ids(match), int(match["index"]), item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await choose(interaction, self.game, self.version, lambda commands: commands[self.index])
+
+
+class CommandPick(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:pick:{GAME}:{VERSION}:(?P<n>\d+)"):
+    """A select of legal commands (values are their indices)."""
+
+    def __init__(self, game: int, version: int, n: int, placeholder: str,
+                 options: list[discord.SelectOption], row: int | None = None):
+        super().__init__(discord.ui.Select(placeholder=placeholder, options=options, row=row,
+                                           custom_id=f"rr:pick:{game}:{version}:{n}"))
+        self.game, self.version = game, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(*_ids(match), int(match["n"]), item.placeholder, item.options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        index = int(self.item.values[0])
+        await choose(interaction, self.game, self.version, lambda commands: commands[index])
+
+
+class CardPick(discord.ui.DynamicItem[discord.ui.Select],
+               template=rf"rr:cards:{GAME}:{VERSION}:(?P<verb>[a-z]+)"):
+    """A multi-select of cards from the hand, for discard/redraw (any set is legal)."""
+
+    def __init__(self, game: int, version: int, verb: str, options: list[discord.SelectOption],
+                 row: int | None = None):
+        super().__init__(discord.ui.Select(placeholder=f"{verb} cards ...", options=options, row=row,
+                                           min_values=1, max_values=len(options),
+                                           custom_id=f"rr:cards:{game}:{version}:{verb}"))
+        self.game, self.version, self.verb = game, version, verb
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(*_ids(match), match["verb"], item.options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        chosen = sorted(int(v) for v in self.item.values)
+
+        def command(commands: list[str]) -> str:
+            _, cards = present.panel.card_choice(commands)
+            return " ".join([self.verb] + [cards[i] for i in chosen])
+        await choose(interaction, self.game, self.version, command)
+
+
+class OpenGroup(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:open:{GAME}:{VERSION}:(?P<n>\d+)"):
+    """A select of command groups too big for the first page; choosing one opens it."""
+
+    def __init__(self, game: int, version: int, n: int, options: list[discord.SelectOption],
+                 row: int | None = None):
+        super().__init__(discord.ui.Select(placeholder="More choices ...", options=options, row=row,
+                                           custom_id=f"rr:open:{game}:{version}:{n}"))
+        self.game, self.version = game, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(*_ids(match), int(match["n"]), item.options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await present.show_panel(interaction.client, interaction, self.game, int(self.item.values[0]),
+                                 version=self.version)
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=rf"rr:page:{GAME}:{VERSION}:(?P<group>-?\d+):(?P<page>\d+)"):
+    """Back to the first page (group -1) or on to the next page of a group."""
+
+    def __init__(self, game: int, version: int, group: int, page: int, label: str, row: int | None = None):
+        super().__init__(discord.ui.Button(label=label, row=row,
+                                           custom_id=f"rr:page:{game}:{version}:{group}:{page}"))
+        self.game, self.version, self.group, self.page = game, version, group, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(*_ids(match), int(match["group"]), int(match["page"]), item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await present.show_panel(interaction.client, interaction, self.game, self.group, self.page,
+                                 version=self.version)
+
+
+class JoinButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=rf"rr:join:{GAME}:(?P<invited>\d+):(?P<side>[a-z]+)"):
+    """Take the free seat of a lobby (only the invited user, when somebody was invited)."""
+
+    def __init__(self, game: int, invited: int, side: str):
+        super().__init__(discord.ui.Button(label=f"Join as {side.title()}", style=discord.ButtonStyle.success,
+                                           custom_id=f"rr:join:{game}:{invited}:{side}"))
+        self.game, self.invited, self.side = game, invited, side
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), int(match["invited"]), match["side"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.invited and interaction.user.id != self.invited:
+            await present.reply(interaction, f"This seat is kept for <@{self.invited}>.")
+            return
+        await interaction.response.defer()
+        await present.join(interaction, self.game, self.side)
+
+
+class StartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:start:{GAME}"):
+    """Deal the game once both seats are taken."""
+
+    def __init__(self, game: int):
+        super().__init__(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary,
+                                           custom_id=f"rr:start:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await present.start(interaction, self.game)
+
+
+async def choose(interaction: discord.Interaction, game: int, version: int, pick) -> None:
+    """Resolve a panel choice against the legal commands of `version` and submit it."""
+    bot = interaction.client
+    try:
+        current, commands = await bot.service.legal_commands(game, interaction.user.id)
+    except present.ServiceError as refused:
+        await present.reply(interaction, refused.message)
+        return
+    if current != version:
+        await present.reply(interaction, "The game moved on since this panel was shown; "
+                                         "press **Your move** again.")
+        return
+    if not commands:
+        await present.reply(interaction, "It is not your decision.")
+        return
+    await present.act(bot, interaction, game, version, pick(commands))
+
+
+ITEMS = (YourMove, CommandButton, CommandPick, CardPick, OpenGroup, PageButton, JoinButton, StartButton)

@@ -1,0 +1,326 @@
+"""Presenting the service's answers on Discord: replies, the table update, the panel.
+
+Every cog and button goes through here, so a game looks the same whichever door a
+command came in by. Pictures are drawn in a worker thread; the event loop only waits.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Optional
+
+import discord
+
+from cogs import panel
+from cogs import buttons
+from engine.service import GameInfo, ServiceError, Update
+from images import render_board, render_dice
+
+if TYPE_CHECKING:
+    from bot import ReadyRoom
+
+log = logging.getLogger("ready_room.present")
+MAX_CONTENT = 2000
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def names_of(info: GameInfo) -> dict[str, str]:
+    """Seat -> player name."""
+    return {s.seat: s.name for s in info.seats}
+
+
+def seat_of(info: GameInfo, user_id: int) -> Optional[str]:
+    """The user's seat in the game, or None."""
+    return next((s.seat for s in info.seats if s.user_id == user_id), None)
+
+
+def clip(text: str, limit: int = MAX_CONTENT) -> str:
+    """`text` cut to Discord's message length."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+async def reply(interaction: discord.Interaction, text: str, **kwargs) -> None:
+    """An ephemeral answer: the response, the deferred "thinking" message, or a followup."""
+    if not interaction.response.is_done():
+        await interaction.response.send_message(clip(text), ephemeral=True, **kwargs)
+    elif interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+        await interaction.edit_original_response(content=clip(text), view=None, **kwargs)
+    else:
+        await interaction.followup.send(clip(text), ephemeral=True, **kwargs)
+
+
+def place_of(interaction: discord.Interaction) -> tuple[int, Optional[int]]:
+    """(channel id, thread id) where the interaction happened."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id:
+        return channel.parent_id, channel.id
+    return interaction.channel_id, None
+
+
+async def game_here(bot: "ReadyRoom", interaction: discord.Interaction) -> GameInfo:
+    """The live game of the channel or thread the interaction came from."""
+    return await bot.service.in_channel(*place_of(interaction))
+
+
+def final_score(update: Update, names: dict[str, str]) -> Optional[str]:
+    """"Final score: Ann 2, Bo 1" when the game has ended with scores."""
+    scores = (update.result or {}).get("scores")
+    if not scores:
+        return None
+    return "Final score: " + ", ".join(f"{names.get(s, s)} {points}" for s, points in scores.items())
+
+
+def to_ping(update: Update, actor_id: Optional[int]) -> list[int]:
+    """Users to mention: those now awaited, except the player who just acted (one ping per decision)."""
+    return list(dict.fromkeys(t.user_id for t in update.awaited if t.user_id != actor_id))
+
+
+def summary(update: Update, info: GameInfo, actor_id: Optional[int]) -> str:
+    """The public message text: what happened, then whose move it is."""
+    names = names_of(info)
+    lines = [f"**Game #{update.game_id}** · move {update.version}"] + [f"• {line}" for line in update.public]
+    score = final_score(update, names)
+    if score:
+        lines.append(score)
+    if update.status == "active" and update.awaited:
+        ping = set(to_ping(update, actor_id))
+        who = ", ".join(f"<@{t.user_id}>" if t.user_id in ping else t.name for t in update.awaited)
+        lines.append(f"Waiting for {who}.")
+    return clip("\n".join(lines))
+
+
+def _pictures(view: dict, events: list[dict], wanted: list[str]) -> list[tuple[str, bytes]]:
+    pictures = []
+    if "board" in wanted:
+        pictures.append(("board.png", render_board(view, events)))
+    if "dice" in wanted:
+        dice = render_dice(view, events)
+        if dice is not None:
+            pictures.append(("dice.png", dice))
+    return pictures
+
+
+async def pictures(bot: "ReadyRoom", game_id: int, events: list[dict], wanted: list[str]) -> list[discord.File]:
+    """The update's pictures from the public view, drawn off the event loop."""
+    if not wanted:
+        return []
+    view = await bot.service.view(game_id)
+    drawn = await asyncio.to_thread(_pictures, view, events, wanted)
+    return [discord.File(io.BytesIO(data), filename=name) for name, data in drawn]
+
+
+def turn_view(update: Update) -> Optional[discord.ui.View]:
+    """The "Your move" button for a game that waits on somebody."""
+    if update.status != "active" or not update.awaited:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(buttons.YourMove(update.game_id, update.version))
+    return view
+
+
+async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> None:
+    """One public message in the game's thread: summary, board, dice, whose move."""
+    info = await bot.service.get(update.game_id)
+    channel = bot.get_partial_messageable(info.thread_id or info.channel_id)
+    files = await pictures(bot, update.game_id, update.events, update.images)
+    kwargs = {"files": files}
+    view = turn_view(update)
+    if view is not None:
+        kwargs["view"] = view
+    await channel.send(summary(update, info, actor_id), allowed_mentions=discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(u) for u in to_ping(update, actor_id)]), **kwargs)
+    await deliver_private(bot, update, skip=actor_id)
+
+
+async def deliver_private(bot: "ReadyRoom", update: Update, skip: Optional[int] = None) -> None:
+    """Private lines of players other than `skip` go by DM to those who opted in."""
+    for seat, lines in update.private.items():
+        user_id = update.players.get(seat)
+        if user_id is None or user_id == skip or not await bot.service.user_setting(user_id, "dm"):
+            continue
+        await dm(bot, user_id, f"Game #{update.game_id}: " + "\n".join(lines))
+
+
+async def dm(bot: "ReadyRoom", user_id: int, text: str) -> None:
+    """A direct message; a user who refuses DMs is skipped."""
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        await user.send(clip(text), allowed_mentions=NO_MENTIONS)
+    except discord.HTTPException as error:
+        log.info("no DM to %s: %s", user_id, error)
+
+
+async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, version: int,
+              command: str) -> Optional[Update]:
+    """Submit a command for the interaction's user (already deferred) and present the result.
+
+    A refusal is explained privately and changes nothing.
+    """
+    user = interaction.user.id
+    try:
+        update = await bot.service.submit(game_id, user, command, version)
+    except ServiceError as refused:
+        await reply(interaction, refused.message)
+        return None
+    await publish(bot, update, user)
+    mine = update.private.get(next((s for s, u in update.players.items() if u == user), ""), [])
+    await interaction.edit_original_response(
+        content=clip("\n".join([f"Done: `{command}`"] + mine)), view=None)
+    return update
+
+
+def decision_text(view: dict, seat: str) -> str:
+    """The seat's pending decision and hand, for its private panel."""
+    decision = next((d for d in view.get("pending", []) if d["player"] == seat), None)
+    lines = []
+    if decision is not None:
+        info = ", ".join(f"{k} {v}" for k, v in (decision.get("info") or {}).items())
+        lines.append(f"Your decision: **{decision['kind']}**" + (f" ({info})" if info else ""))
+    hand = next((p.get("hand") for p in view["players"] if p["seat"] == seat), None)
+    if hand is not None:
+        lines.append("Your hand: " + (", ".join(hand) or "empty"))
+    return "\n".join(lines)
+
+
+def panel_view(game_id: int, version: int, commands: list[str], layout: panel.Layout,
+               group: int = -1, page: int = 0) -> discord.ui.View:
+    """The components of one panel page (all dynamic, so they work after a restart)."""
+    view = discord.ui.View(timeout=None)
+    all_groups = panel.groups(commands)
+    row = 0
+    for n, (placeholder, indices) in enumerate(layout.selects):
+        key = panel.group_key(commands[indices[0]])
+        options = [discord.SelectOption(label=panel.label(commands[i], key), value=str(i)) for i in indices]
+        view.add_item(buttons.CommandPick(game_id, version, n, placeholder[:150], options, row=row))
+        row += 1
+    for n in range(0, len(layout.drill), panel.MAX_OPTIONS):
+        chunk = layout.drill[n:n + panel.MAX_OPTIONS]
+        options = [discord.SelectOption(label=all_groups[g].key[:panel.LABEL], value=str(g),
+                                        description=f"{len(all_groups[g].indices)} choices") for g in chunk]
+        view.add_item(buttons.OpenGroup(game_id, version, n, options, row=row))
+        row += 1
+    if layout.cards is not None:
+        verb, cards = layout.cards
+        options = [discord.SelectOption(label=card[:panel.LABEL], value=str(i)) for i, card in enumerate(cards)]
+        view.add_item(buttons.CardPick(game_id, version, verb, options, row=row))
+        row += 1
+    for n, index in enumerate(layout.buttons):
+        view.add_item(buttons.CommandButton(game_id, version, index, commands[index][:panel.LABEL],
+                                    row=row + n // panel.PER_ROW))
+    row += -(-len(layout.buttons) // panel.PER_ROW)
+    if layout.back:
+        view.add_item(buttons.PageButton(game_id, version, -1, 0, "Back", row=row))
+    if layout.next_page is not None:
+        view.add_item(buttons.PageButton(game_id, version, group, layout.next_page, "More", row=row))
+    return view
+
+
+async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int,
+                     group: int = -1, page: int = 0, version: Optional[int] = None) -> None:
+    """Show (or turn to a page of) the user's private panel; the interaction is deferred.
+
+    With `version`, a panel made for an older version of the game is refused.
+    """
+    user = interaction.user.id
+    try:
+        current, commands = await bot.service.legal_commands(game_id, user)
+        info = await bot.service.get(game_id)
+        view = await bot.service.view(game_id, user)
+    except ServiceError as refused:
+        await reply(interaction, refused.message)
+        return
+    if version is not None and version != current:
+        await reply(interaction, "This panel is out of date; press **Your move** again.")
+        return
+    if not commands:
+        waiting = ", ".join(t.name for t in info.awaited) or "nobody"
+        await reply(interaction, f"It is not your decision; waiting for {waiting}.")
+        return
+    layout = panel.main_page(commands) if group < 0 else panel.group_page(commands, group, page)
+    text = decision_text(view, seat_of(info, user))
+    if group >= 0:
+        text += f"\nChoose: {panel.groups(commands)[group].key} ..."
+    await interaction.edit_original_response(
+        content=clip(text or "Your move:"), view=panel_view(game_id, current, commands, layout, group, page))
+
+
+# ---- the lobby ---------------------------------------------------------------------------
+
+SIDES = {
+    "federation": dict(affiliation="federation", team="federation-away-team", deck="federation-starter"),
+    "borg": dict(affiliation="borg", team="borg-away-team", deck="borg-starter"),
+}
+
+
+def other_side(side: str) -> str:
+    """The side left for the second player."""
+    return next(s for s in SIDES if s != side)
+
+
+def lobby_text(info: GameInfo, invited: int = 0) -> str:
+    """The lobby message: who sits where and what happens next."""
+    seated = ", ".join(f"{s.name} ({s.seat})" for s in info.seats) or "nobody yet"
+    lines = [f"**Away Mission #{info.id}** · lobby", f"Seated: {seated}"]
+    if info.status != "lobby":
+        lines.append("The game has started." if info.status == "active" else "The game is over.")
+    elif invited and len(info.seats) < 2:
+        lines.append(f"<@{invited}>, you are invited: press Join.")
+    elif len(info.seats) < 2:
+        lines.append("Anyone may press Join.")
+    else:
+        lines.append("Both seats are taken: press Start.")
+    return "\n".join(lines)
+
+
+def lobby_view(info: GameInfo, invited: int, side: str) -> Optional[discord.ui.View]:
+    """Join (while a seat is free) and Start, for a game still in its lobby."""
+    if info.status != "lobby":
+        return None
+    view = discord.ui.View(timeout=None)
+    if len(info.seats) < 2:
+        view.add_item(buttons.JoinButton(info.id, invited, side))
+    view.add_item(buttons.StartButton(info.id))
+    return view
+
+
+async def join(interaction: discord.Interaction, game_id: int, side: str) -> None:
+    """Seat the user on `side` and update the lobby message (deferred interaction)."""
+    try:
+        info = await interaction.client.service.join(
+            game_id, interaction.user.id, interaction.user.display_name, **SIDES[side])
+    except ServiceError as refused:
+        await reply(interaction, refused.message)
+        return
+    await interaction.edit_original_response(content=lobby_text(info), view=lobby_view(info, 0, side),
+                                             allowed_mentions=NO_MENTIONS)
+
+
+async def start(interaction: discord.Interaction, game_id: int) -> None:
+    """Deal the game, close the lobby message and post the opening table (deferred interaction)."""
+    bot = interaction.client
+    try:
+        update = await bot.service.start(game_id, interaction.user.id)
+    except ServiceError as refused:
+        await reply(interaction, refused.message)
+        return
+    info = await bot.service.get(game_id)
+    await interaction.edit_original_response(content=lobby_text(info), view=None, allowed_mentions=NO_MENTIONS)
+    await publish(bot, update, None)
+
+
+def link(guild_id: Optional[int], channel_id: Optional[int]) -> str:
+    """A link to a channel or thread."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
+
+
+def my_games(waiting: list) -> str:
+    """The "your turns" list: each game waiting on the user, with a link and how long."""
+    if not waiting:
+        return "No game is waiting for you."
+    lines = ["Games waiting for you:"]
+    for w in waiting:
+        due = f", answer by <t:{int(w.deadline)}:R>" if w.deadline else ""
+        lines.append(f"• Game #{w.game_id} ({w.seat}) since <t:{int(w.since)}:R>{due}: "
+                     f"{link(w.guild_id, w.thread_id or w.channel_id)}")
+    return "\n".join(lines)

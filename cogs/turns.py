@@ -1,0 +1,128 @@
+"""Asynchronous turns: reminders, deadlines that auto-pass re-roll windows, and /settings.
+
+Reminders live in the database (the service schedules them with every decision), so
+a restart loses none: the loop asks for the due ones at start and then every
+`bot.config.reminder_interval` seconds.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import buttons, present
+from db import DueReminder
+from engine.service import ServiceError
+
+log = logging.getLogger("ready_room.turns")
+
+
+class Turns(commands.Cog):
+    """Reminders and the settings that shape them."""
+
+    settings = app_commands.Group(name="settings", description="Reminders and notifications")
+
+    def __init__(self, bot):
+        self.bot = bot
+        self.task: Optional[asyncio.Task] = None
+
+    async def cog_load(self) -> None:
+        if self.bot.config.reminder_interval:
+            self.task = asyncio.create_task(self.run(), name="ready-room-reminders")
+
+    async def cog_unload(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    async def run(self) -> None:
+        """Send due reminders now and then every interval, until the cog unloads."""
+        await self.bot.wait_until_ready()
+        while True:
+            try:
+                await self.send_due()
+            except (discord.HTTPException, ServiceError):
+                log.warning("reminders failed this round; retrying next round", exc_info=True)
+            await asyncio.sleep(self.bot.config.reminder_interval)
+
+    async def send_due(self) -> int:
+        """Send every due reminder once; returns how many were handled."""
+        due = await self.bot.service.due_reminders()
+        digests: set[int] = set()
+        for reminder in due:
+            if reminder.kind == "deadline" and await self.expire(reminder):
+                continue
+            if await self.bot.service.user_setting(reminder.user_id, "digest"):
+                digests.add(reminder.user_id)
+            else:
+                await self.nudge(reminder)
+        for user_id in digests:
+            await present.dm(self.bot, user_id, present.my_games(await self.bot.service.awaiting(user_id)))
+        if due:
+            await self.bot.service.reminders_sent([r.id for r in due])
+        return len(due)
+
+    async def nudge(self, reminder: DueReminder) -> None:
+        """Remind one player, in the game's thread or by DM if they asked for DMs."""
+        info = await self.bot.service.get(reminder.game_id)
+        late = "Time is up for" if reminder.kind == "deadline" else "Reminder:"
+        text = f"{late} <@{reminder.user_id}>, game #{info.id} is waiting for your move."
+        view = discord.ui.View(timeout=None)
+        view.add_item(buttons.YourMove(info.id, info.version))
+        if await self.bot.service.user_setting(reminder.user_id, "dm"):
+            user = self.bot.get_user(reminder.user_id) or await self.bot.fetch_user(reminder.user_id)
+            await user.send(text + f"\n{present.link(info.guild_id, info.thread_id or info.channel_id)}", view=view)
+            return
+        channel = self.bot.get_partial_messageable(info.thread_id or info.channel_id)
+        await channel.send(text, view=view, allowed_mentions=discord.AllowedMentions(
+            users=[discord.Object(reminder.user_id)]))
+
+    async def expire(self, reminder: DueReminder) -> bool:
+        """At a deadline, a re-roll window passes by itself. True if it did."""
+        view = await self.bot.service.view(reminder.game_id)
+        waiting = [d for d in view.get("pending", []) if d["player"] == reminder.seat]
+        if not waiting or waiting[0]["kind"] != "reroll":
+            return False
+        try:
+            update = await self.bot.service.submit(reminder.game_id, reminder.user_id, "pass", view["version"])
+        except ServiceError:
+            return False  # answered in the meantime
+        update.public.insert(0, f"Time ran out: {present.names_of(await self.bot.service.get(update.game_id))[reminder.seat]} keeps the dice.")
+        await present.publish(self.bot, update, reminder.user_id)
+        return True
+
+    async def _guild_hours(self, interaction: discord.Interaction, key: str, hours: float) -> None:
+        if interaction.guild_id is None or not interaction.permissions.manage_guild:
+            await present.reply(interaction, "Only members with Manage Server can change this, in a server.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.service.set_guild_setting(interaction.guild_id, key, hours * 3600 if hours else None)
+        await present.reply(interaction, "Saved. New games use it." if hours else "Cleared.")
+
+    @settings.command(name="reminders", description="Remind awaited players after this many hours (0: default)")
+    async def reminders(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0, 720]) -> None:
+        await self._guild_hours(interaction, "remind_after", hours)
+
+    @settings.command(name="turn-limit", description="Deadline per decision in hours; re-roll windows auto-pass (0: none)")
+    async def turn_limit(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0, 720]) -> None:
+        await self._guild_hours(interaction, "turn_limit", hours)
+
+    @settings.command(name="dm", description="Get reminders and private results by direct message")
+    async def dm(self, interaction: discord.Interaction, enabled: bool) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.service.set_user_setting(interaction.user.id, "dm", enabled or None)
+        await present.reply(interaction, "DMs on." if enabled else "DMs off.")
+
+    @settings.command(name="digest", description="One message listing all my waiting games instead of a ping per game")
+    async def digest(self, interaction: discord.Interaction, enabled: bool) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.service.set_user_setting(interaction.user.id, "digest", enabled or None)
+        await present.reply(interaction, "Digest on." if enabled else "Digest off.")
+
+
+async def setup(bot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Turns(bot))

@@ -1,0 +1,140 @@
+"""Local play in a terminal: the same commands, service and database as on Discord.
+
+`python bot.py --local` runs `play_local`: you (the Federation) against an opponent that
+picks a random legal command, or two people taking turns with --hotseat. After every
+action the board (and the dice, when rolled) are written as PNG files to a folder.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from typing import Awaitable, Callable, Optional
+
+from engine.service import GameService, ServiceError, Update
+from images import render_board, render_dice
+
+FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
+BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
+HELP = """Type a command (like 'move REYES C4'), or:
+  ?        list your legal commands, numbered
+  N        send legal command number N
+  hand     your hand and your decision
+  concede  give up the game
+  quit     stop here (the game stays in the database)"""
+
+Ask = Callable[[str], Awaitable[Optional[str]]]
+
+
+async def _terminal(prompt: str) -> Optional[str]:
+    try:
+        return await asyncio.to_thread(input, prompt)
+    except EOFError:
+        return None
+
+
+def _pictures(view: dict, events: list[dict], wanted: list[str]) -> dict[str, bytes]:
+    drawn = {"board": render_board(view, events)} if "board" in wanted else {}
+    dice = render_dice(view, events) if "dice" in wanted else None
+    if dice is not None:
+        drawn["dice"] = dice
+    return drawn
+
+
+class Console:
+    """One local game: prompts for human seats, a random opponent for the others."""
+
+    def __init__(self, service: GameService, pictures: str, *, ask: Ask = _terminal,
+                 say: Callable[[str], None] = print, hotseat: bool = False, rng: Optional[random.Random] = None):
+        self.service, self.folder, self.ask, self.say = service, pictures, ask, say
+        self.humans = {1, 2} if hotseat else {1}
+        self.rng = rng or random.Random()
+        self.game_id = 0
+
+    async def play(self, seed: Optional[int] = None) -> Update:
+        """Create, start and play a game until it ends or the player quits; the last update."""
+        info = await self.service.create(creator=1, seed=seed)
+        self.game_id = info.id
+        await self.service.join(info.id, 1, "Player 1" if len(self.humans) > 1 else "You", **FED)
+        await self.service.join(info.id, 2, "Player 2" if len(self.humans) > 1 else "Computer", **BORG)
+        update = await self.service.start(info.id, 1)
+        self.say(f"Game #{info.id} (pictures in {self.folder}/). {HELP}")
+        await self.show(update)
+        while update.status == "active":
+            turn = update.awaited[0]
+            version, legal = await self.service.legal_commands(self.game_id, turn.user_id)
+            if turn.user_id not in self.humans:
+                command = self.rng.choice(legal)
+                self.say(f"{turn.name}: {command}")
+            else:
+                command = await self.command_from(turn.name, turn.user_id, legal)
+                if command is None:
+                    return update
+            try:
+                update = (await self.service.concede(self.game_id, turn.user_id) if command == "concede"
+                          else await self.service.submit(self.game_id, turn.user_id, command, version))
+            except ServiceError as refused:
+                self.say(refused.message)
+                continue
+            await self.show(update)
+        return update
+
+    async def command_from(self, name: str, user_id: int, legal: list[str]) -> Optional[str]:
+        """Ask a human until the answer is a command (None: quit)."""
+        while True:
+            line = await self.ask(f"{name}> ")
+            if line is None or line.strip().lower() == "quit":
+                return None
+            line = line.strip()
+            if line in ("?", "help", ""):
+                self.say(HELP + "\n" + "\n".join(f"{n:3}. {c}" for n, c in enumerate(legal, 1)))
+            elif line == "hand":
+                self.say(await self.hand(user_id))
+            elif line.isdigit():
+                if 1 <= int(line) <= len(legal):
+                    return legal[int(line) - 1]
+                self.say(f"Choose 1 to {len(legal)}.")
+            else:
+                return line
+
+    async def hand(self, user_id: int) -> str:
+        """The player's decision and hand."""
+        view = await self.service.view(self.game_id, user_id)
+        seat = "p1" if user_id == 1 else "p2"
+        pending = [d["kind"] for d in view["pending"] if d["player"] == seat]
+        hand = next(p.get("hand", []) for p in view["players"] if p["seat"] == seat)
+        return f"Decision: {', '.join(pending) or 'none'}. Hand: {', '.join(hand) or 'empty'}."
+
+    async def show(self, update: Update) -> None:
+        """Print what happened (private lines only for human seats) and write the pictures."""
+        for line in update.public:
+            self.say(f"  {line}")
+        for seat, lines in update.private.items():
+            if update.players[seat] in self.humans:
+                self.say("\n".join(f"  ({seat} only) {line}" for line in lines))
+        if update.result and update.result.get("scores"):
+            self.say(f"Final score: {update.result['scores']}, winner: {update.result.get('winner')}")
+        if update.images:
+            view = await self.service.view(self.game_id)
+            drawn = await asyncio.to_thread(_pictures, view, update.events, update.images)
+            os.makedirs(self.folder, exist_ok=True)
+            for kind, data in drawn.items():
+                path = os.path.join(self.folder, f"game{self.game_id}-{update.version:04d}-{kind}.png")
+                await asyncio.to_thread(_write, path, data)
+
+
+def _write(path: str, data: bytes) -> None:
+    with open(path, "wb") as out:
+        out.write(data)
+
+
+async def play_local(database: str, pictures: str, *, hotseat: bool = False, seed: Optional[int] = None,
+                     ask: Ask = _terminal, say: Callable[[str], None] = print) -> int:
+    """Play one local game over the database at `database`; exit status 0."""
+    service = await GameService.open(database)
+    try:
+        await Console(service, pictures, ask=ask, say=say, hotseat=hotseat,
+                      rng=random.Random(seed)).play(seed)
+    finally:
+        await service.close()
+    return 0
