@@ -6,7 +6,8 @@ pair, with weights built so that, in this order of priority:
 1. everyone without the bye gets a game;
 2. as few rematches as possible (none whenever a rematch-free pairing exists);
 3. the smallest total of squared Battle Point differences;
-4. within that, players meet the nearest player in the standings (squared distance),
+4. the fewest pairs across Battle Point groups;
+5. within that, players meet the nearest player in the standings (squared distance),
    so a Battle Point group pairs first with second, third with fourth.
 """
 from __future__ import annotations
@@ -98,26 +99,28 @@ def pair_round(entrants: list[Entrant], last_bye: Optional[str] = None, label: s
     return Pairing(pairs=pairs, bye=bye, notes=notes)
 
 
-def _cost_scales(players: list[Entrant]) -> tuple[int, int]:
+def _cost_scales(players: list[Entrant]) -> tuple[int, int, int]:
     """Multipliers that make each criterion outweigh every total of the ones below it."""
     n = len(players)
     spread = max(e.battle_points for e in players) - min(e.battle_points for e in players)
-    place = n ** 3 + 1  # outweighs any total of squared place distances
-    rematch = place * (n * spread ** 2 + 1)  # outweighs any total of the two lower criteria
-    return place, rematch
+    cross = n ** 3 + 1  # outweighs any total of squared place distances
+    points = cross * (n + 1)  # outweighs any total of cross-group pairs and place distances
+    rematch = points * (n * spread ** 2 + 1)  # outweighs any total of the lower criteria
+    return cross, points, rematch
 
 
 def _match(players: list[Entrant], avoid_rematches: bool) -> list[tuple[str, str]]:
     """The best perfect matching of `players` (an even count) by the criteria above."""
     if not players:
         return []
-    place, rematch = _cost_scales(players)
+    cross, points, rematch = _cost_scales(players)
     graph = nx.Graph()
     costs = {}
     for i, a in enumerate(players):
         for j in range(i + 1, len(players)):
             b = players[j]
-            cost = (j - i) ** 2 + place * (a.battle_points - b.battle_points) ** 2
+            difference = a.battle_points - b.battle_points
+            cost = (j - i) ** 2 + cross * (difference != 0) + points * difference ** 2
             if avoid_rematches and b.id in a.opponents:
                 cost += rematch
             costs[i, j] = cost
