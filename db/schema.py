@@ -87,6 +87,37 @@ MIGRATIONS: list[str] = [
     CREATE INDEX reminders_unsent ON reminders (due) WHERE sent_at IS NULL;
     CREATE INDEX reminders_by_wait ON reminders (game_id, seat);
     """,
+    # 4: leagues and organised-play events (state is the league engine's JSON), the bot
+    # games linked to their pairings, and a thread per pairing in season leagues
+    """
+    CREATE TABLE league_events (
+        id         INTEGER PRIMARY KEY,
+        guild_id   INTEGER NOT NULL,
+        channel_id INTEGER,
+        name       TEXT    NOT NULL,
+        status     TEXT    NOT NULL,
+        version    INTEGER NOT NULL DEFAULT 0,
+        state      TEXT    NOT NULL,
+        next_due   REAL,
+        created_by INTEGER,
+        created_at REAL    NOT NULL,
+        updated_at REAL    NOT NULL
+    );
+    CREATE INDEX league_events_by_guild ON league_events (guild_id, status);
+    CREATE INDEX league_events_due ON league_events (next_due) WHERE next_due IS NOT NULL;
+    CREATE TABLE league_games (
+        game_id  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        event_id INTEGER NOT NULL REFERENCES league_events (id) ON DELETE CASCADE
+    );
+    CREATE TABLE league_threads (
+        event_id    INTEGER NOT NULL REFERENCES league_events (id) ON DELETE CASCADE,
+        round       INTEGER NOT NULL,
+        table_no    INTEGER NOT NULL,
+        thread_id   INTEGER NOT NULL,
+        reminded_at REAL,
+        PRIMARY KEY (event_id, round, table_no)
+    ) WITHOUT ROWID;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)
