@@ -21,7 +21,9 @@ import discord
 from discord.ext import commands
 
 from cogs.buttons import ITEMS
+from engine.awaymissions.content import load_pack
 from engine.service import GameService
+from engine.service.rulesets import RULESETS
 
 log = logging.getLogger("ready_room")
 EXTENSIONS = ("cogs.game", "cogs.play", "cogs.turns", "cogs.admin")
@@ -78,6 +80,9 @@ class ReadyRoom(commands.Bot):
         """Open and migrate the database, load the cogs, register the persistent buttons."""
         options = {"clock": self.clock} if self.clock else {}
         self.service = await GameService.open(self.config.database, **options)
+        for ruleset in RULESETS.values():  # parse content packs now, off the loop, not in the first game
+            if "pack" in ruleset.default_options:
+                await asyncio.to_thread(load_pack, ruleset.default_options["pack"])
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*ITEMS)

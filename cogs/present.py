@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 from typing import TYPE_CHECKING, Optional
 
@@ -90,15 +91,29 @@ def summary(update: Update, info: GameInfo, actor_id: Optional[int]) -> str:
     return clip("\n".join(lines))
 
 
-def _pictures(view: dict, events: list[dict], wanted: list[str]) -> list[tuple[str, bytes]]:
+def _pictures(view: dict, events: list[dict], roll: list[dict], wanted: list[str]) -> list[tuple[str, bytes]]:
     pictures = []
     if "board" in wanted:
         pictures.append(("board.png", render_board(view, events)))
     if "dice" in wanted:
-        dice = render_dice(view, events)
+        dice = render_dice(view, roll)
         if dice is not None:
             pictures.append(("dice.png", dice))
     return pictures
+
+
+async def roll_events(bot: "ReadyRoom", game_id: int, events: list[dict]) -> list[dict]:
+    """The events the dice board needs: a re-roll's own events lack the roll they change,
+    so the public events since that roll are taken from the log."""
+    if any(e["type"] == "rolled" for e in events) or not any(e["type"] == "rerolled" for e in events):
+        return events
+    earlier: list[dict] = []
+    for entry in reversed((await bot.service.log(game_id))[:-1]):
+        found = [{k: v for k, v in e.items() if k != "private"} for e in json.loads(entry.events)]
+        earlier = found + earlier
+        if any(e["type"] == "rolled" for e in found):
+            break
+    return earlier + events
 
 
 async def pictures(bot: "ReadyRoom", game_id: int, events: list[dict], wanted: list[str]) -> list[discord.File]:
@@ -106,7 +121,8 @@ async def pictures(bot: "ReadyRoom", game_id: int, events: list[dict], wanted: l
     if not wanted:
         return []
     view = await bot.service.view(game_id)
-    drawn = await asyncio.to_thread(_pictures, view, events, wanted)
+    roll = await roll_events(bot, game_id, events) if "dice" in wanted else []
+    drawn = await asyncio.to_thread(_pictures, view, events, roll, wanted)
     return [discord.File(io.BytesIO(data), filename=name) for name, data in drawn]
 
 

@@ -1,0 +1,436 @@
+"""A fake Discord for tests: the real discord.py code paths, no network.
+
+`FakeDiscord` replaces the two places where discord.py talks HTTP
+(`HTTPClient.request` for REST, `AsyncWebhookAdapter.request` for interaction callbacks
+and followups), answers them like Discord would, keeps every message it "sent" (so a
+later click can reference it) and records every outgoing request with its JSON and
+files. Interactions are raw INTERACTION_CREATE payloads fed to
+`bot._connection.parse_interaction_create`; `dispatch` then waits for every task
+discord.py spawned. Any ERROR logged meanwhile (an exception in a command or button
+callback) fails the test.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import discord
+import discord.http
+import discord.webhook.async_
+
+from bot import Config, ReadyRoom
+
+APP_ID = 900000000000000001
+GUILD_ID = 800000000000000001
+CHANNEL_ID = 700000000000000001
+OWNER_ID = 1000
+EPHEMERAL = 64
+BOT_USER = {"id": str(APP_ID), "username": "Ready Room", "discriminator": "0000", "avatar": None,
+            "bot": True, "global_name": None}
+MANAGE_GUILD = 1 << 5
+EVERYONE = str((1 << 41) - 1 - MANAGE_GUILD - (1 << 3))  # most permissions, not Manage Server nor admin
+
+
+def user(user_id: int, name: str) -> dict:
+    """A user payload."""
+    return {"id": str(user_id), "username": name, "discriminator": "0", "avatar": None, "global_name": name}
+
+
+@dataclass
+class Sent:
+    """One request the bot made."""
+
+    method: str
+    path: str
+    json: Any
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+    ephemeral: bool = False
+    message_id: Optional[int] = None
+
+    @property
+    def text(self) -> str:
+        """Everything textual in the request."""
+        return json.dumps(self.json) if self.json is not None else ""
+
+
+class CallbackError(AssertionError):
+    """Something was logged at ERROR level while handling an interaction."""
+
+
+class _Errors(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+class FakeDiscord:
+    """Discord's HTTP side, in memory. Use as `async with FakeDiscord(monkeypatch, db) as fake`."""
+
+    def __init__(self, monkeypatch, database: str, clock=None):
+        self.database, self.clock = database, clock
+        self.sent: list[Sent] = []
+        self.messages: dict[int, dict] = {}
+        self.channels: dict[int, dict] = {CHANNEL_ID: {
+            "id": str(CHANNEL_ID), "type": 0, "guild_id": str(GUILD_ID), "name": "general", "position": 0,
+            "permission_overwrites": [], "nsfw": False, "parent_id": None, "rate_limit_per_user": 0}}
+        self.users: dict[int, dict] = {}
+        self.originals: dict[str, int] = {}  # interaction token -> its original message
+        self.clicked: dict[str, int] = {}  # interaction token -> the message clicked
+        self.places: dict[str, int] = {}  # interaction token -> the channel it came from
+        self.choices: dict[str, list[dict]] = {}  # interaction token -> autocomplete choices
+        self._ids = itertools.count(600000000000000001)
+        self._errors = _Errors()
+        self.bot: Optional[ReadyRoom] = None
+
+        async def rest(http, route, **kwargs):
+            return await self._rest(http, route, **kwargs)
+
+        async def webhook(adapter, route, session, **kwargs):
+            return await self._webhook(adapter, route, session, **kwargs)
+        monkeypatch.setattr(discord.http.HTTPClient, "request", rest)
+        monkeypatch.setattr(discord.webhook.async_.AsyncWebhookAdapter, "request", webhook)
+
+    # ---- the bot's life -----------------------------------------------------------------
+
+    async def __aenter__(self) -> "FakeDiscord":
+        logging.getLogger().addHandler(self._errors)
+        await self.boot()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        try:
+            await self.shutdown()
+        finally:
+            logging.getLogger().removeHandler(self._errors)
+
+    async def boot(self) -> ReadyRoom:
+        """Start a bot over the database and log it in against the fake."""
+        config = Config(token="fake", database=self.database, dev_guild=None, reminder_interval=0)
+        self.bot = ReadyRoom(config, clock=self.clock)
+        await self.bot.__aenter__()
+        await self.bot.login("fake")
+        self.check()
+        return self.bot
+
+    async def shutdown(self) -> None:
+        """Stop the bot (as a restart or the end of a test would)."""
+        if self.bot is not None:
+            await self.bot.__aexit__(None, None, None)
+            self.bot = None
+
+    def check(self) -> None:
+        """Fail if anything was logged at ERROR level since the last check."""
+        records, self._errors.records = self._errors.records, []
+        if records:
+            raise CallbackError("\n".join(
+                r.getMessage() + ("\n" + logging.Formatter().formatException(r.exc_info) if r.exc_info else "")
+                for r in records))
+
+    # ---- feeding interactions -----------------------------------------------------------
+
+    async def run(self, *awaitables) -> list:
+        """Await `awaitables` and every task they (or discord.py) spawn; then check for errors."""
+        before = asyncio.all_tasks()
+        results = await asyncio.gather(*awaitables)
+        await self.settle(before)
+        return results
+
+    async def settle(self, before: set) -> None:
+        """Wait until every task started since `before` is done."""
+        while True:
+            await asyncio.sleep(0)
+            pending = [t for t in asyncio.all_tasks() - before if t is not asyncio.current_task() and not t.done()]
+            if not pending:
+                break
+            await asyncio.gather(*pending, return_exceptions=True)
+        self.check()
+
+    async def dispatch(self, *payloads: dict) -> None:
+        """Deliver INTERACTION_CREATE payloads at once and wait until all is handled."""
+        before = asyncio.all_tasks()
+        for payload in payloads:
+            self.bot._connection.parse_interaction_create(payload)
+        await self.settle(before)
+
+    def _interaction(self, kind: int, member: dict, data: dict, channel_id: int,
+                     message: Optional[dict] = None, permissions: str = EVERYONE) -> dict:
+        token = f"token-{next(self._ids)}"
+        channel = self.channels[channel_id]
+        payload = {
+            "id": str(next(self._ids)), "application_id": str(APP_ID), "type": kind, "data": data,
+            "token": token, "version": 1, "channel_id": str(channel_id), "channel": channel,
+            "app_permissions": EVERYONE, "locale": "en-US", "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "attachment_size_limit": 10 << 20,
+        }
+        if channel["type"] == 1:
+            payload["user"], payload["context"] = member, 1
+        else:
+            payload["guild_id"], payload["context"], payload["guild_locale"] = str(GUILD_ID), 0, "en-US"
+            payload["member"] = {"user": member, "roles": [], "permissions": permissions, "nick": None,
+                                 "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0}
+        self.places[token] = channel_id
+        if message is not None:
+            payload["message"] = message
+            self.clicked[token] = int(message["id"])
+        self.users[int(member["id"])] = member
+        return payload
+
+    def _command(self, path: str):
+        names = path.split()
+        command = self.bot.tree.get_command(names[0])
+        for name in names[1:]:
+            command = command.get_command(name)
+        return command
+
+    def _options(self, path: str, values: dict, focused: Optional[str] = None) -> tuple[dict, dict]:
+        command = self._command(path)
+        options, resolved = [], {}
+        for name, value in values.items():
+            parameter = command.get_parameter(name)
+            option = {"name": name, "type": parameter.type.value}
+            if parameter.type is discord.AppCommandOptionType.user:
+                resolved.setdefault("users", {})[str(value["id"])] = value
+                resolved.setdefault("members", {})[str(value["id"])] = {
+                    "roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "nick": None, "permissions": EVERYONE,
+                    "flags": 0, "deaf": False, "mute": False}
+                value = value["id"]
+            option["value"] = value
+            if name == focused:
+                option["focused"] = True
+            options.append(option)
+        names = path.split()
+        for name in reversed(names[1:]):
+            options = [{"name": name, "type": 1, "options": options}]
+        data = {"id": str(APP_ID + 7), "name": names[0], "type": 1, "options": options}
+        if resolved:
+            data["resolved"] = resolved
+        return data, command
+
+    def slash(self, member: dict, path: str, channel_id: int = CHANNEL_ID, permissions: str = EVERYONE,
+              **values) -> dict:
+        """A slash command interaction, e.g. slash(ann, "game new", side="borg")."""
+        data, _ = self._options(path, values)
+        return self._interaction(2, member, data, channel_id, permissions=permissions)
+
+    async def autocomplete(self, member: dict, path: str, focused: str, channel_id: int, **values) -> list[str]:
+        """The choices the bot offers while `focused` is being typed."""
+        data, _ = self._options(path, values, focused)
+        payload = self._interaction(4, member, data, channel_id)
+        await self.dispatch(payload)
+        return [c["value"] for c in self.choices[payload["token"]]]
+
+    def click(self, member: dict, message_id: int, custom_id: str, values: Optional[list[str]] = None) -> dict:
+        """A click on a button (or a choice in a select) of a message the bot sent."""
+        message = self.messages[message_id]
+        component = self.component(message, custom_id)
+        data = {"custom_id": custom_id, "component_type": component["type"]}
+        if component["type"] == 3:
+            data["values"] = values or []
+        return self._interaction(3, member, data, int(message["channel_id"]), message=message)
+
+    @staticmethod
+    def components(message: dict) -> list[dict]:
+        """Every button and select of a message."""
+        return [c for row in message.get("components", []) for c in row.get("components", [])]
+
+    def component(self, message: dict, custom_id: str) -> dict:
+        """The component with this custom id (AssertionError if the message has none)."""
+        for c in self.components(message):
+            if c.get("custom_id") == custom_id:
+                return c
+        raise AssertionError(f"no component {custom_id} on message {message['id']}")
+
+    # ---- what the bot sent --------------------------------------------------------------
+
+    def public(self) -> list[Sent]:
+        """Requests whose content anyone in the channel could see."""
+        return [s for s in self.sent if not s.ephemeral and s.json is not None]
+
+    def in_channel(self, channel_id: int) -> list[dict]:
+        """Messages everyone in a channel sees (ephemeral ones left out), oldest first."""
+        return [m for m in self.messages.values()
+                if int(m["channel_id"]) == channel_id and not m["flags"] & EPHEMERAL]
+
+    def original(self, payload: dict) -> dict:
+        """The message an interaction's response created or edited."""
+        return self.messages[self.originals[payload["token"]]]
+
+    # ---- the fake HTTP side -------------------------------------------------------------
+
+    def _message(self, channel_id: int, body: dict, files, flags: int = 0) -> dict:
+        message_id = next(self._ids)
+        message = {"id": str(message_id), "channel_id": str(channel_id), "type": 0, "author": BOT_USER,
+                   "content": "", "embeds": [], "attachments": [], "mentions": [], "mention_roles": [],
+                   "mention_everyone": False, "pinned": False, "tts": False, "components": [],
+                   "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None, "flags": flags}
+        if self.channels.get(channel_id, {}).get("type") != 1:
+            message["guild_id"] = str(GUILD_ID)
+        self.messages[message_id] = message
+        return self._edit(message_id, body, files)
+
+    def _edit(self, message_id: int, body: dict, files) -> dict:
+        message = self.messages[message_id]
+        for key in ("content", "components", "embeds"):
+            if key in body and body[key] is not None:
+                message[key] = body[key]
+        if files:
+            message["attachments"] = [{"id": str(next(self._ids)), "filename": name, "size": len(data),
+                                       "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}"}
+                                      for name, data in files]
+        elif "attachments" in body:
+            message["attachments"] = [a for a in message["attachments"]
+                                      if any(str(k.get("id")) == a["id"] for k in body["attachments"])]
+        message["edited_timestamp"] = "2026-01-01T00:00:01+00:00"
+        return message
+
+    @staticmethod
+    def _body(json_body, form, files) -> tuple[Any, list[tuple[str, bytes]]]:
+        if form:
+            json_body = next((json.loads(f["value"]) for f in form if f["name"] == "payload_json"), json_body)
+        taken = []
+        for f in files or []:
+            f.reset()
+            taken.append((f.filename, f.fp.read()))
+        return json_body, taken
+
+    def _record(self, method, path, body, files, ephemeral=False, message_id=None) -> None:
+        self.sent.append(Sent(method, path, body, files, ephemeral, message_id))
+
+    async def _rest(self, http, route, *, files=None, form=None, **kwargs):
+        body, taken = self._body(kwargs.get("json"), form, files)
+        method, path = route.method, route.url.split("/api/v10", 1)[1].split("?")[0]
+        if method == "GET" and path == "/users/@me":
+            return BOT_USER
+        if method == "GET" and path == "/oauth2/applications/@me":
+            return {"id": str(APP_ID), "name": "Ready Room", "icon": None, "description": "", "bot_public": True,
+                    "bot_require_code_grant": False, "owner": user(OWNER_ID, "owner"), "verify_key": "k",
+                    "flags": 0, "team": None, "summary": ""}
+        if re.fullmatch(r"/users/\d+", path) and method == "GET":
+            return self.users.get(int(path.split("/")[-1]), user(int(path.split("/")[-1]), "someone"))
+        if method == "POST" and path == "/users/@me/channels":
+            channel_id = next(self._ids)
+            recipient = self.users.get(int(body["recipient_id"]), user(int(body["recipient_id"]), "someone"))
+            self.channels[channel_id] = {"id": str(channel_id), "type": 1, "recipients": [recipient]}
+            return self.channels[channel_id]
+        if method in ("PUT", "GET") and path.endswith("/commands"):
+            self._record(method, path, body, taken, ephemeral=True)
+            return [{**c, "id": str(next(self._ids)), "application_id": str(APP_ID), "version": "1"}
+                    for c in body or []]
+        if method == "POST" and (m := re.fullmatch(r"/channels/(\d+)/threads", path)):
+            thread_id = next(self._ids)
+            self.channels[thread_id] = {
+                "id": str(thread_id), "type": 11, "guild_id": str(GUILD_ID), "parent_id": m[1], "name": body["name"],
+                "owner_id": str(APP_ID), "member_count": 1, "message_count": 0, "rate_limit_per_user": 0, "flags": 0,
+                "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
+                                    "archive_timestamp": "2026-01-01T00:00:00+00:00"}}
+            self._record(method, path, body, taken)
+            return self.channels[thread_id]
+        if method == "POST" and (m := re.fullmatch(r"/channels/(\d+)/messages", path)):
+            channel_id = int(m[1])
+            message = self._message(channel_id, body, taken)
+            private = self.channels.get(channel_id, {}).get("type") == 1
+            self._record(method, path, body, taken, ephemeral=private, message_id=int(message["id"]))
+            return message
+        if method == "PATCH" and (m := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path)):
+            self._record(method, path, body, taken, message_id=int(m[2]))
+            return self._edit(int(m[2]), body, taken)
+        raise AssertionError(f"unexpected Discord request {method} {path}")
+
+    async def _webhook(self, adapter, route, session, *, payload=None, multipart=None, files=None, **kwargs):
+        body, taken = self._body(payload, multipart, files)
+        method, path = route.method, route.url.split("/api/v10", 1)[1].split("?")[0]
+        if m := re.fullmatch(r"/interactions/(\d+)/([\w-]+)/callback", path):
+            return self._callback(m[1], m[2], body, taken)
+        if m := re.fullmatch(r"/webhooks/(\d+)/([\w-]+)", path):  # followup
+            flags = (body or {}).get("flags", 0)
+            message = self._message(self.places[m[2]], body, taken, flags)
+            self._record(method, path, body, taken, bool(flags & EPHEMERAL), int(message["id"]))
+            return message
+        if m := re.fullmatch(r"/webhooks/(\d+)/([\w-]+)/messages/(@original|\d+)", path):
+            message_id = self.originals[m[2]] if m[3] == "@original" else int(m[3])
+            ephemeral = bool(self.messages[message_id]["flags"] & EPHEMERAL)
+            self._record(method, path, body, taken, ephemeral, message_id)
+            if method == "GET":
+                return self.messages[message_id]
+            return self._edit(message_id, body, taken)
+        raise AssertionError(f"unexpected webhook request {method} {path}")
+
+    def _callback(self, interaction_id: str, token: str, body: dict, files) -> dict:
+        kind, data = body["type"], body.get("data") or {}
+        answer = {"interaction": {"id": interaction_id, "type": kind}}
+        if kind == 8:
+            self.choices[token] = data.get("choices", [])
+            self._record("POST", "callback", body, files, ephemeral=True)
+            return answer
+        if kind in (4, 5):
+            flags = data.get("flags", 0)
+            message = self._message(self.places[token], data if kind == 4 else {}, files, flags)
+            self.originals[token] = int(message["id"])
+        else:  # 6: deferred update, 7: update the clicked message
+            self.originals[token] = self.clicked[token]
+            message = self._edit(self.clicked[token], data, files) if kind == 7 else self.messages[self.clicked[token]]
+        ephemeral = bool(message["flags"] & EPHEMERAL)
+        self._record("POST", "callback", body, files, ephemeral, int(message["id"]))
+        answer["interaction"].update(response_message_id=message["id"], response_message_loading=kind == 5,
+                                     response_message_ephemeral=ephemeral)
+        answer["resource"] = {"type": kind, "message": message}
+        return answer
+
+
+# ---- playing through the panel ----------------------------------------------------------
+
+def thread_of(fake: FakeDiscord) -> int:
+    """The newest game thread."""
+    return max(c for c, data in fake.channels.items() if data["type"] == 11)
+
+
+def turn_button(fake: FakeDiscord, channel_id: int) -> tuple[int, str]:
+    """(message id, custom id) of the newest "Your move" button in a channel."""
+    for message in reversed(fake.in_channel(channel_id)):
+        for c in fake.components(message):
+            if c.get("custom_id", "").startswith("rr:turn:"):
+                return int(message["id"]), c["custom_id"]
+    raise AssertionError("no Your move button")
+
+
+async def open_panel(fake: FakeDiscord, member: dict, channel_id: int) -> dict:
+    """Press the newest "Your move" as `member`; the private message it opened."""
+    payload = fake.click(member, *turn_button(fake, channel_id))
+    await fake.dispatch(payload)
+    return fake.original(payload)
+
+
+async def choose(fake: FakeDiscord, member: dict, panel_message: dict, commands: list[str], index: int) -> None:
+    """Send `commands[index]` by clicking through the panel as a person would."""
+    from cogs.panel import card_choice, groups
+    words = commands[index].split()
+    for c in fake.components(panel_message):
+        custom_id = c["custom_id"]
+        values = [o["value"] for o in c.get("options", [])]
+        if custom_id.startswith("rr:do:") and custom_id.endswith(f":{index}"):
+            return await fake.dispatch(fake.click(member, int(panel_message["id"]), custom_id))
+        if custom_id.startswith("rr:pick:") and str(index) in values:
+            return await fake.dispatch(fake.click(member, int(panel_message["id"]), custom_id, [str(index)]))
+        if custom_id.startswith(f"rr:cards:") and custom_id.endswith(f":{words[0]}"):
+            cards, picked = list(card_choice(commands)[1]), []
+            for card in words[1:]:
+                position = next(i for i, c in enumerate(cards) if c == card and str(i) not in picked)
+                picked.append(str(position))
+            return await fake.dispatch(fake.click(member, int(panel_message["id"]), custom_id, picked))
+    group = next(n for n, g in enumerate(groups(commands)) if index in g.indices)
+    for c in fake.components(panel_message):
+        values = [o["value"] for o in c.get("options", [])]
+        more = c["custom_id"].startswith("rr:page:") and c.get("label") == "More"
+        if (c["custom_id"].startswith("rr:open:") and str(group) in values) or more:
+            await fake.dispatch(fake.click(member, int(panel_message["id"]), c["custom_id"],
+                                           [str(group)] if not more else None))
+            return await choose(fake, member, fake.messages[int(panel_message["id"])], commands, index)
+    raise AssertionError(f"'{commands[index]}' is not on the panel")
