@@ -1,0 +1,374 @@
+"""The async league desk: loads an event, applies one league action, stores it.
+
+Discord and the console call `LeagueService`; neither touches league rules or SQL. Each
+event is changed under its own lock, on a copy: a refused action raises a ServiceError
+and stores nothing. Organiser actions need the server's organiser role (or the
+server's administrator permission, which the caller passes in as `Actor.admin`).
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import AsyncIterator, Callable, Optional
+
+import msgspec
+
+from db import Database
+from db.league_store import LeagueRow, LeagueStore
+from engine.errors import RuleError
+from engine.league import event as league
+from engine.league import results, rounds, standings
+from engine.league.builds import Build
+from engine.league.event import Claim, Event
+from engine.league.profiles import PROFILES
+from engine.service.errors import IllegalCommand, NotAllowed, UnknownGame
+
+ORGANISER_ROLE = "league_organiser_role"
+REMIND_BEFORE = 24 * 3600.0
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is asking: a Discord user, their role ids in the server, and admin rights."""
+
+    user_id: int
+    name: str = ""
+    roles: frozenset[int] = frozenset()
+    admin: bool = False
+
+
+@dataclass(frozen=True)
+class LeagueUpdate:
+    """What an accepted action changed: the event after it, and lines to post."""
+
+    event_id: int
+    version: int
+    event: Event
+    public: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A pairing whose result is still missing as its deadline nears."""
+
+    event_id: int
+    round: int
+    table: int
+    players: tuple[int, int]
+    deadline: float
+    thread_id: Optional[int]
+
+
+class LeagueService:
+    """Every league of one database."""
+
+    def __init__(self, database: Database, *, clock: Callable[[], float] = time.time,
+                 remind_before: float = REMIND_BEFORE):
+        self.db = database
+        self.store = LeagueStore(database)
+        self._clock = clock
+        self._remind_before = remind_before
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # ---- organisers ---------------------------------------------------------------------
+
+    async def set_organiser_role(self, guild_id: int, actor: Actor, role_id: Optional[int]) -> None:
+        """Choose the server role whose members run events (administrators only)."""
+        if not actor.admin:
+            raise NotAllowed("Only a server administrator can choose the organiser role.")
+        await self.db.set_guild_setting(guild_id, ORGANISER_ROLE, None if role_id is None else json.dumps(role_id))
+
+    async def is_organiser(self, guild_id: int, actor: Actor) -> bool:
+        """Administrators and members of the server's organiser role."""
+        if actor.admin:
+            return True
+        role = await self.db.guild_setting(guild_id, ORGANISER_ROLE)
+        return role is not None and json.loads(role) in actor.roles
+
+    async def _require_organiser(self, guild_id: int, actor: Actor) -> None:
+        if not await self.is_organiser(guild_id, actor):
+            raise NotAllowed("Only the server's event organisers can do that.")
+
+    # ---- loading and saving -------------------------------------------------------------
+
+    async def create_event(self, guild_id: int, actor: Actor, name: str, *, channel_id: Optional[int] = None,
+                           profile: str = "op", seed: Optional[int] = None, **options) -> LeagueUpdate:
+        """A draft event; `options` are the engine's event settings (kind, rounds_planned ...)."""
+        await self._require_organiser(guild_id, actor)
+        if profile not in PROFILES:
+            raise IllegalCommand(f"Unknown scoring profile '{profile}'. Known: {', '.join(PROFILES)}.")
+        seed = secrets.randbits(62) if seed is None else seed
+        try:
+            event = league.new_event("", name, seed, profile=PROFILES[profile], **options)
+        except RuleError as error:
+            raise IllegalCommand(str(error)) from error
+        now = self._clock()
+        event_id = await self.store.create(guild_id=guild_id, channel_id=channel_id, name=name,
+                                           status=event.status, state="{}", created_by=actor.user_id, at=now)
+        event.id = str(event_id)
+        version = await self.store.save(event_id, 0, status=event.status,
+                                        state=league.to_json(event).decode(), next_due=None, at=now)
+        return LeagueUpdate(event_id, version, event, [f"Event #{event_id} '{name}' created."])
+
+    async def get(self, event_id: int) -> tuple[LeagueRow, Event]:
+        """The stored row and the event."""
+        row = await self.store.get(event_id)
+        if row is None:
+            raise UnknownGame(f"There is no event #{event_id}.")
+        return row, league.from_json(row.state)
+
+    async def events(self, guild_id: int) -> list[LeagueRow]:
+        """A server's events, newest first."""
+        return await self.store.in_guild(guild_id)
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, event_id: int) -> AsyncIterator[None]:
+        lock = self._locks.setdefault(event_id, asyncio.Lock())
+        async with lock:
+            yield
+
+    async def _apply(self, event_id: int, action: Callable[[Event, int], list[str]],
+                     actor: Optional[Actor] = None) -> LeagueUpdate:
+        """Run `action(event, now)` on a copy under the event's lock and store the result."""
+        async with self._locked(event_id):
+            row, event = await self.get(event_id)
+            if actor is not None:
+                await self._require_organiser(row.guild_id, actor)
+            now = self._clock()
+            try:
+                public = action(event, int(now))
+            except RuleError as error:
+                raise IllegalCommand(str(error)) from error
+            version = await self.store.save(event_id, row.version, status=event.status,
+                                            state=league.to_json(event).decode(),
+                                            next_due=self._next_due(event, now), at=now)
+            return LeagueUpdate(event_id, version, event, public)
+
+    def _next_due(self, event: Event, now: float) -> Optional[float]:
+        """When the event next needs the clock: the reminder before a deadline, then the deadline."""
+        if event.status != "running" or not event.live_rounds():
+            return None
+        rnd = event.live_rounds()[-1]
+        if rnd.deadline is None or rnd.status == "complete":
+            return None
+        if not any(g.status == "pending" for g in rnd.games):
+            return None
+        remind = rnd.deadline - self._remind_before
+        return remind if now < remind else float(rnd.deadline)
+
+    # ---- organiser actions --------------------------------------------------------------
+
+    async def open(self, event_id: int, actor: Actor) -> LeagueUpdate:
+        """Open sign-up."""
+        def act(event, now):
+            league.open_registration(event, str(actor.user_id), now)
+            return [f"Sign-up for '{event.name}' is open."]
+        return await self._apply(event_id, act, actor)
+
+    async def start(self, event_id: int, actor: Actor) -> LeagueUpdate:
+        """Close sign-up and lock every build."""
+        def act(event, now):
+            league.start(event, str(actor.user_id), now)
+            return [f"'{event.name}' has started with {len(event.players)} players; builds are locked."]
+        return await self._apply(event_id, act, actor)
+
+    async def preview_round(self, event_id: int, actor: Actor) -> LeagueUpdate:
+        """Pair the next round for the organisers to check; the explainer comes with it."""
+        def act(event, now):
+            rnd = rounds.pair_next_round(event, str(actor.user_id), now)
+            return [f"Preview of round {rnd.number}:", *pairing_lines(event, rnd), *rnd.notes]
+        return await self._apply(event_id, act, actor)
+
+    async def publish_round(self, event_id: int, actor: Actor) -> LeagueUpdate:
+        """Publish the previewed round."""
+        def act(event, now):
+            rnd = rounds.publish_round(event, str(actor.user_id), now)
+            when = f" Deadline: <t:{rnd.deadline}:f>." if rnd.deadline else ""
+            return [f"Round {rnd.number} is published.{when}", *pairing_lines(event, rnd)]
+        return await self._apply(event_id, act, actor)
+
+    async def resolve(self, event_id: int, actor: Actor, round_number: int, table: int,
+                      claim: Claim, note: str = "") -> LeagueUpdate:
+        """Set or fix a result; kept in the audit trail."""
+        def act(event, now):
+            results.resolve(event, str(actor.user_id), now, round_number, table, claim, note)
+            return [f"Round {round_number} table {table}: {results.describe(event, claim)} (organiser)."]
+        return await self._apply(event_id, act, actor)
+
+    async def drop_player(self, event_id: int, actor: Actor, user_id: int) -> LeagueUpdate:
+        """An organiser drops a player."""
+        def act(event, now):
+            league.drop(event, str(user_id), str(actor.user_id), now)
+            return [f"{event.players[str(user_id)].name} has dropped."]
+        return await self._apply(event_id, act, actor)
+
+    async def join_late(self, event_id: int, actor: Actor, user_id: int, name: str, build: dict) -> LeagueUpdate:
+        """An organiser adds a late player with their build."""
+        sheet = _build(build)
+
+        def act(event, now):
+            first = league.join_late(event, str(user_id), name, sheet, str(actor.user_id), now)
+            return [f"{name} joins from round {first}."]
+        return await self._apply(event_id, act, actor)
+
+    async def close(self, event_id: int, actor: Actor) -> LeagueUpdate:
+        """End the event; the final standings go out."""
+        def act(event, now):
+            league.close(event, str(actor.user_id), now)
+            return [f"'{event.name}' is closed. Final standings:", *standing_lines(event)]
+        return await self._apply(event_id, act, actor)
+
+    # ---- player actions -----------------------------------------------------------------
+
+    async def register(self, event_id: int, user_id: int, name: str) -> LeagueUpdate:
+        """Sign up (or change the name shown)."""
+        def act(event, now):
+            league.register(event, str(user_id), name)
+            return [f"{name} is signed up."]
+        return await self._apply(event_id, act)
+
+    async def withdraw(self, event_id: int, user_id: int) -> LeagueUpdate:
+        """Leave before the event starts."""
+        def act(event, now):
+            name = event.players[str(user_id)].name if str(user_id) in event.players else ""
+            league.withdraw(event, str(user_id))
+            return [f"{name} has withdrawn."]
+        return await self._apply(event_id, act)
+
+    async def submit_build(self, event_id: int, user_id: int, build: dict) -> LeagueUpdate:
+        """Register a build sheet (plain data: kind, entries, resource)."""
+        sheet = _build(build)
+
+        def act(event, now):
+            league.submit_build(event, str(user_id), sheet)
+            return [f"Build registered: {sheet.total} points, hash {sheet.digest()}."]
+        return await self._apply(event_id, act)
+
+    async def verify_build(self, event_id: int, user_id: int, build_hash: str) -> LeagueUpdate:
+        """Sign off the opponent's locked build before this round's game."""
+        def act(event, now):
+            game = results.verify_build(event, str(user_id), build_hash)
+            opponent = event.players[game.opponent(str(user_id))].name
+            return [f"{event.players[str(user_id)].name} signed off {opponent}'s build ({build_hash})."]
+        return await self._apply(event_id, act)
+
+    async def report(self, event_id: int, user_id: int, claim: Claim) -> LeagueUpdate:
+        """Report this round's result; matching reports confirm it, different ones go to organisers."""
+        def act(event, now):
+            game = results.report(event, str(user_id), claim)
+            line = f"Table {game.table}: {results.describe(event, claim)}"
+            if game.status == "final":
+                return [line + " (confirmed by both players)."]
+            if game.status == "disputed":
+                a, b = game.players
+                return [f"Table {game.table}: the reports differ; the organisers will decide.",
+                        f"{event.players[a].name}: {results.describe(event, game.claims[a])}",
+                        f"{event.players[b].name}: {results.describe(event, game.claims[b])}"]
+            return [line + " (waiting for the opponent's report)."]
+        return await self._apply(event_id, act)
+
+    async def drop_self(self, event_id: int, user_id: int) -> LeagueUpdate:
+        """A player drops out; past games still count."""
+        def act(event, now):
+            league.drop(event, str(user_id), str(user_id), now)
+            return [f"{event.players[str(user_id)].name} has dropped."]
+        return await self._apply(event_id, act)
+
+    # ---- bot-run games -----------------------------------------------------------------
+
+    async def link_game(self, event_id: int, round_number: int, table: int, game_id: int) -> LeagueUpdate:
+        """Link a game the bot runs to a pairing; it reports itself when it ends."""
+        def act(event, now):
+            results.link_game(event, round_number, table, str(game_id))
+            return [f"Round {round_number} table {table} is played as game #{game_id}."]
+        update = await self._apply(event_id, act)
+        await self.store.link_game(game_id, event_id)
+        return update
+
+    async def game_over(self, game_id: int, result: dict, players: dict[str, int]) -> Optional[LeagueUpdate]:
+        """Report a linked game's end. `result` is the ruleset's (winner seat, scores per seat);
+        `players` maps seats to users. None if the game is not linked or has no single winner."""
+        event_id = await self.store.event_of_game(game_id)
+        winner = result.get("winner")
+        if event_id is None or not isinstance(winner, str):
+            return None
+        scores = result.get("scores", {})
+        claim = Claim(winner=str(players[winner]),
+                      mission_points={str(players[seat]): scores.get(seat, 0) for seat in players})
+
+        def act(event, now):
+            game = results.report_linked(event, str(game_id), claim, now)
+            return [] if game is None else [f"Table {game.table}: {results.describe(event, claim)} (game #{game_id})."]
+        return await self._apply(event_id, act)
+
+    # ---- the clock --------------------------------------------------------------------
+
+    async def tick(self) -> tuple[list[Reminder], list[LeagueUpdate]]:
+        """Deadline reminders to send and missed-deadline results applied, for every due event."""
+        now = self._clock()
+        reminders, updates = [], []
+        for row in await self.store.due(now):
+            event = league.from_json(row.state)
+            rnd = event.live_rounds()[-1]
+            if now < rnd.deadline:
+                reminders += await self._remind(row.id, rnd, now)
+                await self._apply(row.id, lambda e, n: [])  # moves next_due on to the deadline
+                continue
+
+            def act(event, now_):
+                decided = results.apply_deadlines(event, now_)
+                return [f"Round {rnd.number} deadline passed."] + [
+                    f"Table {g.table}: {results.describe(event, g.result)}" for g in decided]
+            updates.append(await self._apply(row.id, act))
+        return reminders, updates
+
+    async def _remind(self, event_id: int, rnd, now: float) -> list[Reminder]:
+        threads = {t.table_no: t for t in await self.store.threads(event_id, rnd.number)}
+        due = []
+        for game in rnd.games:
+            if game.status != "pending":
+                continue
+            thread = threads.get(game.table)
+            due.append(Reminder(event_id, rnd.number, game.table, tuple(int(p) for p in game.players),
+                                float(rnd.deadline), thread.thread_id if thread else None))
+            if thread:
+                await self.store.mark_reminded(event_id, rnd.number, game.table, now)
+        return due
+
+    # ---- reading ------------------------------------------------------------------------
+
+    async def standings_csv(self, event_id: int) -> str:
+        """The standings as CSV text."""
+        _row, event = await self.get(event_id)
+        return standings.to_csv(event)
+
+
+def pairing_lines(event: Event, rnd) -> list[str]:
+    """One line per table (and the bye), with names and build hashes to sign off."""
+    name = lambda p: event.players[p].name  # noqa: E731
+    lines = [f"Table {g.table}: {name(g.players[0])} vs {name(g.players[1])}" for g in rnd.games]
+    if rnd.bye:
+        lines.append(f"Bye: {name(rnd.bye)}")
+    return lines
+
+
+def standing_lines(event: Event) -> list[str]:
+    """The standings, one line per player."""
+    short = event.profile.tiebreak_short
+    return [
+        f"{row.rank}. {row.title} {row.name}: {row.battle_points} BP, {row.tiebreak} {short}"
+        + (" (provisional)" if row.provisional else "") + (" (tied: roll-off pending)" if row.tied else "")
+        + (" (dropped)" if row.dropped else "")
+        for row in standings.standings(event)
+    ]
+
+
+def _build(data: dict) -> Build:
+    try:
+        return msgspec.convert(data, Build)
+    except msgspec.ValidationError as error:
+        raise IllegalCommand(f"That build sheet is not readable: {error}") from error
