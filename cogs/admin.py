@@ -1,10 +1,13 @@
 """Owner-only maintenance: publishing the slash commands (never done on every start)."""
 from __future__ import annotations
 
+import logging
 from typing import Literal
 
 import discord
 from discord.ext import commands
+
+log = logging.getLogger("ready_room.admin")
 
 
 class Admin(commands.Cog):
@@ -22,6 +25,12 @@ class Admin(commands.Cog):
             self.bot.tree.copy_global_to(guild=guild)
         synced = await self.bot.tree.sync(guild=guild)
         await ctx.reply(f"Synced {len(synced)} commands {'to this server' if guild else 'globally'}.")
+
+    async def cog_command_error(self, ctx: commands.Context, error: commands.CommandError) -> None:
+        if isinstance(error, (commands.NotOwner, commands.BadArgument)):
+            log.info("refused %s from %s: %s", ctx.command, ctx.author.id, error)
+        else:
+            log.error("command %s failed", ctx.command, exc_info=error)
 
 
 async def setup(bot) -> None:

@@ -1,0 +1,158 @@
+"""Who may act, double clicks, restarts, reminders, panels and the owner's sync, through the fake Discord."""
+import pytest
+
+from cogs import panel
+from tests.discord_harness import EPHEMERAL, OWNER_ID, FakeDiscord, choose, open_panel, thread_of, turn_button, user
+from tests.test_discord_game import ANN, BO, MEMBERS, new_game
+
+CY = user(3, "Cy")
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now=1_000_000.0):
+        self.now = now
+
+    def __call__(self):
+        return self.now
+
+
+async def state_of(fake, game_id):
+    info = await fake.bot.service.get(game_id)
+    return info.version, len(await fake.bot.service.log(game_id))
+
+
+async def test_only_the_awaited_player_acts_and_others_are_told_why(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        thread, game_id = await new_game(fake)
+        # both choose a core mission first; Ann answers, then the game waits on Bo alone
+        version, commands = await fake.bot.service.legal_commands(game_id, 1)
+        await choose(fake, ANN, await open_panel(fake, ANN, thread), commands, 0)
+        info = await fake.bot.service.get(game_id)
+        assert [t.user_id for t in info.awaited] == [2]
+        before, public = await state_of(fake, game_id), len(fake.in_channel(thread))
+        for member, reason in ((ANN, "not your decision"), (CY, "not a player")):
+            refused = await open_panel(fake, member, thread)
+            assert refused["flags"] & EPHEMERAL and reason in refused["content"] and not refused["components"]
+        slash = fake.slash(CY, "pass", thread)
+        await fake.dispatch(slash)
+        assert "not a player" in fake.original(slash)["content"]
+        assert await state_of(fake, game_id) == before and len(fake.in_channel(thread)) == public
+
+
+async def test_a_double_click_is_applied_once(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        thread, game_id = await new_game(fake)
+        version, commands = await fake.bot.service.legal_commands(game_id, 1)
+        shown = await open_panel(fake, ANN, thread)
+        pick = next(c["custom_id"] for c in fake.components(shown) if c["custom_id"].startswith("rr:pick:"))
+        public, sent = len(fake.in_channel(thread)), len(fake.sent)
+        await fake.dispatch(fake.click(ANN, int(shown["id"]), pick, ["0"]),
+                            fake.click(ANN, int(shown["id"]), pick, ["0"]))
+        assert (await fake.bot.service.get(game_id)).version == version + 1
+        assert len(await fake.bot.service.log(game_id)) == 1 and len(fake.in_channel(thread)) == public + 1
+        notes = [s.json["content"] for s in fake.sent[sent:] if s.ephemeral and s.json and "content" in s.json]
+        assert any("moved on" in n for n in notes)
+
+
+async def test_old_buttons_work_after_a_restart(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        thread, game_id = await new_game(fake)
+        for user_id in (1, 2):  # both core missions
+            version, commands = await fake.bot.service.legal_commands(game_id, user_id)
+            await choose(fake, MEMBERS[user_id], await open_panel(fake, MEMBERS[user_id], thread), commands, 0)
+        info = await fake.bot.service.get(game_id)
+        member = MEMBERS[info.awaited[0].user_id]
+        old_button = turn_button(fake, thread)
+        shown = await open_panel(fake, member, thread)  # a panel opened before the restart
+        await fake.shutdown()
+        await fake.boot()
+        version, commands = await fake.bot.service.legal_commands(game_id, info.awaited[0].user_id)
+        await choose(fake, member, shown, commands, len(commands) - 1)  # its buttons still work
+        assert (await fake.bot.service.get(game_id)).version == version + 1
+        info = await fake.bot.service.get(game_id)
+        press = fake.click(MEMBERS[info.awaited[0].user_id], *old_button)  # and an old "Your move"
+        await fake.dispatch(press)
+        assert fake.components(fake.original(press)), "the old button opened the current panel"
+
+
+async def test_a_reminder_fires_after_the_wait_once_and_survives_a_restart(monkeypatch, tmp_path):
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        await fake.dispatch(fake.slash(ANN, "game new", opponent=BO, remind_hours=2.0))
+        thread = thread_of(fake)
+        lobby = fake.in_channel(thread)[-1]
+        await fake.dispatch(fake.click(BO, int(lobby["id"]), fake.components(lobby)[0]["custom_id"]))
+        await fake.dispatch(fake.click(ANN, int(lobby["id"]), fake.components(fake.messages[int(lobby["id"])])[0]["custom_id"]))
+        await fake.shutdown()
+        clock.now += 2 * 3600 - 1
+        await fake.boot()
+        turns = fake.bot.get_cog("Turns")
+        assert await fake.run(turns.send_due()) == [0]
+        clock.now += 1
+        public = len(fake.in_channel(thread))
+        assert await fake.run(turns.send_due()) == [2]  # both players owe a core mission
+        nudges = fake.in_channel(thread)[public:]
+        assert sorted(m["content"].split(",")[0] for m in nudges) == ["Reminder: <@1>", "Reminder: <@2>"]
+        assert all(fake.components(m)[0]["custom_id"].startswith("rr:turn:") for m in nudges)
+        assert await fake.run(turns.send_due()) == [0]
+
+
+async def test_a_user_who_opted_in_gets_reminders_by_dm(monkeypatch, tmp_path):
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        await fake.dispatch(fake.slash(BO, "settings dm", enabled=True))
+        thread, game_id = await new_game(fake)
+        clock.now += 25 * 3600
+        public = len(fake.in_channel(thread))
+        await fake.run(fake.bot.get_cog("Turns").send_due())
+        dms = [m for m in fake.messages.values() if fake.channels.get(int(m["channel_id"]), {}).get("type") == 1]
+        assert len(dms) == 1 and "<@2>" in dms[0]["content"]
+        assert ["<@1>" in m["content"] for m in fake.in_channel(thread)[public:]] == [True]
+
+
+async def test_game_mine_lists_the_games_waiting_for_me(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        thread, game_id = await new_game(fake)
+        mine = fake.slash(BO, "game mine")
+        await fake.dispatch(mine)
+        assert f"Game #{game_id}" in fake.original(mine)["content"]
+        status = fake.slash(CY, "game status", thread)
+        await fake.dispatch(status)
+        assert "Waiting for Ann, Bo" in fake.original(status)["content"]
+        abort = fake.slash(CY, "game abort", thread)
+        await fake.dispatch(abort)
+        assert "Only the game's creator" in fake.original(abort)["content"]
+        await fake.dispatch(fake.slash(ANN, "game abort", thread))
+        assert (await fake.bot.service.get(game_id)).status == "aborted"
+
+
+async def test_the_owner_syncs_the_command_tree_and_nobody_else_can(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        for author in (user(OWNER_ID, "owner"), CY):
+            fake.bot._connection.parse_message_create({
+                "id": "1", "channel_id": "5", "type": 0, "content": f"<@{fake.bot.user.id}> sync", "author": author,
+                "mentions": [], "mention_roles": [], "mention_everyone": False, "attachments": [], "embeds": [],
+                "pinned": False, "tts": False, "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None,
+                "flags": 0, "components": []})
+            await fake.run()
+        syncs = [s for s in fake.sent if s.method == "PUT" and s.path.endswith("/commands")]
+        assert len(syncs) == 1
+        names = {c["name"] for c in syncs[0].json}
+        assert {"game", "move", "attack", "cover", "special", "draw", "cycle", "pass", "play", "reroll", "hand",
+                "settings"} <= names
+
+
+@pytest.mark.parametrize("count", [1, 7, 30, 192])
+def test_panels_fit_discord_limits_and_offer_every_command(count):
+    commands = ["pass"] + [f"place C{n % 6} S{n}" for n in range(count)] + ["draw"]
+    offered = set()
+    main = panel.main_page(commands)
+    assert main.rows <= panel.MAX_ROWS
+    pages = [main] + [panel.group_page(commands, g, p) for g in main.drill for p in range(10)
+                      if panel.group_page(commands, g, max(p - 1, 0)).next_page == p or p == 0]
+    for layout in pages:
+        assert layout.rows <= panel.MAX_ROWS and all(len(i) <= panel.MAX_OPTIONS for _, i in layout.selects)
+        offered |= set(layout.buttons) | {i for _, indices in layout.selects for i in indices}
+    assert offered == set(range(len(commands)))
