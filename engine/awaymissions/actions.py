@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.awaymissions import combat
+from engine.awaymissions import cards, combat, effects
+from engine.awaymissions.vocabulary import SkillTest
 from engine.awaymissions.context import Table
 from engine.awaymissions.geometry import reachable
 from engine.awaymissions.state import Activation, Attack, Character, Pending, Roll
@@ -44,6 +45,7 @@ def activate(t: Table, seat: str, code: str, bonus: bool) -> None:
         raise RuleError(f"{character.name} has already activated this round; use a bonus action token instead.")
     t.state.activation = Activation(player=seat, character=character.id, bonus=bonus, actions_left=1 if bonus else 2)
     t.emit("activated", character=character.id, seat=seat, bonus=bonus)
+    cards.open_window(t, "activated", character)
 
 
 def end_activation(t: Table) -> None:
@@ -58,9 +60,15 @@ def end_activation(t: Table) -> None:
 
 
 def acting(t: Table, seat: str, code: str, moving: bool = False) -> Character:
-    """The character taking this action: the activated one, or a drone under hivemind."""
+    """The character taking this action: the activated one, a drone under hivemind, or
+    the character a card gave a free action or a move to."""
     a = t.state.activation
     character = t.own_character(code, seat)
+    decision = t.decision
+    if decision is not None and decision.kind in ("free_action", "effect_move"):
+        if character.id != decision.info["character"]:
+            raise RuleError(f"This {decision.kind.replace('_', ' ')} belongs to {decision.info['character']}.")
+        return character
     if character.id == a.character:
         return character
     leader = t.state.characters[a.character]
@@ -71,8 +79,12 @@ def acting(t: Table, seat: str, code: str, moving: bool = False) -> Character:
     raise RuleError(f"{t.state.characters[a.character].name} is the activated character.")
 
 
-def _start_action(t: Table) -> None:
+def start_action(t: Table) -> None:
+    """An action of the activation begins (free actions and card moves are not actions)."""
+    if t.decision is not None and t.decision.kind != "action":
+        return
     t.state.activation.in_action = True
+    t.state.activation.acted = True
 
 
 def _not_stunned(character: Character, what: str) -> None:
@@ -91,7 +103,10 @@ def move_options(t: Table, character: Character) -> dict[str, list[str]]:
     def can_stop(space: str) -> bool:
         return t.can_hold(space, seat, ignore=character.id)
 
-    return reachable(t.geo, character.space, character.ratings["move"], can_enter, can_stop)
+    steps = effects.rating(t, character, "move")
+    if t.decision is not None and t.decision.kind == "effect_move":
+        steps = t.decision.info["steps"]
+    return reachable(t.geo, character.space, steps, can_enter, can_stop)
 
 
 def move(t: Table, seat: str, code: str, target: str) -> None:
@@ -100,13 +115,15 @@ def move(t: Table, seat: str, code: str, target: str) -> None:
     space = t.space(target)
     path = move_options(t, character).get(space)
     if path is None:
-        raise RuleError(f"{character.name} cannot reach {space} this move (MOVE {character.ratings['move']}; "
+        raise RuleError(f"{character.name} cannot reach {space} this move (MOVE {effects.rating(t, character, 'move')}; "
                         "walls, hostile characters and full spaces stop movement).")
-    _start_action(t)
+    start_action(t)
     character.space = space
     if character.cover:
         character.cover = False
     t.emit("moved", character=character.id, path=path)
+    if t.decision.kind == "action":
+        cards.open_window(t, "moved", character)
 
 
 # --- attack --------------------------------------------------------------------------
@@ -152,18 +169,41 @@ def attack(t: Table, seat: str, code: str, target_code: str, weapon_code: Option
         reason = "is not in an adjacent space" if weapon.melee and not _adjacent(t, character, target) else \
             "cannot be seen (walls, closed doors or friendly characters block the line of sight)"
         raise RuleError(f"{target.name} {reason} from {character.space}.")
-    _start_action(t)
-    attack_dice = combat.dice_count(character.ratings["attack"], weapon.dice, t.has_backup(character))
-    defensive = weapon.melee and any(w.defensive for w in target.attacks)
-    defense_dice = combat.dice_count(target.ratings["defense"], target.cover, t.has_backup(target),
-                                     defensive, -target.stun)
+    start_action(t)
     t.emit("attack", attacker=character.id, target=target.id, weapon=weapon.name,
            **{"from": character.space, "to": target.space})
-    roll = Roll(kind="attack", actor=character.id, actor_player=seat, active_player=t.state.activation.player,
-                target=target.id, target_player=target.controller, attack=weapon,
-                dice=sorted(t.state.dice.roll(attack_dice), reverse=True),
-                opposing=sorted(t.state.dice.roll(defense_dice), reverse=True))
-    _open_roll(t, roll)
+    active = t.state.activation.player if t.state.activation else seat
+    t.state.roll = Roll(kind="attack", actor=character.id, actor_player=seat, active_player=active,
+                        target=target.id, target_player=target.controller, attack=weapon, dice=[],
+                        stage="declared")
+    cards.open_window(t, "attacked", target)
+
+
+def roll_attack(t: Table) -> None:
+    """The attack's dice are rolled once interrupts before the dice have had their say."""
+    roll = t.state.roll
+    character, target = t.state.characters[roll.actor], t.state.characters[roll.target]
+    if not (character.in_play and target.in_play):
+        t.state.roll = None
+        t.emit("cancelled", what="attack")
+        return
+    weapon = roll.attack
+    bonus = roll.then or {}
+    extra, extra_damage = effects.waiting_boosts(t, character, "attack")
+    roll.extra_damage += extra_damage
+    attack_dice = combat.dice_count(effects.rating(t, character, "attack"), weapon.dice, t.has_backup(character),
+                                    effects.standing_dice(t, character, "attack"), extra, bonus.get("actor_dice", 0))
+    defensive = weapon.melee and any(w.defensive for w in target.attacks)
+    against = "melee" if weapon.melee else "ranged"
+    defense_extra, _ = effects.waiting_boosts(t, target, "defense")
+    defense_dice = combat.dice_count(effects.rating(t, target, "defense"), target.cover, t.has_backup(target),
+                                     defensive, -target.stun, effects.standing_dice(t, target, "defense", against=against),
+                                     defense_extra, bonus.get("target_dice", 0))
+    roll.then = None
+    roll.stage = "rolled"
+    roll.dice = sorted(t.state.dice.roll(attack_dice), reverse=True)
+    roll.opposing = sorted(t.state.dice.roll(defense_dice), reverse=True)
+    open_roll(t, roll)
 
 
 def _adjacent(t: Table, a: Character, b: Character) -> bool:
@@ -171,7 +211,8 @@ def _adjacent(t: Table, a: Character, b: Character) -> bool:
     return d is not None and d <= 1
 
 
-def _open_roll(t: Table, roll: Roll) -> None:
+def open_roll(t: Table, roll: Roll) -> None:
+    """Put rolled dice on the table and open their re-roll window."""
     roll.window = [roll.active_player] + [s for s in (roll.actor_player, roll.target_player)
                                           if s and s != roll.active_player]
     roll.window = list(dict.fromkeys(roll.window))
@@ -186,7 +227,7 @@ def take_cover(t: Table, seat: str, code: str) -> None:
     _not_stunned(character, "take cover")
     if character.cover:
         raise RuleError(f"{character.name} has already taken cover here.")
-    _start_action(t)
+    start_action(t)
     character.cover = True
     t.emit("cover", character=character.id)
 
@@ -195,73 +236,64 @@ def recover(t: Table, seat: str, code: str) -> None:
     character = acting(t, seat, code)
     if not character.stun:
         raise RuleError(f"{character.name} has no stun token to recover from.")
-    _start_action(t)
+    start_action(t)
     character.stun -= 1
     t.emit("recovered", character=character.id, stun=character.stun)
 
 
 def special_options(t: Table, character: Character) -> list[tuple[str, Optional[str]]]:
     """(action code, challenger or None) pairs the character may take now."""
-    card = t.pack.characters.get(character.card)
-    if card is None or character.stun:
+    if character.stun:
         return []
     options = []
-    for action in card.special_actions:
-        if action.terminal and action.terminal not in t.geo.spaces[character.space].features:
+    for code, card, action in cards.special_sources(t, character):
+        if not effects.all_hold(t, action.requires, character.controller, character):
             continue
-        if action.test and character.incapacitated:
+        test = _first_test(action.effects)
+        if test is not None and character.incapacitated:
             continue
-        if action.test and action.test.opposed:
-            for other in t.state.characters.values():
-                if other.in_play and not t.friendly(other, character) and _adjacent(t, character, other):
-                    options.append((action.code, other.id))
+        if test is not None and test.opposed:
+            options += [(code, other.id) for other in t.state.characters.values()
+                        if other.in_play and not t.friendly(other, character) and _adjacent(t, character, other)]
         else:
-            options.append((action.code, None))
+            options.append((code, None))
     return options
+
+
+def _first_test(effect_list):
+    return next((e for e in effect_list if isinstance(e, SkillTest)), None)
 
 
 def special(t: Table, seat: str, code: str, action_code: str, challenger: Optional[str]) -> None:
     character = acting(t, seat, code)
     _not_stunned(character, "take a special action")
-    card = t.pack.characters[character.card]
-    action = next((a for a in card.special_actions if a.code == action_code.lower()), None)
-    if action is None:
+    sources = {c: (card, action) for c, card, action in cards.special_sources(t, character)}
+    found = sources.get(action_code.lower())
+    if found is None:
         raise RuleError(f"{character.name} has no special action '{action_code}'.")
-    choice = (action.code, challenger.upper() if challenger else None)
-    if choice not in special_options(t, character):
-        needs = f" at a {action.terminal} terminal" if action.terminal else ""
-        if action.test and action.test.opposed:
-            needs += " naming an adjacent hostile challenger"
-        raise RuleError(f"{character.name} cannot take {action.name} now: it must be taken{needs or ' as printed'}.")
-    _start_action(t)
-    t.emit("special", character=character.id, action=action.code)
-    if action.test is None:
-        _score_bonus(t, seat, action.bonus_points, action.code)
-        return
-    spec = action.test.specialization
-    dice = combat.dice_count(character.ratings["skill"], t.has_backup(character),
-                             character.specializations.get(spec, 0) if spec else 0)
-    roll = Roll(kind="skill", actor=character.id, actor_player=seat, active_player=t.state.activation.player,
-                specialization=spec, action=action.code, dice=sorted(t.state.dice.roll(dice), reverse=True))
-    if challenger:
-        other = t.character(challenger)
-        roll.target, roll.target_player = other.id, other.controller
-        count = 0 if other.incapacitated else combat.dice_count(other.ratings["skill"], t.has_backup(other))
-        roll.opposing = sorted(t.state.dice.roll(count), reverse=True)
-    _open_roll(t, roll)
-
-
-def _score_bonus(t: Table, seat: str, points: int, source: str) -> None:
-    if points:
-        t.state.player(seat).bonus_points += points
-        t.emit("bonus_points", seat=seat, points=points, source=source)
+    card, action = found
+    effects.require(t, action.requires, seat, character, action.name)
+    test = _first_test(action.effects)
+    if challenger is not None and (test is None or not test.opposed):
+        raise RuleError(f"{action.name} is not an opposed test; name no challenger.")
+    if test is not None and test.opposed:
+        rivals = [o for c, o in special_options(t, character) if c == action_code.lower()]
+        if not rivals:
+            raise RuleError(f"{action.name} is an opposed test: it needs an adjacent hostile challenger.")
+        if challenger is not None and t.character(challenger).id not in rivals:
+            raise RuleError(f"{action.name} needs an adjacent hostile challenger; {challenger.upper()} is not one.")
+    start_action(t)
+    t.emit("special", character=character.id, action=action_code.lower(), card=card)
+    effects.queue_effects(t, seat, card or action.code, character.id, action.effects)
+    if challenger is not None:
+        t.state.queue[0].data["challenger"] = challenger.upper()
 
 
 def draw_card(t: Table, seat: str) -> None:
     player = t.state.player(seat)
     if not player.support_deck:
         raise RuleError("Your support deck is empty.")
-    _start_action(t)
+    start_action(t)
     card = t.draw(player, "support")
     t.emit("drew", seat=seat, count=1, private={seat: [card]})
 
@@ -272,14 +304,14 @@ def cycle(t: Table, seat: str, card: str) -> None:
         raise RuleError(f"You have no mission card '{card}' in your hand.")
     if not player.mission_deck:
         raise RuleError("Your mission deck is empty, so there is nothing to draw in its place.")
-    _start_action(t)
+    start_action(t)
     t.discard(player, t.remove_from_hand(player, card))
     drawn = t.draw(player, "mission")
     t.emit("cycled", seat=seat, discarded=card.lower(), private={seat: [drawn]})
 
 
 def pass_action(t: Table, seat: str) -> None:
-    _start_action(t)
+    start_action(t)
     t.emit("passed", seat=seat)
 
 
@@ -350,14 +382,12 @@ def resolve_roll(t: Table) -> None:
              "opposing": list(roll.opposing), "outcome": outcome, "successes": successes}
     if roll.kind == "skill":
         t.emit("resolved", **event)
-        card = t.pack.characters[s.characters[roll.actor].card]
-        action = next(a for a in card.special_actions if a.code == roll.action)
-        if successes:
-            _score_bonus(t, roll.actor_player, action.bonus_points, action.code)
+        if roll.then:
+            effects.resolve_test(t, roll.then, successes)
         return
     weapon = roll.attack
     target = s.characters[roll.target]
-    damage = successes + (weapon.damage if successes else 0)
+    damage = successes + (weapon.damage + roll.extra_damage if successes else 0)
     stun = weapon.stun and not target.is_borg and successes > 0
     t.emit("resolved", **event, damage=0 if stun else damage, stun=stun)
     if stun:
@@ -365,8 +395,11 @@ def resolve_roll(t: Table) -> None:
             target.stun += 1
             t.emit("stunned", character=target.id, stun=target.stun)
         return
-    if damage:
-        take_damage(t, target, damage, assimilator=s.characters[roll.actor] if weapon.assimilate else None)
+    if damage > 0 and target.in_play:
+        s.queue.insert(0, Pending(kind="damage", data={
+            "character": target.id, "amount": damage,
+            "assimilator": roll.actor if weapon.assimilate else None}))
+        cards.open_window(t, "damaged", target)
 
 
 def take_damage(t: Table, target: Character, damage: int, assimilator: Optional[Character]) -> None:
@@ -479,8 +512,29 @@ def _put_drone(t: Table, character: Character, space: str) -> None:
 
 
 def settle_queue(t: Table) -> None:
-    """Handle the first piece of leftover work (an assimilated character to put down)."""
-    item = t.state.queue.pop(0)
+    """Do the first piece of queued work: an effect, an interrupt window, damage, a card
+    to put away, start-of-round effects, or an assimilated character to put down."""
+    item = t.state.queue[0]
+    if item.kind == "effects":
+        effects.step(t, item)
+    elif item.kind == "window":
+        cards.next_window_seat(t, item)
+    elif item.kind == "card_done":
+        cards.finish_card(t, item)
+    elif item.kind == "simultaneous":
+        cards.next_simultaneous(t, item)
+    elif item.kind == "damage":
+        t.state.queue.pop(0)
+        target = t.state.characters[item.data["character"]]
+        borg = t.state.characters.get(item.data["assimilator"] or "")
+        if item.data["amount"] > 0 and target.in_play:
+            take_damage(t, target, item.data["amount"], assimilator=borg)
+    else:
+        t.state.queue.pop(0)
+        _arrive(t, item)
+
+
+def _arrive(t: Table, item: Pending) -> None:
     character = t.state.characters[item.data["character"]]
     spaces = drone_spaces(t, character, item.data["near"])
     if not spaces:

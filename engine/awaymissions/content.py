@@ -13,6 +13,7 @@ from typing import Annotated, Literal, Optional
 import msgspec
 import yaml
 
+from engine.awaymissions.vocabulary import Condition, Effect, Modifier, PointsPer, SkillTest
 from engine.errors import PackError
 
 RATINGS = ("attack", "defense", "skill", "move")
@@ -56,21 +57,13 @@ class AttackAction(_Schema):
     defensive: bool = False
 
 
-class SkillTest(_Schema):
-    """A skill test a special action asks for."""
-
-    specialization: Optional[Key] = None
-    opposed: bool = False
-
-
 class SpecialAction(_Schema):
-    """A special action printed on a character: where it may be taken and what it does."""
+    """A special action on a character or card: what must hold, and what it does."""
 
     code: Key
     name: str
-    terminal: Optional[Literal["command", "science", "operations", "medical"]] = None
-    test: Optional[SkillTest] = None
-    bonus_points: Annotated[int, msgspec.Meta(ge=0, le=9)] = 0
+    requires: list[Condition] = []
+    effects: list[Effect] = []
     text: str = ""
 
 
@@ -113,7 +106,7 @@ class AwayTeam(_Schema):
 
 
 class Card(_Schema):
-    """A support or mission card. Effects arrive with the cards vocabulary."""
+    """A support or mission card, its timing and what it does (see docs/content-packs.md)."""
 
     code: Key
     name: str
@@ -123,6 +116,18 @@ class Card(_Schema):
     supply: Annotated[int, msgspec.Meta(ge=1, le=9)] = 1
     points: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0
     text: str = ""
+    target: Literal["none", "friendly", "hostile", "any"] = "none"
+    requires: list[Condition] = []
+    effects: list[Effect] = []
+    trigger: Optional[Literal["attacked", "rolled", "damaged", "activated", "moved"]] = None
+    play: Literal["action", "free", "table", "end"] = "action"
+    bonus: dict[Literal["attack", "defense", "skill", "move"], Annotated[int, msgspec.Meta(ge=-3, le=3)]] = {}
+    modifiers: list[Modifier] = []
+    attacks: list[AttackAction] = []
+    special_actions: list[SpecialAction] = []
+    each_round: list[Effect] = []
+    points_per: Optional[PointsPer] = None
+    manual: bool = False
 
 
 class Deck(_Schema):
@@ -287,8 +292,7 @@ def _cross_check(pack: Pack, raw: dict) -> list[str]:
             if spec not in specs:
                 problems.append(f"{where}.specializations: unknown specialization '{spec}'")
         for action in char.special_actions:
-            if action.test and action.test.specialization and action.test.specialization not in specs:
-                problems.append(f"{where}.special_actions[{action.code}]: unknown specialization")
+            problems += [f"{where}.special_actions[{action.code}]: {p}" for p in _effect_problems(action.effects, specs)]
         target = char.alternative_commander_for
         if target and target not in pack.characters:
             problems.append(f"{where}.alternative_commander_for: unknown character '{target}'")
@@ -304,8 +308,19 @@ def _cross_check(pack: Pack, raw: dict) -> list[str]:
             elif char.affiliation != team.affiliation:
                 problems.append(f"{where}: '{member}' is not of affiliation '{team.affiliation}'")
     for code, card in pack.cards.items():
+        where = f"{file('cards')}: $.cards[{code}]"
         if card.affiliation not in pack.affiliations:
-            problems.append(f"{file('cards')}: $.cards[{code}].affiliation: unknown affiliation")
+            problems.append(f"{where}.affiliation: unknown affiliation")
+        effects = card.effects + card.each_round + [e for a in card.special_actions for e in a.effects]
+        problems += [f"{where}: {p}" for p in _effect_problems(effects, specs)]
+        problems += [f"{where}.modifiers: unknown specialization '{m.specialization}'"
+                     for m in card.modifiers if m.specialization and m.specialization not in specs]
+        if card.kind == "interrupt" and card.trigger is None:
+            problems.append(f"{where}.trigger: an interrupt needs a trigger")
+        if card.kind == "equipment" and card.target != "friendly":
+            problems.append(f"{where}.target: equipment is attached to a friendly character (target: friendly)")
+        if card.kind != "interrupt" and card.trigger is not None:
+            problems.append(f"{where}.trigger: only interrupts have a trigger")
     for code, deck in pack.decks.items():
         where = f"{file('decks')}: $.decks[{code}]"
         for pile in ("support", "mission"):
@@ -314,6 +329,17 @@ def _cross_check(pack: Pack, raw: dict) -> list[str]:
                     problems.append(f"{where}.{pile}[{index}]: unknown card '{card_code}'")
     for code, board in pack.boards.items():
         problems.extend(f"{file('boards')}: $.boards[{code}]{p}" for p in _board_problems(board))
+    return problems
+
+
+def _effect_problems(effects: list, specs: set[str]) -> list[str]:
+    """Unknown specializations named by skill tests, however deeply nested."""
+    problems = []
+    for effect in effects:
+        if isinstance(effect, SkillTest):
+            if effect.specialization and effect.specialization not in specs:
+                problems.append(f"test: unknown specialization '{effect.specialization}'")
+            problems += _effect_problems(effect.success + effect.failure + effect.per_extra, specs)
     return problems
 
 

@@ -18,6 +18,7 @@ class Table:
         self.pack: Pack = load_pack(state.pack)
         self.events: list[dict] = []
         self.decision: Optional[Decision] = None  # the decision the current command answers
+        self.challenger: Optional[str] = None  # a challenger named by the command being carried out
         self._geo: Optional[Geometry] = None
 
     # --- board -------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional
 
 import msgspec
 
-from engine.awaymissions import actions, setup
+from engine.awaymissions import actions, cards, effects, setup
 from engine.awaymissions.context import Table
 from engine.awaymissions.setup import new_game  # noqa: F401  (part of the public face)
 from engine.awaymissions.state import Decision, GameState, clone
@@ -27,7 +27,7 @@ def advance(t: Table) -> None:
     """Run the game forward until somebody has to decide something (or it is over)."""
     s = t.state
     while not s.pending and s.phase != "over":
-        if s.roll is not None:
+        if s.roll is not None and s.roll.stage == "rolled":
             seat = actions.window_seat(t)
             if seat is not None:
                 t.ask("reroll", seat, roll=s.roll.kind)
@@ -35,6 +35,8 @@ def advance(t: Table) -> None:
                 actions.resolve_roll(t)
         elif s.queue:
             actions.settle_queue(t)
+        elif s.roll is not None:
+            actions.roll_attack(t)
         elif s.activation is not None:
             a = s.activation
             if a.in_action:
@@ -119,10 +121,73 @@ def _on_cycle(t, seat, args):
 
 
 def _on_pass(t, seat, args):
-    if t.decision.kind == "reroll":
+    kind = t.decision.kind
+    if kind == "reroll":
         actions.pass_reroll(t, seat)
-    else:
+    elif kind == "action":
         actions.pass_action(t, seat)
+    elif kind == "simultaneous":
+        cards.resolve_simultaneous(t, seat, None)
+    else:
+        t.emit("declined", seat=seat, what=kind)
+
+
+def _on_play(t, seat, args):
+    _need(args, 1, "play CARD [CHARACTER]")
+    kind = t.decision.kind
+    if kind == "action":
+        cards.play_in_activation(t, seat, args[0], args[1] if len(args) > 1 else None)
+    elif kind == "interrupt":
+        cards.play_interrupt(t, seat, args[0], t.decision.info["trigger"], t.decision.info["subject"])
+    else:
+        roll = t.state.roll
+        if seat == roll.active_player:
+            raise RuleError("Interrupts are played only in an opponent's activation.")
+        subject = roll.actor if seat == roll.actor_player else roll.target
+        cards.play_interrupt(t, seat, args[0], "rolled", subject)
+        roll.passes = 0
+        roll.turn += 1
+
+
+def _on_take(t, seat, args):
+    _need(args, 1, "take CARD")
+    info = t.decision.info
+    code = args[0].lower()
+    if code not in info["options"]:
+        raise RuleError(f"Take one of: {', '.join(info['options'])}.")
+    player = t.state.player(seat)
+    for pile in [f"{info['pile']}_deck"] + ([f"{info['pile']}_discard"] if info["discard_too"] else []):
+        cards_there = getattr(player, pile)
+        if code in cards_there:
+            cards_there.remove(code)
+            break
+    player.hand.append(code)
+    t.state.dice.shuffle(getattr(player, f"{info['pile']}_deck"))
+    t.emit("searched", seat=seat, found=code, card=info["card"])
+
+
+def _on_choose(t, seat, args):
+    _need(args, 1, "choose CHALLENGER")
+    info = t.decision.info
+    code = args[0].upper()
+    if code not in info["options"]:
+        raise RuleError(f"Choose the challenger from: {', '.join(info['options'])}.")
+    effects.start_test(t, t.state.characters[info["character"]], info["specialization"], code, info["then"])
+
+
+def _on_adjust(t, seat, args):
+    _need(args, 1, "adjust CHARACTER field=value | adjust points=N")
+    cards.adjust(t, seat, args)
+
+
+def _on_done(t, seat, args):
+    t.state.pending.remove(t.decision)
+    t.emit("adjudicated", seat=seat, card=t.decision.info["card"])
+
+
+def _on_resolve(t, seat, args):
+    _need(args, 1, "resolve CARD")
+    cards.resolve_simultaneous(t, seat, args[0])
 
 
 def _on_reroll(t, seat, args):
@@ -160,7 +225,7 @@ def _on_start(t, seat, args):
 
 def _on_place(t, seat, args):
     _need(args, 2, "place CHARACTER SPACE")
-    if t.decision.kind == "place_drone":
+    if t.decision.kind in ("place_drone", "effect_place"):
         actions.place_drone(t, seat, args[0], args[1])
     else:
         statuses = ("reserve",) if t.decision.info.get("why") == "beam down" else ("waiting",)
@@ -183,28 +248,53 @@ def _on_keep(t, seat, args):
 COMMANDS: dict[str, tuple[tuple[str, ...], Callable]] = {
     "activate": (("activate",), _on_activate),
     "bonus": (("activate",), _on_bonus),
-    "move": (("action",), _on_move),
-    "attack": (("action",), _on_attack),
-    "cover": (("action",), _on_cover),
+    "move": (("action", "effect_move", "free_action"), _on_move),
+    "attack": (("action", "free_action"), _on_attack),
+    "cover": (("action", "free_action"), _on_cover),
     "recover": (("action",), _on_recover),
     "special": (("action",), _on_special),
     "draw": (("action",), _on_draw),
     "cycle": (("action",), _on_cycle),
-    "pass": (("action", "reroll"), _on_pass),
+    "play": (("action", "interrupt", "reroll"), _on_play),
+    "pass": (("action", "reroll", "interrupt", "effect_move", "effect_place", "free_action", "search",
+              "simultaneous"), _on_pass),
     "reroll": (("reroll",), _on_reroll),
     "damage": (("damage",), _on_damage),
+    "take": (("search",), _on_take),
+    "choose": (("challenger",), _on_choose),
+    "adjust": (("adjudicate",), _on_adjust),
+    "done": (("adjudicate",), _on_done),
+    "resolve": (("simultaneous",), _on_resolve),
     "corridor": (("corridor",), _on_corridor),
     "board": (("board",), _on_board),
     "core": (("core",), _on_core),
     "start": (("start_area",), _on_start),
-    "place": (("place", "place_drone"), _on_place),
+    "place": (("place", "place_drone", "effect_place"), _on_place),
     "discard": (("discard",), _on_discard),
     "redraw": (("redraw",), _on_redraw),
     "keep": (("discard", "redraw"), _on_keep),
 }
 
-# decisions answered once and then closed by the engine itself
-_SELF_CLOSING = {"damage", "place_drone"}
+# decisions that stay open until the engine itself closes them
+_SELF_CLOSING = {"damage", "place_drone", "effect_place", "adjudicate"}
+
+
+def _on_mute(state: GameState, seat: str, args: list[str], mute: bool) -> tuple[GameState, list[dict]]:
+    """Standing choice, at any time: never (mute) or again (unmute) be stopped for a window."""
+    from engine.awaymissions.vocabulary import TRIGGERS
+
+    known = ("reroll", *TRIGGERS)
+    if not args or any(a.lower() not in known for a in args):
+        raise RuleError(f"Say which windows: {', '.join(known)}.")
+    new = clone(state)
+    player = new.player(seat)
+    for window in (a.lower() for a in args):
+        if mute and window not in player.mute:
+            player.mute.append(window)
+        elif not mute and window in player.mute:
+            player.mute.remove(window)
+    new.version = state.version + 1
+    return new, [{"type": "mute" if mute else "unmute", "seat": seat, "windows": [a.lower() for a in args]}]
 
 
 def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[dict]]:
@@ -216,6 +306,10 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
     if not words:
         raise RuleError("Empty command.")
     verb, args = words[0].lower(), words[1:]
+    if verb in ("mute", "unmute"):
+        if seat not in state.seats:
+            raise RuleError("You are not seated in this game.")
+        return _on_mute(state, seat, args, verb == "mute")
     entry = COMMANDS.get(verb)
     if entry is None:
         raise RuleError(f"Unknown command '{verb}'. Commands: {', '.join(sorted(COMMANDS))}.")
@@ -237,7 +331,10 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
 
 _HINTS = {
     "activate": "activate or bonus a character", "action": "move, attack, cover, recover, special, draw, cycle or pass",
-    "reroll": "reroll CARD DICE or pass", "damage": "damage CHARACTER attack=N ...", "corridor": "corridor SIDE",
+    "reroll": "reroll CARD DICE, play INTERRUPT or pass", "damage": "damage CHARACTER attack=N ...",
+    "corridor": "corridor SIDE", "interrupt": "play INTERRUPT or pass", "effect_move": "move CHARACTER SPACE or pass",
+    "effect_place": "place CHARACTER SPACE", "free_action": "the free action, or pass", "search": "take CARD or pass",
+    "challenger": "choose CHALLENGER", "adjudicate": "adjust ... then done", "simultaneous": "resolve CARD or pass",
     "board": "board BOARD SLOT", "core": "core CARD", "start_area": "start BOARD", "place": "place CHARACTER SPACE",
     "place_drone": "place CHARACTER SPACE", "discard": "discard CARDS or keep", "redraw": "redraw CARDS or keep",
 }
@@ -260,6 +357,7 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
     if decision is None:
         return []
     t = Table(state)
+    t.decision = decision
     return _LEGAL[decision.kind](t, seat, decision)
 
 
@@ -291,6 +389,7 @@ def _legal_action(t, seat, d):
         options += [f"special {c.id} {code}" + (f" {other}" if other else "")
                     for code, other in actions.special_options(t, c)]
     player = s.player(seat)
+    options += _playable(t, seat, leader)
     if player.support_deck:
         options.append("draw")
     if player.mission_deck:
@@ -299,10 +398,40 @@ def _legal_action(t, seat, d):
     return options
 
 
+def _playable(t, seat, leader):
+    """`play` commands for cards in hand that may be played in this activation now."""
+    options = []
+    acted = t.state.activation.acted
+    for code in dict.fromkeys(t.state.player(seat).hand):
+        card = t.pack.cards[code]
+        if card.kind in ("interrupt", "core") or (card.kind == "mission" and card.play == "end"):
+            continue
+        if card.kind == "equipment" and acted:
+            continue
+        if card.kind == "mission" and card.play in ("action", "table") or card.target == "none":
+            if leader.stun and card.kind == "mission":
+                continue
+            if effects.all_hold(t, card.requires, seat, leader):
+                options.append(f"play {code}")
+            continue
+        for other in t.state.characters.values():
+            if not other.in_play:
+                continue
+            friendly = t.team_of(other.controller) == t.team_of(seat)
+            if (card.target == "friendly" and not friendly) or (card.target == "hostile" and friendly):
+                continue
+            if effects.all_hold(t, card.requires, seat, other):
+                options.append(f"play {code} {other.id}")
+    return options
+
+
 def _legal_reroll(t, seat, d):
     roll = t.state.roll
     dice = roll.dice if seat == roll.actor_player else roll.opposing
     options = ["pass"]
+    if seat != roll.active_player:
+        subject = roll.actor if seat == roll.actor_player else roll.target
+        options += cards.interrupt_choices(t, seat, "rolled", subject)
     for card in dict.fromkeys(t.state.player(seat).hand):
         options.append(f"reroll {card} all")
         options += [f"reroll {card} {i + 1}" for i in range(len(dice))] if len(dice) > 1 else []
@@ -337,6 +466,25 @@ def _legal_cards(verb):
     return legal
 
 
+def _legal_effect_move(t, seat, d):
+    character = t.state.characters[d.info["character"]]
+    return ["pass"] + [f"move {character.id} {space}" for space in actions.move_options(t, character)]
+
+
+def _legal_free_action(t, seat, d):
+    character = t.state.characters[d.info["character"]]
+    action = d.info["action"]
+    options = ["pass"]
+    if action == "move":
+        options += [f"move {character.id} {space}" for space in actions.move_options(t, character)]
+    elif action == "attack":
+        options += [f"attack {character.id} {target.id} {weapon.code}" for weapon in character.attacks
+                    for target in actions.attack_targets(t, character, weapon)]
+    elif not character.cover:
+        options.append(f"cover {character.id}")
+    return options
+
+
 _LEGAL = {
     "activate": _legal_activate,
     "action": _legal_action,
@@ -350,6 +498,14 @@ _LEGAL = {
     "place_drone": _legal_place,
     "discard": _legal_cards("discard"),
     "redraw": _legal_cards("redraw"),
+    "interrupt": lambda t, seat, d: ["pass"] + cards.interrupt_choices(t, seat, d.info["trigger"], d.info["subject"]),
+    "effect_move": _legal_effect_move,
+    "effect_place": lambda t, seat, d: [f"place {d.info['character']} {s}" for s in d.info["spaces"]],
+    "free_action": _legal_free_action,
+    "search": lambda t, seat, d: ["pass"] + [f"take {c}" for c in d.info["options"]],
+    "challenger": lambda t, seat, d: [f"choose {c}" for c in d.info["options"]],
+    "adjudicate": lambda t, seat, d: ["done"],
+    "simultaneous": lambda t, seat, d: ["pass"] + [f"resolve {c}" for c in d.info["options"]],
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.awaymissions import cards
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.context import Table
 from engine.awaymissions.layout import LayoutSpec, PRESETS, best_placement, placement_problem, preset
@@ -91,10 +92,17 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         deck = pack.decks.get(seat.get("deck", f"{affiliation}-starter"))
         if deck is None or deck.affiliation != affiliation:
             raise RuleError(f"Unknown {affiliation} deck '{seat.get('deck')}'.")
+        support = list(seat.get("support") or deck.support)
+        mission = list(seat.get("mission") or deck.mission)
+        roster = away_team(pack, seat)
+        problems = cards.deck_problems(pack, affiliation, support, mission, roster)
+        if problems:
+            raise RuleError(" ".join(problems))
+        triggers = sorted({pack.cards[c].trigger for c in support if pack.cards[c].trigger})
         players.append(Player(seat=code, name=seat.get("name", code), team=seat.get("side", code),
-                              affiliation=affiliation, support_deck=list(deck.support),
-                              mission_deck=list(deck.mission)))
-        for card_code in away_team(pack, seat):
+                              affiliation=affiliation, support_deck=support, mission_deck=mission,
+                              triggers=triggers, mute=list(seat.get("mute") or [])))
+        for card_code in roster:
             ident = card_code if card_code not in characters else f"{card_code}-{index + 1}"
             characters[ident] = _character(pack, card_code, code, ident)
     layout_name = config.get("layout")
@@ -379,6 +387,7 @@ def start_action_phase(t: Table) -> None:
         p.bonus_actions = most - counts[p.seat]
         if p.bonus_actions:
             t.emit("bonus_actions", seat=p.seat, count=p.bonus_actions)
+    cards.start_of_round(t)
     s.order = t.roll_off(s.seats, "first activation")
     s.turn = 0
 
@@ -387,6 +396,8 @@ def end_round(t: Table) -> None:
     s = t.state
     for p in s.players:
         p.bonus_actions = 0
+    for c in s.characters.values():
+        c.boosts = {}
     t.emit("round_over", number=s.round)
     if s.round < ROUNDS:
         start_round(t, s.round + 1)
@@ -399,7 +410,10 @@ def score_game(t: Table) -> None:
     s = t.state
     scores, missions = {}, {}
     for p in s.players:
-        scores[p.seat] = sum(t.pack.cards[c].points for c in p.scoring_area) + p.bonus_points
+        core, scored = cards.end_of_game_points(t, p.seat)
+        if scored:
+            t.emit("scored_at_end", seat=p.seat, cards=scored)
+        scores[p.seat] = sum(t.pack.cards[c].points for c in p.scoring_area) + p.bonus_points + core
         missions[p.seat] = sum(1 for c in p.scoring_area if t.is_mission(c))
     best = max(scores.values())
     leaders = [seat for seat, pts in scores.items() if pts == best]

@@ -48,6 +48,7 @@ class Character(_Data):
     escalation: Optional[int] = None
     equipment: list[str] = []
     traits: list[str] = []
+    boosts: dict[str, int] = {}  # rating changes that last until the end of the round
 
     @property
     def in_play(self) -> bool:
@@ -83,6 +84,10 @@ class Player(_Data):
     bonus_actions: int = 0
     core_mission: Optional[str] = None
     start_boards: list[str] = []
+    permanents: list[str] = []  # Permanent events in play
+    table_missions: list[str] = []  # missions played to the table, not yet scored
+    triggers: list[str] = []  # interrupt triggers found in this player's deck list (public)
+    mute: list[str] = []  # windows this player never wants to be stopped for
 
 
 class Decision(_Data):
@@ -101,6 +106,8 @@ class Activation(_Data):
     bonus: bool = False
     actions_left: int = 2
     in_action: bool = False  # an action has started and is still being resolved
+    acted: bool = False  # an action has been taken (equipment may no longer be played)
+    boosts: list[dict[str, Any]] = []  # dice and DAMAGE waiting for a character's next roll
 
 
 class Roll(_Data):
@@ -121,10 +128,13 @@ class Roll(_Data):
     turn: int = 0
     passes: int = 0
     rerolls: int = 0
+    stage: str = "rolled"  # declared (interrupts may still come before the dice) | rolled
+    extra_damage: int = 0
+    then: Optional[dict[str, Any]] = None  # what a card's skill test leads to
 
 
 class Pending(_Data):
-    """Work left over after damage: assimilation placement, returning characters."""
+    """Work the engine still has to do, in order: card effects, interrupt windows, damage."""
 
     kind: str
     data: dict[str, Any] = {}
