@@ -1,0 +1,56 @@
+"""Local play (python bot.py --local): a scripted game through the console, same service and database."""
+import itertools
+import sqlite3
+
+from engine.service.console import play_local
+
+
+def scripted(lines):
+    """An input function: the given lines, then "1" (the first legal command) forever."""
+    answers = itertools.chain(lines, itertools.repeat("1"))
+    prompts = []
+
+    async def ask(prompt):
+        prompts.append(prompt)
+        return next(answers)
+    return ask, prompts
+
+
+async def test_a_scripted_game_against_the_computer_plays_to_the_end(tmp_path):
+    ask, prompts = scripted(["?", "hand", "move NOBODY Z9", "99", "core fed-core-hold-the-ship"])
+    said = []
+    database, pictures = str(tmp_path / "local.db"), tmp_path / "pictures"
+    assert await play_local(database, str(pictures), seed=4, ask=ask, say=said.append) == 0
+    text = "\n".join(said)
+    assert "1. core fed-core-hold-the-ship" in text  # '?' lists the legal commands
+    assert "Decision: core" in text  # 'hand'
+    assert "Now you must answer a 'core' decision" in text  # an illegal command is explained
+    assert "Choose 1 to 2." in text
+    assert "You chooses a core mission" in text and "Computer: " in text
+    assert "Final score" in text
+    assert set(prompts) == {"You> "}
+    conn = sqlite3.connect(database)
+    status, version = conn.execute("SELECT status, version FROM games").fetchone()
+    assert status == "over" and version == conn.execute("SELECT COUNT(*) FROM log").fetchone()[0]
+    boards = sorted(p.name for p in pictures.iterdir() if p.name.endswith("-board.png"))
+    assert len(boards) == version + 1 and boards[0] == "game1-0000-board.png"
+
+
+async def test_hot_seat_asks_both_players_and_a_concession_ends_the_game(tmp_path):
+    ask, prompts = scripted(["1", "1", "concede"])
+    said = []
+    database = str(tmp_path / "local.db")
+    await play_local(database, str(tmp_path / "pictures"), hotseat=True, seed=4, ask=ask, say=said.append)
+    assert prompts[:2] == ["Player 1> ", "Player 2> "]
+    conn = sqlite3.connect(database)
+    assert conn.execute("SELECT status, result FROM games").fetchone()[0] == "over"
+    assert "concedes" in "\n".join(said)
+
+
+async def test_quit_leaves_the_game_stored_and_active(tmp_path):
+    ask, _ = scripted(["1", "quit"])
+    database = str(tmp_path / "local.db")
+    await play_local(database, str(tmp_path / "pictures"), seed=4, ask=ask, say=lambda line: None)
+    conn = sqlite3.connect(database)
+    assert conn.execute("SELECT status FROM games").fetchone()[0] == "active"
+    assert conn.execute("SELECT COUNT(*) FROM log").fetchone()[0] >= 1
