@@ -1,4 +1,5 @@
 """Random legal play: 200 complete games keep the invariants and replay exactly."""
+import json
 import random
 from collections import Counter
 
@@ -34,7 +35,33 @@ def check_invariants(state, events):
             assert len(event["dice"]) <= 6 and len(event["opposing"]) <= 6
 
 
-_spaces = {}
+def public_cards(state):
+    """Card codes lying face up somewhere, so their names may appear in public."""
+    seen = set()
+    for p in state.players:
+        seen.update(p.support_discard, p.mission_discard, p.scoring_area, p.permanents, p.table_missions)
+        if p.core_mission:
+            seen.add(p.core_mission)
+    for c in state.characters.values():
+        seen.update(c.equipment, c.traits)
+    seen.update(item.data.get("card") for item in state.queue)  # cards being resolved are face up
+    if state.roll is not None and state.roll.then:
+        seen.add(state.roll.then.get("card"))
+    for decision in state.pending:
+        seen.add(decision.info.get("card"))
+    return seen
+
+
+def check_secrets(state, events):
+    """No card held in a hand, nor the order of any deck, shows in a public view or event."""
+    public_view = json.dumps(rules.view_for(state, None))
+    public_events = json.dumps([{k: v for k, v in e.items() if k != "private"} for e in events])
+    open_cards = public_cards(state) | {e.get("card") for e in events if e.get("card")}
+    for player in state.players:
+        for code in set(player.hand) - open_cards:
+            assert f'"{code}"' not in public_view, code
+            assert f'"{code}"' not in public_events, (code, events)
+    assert "support_deck" not in public_view.replace("support_deck_count", "")
 
 
 def state_spaces(state):
@@ -59,6 +86,7 @@ def play_checked(seed, layout):
         state, events = rules.apply(state, seat, command)
         assert to_json(state) != before
         check_invariants(state, events)
+        check_secrets(state, events)
         log.append((seat, command))
         assert len(log) < 3000
     return config, state, log
@@ -78,5 +106,5 @@ def test_random_games_keep_invariants_and_replay(chunk):
         assert to_json(replayed) == to_json(final), f"seed {seed} did not replay"
         verbs.update(command.split()[0] for _, command in log)
     # the random games really exercise the rules, not just passing
-    for verb in ("move", "attack", "reroll", "damage", "cover", "draw", "cycle", "bonus"):
+    for verb in ("move", "attack", "reroll", "damage", "cover", "draw", "cycle", "bonus", "play"):
         assert verbs[verb] > 0, verb

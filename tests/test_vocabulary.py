@@ -173,7 +173,9 @@ def test_draw_discard_and_search(state):
     assert len(s.player("p2").hand) == 1 and len(s.player("p2").support_discard) == 1
     s, _ = run(state, "p1", None, {"do": "search", "pile": "support", "keyword": "Gear"})
     assert s.pending[0].kind == "search"
-    assert set(s.pending[0].info["options"]) == {"fed-medical-kit", "fed-field-tricorder"}
+    assert set(s.pending[0].info["secret"]["options"]) == {"fed-medical-kit", "fed-field-tricorder"}
+    assert "secret" not in rules.view_for(s, None)["pending"][0]["info"]
+    assert "secret" not in rules.view_for(s, "p2")["pending"][0]["info"]
     s, _ = rules.apply(s, "p1", "take fed-field-tricorder")
     assert "fed-field-tricorder" in s.player("p1").hand and len(s.player("p1").support_deck) == 2
 

@@ -292,10 +292,10 @@ def search_options(t: Table, seat: str, pile: str, keyword: str, discard_too: bo
 def _search(t, e: v.Search, seat, card, subject):
     options = search_options(t, seat, e.pile, e.keyword, e.discard_too)
     if options:
-        t.ask("search", seat, pile=e.pile, options=options, discard_too=e.discard_too, card=card)
+        t.ask("search", seat, pile=e.pile, discard_too=e.discard_too, card=card, secret={"options": options})
     else:
         t.state.dice.shuffle(getattr(t.state.player(seat), f"{e.pile}_deck"))
-        t.emit("searched", seat=seat, found=None, card=card)
+        t.emit("searched", seat=seat, found=False, card=card)
 
 
 def _bonus_points(t, e: v.BonusPoints, seat, card, subject):

@@ -153,8 +153,8 @@ def _on_take(t, seat, args):
     _need(args, 1, "take CARD")
     info = t.decision.info
     code = args[0].lower()
-    if code not in info["options"]:
-        raise RuleError(f"Take one of: {', '.join(info['options'])}.")
+    if code not in info["secret"]["options"]:
+        raise RuleError(f"Take one of: {', '.join(info['secret']['options'])}.")
     player = t.state.player(seat)
     for pile in [f"{info['pile']}_deck"] + ([f"{info['pile']}_discard"] if info["discard_too"] else []):
         cards_there = getattr(player, pile)
@@ -163,7 +163,7 @@ def _on_take(t, seat, args):
             break
     player.hand.append(code)
     t.state.dice.shuffle(getattr(player, f"{info['pile']}_deck"))
-    t.emit("searched", seat=seat, found=code, card=info["card"])
+    t.emit("searched", seat=seat, found=True, card=info["card"], private={seat: [code]})
 
 
 def _on_choose(t, seat, args):
@@ -502,7 +502,7 @@ _LEGAL = {
     "effect_move": _legal_effect_move,
     "effect_place": lambda t, seat, d: [f"place {d.info['character']} {s}" for s in d.info["spaces"]],
     "free_action": _legal_free_action,
-    "search": lambda t, seat, d: ["pass"] + [f"take {c}" for c in d.info["options"]],
+    "search": lambda t, seat, d: ["pass"] + [f"take {c}" for c in d.info["secret"]["options"]],
     "challenger": lambda t, seat, d: [f"choose {c}" for c in d.info["options"]],
     "adjudicate": lambda t, seat, d: ["done"],
     "simultaneous": lambda t, seat, d: ["pass"] + [f"resolve {c}" for c in d.info["options"]],
@@ -513,13 +513,17 @@ _LEGAL = {
 def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     """What `seat` may see (None: what everyone may see).
 
-    Hands are shown to their holder and teammates only; deck order to nobody; the dice
-    generator and seed to nobody.
+    Hands are shown to their holder and teammates only; deck order to nobody; a
+    decision's `secret` details (e.g. the cards a search found) to its player only; the
+    dice generator and seed to nobody.
     """
     view = msgspec.to_builtins(state)
     view.pop("dice", None)
     view.pop("seed", None)
     team = state.player(seat).team if seat else None
+    for decision in view.get("pending", []):
+        if decision["player"] != seat:
+            decision.get("info", {}).pop("secret", None)
     for player in view["players"]:
         for pile in ("support_deck", "mission_deck"):
             player[f"{pile}_count"] = len(player.pop(pile, []))
