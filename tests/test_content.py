@@ -57,3 +57,31 @@ def test_boards_must_name_real_neighbouring_cells(pack_copy):
     edit(pack_copy / "boards.yaml", lambda data: data["boards"][2]["walls"].append(["a1", "c3"]))
     with pytest.raises(PackError, match="not neighbours"):
         load_pack(str(pack_copy))
+
+
+def test_the_validator_reports_deck_building_problems(pack_copy):
+    from engine.awaymissions.validate import main, pack_problems
+
+    def break_decks(data):
+        fed = data["decks"][0]
+        fed["mission"] = fed["mission"][:19]
+        fed["support"] = fed["support"][:19] + ["borg-regroup"] + ["fed-aimed-shot"] * 3
+
+    assert pack_problems("content/starter") == []
+    edit(pack_copy / "decks.yaml", break_decks)
+    problems = pack_problems(str(pack_copy))
+    assert any("exactly 20" in p for p in problems)
+    assert any("Regroup is not a federation card" in p for p in problems)
+    assert any("copies of Aimed Shot; its supply allows 2" in p for p in problems)
+    assert main([str(pack_copy)]) == 1
+
+
+def test_a_game_refuses_an_illegal_deck():
+    from engine.awaymissions import rules
+    from engine.errors import RuleError
+    from tests.conftest import two_player_config
+
+    config = two_player_config()
+    config["players"][0]["mission"] = ["fed-open-a-channel"] * 20
+    with pytest.raises(RuleError, match="20 copies of Open a Channel; its supply allows 2"):
+        rules.new_game(config, 1)
