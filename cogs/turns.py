@@ -90,7 +90,8 @@ class Turns(commands.Cog):
             update = await self.bot.service.submit(reminder.game_id, reminder.user_id, "pass", view["version"])
         except ServiceError:
             return False  # answered in the meantime
-        update.public.insert(0, f"Time ran out: {present.names_of(await self.bot.service.get(update.game_id))[reminder.seat]} keeps the dice.")
+        names = present.names_of(await self.bot.service.get(update.game_id))
+        update.public.insert(0, f"Time ran out: {names[reminder.seat]} keeps the dice.")
         await present.publish(self.bot, update, reminder.user_id)
         return True
 
