@@ -142,15 +142,23 @@ def attack_targets(t: Table, character: Character, weapon: Attack) -> list[Chara
     return targets
 
 
-def _weapon(character: Character, code: Optional[str]) -> Attack:
-    if not character.attacks:
+def attacks_of(t: Table, character: Character) -> list[Attack]:
+    """The character's own attack actions plus those its equipment and traits give it."""
+    extra = [Attack(**{f: getattr(a, f) for f in a.__struct_fields__})
+             for code in character.equipment + character.traits for a in t.pack.cards[code].attacks]
+    return character.attacks + extra
+
+
+def _weapon(t: Table, character: Character, code: Optional[str]) -> Attack:
+    weapons = attacks_of(t, character)
+    if not weapons:
         raise RuleError(f"{character.name} has no attack action.")
     if code is None:
-        if len(character.attacks) > 1:
-            names = ", ".join(a.code for a in character.attacks)
+        if len(weapons) > 1:
+            names = ", ".join(a.code for a in weapons)
             raise RuleError(f"Choose which attack {character.name} uses: {names}.")
-        return character.attacks[0]
-    for weapon in character.attacks:
+        return weapons[0]
+    for weapon in weapons:
         if weapon.code == code.lower():
             return weapon
     raise RuleError(f"{character.name} has no attack '{code}'.")
@@ -159,7 +167,7 @@ def _weapon(character: Character, code: Optional[str]) -> Attack:
 def attack(t: Table, seat: str, code: str, target_code: str, weapon_code: Optional[str]) -> None:
     character = acting(t, seat, code)
     _not_stunned(character, "attack")
-    weapon = _weapon(character, weapon_code)
+    weapon = _weapon(t, character, weapon_code)
     target = t.character(target_code)
     if not target.in_play:
         raise RuleError(f"{target.name} is not in the mission area.")
@@ -193,7 +201,7 @@ def roll_attack(t: Table) -> None:
     roll.extra_damage += extra_damage
     attack_dice = combat.dice_count(effects.rating(t, character, "attack"), weapon.dice, t.has_backup(character),
                                     effects.standing_dice(t, character, "attack"), extra, bonus.get("actor_dice", 0))
-    defensive = weapon.melee and any(w.defensive for w in target.attacks)
+    defensive = weapon.melee and any(w.defensive for w in attacks_of(t, target))
     against = "melee" if weapon.melee else "ranged"
     defense_extra, _ = effects.waiting_boosts(t, target, "defense")
     defense_dice = combat.dice_count(effects.rating(t, target, "defense"), target.cover, t.has_backup(target),
@@ -325,7 +333,8 @@ def window_seat(t: Table) -> Optional[str]:
     roll = t.state.roll
     while roll.passes < len(roll.window):
         seat = roll.window[roll.turn % len(roll.window)]
-        if t.state.player(seat).hand:
+        player = t.state.player(seat)
+        if player.hand and "reroll" not in player.mute:
             return seat
         roll.passes += 1
         roll.turn += 1

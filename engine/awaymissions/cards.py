@@ -78,7 +78,7 @@ def play_in_activation(t: Table, seat: str, code: str, target: Optional[str]) ->
     t.emit("card_played", seat=seat, card=card.code, name=card.name, kind=card.kind,
            target=subject.id if subject else None)
     subject_id = subject.id if subject else None
-    t.state.queue.insert(0, Pending(kind="card_done", data={"seat": seat, "card": card.code, "subject": subject_id}))
+    t.queue_first(Pending(kind="card_done", data={"seat": seat, "card": card.code, "subject": subject_id}))
     if card.manual:
         t.emit("manual_card", seat=seat, card=card.code, text=card.text)
         t.ask("adjudicate", seat, card=card.code)
@@ -183,7 +183,7 @@ def play_interrupt(t: Table, seat: str, code: str, trigger: str, subject_id: str
     effects.require(t, card.requires, seat, subject, card.name)
     t.state.player(seat).hand.remove(card.code)
     t.emit("card_played", seat=seat, card=card.code, name=card.name, kind=card.kind, target=subject_id)
-    t.state.queue.insert(0, Pending(kind="card_done", data={"seat": seat, "card": card.code, "subject": subject_id}))
+    t.queue_first(Pending(kind="card_done", data={"seat": seat, "card": card.code, "subject": subject_id}))
     if card.manual:
         t.emit("manual_card", seat=seat, card=card.code, text=card.text)
         t.ask("adjudicate", seat, card=card.code)

@@ -6,7 +6,7 @@ from typing import Iterable, Optional
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.geometry import line_of_sight, distance
 from engine.awaymissions.layout import Geometry, geometry
-from engine.awaymissions.state import Character, Decision, GameState, Player
+from engine.awaymissions.state import Character, Decision, GameState, Pending, Player
 from engine.errors import RuleError
 
 
@@ -102,6 +102,13 @@ class Table:
     # --- flow --------------------------------------------------------------------
     def ask(self, kind: str, seat: str, **info) -> None:
         self.state.pending.append(Decision(kind=kind, player=seat, info=info))
+
+    def queue_first(self, item: Pending) -> None:
+        """Put work at the front of the queue; work queued inside an open re-roll window
+        is marked so that it is done before the window goes on."""
+        roll = self.state.roll
+        item.in_roll = roll is not None and roll.stage == "rolled"
+        self.state.queue.insert(0, item)
 
     def emit(self, event: str, /, **data) -> None:
         self.events.append({"type": event, **data})

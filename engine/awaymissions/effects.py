@@ -147,7 +147,7 @@ def queue_effects(t: Table, seat: str, card: Optional[str], subject: Optional[st
     item = Pending(kind="effects", data={"seat": seat, "card": card, "subject": subject,
                                           "effects": msgspec.to_builtins(effects)})
     if front:
-        t.state.queue.insert(0, item)
+        t.queue_first(item)
     else:
         t.state.queue.append(item)
 
@@ -421,11 +421,16 @@ def require(t: Table, conditions: list, seat: str, subject: Optional[Character],
             raise RuleError(f"{what} cannot be used now: {describe(condition)}.")
 
 
+def _a(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
 def describe(condition) -> str:
     """A condition in words, for refusals."""
     c = condition
     if isinstance(c, v.AtTerminal):
-        return "the character must stand at " + ("a terminal" if c.terminal == "any" else f"a {c.terminal} terminal")
+        kind = "any" if c.terminal == "any" else c.terminal
+        return "the character must stand at " + ("a terminal" if kind == "any" else f"{_a(kind)} {kind} terminal")
     if isinstance(c, v.OnBoard):
         return f"the character must be on {' or '.join(c.boards)}"
     if isinstance(c, v.OnFeature):

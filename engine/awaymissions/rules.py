@@ -27,7 +27,7 @@ def advance(t: Table) -> None:
     """Run the game forward until somebody has to decide something (or it is over)."""
     s = t.state
     while not s.pending and s.phase != "over":
-        if s.roll is not None and s.roll.stage == "rolled":
+        if s.roll is not None and s.roll.stage == "rolled" and not (s.queue and s.queue[0].in_roll):
             seat = actions.window_seat(t)
             if seat is not None:
                 t.ask("reroll", seat, roll=s.roll.kind)
@@ -382,7 +382,7 @@ def _legal_action(t, seat, d):
             continue
         if c.id == leader.id:
             options += [f"move {c.id} {space}" for space in actions.move_options(t, c)]
-        for weapon in c.attacks:
+        for weapon in actions.attacks_of(t, c):
             options += [f"attack {c.id} {target.id} {weapon.code}" for target in actions.attack_targets(t, c, weapon)]
         if not c.cover:
             options.append(f"cover {c.id}")
@@ -478,7 +478,7 @@ def _legal_free_action(t, seat, d):
     if action == "move":
         options += [f"move {character.id} {space}" for space in actions.move_options(t, character)]
     elif action == "attack":
-        options += [f"attack {character.id} {target.id} {weapon.code}" for weapon in character.attacks
+        options += [f"attack {character.id} {target.id} {weapon.code}" for weapon in actions.attacks_of(t, character)
                     for target in actions.attack_targets(t, character, weapon)]
     elif not character.cover:
         options.append(f"cover {character.id}")

@@ -138,6 +138,7 @@ class Pending(_Data):
 
     kind: str
     data: dict[str, Any] = {}
+    in_roll: bool = False  # queued inside a re-roll window: done before the window goes on
 
 
 class GameState(_Data):
