@@ -3,14 +3,16 @@
 Config, state, events, results and settings are JSON text that this module stores and
 returns untouched; it knows nothing of any ruleset.
 
-All writes share one connection, so write transactions are serialised by one lock.
-Moves use group commit: a caller queues its `GameWrite` and whoever holds the lock
-commits everything queued so far in one transaction (a few awaits for the whole
-batch), because each aiosqlite call costs a hop to its worker thread.
+The connection runs in autocommit mode and every write here is one statement, atomic
+on its own. Moves use group commit: a caller queues its `GameWrite` and a flusher
+writes everything queued so far in one statement (one await for the whole batch),
+because each aiosqlite call costs a hop to its worker thread and, under load, a wait
+for the busy event loop on the way back.
 """
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from dataclasses import dataclass, field
 from typing import Optional
@@ -150,9 +152,46 @@ class DueReminder:
 
 _GAME_COLUMNS = ", ".join(GameRow.__dataclass_fields__)
 
+# A batch of GameWrites is one statement: each write is one row inserted into this
+# per-connection view, whose trigger applies the whole change (guard, game row, log,
+# waits, reminders). If any row is refused, the statement changes nothing.
+_STALE = "stale write"
+_WRITE_PATH = f"""
+CREATE TEMP VIEW game_write (game_id, from_version, from_status, version, status, state, result,
+                             config, at, log, stop_waiting, start_waiting, reminders)
+    AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL;
+CREATE TEMP TRIGGER game_write_apply INSTEAD OF INSERT ON game_write BEGIN
+    SELECT RAISE(ABORT, '{_STALE}') WHERE NOT EXISTS (SELECT 1 FROM games
+        WHERE id = NEW.game_id AND version = NEW.from_version AND status = NEW.from_status);
+    UPDATE games SET version = NEW.version, status = NEW.status, state = NEW.state,
+        result = IFNULL(NEW.result, result), config = IFNULL(NEW.config, config),
+        updated_at = NEW.at
+        WHERE id = NEW.game_id;
+    INSERT INTO log (game_id, seq, seat, user_id, command, events, at)
+        SELECT NEW.game_id, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4,
+               value ->> 5 FROM json_each(NEW.log);
+    DELETE FROM awaited WHERE game_id = NEW.game_id
+        AND seat IN (SELECT value FROM json_each(NEW.stop_waiting));
+    INSERT INTO awaited (game_id, seat, since, deadline)
+        SELECT NEW.game_id, value ->> 0, value ->> 1, value ->> 2 FROM json_each(NEW.start_waiting);
+    INSERT INTO reminders (game_id, seat, kind, due)
+        SELECT NEW.game_id, value ->> 0, value ->> 1, value ->> 2 FROM json_each(NEW.reminders);
+END;
+"""
+_INSERT_GAME_WRITES = """
+INSERT INTO game_write
+    SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
+           value ->> 6, value ->> 7, value ->> 8, value -> 9, value -> 10, value -> 11, value -> 12
+    FROM json_each(?)
+"""
+
 
 class Database:
-    """An open game database. Use `await Database.open(path)`; close with `close()`."""
+    """An open game database. Use `await Database.open(path)`; close with `close()`.
+
+    Every writer holds `_write_lock`, so a writer that needs an explicit BEGIN ... COMMIT
+    never has another writer's statement land inside its transaction.
+    """
 
     def __init__(self, conn: aiosqlite.Connection):
         self._conn = conn
@@ -163,7 +202,7 @@ class Database:
     @classmethod
     async def open(cls, path: str) -> "Database":
         """Open (creating if needed) and migrate the database at `path`."""
-        conn = await aiosqlite.connect(path)
+        conn = await aiosqlite.connect(path, isolation_level=None)
         conn.row_factory = sqlite3.Row
         try:
             await conn.execute("PRAGMA busy_timeout = 5000")
@@ -171,6 +210,7 @@ class Database:
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
             await migrate(conn)
+            await conn.executescript(_WRITE_PATH)
         except BaseException:
             await conn.close()
             raise
@@ -208,13 +248,8 @@ class Database:
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (ruleset, guild_id, channel_id, thread_id, created_by, config, seed, at, at,
                      turn_limit, remind_after))
-                await self._conn.commit()
             except sqlite3.IntegrityError as error:
-                await self._conn.rollback()
                 raise PlaceTaken(f"channel {channel_id} thread {thread_id} has a live game") from error
-            except BaseException:
-                await self._conn.rollback()
-                raise
             return cur.lastrowid
 
     async def game(self, game_id: int) -> Optional[GameRow]:
@@ -252,31 +287,21 @@ class Database:
                        at: float) -> None:
         """Seat a user in a game still in the lobby. Raises StaleWrite if it is not."""
         async with self._write_lock:
-            try:
-                cur = await self._conn.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, name, options, joined_at)"
-                    " SELECT id, ?, ?, ?, ?, ? FROM games WHERE id = ? AND status = 'lobby'",
-                    (seat, user_id, name, options, at, game_id))
-                if cur.rowcount != 1:
-                    raise StaleWrite(f"game {game_id} is not in the lobby")
-                await self._conn.commit()
-            except BaseException:
-                await self._conn.rollback()
-                raise
+            cur = await self._conn.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name, options, joined_at)"
+                " SELECT id, ?, ?, ?, ?, ? FROM games WHERE id = ? AND status = 'lobby'",
+                (seat, user_id, name, options, at, game_id))
+        if cur.rowcount != 1:
+            raise StaleWrite(f"game {game_id} is not in the lobby")
 
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
         """Remove a user's seat from a game in the lobby. True if a seat was removed."""
         async with self._write_lock:
-            try:
-                cur = await self._conn.execute(
-                    "DELETE FROM seats WHERE game_id = ? AND user_id = ?"
-                    " AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
-                    (game_id, user_id, game_id))
-                await self._conn.commit()
-            except BaseException:
-                await self._conn.rollback()
-                raise
-            return cur.rowcount == 1
+            cur = await self._conn.execute(
+                "DELETE FROM seats WHERE game_id = ? AND user_id = ?"
+                " AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
+                (game_id, user_id, game_id))
+        return cur.rowcount == 1
 
     async def log(self, game_id: int, after: int = 0) -> list[LogEntry]:
         """The command log of a game, oldest first, from sequence `after + 1`."""
@@ -330,35 +355,16 @@ class Database:
                 future.set_exception(outcome)
 
     async def _commit(self, changes: list[GameWrite]) -> None:
-        conn = self._conn
+        batch = json.dumps([
+            [c.game_id, c.from_version, c.from_status, c.version, c.status, c.state, c.result,
+             c.config, c.at, [[e.seq, e.seat, e.user_id, e.command, e.events, e.at] for e in c.log],
+             c.stop_waiting, [[w.seat, w.since, w.deadline] for w in c.start_waiting],
+             [[r.seat, r.kind, r.due] for r in c.reminders]] for c in changes])
         try:
-            cur = await conn.executemany(
-                "UPDATE games SET version = ?, status = ?, state = ?, result = IFNULL(?, result),"
-                " config = IFNULL(?, config), updated_at = ? WHERE id = ? AND version = ? AND status = ?",
-                [(c.version, c.status, c.state, c.result, c.config, c.at, c.game_id,
-                  c.from_version, c.from_status) for c in changes])
-            if cur.rowcount != len(changes):
-                raise StaleWrite("the game moved on")
-            log = [(c.game_id, e.seq, e.seat, e.user_id, e.command, e.events, e.at)
-                   for c in changes for e in c.log]
-            if log:
-                await conn.executemany(
-                    "INSERT INTO log (game_id, seq, seat, user_id, command, events, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)", log)
-            stop = [(c.game_id, seat) for c in changes for seat in c.stop_waiting]
-            if stop:
-                await conn.executemany("DELETE FROM awaited WHERE game_id = ? AND seat = ?", stop)
-            start = [(c.game_id, w.seat, w.since, w.deadline) for c in changes for w in c.start_waiting]
-            if start:
-                await conn.executemany(
-                    "INSERT INTO awaited (game_id, seat, since, deadline) VALUES (?, ?, ?, ?)", start)
-            reminders = [(c.game_id, r.seat, r.kind, r.due) for c in changes for r in c.reminders]
-            if reminders:
-                await conn.executemany(
-                    "INSERT INTO reminders (game_id, seat, kind, due) VALUES (?, ?, ?, ?)", reminders)
-            await conn.commit()
-        except BaseException:
-            await conn.rollback()
+            await self._conn.execute(_INSERT_GAME_WRITES, (batch,))
+        except sqlite3.IntegrityError as error:
+            if str(error) == _STALE:
+                raise StaleWrite("the game moved on") from error
             raise
 
     # ---- async turns -------------------------------------------------------------
@@ -387,13 +393,9 @@ class Database:
     async def mark_reminders_sent(self, ids: list[int], at: float) -> None:
         """Record that these reminders went out."""
         async with self._write_lock:
-            try:
-                await self._conn.executemany(
-                    "UPDATE reminders SET sent_at = ? WHERE id = ?", [(at, i) for i in ids])
-                await self._conn.commit()
-            except BaseException:
-                await self._conn.rollback()
-                raise
+            await self._conn.execute(
+                "UPDATE reminders SET sent_at = ? WHERE id IN (SELECT value FROM json_each(?))",
+                (at, json.dumps(ids)))
 
     # ---- settings ----------------------------------------------------------------
 
@@ -419,19 +421,14 @@ class Database:
 
     async def _set(self, table: str, owner: str, owner_id: int, key: str, value: Optional[str]) -> None:
         async with self._write_lock:
-            try:
-                if value is None:
-                    await self._conn.execute(
-                        f"DELETE FROM {table} WHERE {owner} = ? AND key = ?", (owner_id, key))
-                else:
-                    await self._conn.execute(
-                        f"INSERT INTO {table} ({owner}, key, value) VALUES (?, ?, ?)"
-                        f" ON CONFLICT ({owner}, key) DO UPDATE SET value = excluded.value",
-                        (owner_id, key, value))
-                await self._conn.commit()
-            except BaseException:
-                await self._conn.rollback()
-                raise
+            if value is None:
+                await self._conn.execute(
+                    f"DELETE FROM {table} WHERE {owner} = ? AND key = ?", (owner_id, key))
+            else:
+                await self._conn.execute(
+                    f"INSERT INTO {table} ({owner}, key, value) VALUES (?, ?, ?)"
+                    f" ON CONFLICT ({owner}, key) DO UPDATE SET value = excluded.value",
+                    (owner_id, key, value))
 
 
 async def migrate(conn: aiosqlite.Connection, target: int = LATEST) -> int:

@@ -52,7 +52,7 @@ def test_secrets_are_printed_only_when_asked(played, capsys):
 
 
 @pytest.mark.parametrize("damage, problem", [
-    ("UPDATE log SET command = 'pass' WHERE seq = 40", ""),
+    ("UPDATE log SET command = 'nonsense' WHERE seq = 40", "refused"),
     ("DELETE FROM log WHERE seq = 30", "gaps"),
     ("UPDATE games SET seed = seed + 1", ""),
     ("UPDATE games SET state = replace(state, '\"round\":', '\"round\":1')", "differs"),

@@ -1,0 +1,93 @@
+"""Drive many concurrent games through the GameService (rules + commit, no images).
+
+    python benchmarks/service_bench.py [--games 200] [--seconds 10] [--think 0.1]
+
+Each game has simulated players: wait a random think time (exponential, mean --think
+seconds; 0 = no pause), ask for the legal commands, submit one at random. Latency is
+measured around `submit` alone (lock, rules, commit). A second run with no think time
+shows the most commands per second the service can take. Figures are printed, not asserted.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from engine.service import GameService  # noqa: E402
+
+FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
+BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
+
+
+async def new_game(service: GameService, channel: int, rng: random.Random):
+    """Open, fill and start a game in `channel`; returns (game id, users by seat, update)."""
+    users = {"p1": channel * 2, "p2": channel * 2 + 1}
+    game = await service.create(creator=users["p1"], channel_id=channel, seed=rng.randrange(2**40))
+    await service.join(game.id, users["p1"], "Ann", **FED)
+    await service.join(game.id, users["p2"], "Bo", **BORG)
+    return game.id, users, await service.start(game.id, users["p1"])
+
+
+async def table(service, channel, game, think, until, latencies, rng):
+    """One channel's players: play until the clock runs out, a new game after each ending."""
+    game_id, users, update = game
+    while True:
+        if think:
+            await asyncio.sleep(min(rng.expovariate(1 / think), max(0.0, until - time.perf_counter())))
+        if time.perf_counter() >= until:
+            return
+        if update.status != "active":
+            game_id, users, update = await new_game(service, channel, rng)
+            continue
+        user = users[update.awaited[0].seat]
+        version, commands = await service.legal_commands(game_id, user)
+        command = rng.choice(commands)
+        start = time.perf_counter()
+        update = await service.submit(game_id, user, command, version)
+        latencies.append(time.perf_counter() - start)
+
+
+async def run(games: int, seconds: float, think: float, seed: int) -> None:
+    """Set up `games` games, then play them all for `seconds` and print the figures."""
+    with tempfile.TemporaryDirectory() as folder:
+        service = await GameService.open(os.path.join(folder, "bench.db"))
+        latencies: list[float] = []
+        rng = random.Random(seed)
+        tables = [await new_game(service, n + 1, rng) for n in range(games)]
+        until = time.perf_counter() + seconds
+        began = time.perf_counter()
+        await asyncio.gather(*(table(service, n + 1, game, think, until, latencies, random.Random(rng.random()))
+                               for n, game in enumerate(tables)))
+        elapsed = time.perf_counter() - began
+        await service.close()
+    ms = sorted(x * 1000 for x in latencies)
+    p95 = ms[int(len(ms) * 0.95)]
+    p99 = ms[int(len(ms) * 0.99)]
+    mode = f"think {think * 1000:.0f} ms mean" if think else "no think time (saturated)"
+    print(f"{games} games, {mode}, {elapsed:.1f} s: {len(ms)} commands, {len(ms) / elapsed:.0f} commands/s")
+    print(f"  submit latency: median {statistics.median(ms):.2f} ms, p95 {p95:.2f} ms, "
+          f"p99 {p99:.2f} ms, max {ms[-1]:.2f} ms")
+
+
+def main() -> None:
+    """Parse options and run the paced and the saturated benchmark."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="length of each run (default 10)")
+    parser.add_argument("--think", type=float, default=0.5,
+                        help="mean think time per command in seconds (default 0.5)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    asyncio.run(run(args.games, args.seconds, args.think, args.seed))
+    asyncio.run(run(args.games, args.seconds, 0.0, args.seed))
+
+
+if __name__ == "__main__":
+    main()
