@@ -206,10 +206,10 @@ def test_a_board_not_laid_out_yet_still_renders():
 
 def test_real_games_render_after_every_kind_of_event():
     """Pictures of random legal games from the rules engine, for each kind of layout."""
+    kinds = set()
     for layout, cube, seed in ((None, False, 5), ("standard", False, 8), (None, True, 13)):
         state = rules.new_game(two_player_config(layout, cube), seed)
         rng = random.Random(seed)
-        kinds = set()
         while state.phase != "over":
             seat, command = random_command(state, rng)
             state, events = rules.apply(state, seat, command)
@@ -218,7 +218,7 @@ def test_real_games_render_after_every_kind_of_event():
                 decoded(B.render_board(rules.view_for(state, None), events))
             kinds |= types
         decoded(B.render_board(rules.view_for(state, None), events))
-        assert {"moved", "rolled"} <= kinds
+    assert {"moved", "rolled", "card_played"} <= kinds
 
 
 def test_encoded_png_is_faithful_to_the_drawing():

@@ -13,8 +13,9 @@ def last_text(fake):
 
 
 async def running_round(fake):
-    """Org creates and opens an event, Ann and Bo sign up with builds, Org starts, pairs and publishes."""
-    await fake.bot.load_extension("cogs.league")
+    """Org creates and opens an event, Ann and Bo sign up with builds, Org starts, pairs and publishes.
+
+    The bot loads the league cog itself, as every other cog."""
     await fake.dispatch(fake.slash(ORG, "league create", permissions=ADMIN, name="Arena"))
     assert last_text(fake) == "Event #1 'Arena' created."
     await fake.dispatch(fake.slash(ORG, "league open", permissions=ADMIN, event=1))
@@ -72,8 +73,7 @@ async def test_mismatched_reports_go_to_the_organisers(monkeypatch, tmp_path):
 
 async def test_players_cannot_run_events(monkeypatch, tmp_path):
     async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
-        await fake.bot.load_extension("cogs.league")
-        attempt = fake.slash(ANN, "league create", name="Mine")
+            attempt = fake.slash(ANN, "league create", name="Mine")
         await fake.dispatch(attempt)
         assert fake.original(attempt)["content"] == "Only the server's event organisers can do that."
         assert fake.original(attempt)["flags"] & 64
