@@ -73,7 +73,7 @@ async def test_mismatched_reports_go_to_the_organisers(monkeypatch, tmp_path):
 
 async def test_players_cannot_run_events(monkeypatch, tmp_path):
     async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
-            attempt = fake.slash(ANN, "league create", name="Mine")
+        attempt = fake.slash(ANN, "league create", name="Mine")
         await fake.dispatch(attempt)
         assert fake.original(attempt)["content"] == "Only the server's event organisers can do that."
         assert fake.original(attempt)["flags"] & 64
