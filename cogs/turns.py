@@ -1,4 +1,4 @@
-"""Asynchronous turns: reminders, deadlines that auto-pass re-roll windows, and /settings.
+"""Asynchronous turns: reminders, deadlines that auto-pass reaction windows, and /settings.
 
 Reminders live in the database (the service schedules them with every decision), so
 a restart loses none: the loop asks for the due ones at start and then every
@@ -20,6 +20,9 @@ from engine.service import ServiceError
 
 log = logging.getLogger("ready_room.turns")
 
+
+# decisions a deadline answers with "pass": nobody should wait days on a reaction
+REACTION_WINDOWS = ("reroll", "interrupt")
 
 class Turns(commands.Cog):
     """Reminders and the settings that shape them."""
@@ -81,17 +84,19 @@ class Turns(commands.Cog):
             users=[discord.Object(reminder.user_id)]))
 
     async def expire(self, reminder: DueReminder) -> bool:
-        """At a deadline, a re-roll window passes by itself. True if it did."""
+        """At a deadline, a reaction window (re-roll or interrupt moment) passes by itself.
+        True if it did."""
         view = await self.bot.service.view(reminder.game_id)
         waiting = [d for d in view.get("pending", []) if d["player"] == reminder.seat]
-        if not waiting or waiting[0]["kind"] != "reroll":
+        if not waiting or waiting[0]["kind"] not in REACTION_WINDOWS:
             return False
         try:
             update = await self.bot.service.submit(reminder.game_id, reminder.user_id, "pass", view["version"])
         except ServiceError:
             return False  # answered in the meantime
         names = present.names_of(await self.bot.service.get(update.game_id))
-        update.public.insert(0, f"Time ran out: {names[reminder.seat]} keeps the dice.")
+        what = "keeps the dice" if waiting[0]["kind"] == "reroll" else "lets the moment pass"
+        update.public.insert(0, f"Time ran out: {names[reminder.seat]} {what}.")
         await present.publish(self.bot, update, reminder.user_id)
         return True
 
@@ -107,7 +112,7 @@ class Turns(commands.Cog):
     async def reminders(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0, 720]) -> None:
         await self._guild_hours(interaction, "remind_after", hours)
 
-    @settings.command(name="turn-limit", description="Deadline per decision in hours; re-roll windows auto-pass (0: none)")
+    @settings.command(name="turn-limit", description="Deadline per decision in hours; reaction windows auto-pass (0: none)")
     async def turn_limit(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0, 720]) -> None:
         await self._guild_hours(interaction, "turn_limit", hours)
 

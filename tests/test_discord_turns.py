@@ -156,3 +156,34 @@ def test_panels_fit_discord_limits_and_offer_every_command(count):
         assert layout.rows <= panel.MAX_ROWS and all(len(i) <= panel.MAX_OPTIONS for _, i in layout.selects)
         offered |= set(layout.buttons) | {i for _, indices in layout.selects for i in indices}
     assert offered == set(range(len(commands)))
+
+
+async def test_a_reaction_window_passes_by_itself_at_its_deadline(monkeypatch, tmp_path):
+    import random
+    from tests.discord_harness import GUILD_ID
+
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", 3600.0)
+        thread, game_id = await new_game(fake)
+        rng = random.Random(4)
+        service = fake.bot.service
+        for _ in range(600):  # random legal play until someone is asked to react
+            view = await service.view(game_id)
+            waiting = view["pending"][0]
+            if waiting["kind"] in ("reroll", "interrupt"):
+                break
+            user_id = {"p1": 1, "p2": 2}[waiting["player"]]
+            version, commands = await service.legal_commands(game_id, user_id)
+            await service.submit(game_id, user_id, rng.choice(commands), version)
+        else:
+            pytest.fail("no reaction window came up")
+        before = view["version"]
+        public = len(fake.in_channel(thread))
+        clock.now += 3600 + 1
+        await fake.run(fake.bot.get_cog("Turns").send_due())
+        after = await service.view(game_id)
+        assert after["version"] == before + 1
+        log = await service.log(game_id)
+        assert log[-1].command == "pass"
+        assert any("Time ran out" in (m.get("content") or "") for m in fake.in_channel(thread)[public:]), fake.in_channel(thread)[public:]
