@@ -1,11 +1,12 @@
 """Drive many concurrent games through the GameService (rules + commit, no images).
 
-    python benchmarks/service_bench.py [--games 200] [--seconds 10] [--think 0.1]
+    python benchmarks/service_bench.py [--games 200] [--seconds 10] [--think 1.0]
 
 Each game has simulated players: wait a random think time (exponential, mean --think
 seconds; 0 = no pause), ask for the legal commands, submit one at random. Latency is
 measured around `submit` alone (lock, rules, commit). A second run with no think time
-shows the most commands per second the service can take. Figures are printed, not asserted.
+shows the most commands per second the service can take. Figures are printed, not asserted;
+the machine's load average is printed too, since other processes skew the tail.
 """
 from __future__ import annotations
 
@@ -61,17 +62,20 @@ async def run(games: int, seconds: float, think: float, seed: int) -> None:
         latencies: list[float] = []
         rng = random.Random(seed)
         tables = [await new_game(service, n + 1, rng) for n in range(games)]
+        load = os.getloadavg()[0]
         until = time.perf_counter() + seconds
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         await asyncio.gather(*(table(service, n + 1, game, think, until, latencies, random.Random(rng.random()))
                                for n, game in enumerate(tables)))
-        elapsed = time.perf_counter() - began
+        elapsed, cpu = time.perf_counter() - began, time.process_time() - cpu
         await service.close()
     ms = sorted(x * 1000 for x in latencies)
     p95 = ms[int(len(ms) * 0.95)]
     p99 = ms[int(len(ms) * 0.99)]
     mode = f"think {think * 1000:.0f} ms mean" if think else "no think time (saturated)"
-    print(f"{games} games, {mode}, {elapsed:.1f} s: {len(ms)} commands, {len(ms) / elapsed:.0f} commands/s")
+    print(f"{games} games, {mode}, {elapsed:.1f} s: {len(ms)} commands, {len(ms) / elapsed:.0f} commands/s"
+          f" (load average before {load:.2f}; {cpu / len(ms) * 1000:.2f} ms CPU per command,"
+          " players included)")
     print(f"  submit latency: median {statistics.median(ms):.2f} ms, p95 {p95:.2f} ms, "
           f"p99 {p99:.2f} ms, max {ms[-1]:.2f} ms")
 
@@ -81,8 +85,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each run (default 10)")
-    parser.add_argument("--think", type=float, default=0.5,
-                        help="mean think time per command in seconds (default 0.5)")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean think time per command in seconds (default 1.0)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     asyncio.run(run(args.games, args.seconds, args.think, args.seed))
