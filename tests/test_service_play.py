@@ -161,6 +161,7 @@ async def test_drawn_cards_are_told_only_to_their_holder_and_dice_are_shown(serv
     assert drew, "some command should draw cards"
     for u in drew:
         assert set(u.private) <= {"p1", "p2"}
+        assert u.events and not any("private" in e for e in u.events)
         assert all(line.startswith("You drew") for lines in u.private.values() for line in lines)
     assert any(u.images == ["board", "dice"] for u in updates)
     assert all(u.images[0] == "board" for u in updates)
