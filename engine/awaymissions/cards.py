@@ -102,28 +102,24 @@ def finish_card(t: Table, item: Pending) -> None:
     card = t.pack.cards[code]
     player = t.state.player(seat)
     subject = t.state.characters.get(item.data.get("subject") or "")
-    if card.kind == "mission":
-        if card.play == "table" and not item.data.get("scored"):
-            player.table_missions.append(code)
-            t.emit("mission_on_table", seat=seat, card=code)
-        elif item.data.get("scored"):
-            player.scoring_area.append(code)
-            t.emit("scored", seat=seat, card=code, points=card.points)
-        else:
-            player.mission_discard.append(code)
-            t.emit("mission_failed", seat=seat, card=code)
+    if item.data.get("scored"):
+        player.scoring_area.append(code)
+        t.emit("scored", seat=seat, card=code, points=card.points)
+    elif card.kind == "mission" and card.play == "table":
+        player.table_missions.append(code)
+        t.emit("mission_on_table", seat=seat, card=code)
+    elif card.kind == "mission":
+        player.mission_discard.append(code)
+        t.emit("mission_failed", seat=seat, card=code)
     elif card.kind == "equipment" and subject is not None and subject.in_play:
         subject.equipment.append(code)
         t.emit("equipped", character=subject.id, card=code)
     elif "Trait" in card.keywords and subject is not None and subject.in_play:
         subject.traits.append(code)
         t.emit("trait", character=subject.id, card=code)
-    elif "Permanent" in card.keywords and not item.data.get("scored"):
+    elif "Permanent" in card.keywords:
         player.permanents.append(code)
         t.emit("permanent", seat=seat, card=code)
-    elif item.data.get("scored"):
-        player.scoring_area.append(code)
-        t.emit("scored", seat=seat, card=code, points=card.points)
     else:
         player.support_discard.append(code)
 
