@@ -24,7 +24,8 @@ WALL = 8
 TERMINAL_LETTERS = {"command": "C", "science": "S", "operations": "O", "medical": "M"}
 _STATIC_LIMIT = 16
 # events about one character that get a dashed square around its space
-FOCUS_EVENTS = ("cover", "recovered", "special", "placed", "damaged", "stunned", "assimilated")
+FOCUS_EVENTS = ("cover", "recovered", "special", "placed", "damaged", "stunned", "assimilated", "restored",
+                "equipped", "trait", "token", "ratings_changed", "boost", "card_played")
 
 
 @dataclass(frozen=True)
@@ -286,6 +287,11 @@ def _reticle(draw, frame: Frame, space) -> None:
                       fill=colour, width=width)
 
 
+def _subject(event: dict):
+    """The character an event is about (a played card names its target)."""
+    return event.get("target") if event["type"] == "card_played" else event.get("character")
+
+
 def _focus(draw, frame: Frame, space) -> None:
     """A dashed square around a space an event pointed at (e.g. a card's target)."""
     left, top, right, bottom = frame.box(space.x, space.y)
@@ -374,8 +380,8 @@ def board_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     for sid in targets:
         if sid in geo.spaces:
             _reticle(draw, frame, geo.spaces[sid])
-    focused = {characters[e["character"]].get("space") for e in events
-               if e["type"] in FOCUS_EVENTS and e.get("character") in characters}
+    focused = {characters[_subject(e)].get("space") for e in events
+               if e["type"] in FOCUS_EVENTS and _subject(e) in characters}
     for sid in sorted(s for s in focused if s in geo.spaces and s not in targets):
         _focus(draw, frame, geo.spaces[sid])
     _footer(draw, view, events, labels, styles, frame, pack)

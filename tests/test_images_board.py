@@ -231,3 +231,16 @@ def test_encoded_png_is_faithful_to_the_drawing():
         histogram = diff.histogram()
         assert sum(histogram[24:]) / (drawn.width * drawn.height) < 0.002
         assert sum(i * n for i, n in enumerate(histogram)) / (drawn.width * drawn.height) < 0.5
+
+
+def test_a_played_card_marks_its_target_space():
+    view = midgame_view()
+    geo, frame = frame_of(view)
+    space = geo.spaces[view["characters"]["OKAFOR"]["space"]]
+    left, top, right, bottom = frame.box(space.x, space.y)
+    edge = [(round(x), round(top + 5)) for x in range(round(left + 6), round(right - 6))]
+    plain = picture(view)
+    marked = picture(view, [{"type": "card_played", "seat": "p1", "card": "fed-seasoned-veteran",
+                             "name": "Seasoned Veteran", "kind": "event", "target": "OKAFOR"}])
+    changed = sum(1 for p in edge if plain.getpixel(p) != marked.getpixel(p))
+    assert changed > len(edge) // 4  # the dashed square runs along the top of the target's space
