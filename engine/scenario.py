@@ -24,10 +24,6 @@ DEFAULT_PLAYERS = {
 }
 
 
-class ScenarioFailure(AssertionError):
-    """An expectation of a scenario did not hold."""
-
-
 def build(spec: dict[str, Any]) -> GameState:
     """The starting position a scenario describes."""
     players = spec.get("players", DEFAULT_PLAYERS)

@@ -366,7 +366,6 @@ def reroll(t: Table, seat: str, card: str, which: list[str]) -> None:
     dice.sort(reverse=True)
     roll.passes = 0
     roll.turn += 1
-    roll.rerolls += 1
     t.emit("rerolled", seat=seat, card=code, side=side, indices=indices, before=before, after=list(dice))
 
 

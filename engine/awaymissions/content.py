@@ -19,7 +19,6 @@ from engine.errors import PackError
 RATINGS = ("attack", "defense", "skill", "move")
 TERMINALS = ("command", "science", "operations", "medical")
 FEATURES = TERMINALS + ("turbolift", "transporter")
-SIDES = ("north", "east", "south", "west")
 
 Code = Annotated[str, msgspec.Meta(pattern=r"^[A-Z][A-Z0-9-]{0,15}$")]
 Key = Annotated[str, msgspec.Meta(pattern=r"^[a-z][a-z0-9-]{0,31}$")]

@@ -52,12 +52,6 @@ def distance(geo: Geometry, a: str, b: str, occupied: set[str]) -> int | None:
     return None
 
 
-def adjacent(geo: Geometry, a: str, b: str, occupied: set[str]) -> bool:
-    """Adjacent means the same space or one space apart."""
-    d = distance(geo, a, b, occupied)
-    return d is not None and d <= 1
-
-
 def reachable(geo: Geometry, start: str, steps: int, can_enter: Callable[[str], bool],
               can_stop: Callable[[str], bool]) -> dict[str, list[str]]:
     """Spaces a mover can end in within `steps` moves, each with a shortest path.

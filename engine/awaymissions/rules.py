@@ -9,7 +9,6 @@ of the seat's pending decisions; an illegal one raises RuleError and changes not
 """
 from __future__ import annotations
 
-import itertools
 from typing import Any, Callable, Optional
 
 import msgspec

@@ -123,11 +123,9 @@ class Roll(_Data):
     opposing: list[int] = []
     attack: Optional[Attack] = None
     specialization: Optional[str] = None
-    action: Optional[str] = None  # the special action a skill test belongs to
     window: list[str] = []  # players still able to re-roll, in turn order
     turn: int = 0
     passes: int = 0
-    rerolls: int = 0
     stage: str = "rolled"  # declared (interrupts may still come before the dice) | rolled
     extra_damage: int = 0
     then: Optional[dict[str, Any]] = None  # what a card's skill test leads to

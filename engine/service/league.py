@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import secrets
 import time
@@ -23,7 +24,7 @@ from engine.errors import RuleError
 from engine.league import event as league
 from engine.league import results, rounds, standings
 from engine.league.builds import Build
-from engine.league.event import Claim, Event
+from engine.league.event import Claim, Event, Game
 from engine.league.profiles import PROFILES
 from engine.service.errors import IllegalCommand, NotAllowed, UnknownGame
 
@@ -49,6 +50,7 @@ class LeagueUpdate:
     version: int
     event: Event
     public: list[str] = field(default_factory=list)
+    channel_id: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,27 @@ class Reminder:
     players: tuple[int, int]
     deadline: float
     thread_id: Optional[int]
+    channel_id: Optional[int]
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """A disputed game for the organisers: both players' claims, each with its digest."""
+
+    round: int
+    table: int
+    claims: tuple[tuple[int, str, str, str], ...]  # (user id, name, claim in words, claim digest)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A player's game in the current round, ready to be played as a bot game."""
+
+    event_id: int
+    round: int
+    table: int
+    players: tuple[int, int]
+    names: tuple[str, str]
 
 
 class LeagueService:
@@ -112,7 +135,7 @@ class LeagueService:
         event.id = str(event_id)
         version = await self.store.save(event_id, 0, status=event.status,
                                         state=league.to_json(event).decode(), next_due=None, at=now)
-        return LeagueUpdate(event_id, version, event, [f"Event #{event_id} '{name}' created."])
+        return LeagueUpdate(event_id, version, event, [f"Event #{event_id} '{name}' created."], channel_id)
 
     async def get(self, event_id: int) -> tuple[LeagueRow, Event]:
         """The stored row and the event."""
@@ -146,7 +169,7 @@ class LeagueService:
             version = await self.store.save(event_id, row.version, status=event.status,
                                             state=league.to_json(event).decode(),
                                             next_due=self._next_due(event, now), at=now)
-            return LeagueUpdate(event_id, version, event, public)
+            return LeagueUpdate(event_id, version, event, public, row.channel_id)
 
     def _next_due(self, event: Event, now: float) -> Optional[float]:
         """When the event next needs the clock: the reminder before a deadline, then the deadline."""
@@ -198,6 +221,47 @@ class LeagueService:
             results.resolve(event, str(actor.user_id), now, round_number, table, claim, note)
             return [f"Round {round_number} table {table}: {results.describe(event, claim)} (organiser)."]
         return await self._apply(event_id, act, actor)
+
+    async def resolve_score(self, event_id: int, actor: Actor, round_number: int, table: int,
+                            winner: Optional[int], winner_points: int, loser_points: int,
+                            not_played: bool = False, note: str = "") -> LeagueUpdate:
+        """`resolve`, the result given in the words of a report (see `claim_from`)."""
+        _row, event = await self.get(event_id)
+        claim = claim_from(event, game_at(event, round_number, table), winner, winner_points, loser_points, not_played)
+        return await self.resolve(event_id, actor, round_number, table, claim, note)
+
+    async def accept_claim(self, event_id: int, actor: Actor, round_number: int, table: int, user_id: int,
+                           digest: str, note: str = "") -> LeagueUpdate:
+        """Settle a dispute with one player's claim, as long as it is still the claim shown (`digest`)."""
+        def act(event, now):
+            game = game_at(event, round_number, table)
+            claim = game.claims.get(str(user_id))
+            if game.status != "disputed" or claim is None:
+                raise RuleError(f"Round {round_number} table {table} is not in dispute any more.")
+            if claim_digest(claim) != digest:
+                raise RuleError("That claim has changed since it was shown; list the disputes again.")
+            results.resolve(event, str(actor.user_id), now, round_number, table, claim,
+                            note or f"{event.players[str(user_id)].name}'s claim accepted")
+            return [f"Round {round_number} table {table}: {results.describe(event, claim)} (organiser)."]
+        return await self._apply(event_id, act, actor)
+
+    async def disputes(self, event_id: int, actor: Actor) -> tuple[Event, list[Dispute]]:
+        """The organisers' queue with both claims of each disputed game."""
+        row, event = await self.get(event_id)
+        await self._require_organiser(row.guild_id, actor)
+        queue = []
+        for rnd, game in results.disputes(event):
+            queue.append(Dispute(rnd.number, game.table, tuple(
+                (int(p), event.players[p].name, results.describe(event, game.claims[p]), claim_digest(game.claims[p]))
+                for p in game.players)))
+        return event, queue
+
+    async def audit(self, event_id: int, actor: Actor) -> list[str]:
+        """The audit trail, oldest first, for the organisers."""
+        row, event = await self.get(event_id)
+        await self._require_organiser(row.guild_id, actor)
+        who = lambda a: f"<@{a}>" if a.isdigit() else a  # noqa: E731
+        return [f"<t:{e.at}:f> {who(e.actor)} {e.action}" + (f": {e.detail}" if e.detail else "") for e in event.audit]
 
     async def drop_player(self, event_id: int, actor: Actor, user_id: int) -> LeagueUpdate:
         """An organiser drops a player."""
@@ -271,6 +335,17 @@ class LeagueService:
             return [line + " (waiting for the opponent's report)."]
         return await self._apply(event_id, act)
 
+    async def report_score(self, event_id: int, user_id: int, winner: Optional[int], winner_points: int,
+                           loser_points: int, not_played: bool = False) -> LeagueUpdate:
+        """`report`, the result given in the words of a report (see `claim_from`)."""
+        _row, event = await self.get(event_id)
+        live = event.live_rounds()
+        game = live[-1].game_of(str(user_id)) if live else None
+        if game is None:  # `report` refuses it and says why
+            return await self.report(event_id, user_id, Claim(outcome="not_played"))
+        return await self.report(event_id, user_id,
+                                 claim_from(event, game, winner, winner_points, loser_points, not_played))
+
     async def drop_self(self, event_id: int, user_id: int) -> LeagueUpdate:
         """A player drops out; past games still count."""
         def act(event, now):
@@ -279,6 +354,27 @@ class LeagueService:
         return await self._apply(event_id, act)
 
     # ---- bot-run games -----------------------------------------------------------------
+
+    async def pairing_to_play(self, event_id: int, user_id: int) -> Pairing:
+        """The user's pending game this round, checked to be playable as a bot game (nothing stored)."""
+        _row, event = await self.get(event_id)
+        if event.profile.tiebreak != "mission_points":
+            raise IllegalCommand("Bot games report mission points; this event scores Fleet Points, "
+                                 "so play at the table and report with /league report.")
+        try:
+            rnd = rounds.current_round(event)
+        except RuleError as error:
+            raise IllegalCommand(str(error)) from error
+        game = rnd.game_of(str(user_id))
+        if game is None or game.status == "final":
+            raise IllegalCommand(f"You have no game waiting for a result in round {rnd.number}.")
+        if game.linked_game is not None:
+            linked = await self.db.game(int(game.linked_game))
+            if linked is not None and linked.status in ("lobby", "active"):
+                raise IllegalCommand(f"This pairing is already being played as game #{game.linked_game}.")
+        a, b = game.players
+        return Pairing(event_id, rnd.number, game.table, (int(a), int(b)),
+                       (event.players[a].name, event.players[b].name))
 
     async def link_game(self, event_id: int, round_number: int, table: int, game_id: int) -> LeagueUpdate:
         """Link a game the bot runs to a pairing; it reports itself when it ends."""
@@ -291,11 +387,20 @@ class LeagueService:
 
     async def game_over(self, game_id: int, result: dict, players: dict[str, int]) -> Optional[LeagueUpdate]:
         """Report a linked game's end. `result` is the ruleset's (winner seat, scores per seat);
-        `players` maps seats to users. None if the game is not linked or has no single winner."""
+        `players` maps seats to users. None if the game is not linked. A game without a single
+        winner is left pending: the players settle it with the roll-off and report it."""
         event_id = await self.store.event_of_game(game_id)
-        winner = result.get("winner")
-        if event_id is None or not isinstance(winner, str):
+        if event_id is None:
             return None
+        winner = result.get("winner")
+        if not isinstance(winner, str):
+            def level(event, now):
+                game = next((g for r in event.live_rounds() for g in r.games
+                             if g.linked_game == str(game_id) and g.status != "final"), None)
+                return [] if game is None else [
+                    f"Table {game.table}: game #{game_id} ended level; settle it with the roll-off "
+                    "and report the winner with /league report."]
+            return await self._apply(event_id, level)
         scores = result.get("scores", {})
         claim = Claim(winner=str(players[winner]),
                       mission_points={str(players[seat]): scores.get(seat, 0) for seat in players})
@@ -315,7 +420,7 @@ class LeagueService:
             event = league.from_json(row.state)
             rnd = event.live_rounds()[-1]
             if now < rnd.deadline:
-                reminders += await self._remind(row.id, rnd, now)
+                reminders += await self._remind(row.id, rnd, now, row.channel_id)
                 await self._apply(row.id, lambda e, n: [])  # moves next_due on to the deadline
                 continue
 
@@ -326,7 +431,7 @@ class LeagueService:
             updates.append(await self._apply(row.id, act))
         return reminders, updates
 
-    async def _remind(self, event_id: int, rnd, now: float) -> list[Reminder]:
+    async def _remind(self, event_id: int, rnd, now: float, channel_id: Optional[int]) -> list[Reminder]:
         threads = {t.table_no: t for t in await self.store.threads(event_id, rnd.number)}
         due = []
         for game in rnd.games:
@@ -334,12 +439,16 @@ class LeagueService:
                 continue
             thread = threads.get(game.table)
             due.append(Reminder(event_id, rnd.number, game.table, tuple(int(p) for p in game.players),
-                                float(rnd.deadline), thread.thread_id if thread else None))
+                                float(rnd.deadline), thread.thread_id if thread else None, channel_id))
             if thread:
                 await self.store.mark_reminded(event_id, rnd.number, game.table, now)
         return due
 
     # ---- reading ------------------------------------------------------------------------
+
+    async def record_thread(self, event_id: int, round_number: int, table: int, thread_id: int) -> None:
+        """Remember the Discord thread opened for a pairing (reminders go there)."""
+        await self.store.set_thread(event_id, round_number, table, thread_id)
 
     async def standings_csv(self, event_id: int) -> str:
         """The standings as CSV text."""
@@ -365,6 +474,35 @@ def standing_lines(event: Event) -> list[str]:
         + (" (dropped)" if row.dropped else "")
         for row in standings.standings(event)
     ]
+
+
+def claim_digest(claim: Claim) -> str:
+    """A short fingerprint of a claim, so a button can refuse a claim changed since it was shown."""
+    return hashlib.sha256(msgspec.json.encode(claim)).hexdigest()[:12]
+
+
+def game_at(event: Event, round_number: int, table: int) -> Game:
+    """The game at a table of a published round."""
+    rnd = next((r for r in event.live_rounds() if r.number == round_number), None)
+    game = rnd and next((g for g in rnd.games if g.table == table), None)
+    if game is None:
+        raise IllegalCommand(f"There is no table {table} in a published round {round_number}.")
+    return game
+
+
+def claim_from(event: Event, game: Game, winner: Optional[int], winner_points: int, loser_points: int,
+               not_played: bool = False) -> Claim:
+    """A claim from the words of a report: the winner and the points of each side (squad
+    points left, or mission points in an Away Missions event)."""
+    if not_played:
+        return Claim(outcome="not_played")
+    if winner is None or str(winner) not in game.players:
+        names = " or ".join(event.players[p].name for p in game.players)
+        raise IllegalCommand(f"Name the winner of table {game.table}: {names}.")
+    won, lost = str(winner), game.opponent(str(winner))
+    if event.profile.tiebreak == "fleet_points":
+        return Claim(winner=won, surviving={won: winner_points, lost: loser_points})
+    return Claim(winner=won, mission_points={won: winner_points, lost: loser_points})
 
 
 def _build(data: dict) -> Build:
