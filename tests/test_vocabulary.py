@@ -249,3 +249,18 @@ def test_prevent_lowers_the_damage_about_to_be_taken(state):
     rules.advance(t)
     assert any(e["type"] == "prevented" and e["amount"] == 1 for e in t.events)
     assert s.pending[0].kind == "damage" and s.pending[0].info["amount"] == 1
+
+
+def test_an_attack_made_impossible_by_an_interrupt_ends_unresolved():
+    s = build(POSITION)
+    s.player("p2").mute = ["activated", "damaged", "moved"]
+    s, _ = rules.apply(s, "p1", "activate OKAFOR")
+    s, _ = rules.apply(s, "p1", "attack OKAFOR D4-12 phaser")
+    assert s.roll.stage == "declared"
+    s.pending = []
+    t = Table(s)
+    effects.queue_effects(t, "p2", None, "D4-12", [v.Place(feature="turbolift")])
+    rules.advance(t)
+    s, events = rules.apply(s, "p2", "place D4-12 J6")  # out of sight of Okafor
+    assert s.roll is None and {"type": "cancelled", "what": "attack"} in events
+    assert not any(e["type"] == "rolled" for e in events)

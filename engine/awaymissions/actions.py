@@ -191,11 +191,11 @@ def roll_attack(t: Table) -> None:
     """The attack's dice are rolled once interrupts before the dice have had their say."""
     roll = t.state.roll
     character, target = t.state.characters[roll.actor], t.state.characters[roll.target]
-    if not (character.in_play and target.in_play):
-        t.state.roll = None
+    weapon = roll.attack
+    if not (character.in_play and target.in_play and target in attack_targets(t, character, weapon)):
+        t.state.roll = None  # an interrupt made the attack impossible: it ends unresolved
         t.emit("cancelled", what="attack")
         return
-    weapon = roll.attack
     bonus = roll.then or {}
     extra, extra_damage = effects.waiting_boosts(t, character, "attack")
     roll.extra_damage += extra_damage
