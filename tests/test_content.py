@@ -85,3 +85,13 @@ def test_a_game_refuses_an_illegal_deck():
     config["players"][0]["mission"] = ["fed-open-a-channel"] * 20
     with pytest.raises(RuleError, match="20 copies of Open a Channel; its supply allows 2"):
         rules.new_game(config, 1)
+
+
+def test_games_name_their_pack_independently_of_where_they_run(tmp_path, monkeypatch):
+    from engine.awaymissions import rules
+    from tests.conftest import two_player_config
+
+    monkeypatch.chdir(tmp_path)  # the bot may be started from anywhere
+    state = rules.new_game(two_player_config(), 1)
+    assert state.pack == "content/starter"
+    assert load_pack(state.pack).info.name == "Ready Room starter pack"

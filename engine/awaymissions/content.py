@@ -193,9 +193,29 @@ def cell_xy(cell: str) -> tuple[int, int]:
     return ord(cell[0]) - ord("a"), int(cell[1:]) - 1
 
 
+PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def pack_ref(path: str) -> str:
+    """How a game names its pack: relative to the project when the pack lives inside it,
+    so stored games do not depend on where the project is installed."""
+    full = resolve_pack(path)
+    inside = os.path.relpath(full, PROJECT_ROOT)
+    return full if inside.startswith("..") else inside
+
+
+def resolve_pack(path: str) -> str:
+    """The folder a pack reference points to: absolute, under the project, or under the
+    current directory, in that order."""
+    if os.path.isabs(path):
+        return path
+    in_project = os.path.join(PROJECT_ROOT, path)
+    return os.path.abspath(in_project if os.path.isdir(in_project) else path)
+
+
 def load_pack(path: str) -> Pack:
     """Load and validate the pack in folder `path`; raise PackError listing every problem."""
-    return _load_pack_cached(os.path.abspath(path))
+    return _load_pack_cached(resolve_pack(path))
 
 
 @functools.lru_cache(maxsize=16)

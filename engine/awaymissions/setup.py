@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.awaymissions import cards
-from engine.awaymissions.content import Pack, load_pack
+from engine.awaymissions.content import Pack, load_pack, pack_ref
 from engine.awaymissions.context import Table
 from engine.awaymissions.layout import LayoutSpec, PRESETS, best_placement, placement_problem, preset
 from engine.awaymissions.state import Attack, Character, GameState, Player
@@ -109,7 +109,7 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     if layout_name and layout_name not in PRESETS:
         raise RuleError(f"Unknown layout '{layout_name}' (choose from {', '.join(PRESETS)}).")
     layout = preset(pack, layout_name) if layout_name else LayoutSpec(mode="cube" if config.get("cube") else "corridor")
-    state = GameState(pack=pack.path, seed=seed, dice=Dice.seeded(seed), players=players,
+    state = GameState(pack=pack_ref(pack.path), seed=seed, dice=Dice.seeded(seed), players=players,
                       characters=characters, layout=layout,
                       options={"cube": bool(config.get("cube")), "preset": bool(layout_name)})
     table = Table(state)
