@@ -1,12 +1,16 @@
 """/league: organised-play events in Discord, a thin adapter over LeagueService.
 
 Organisers (the server's organiser role, or administrators) create, open, start, pair,
-publish and close events; players sign up, register a build, sign off their opponent's
-build with a button, report results and read the standings.
+publish and close events, settle disputes, fix results and add late joiners; players sign
+up, register a build, sign off their opponent's build with a button, report results, play
+their pairing as a bot game and read the standings. Season rounds get a thread per
+pairing; a clock loop reminds those threads before the deadline and applies the policy.
 """
 from __future__ import annotations
 
+import asyncio
 import io
+import logging
 import re
 from typing import Literal, Optional
 
@@ -15,9 +19,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
-from engine.league.event import Claim
-from engine.service import ServiceError
+from engine.league import standings as table
+from engine.service import ServiceError, Update
 from engine.service.league import Actor, LeagueService, LeagueUpdate, pairing_lines, standing_lines
+from images.standings import render_standings
+
+log = logging.getLogger("ready_room.league")
+MAX_DISPUTES = 10  # embeds per message
+AUDIT_LINES = 25
 
 _LINE = re.compile(r"^\s*(?P<resource>resource\s*:\s*)?(?P<name>.+?)\s+(?P<points>\d+)\s*$", re.IGNORECASE)
 
@@ -108,6 +117,26 @@ class SignOffButton(discord.ui.DynamicItem[discord.ui.Button],
         await present.reply(interaction, "\n".join(update.public))
 
 
+class AcceptClaim(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"rrl:accept:(?P<event>\d+):(?P<round>\d+):(?P<table>\d+):(?P<user>\d+):(?P<digest>[0-9a-f]+)"):
+    """Settles a dispute with this player's claim (organisers), unless the claim changed since."""
+
+    def __init__(self, event: int, round_number: int, table_no: int, user_id: int, digest: str, label: str = "Accept"):
+        super().__init__(discord.ui.Button(
+            label=label[:80], style=discord.ButtonStyle.secondary,
+            custom_id=f"rrl:accept:{event}:{round_number}:{table_no}:{user_id}:{digest}"))
+        self.args = (event, round_number, table_no, user_id, digest)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["event"]), int(match["round"]), int(match["table"]), int(match["user"]), match["digest"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        event, *rest = self.args
+        cog = interaction.client.get_cog("League")
+        await cog.answer(interaction, cog.desk.accept_claim(event, actor_of(interaction), *rest))
+
+
 class League(commands.Cog):
     """Leagues and organised-play events."""
 
@@ -116,22 +145,114 @@ class League(commands.Cog):
     def __init__(self, bot):
         self.bot = bot
         self.desk = LeagueService(bot.service.db, **({"clock": bot.clock} if bot.clock else {}))
+        self.task: Optional[asyncio.Task] = None
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(VerifyButton, SignOffButton)
+        self.bot.add_dynamic_items(VerifyButton, SignOffButton, AcceptClaim)
+        if self.bot.config.reminder_interval:
+            self.task = asyncio.create_task(self.run(), name="ready-room-league-clock")
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(VerifyButton, SignOffButton)
+        self.bot.remove_dynamic_items(VerifyButton, SignOffButton, AcceptClaim)
+        if self.task is not None:
+            self.task.cancel()
 
-    async def _answer(self, interaction: discord.Interaction, call, *, public: bool = True,
-                      view: Optional[discord.ui.View] = None, file: Optional[discord.File] = None) -> Optional[LeagueUpdate]:
+    # ---- the clock ------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Run the league clock now and then every interval, until the cog unloads."""
+        await self.bot.wait_until_ready()
+        while True:
+            try:
+                await self.tick()
+            except (discord.HTTPException, ServiceError):
+                log.warning("the league clock failed this round; retrying next round", exc_info=True)
+            await asyncio.sleep(self.bot.config.reminder_interval)
+
+    async def tick(self) -> None:
+        """Remind unreported pairings in their threads before the deadline; announce missed deadlines."""
+        reminders, updates = await self.desk.tick()
+        for r in reminders:
+            where = r.thread_id or r.channel_id
+            if where is not None:
+                await self.bot.get_partial_messageable(where).send(
+                    f"Reminder: <@{r.players[0]}> <@{r.players[1]}>, round {r.round} table {r.table} is due "
+                    f"<t:{int(r.deadline)}:R>. Report the result with /league report.",
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(p) for p in r.players]))
+        for update in updates:
+            await self._announce(update)
+
+    async def _announce(self, update: LeagueUpdate, *elsewhere: Optional[int]) -> None:
+        """Post an update's lines in the event's channel (and other places given)."""
+        for where in dict.fromkeys((update.channel_id, *elsewhere)):
+            if where is not None and update.public:
+                await self.bot.get_partial_messageable(where).send(present.clip("\n".join(update.public)))
+
+    # ---- bot-run games --------------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_game_over(self, update: Update) -> None:
+        """A bot game has ended: if it plays a pairing, its result goes into the league."""
+        try:
+            outcome = await self.desk.game_over(update.game_id, update.result or {}, update.players)
+            info = await self.bot.service.get(update.game_id)
+        except ServiceError:
+            log.warning("game #%s ended but the league refused its result", update.game_id, exc_info=True)
+            return
+        if outcome is not None:
+            await self._announce(outcome, info.thread_id)
+
+    @league.command(name="play", description="Play your pairing as a bot game here (Away Missions events)")
+    async def play(self, interaction: discord.Interaction, event: int,
+                   side: Literal["federation", "borg"] = "federation") -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            pairing = await self.desk.pairing_to_play(event, interaction.user.id)
+        except ServiceError as refused:
+            await present.reply(interaction, refused.message)
+            return
+        channel_id, thread_id = present.place_of(interaction)
+        if thread_id is None:
+            if not isinstance(interaction.channel, discord.TextChannel):
+                await present.reply(interaction, "Use this in a server text channel or your pairing's thread.")
+                return
+            thread = await interaction.channel.create_thread(
+                name=f"Round {pairing.round}: {pairing.names[0]} vs {pairing.names[1]}"[:100],
+                type=discord.ChannelType.public_thread)
+            thread_id = thread.id
+        service = self.bot.service
+        try:
+            info = await service.create(creator=interaction.user.id, guild_id=interaction.guild_id,
+                                        channel_id=channel_id, thread_id=thread_id)
+        except ServiceError as refused:
+            await present.reply(interaction, refused.message)
+            return
+        me = pairing.players.index(interaction.user.id)
+        seats = ((me, side), (1 - me, present.other_side(side)))
+        try:
+            await self.desk.link_game(event, pairing.round, pairing.table, info.id)
+            for who, their_side in seats:
+                await service.join(info.id, pairing.players[who], pairing.names[who], **present.SIDES[their_side])
+            update = await service.start(info.id, interaction.user.id)
+        except ServiceError as refused:
+            await service.abort(info.id, interaction.user.id, force=True)
+            await present.reply(interaction, refused.message)
+            return
+        await present.publish(self.bot, update, None)
+        await present.reply(interaction, f"Game #{info.id} plays round {pairing.round} table {pairing.table}: "
+                                         f"{present.link(interaction.guild_id, thread_id)}. It reports itself when it ends.")
+
+    # ---- commands -------------------------------------------------------------------------
+
+    async def answer(self, interaction: discord.Interaction, call, *, public: bool = True,
+                     view: Optional[discord.ui.View] = None) -> Optional[LeagueUpdate]:
         """Await the service call; post its lines (publicly unless told), or the refusal privately."""
         try:
             update = await call
         except ServiceError as refused:
             await present.reply(interaction, refused.message)
             return None
-        extra = {k: v for k, v in (("view", view), ("file", file)) if v is not None}
+        extra = {"view": view} if view is not None else {}
         await interaction.response.send_message(present.clip("\n".join(update.public)), ephemeral=not public, **extra)
         return update
 
@@ -149,17 +270,17 @@ class League(commands.Cog):
                      kind: Literal["one_day", "season"] = "one_day", rounds: app_commands.Range[int, 1, 20] = 3,
                      profile: Literal["op", "awaymissions"] = "op", max_build: app_commands.Range[int, 0, 1000] = 120,
                      minutes: app_commands.Range[int, 1, 600] = 60, round_days: app_commands.Range[int, 1, 60] = 7) -> None:
-        await self._answer(interaction, self.desk.create_event(
+        await self.answer(interaction, self.desk.create_event(
             interaction.guild_id, actor_of(interaction), name, channel_id=interaction.channel_id, profile=profile,
             kind=kind, rounds_planned=rounds, max_build=max_build, time_limit_minutes=minutes, round_days=round_days))
 
     @league.command(name="open", description="Open sign-up (organisers)")
     async def open(self, interaction: discord.Interaction, event: int) -> None:
-        await self._answer(interaction, self.desk.open(event, actor_of(interaction)))
+        await self.answer(interaction, self.desk.open(event, actor_of(interaction)))
 
     @league.command(name="signup", description="Sign up for an event")
     async def signup(self, interaction: discord.Interaction, event: int) -> None:
-        await self._answer(interaction, self.desk.register(event, interaction.user.id, interaction.user.display_name))
+        await self.answer(interaction, self.desk.register(event, interaction.user.id, interaction.user.display_name))
 
     @league.command(name="build", description="Register your build: NAME POINTS; ...; resource: NAME POINTS")
     async def build(self, interaction: discord.Interaction, event: int, sheet: str,
@@ -169,21 +290,39 @@ class League(commands.Cog):
         except ServiceError as refused:
             await present.reply(interaction, refused.message)
             return
-        await self._answer(interaction, self.desk.submit_build(event, interaction.user.id, data), public=False)
+        await self.answer(interaction, self.desk.submit_build(event, interaction.user.id, data), public=False)
 
     @league.command(name="start", description="Close sign-up and lock the builds (organisers)")
     async def start(self, interaction: discord.Interaction, event: int) -> None:
-        await self._answer(interaction, self.desk.start(event, actor_of(interaction)))
+        await self.answer(interaction, self.desk.start(event, actor_of(interaction)))
 
     @league.command(name="pair", description="Preview the next round's pairings (organisers)")
     async def pair(self, interaction: discord.Interaction, event: int) -> None:
-        await self._answer(interaction, self.desk.preview_round(event, actor_of(interaction)), public=False)
+        await self.answer(interaction, self.desk.preview_round(event, actor_of(interaction)), public=False)
 
     @league.command(name="publish", description="Publish the previewed round (organisers)")
     async def publish(self, interaction: discord.Interaction, event: int) -> None:
         view = discord.ui.View(timeout=None)
         view.add_item(VerifyButton(event))
-        await self._answer(interaction, self.desk.publish_round(event, actor_of(interaction)), view=view)
+        update = await self.answer(interaction, self.desk.publish_round(event, actor_of(interaction)), view=view)
+        if update is not None and update.event.kind == "season" and isinstance(interaction.channel, discord.TextChannel):
+            await self._open_threads(interaction.channel, update)
+
+    async def _open_threads(self, channel: discord.TextChannel, update: LeagueUpdate) -> None:
+        """A thread per pairing of a season round just published, both players called in."""
+        event = update.event
+        rnd = event.live_rounds()[-1]
+        for game in rnd.games:
+            a, b = (event.players[p] for p in game.players)
+            thread = await channel.create_thread(name=f"{event.name} round {rnd.number}: {a.name} vs {b.name}"[:100],
+                                                 type=discord.ChannelType.public_thread)
+            await self.desk.record_thread(update.event_id, rnd.number, game.table, thread.id)
+            view = discord.ui.View(timeout=None)
+            view.add_item(VerifyButton(update.event_id))
+            await thread.send(
+                f"Round {rnd.number}, table {game.table}: <@{a.id}> vs <@{b.id}>, due <t:{rnd.deadline}:f>.\n"
+                "Check each other's build, play, then both report with /league report.", view=view,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(p)) for p in game.players]))
 
     @league.command(name="report", description="Report your game: the winner and the points of each side")
     @app_commands.describe(winner_points="Squad points left in the winner's fleet (mission points in Away Missions)",
@@ -192,27 +331,67 @@ class League(commands.Cog):
     async def report(self, interaction: discord.Interaction, event: int, winner: Optional[discord.Member] = None,
                      winner_points: app_commands.Range[int, 0, 1000] = 0,
                      loser_points: app_commands.Range[int, 0, 1000] = 0, not_played: bool = False) -> None:
+        await self.answer(interaction, self.desk.report_score(
+            event, interaction.user.id, winner and winner.id, winner_points, loser_points, not_played))
+
+    @league.command(name="disputes", description="Games whose reports differ, both claims side by side (organisers)")
+    async def disputes(self, interaction: discord.Interaction, event: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            claim = await self._claim(event, interaction.user.id, winner, winner_points, loser_points, not_played)
+            _state, queue = await self.desk.disputes(event, actor_of(interaction))
         except ServiceError as refused:
             await present.reply(interaction, refused.message)
             return
-        await self._answer(interaction, self.desk.report(event, interaction.user.id, claim))
+        if not queue:
+            await present.reply(interaction, "No disputed results.")
+            return
+        shown = queue[:MAX_DISPUTES]
+        embeds, view = [], discord.ui.View(timeout=None)
+        for n, dispute in enumerate(shown):
+            embed = discord.Embed(title=f"Round {dispute.round}, table {dispute.table}")
+            for user_id, name, words, digest in dispute.claims:
+                embed.add_field(name=f"{name} reported", value=words, inline=True)
+                view.add_item(AcceptClaim(event, dispute.round, dispute.table, user_id, digest,
+                                          f"R{dispute.round} T{dispute.table}: {name}'s result"))
+            embeds.append(embed)
+        more = f" ({len(queue) - len(shown)} more once these are settled)" if len(queue) > len(shown) else ""
+        await interaction.edit_original_response(
+            content=f"Pick a claim, or enter the result with /league result{more}.", embeds=embeds, view=view)
 
-    async def _claim(self, event_id, user_id, winner, winner_points, loser_points, not_played) -> Claim:
-        if not_played:
-            return Claim(outcome="not_played")
-        _row, event = await self.desk.get(event_id)
-        live = event.live_rounds()
-        game = live[-1].game_of(str(user_id)) if live else None
-        if game is None or winner is None or str(winner.id) not in game.players:
-            raise ServiceError("Name the winner: you or your opponent in this round.")
-        won, lost = str(winner.id), game.opponent(str(winner.id))
-        if event.profile.tiebreak == "fleet_points":
-            return Claim(winner=won, surviving={won: winner_points, lost: loser_points})
-        return Claim(winner=won, mission_points={won: winner_points, lost: loser_points})
+    @league.command(name="result", description="Set or fix a result; the audit trail keeps it (organisers)")
+    @app_commands.describe(winner_points="Squad points left in the winner's fleet (mission points in Away Missions)",
+                           loser_points="Squad points left in the loser's fleet (mission points in Away Missions)",
+                           not_played="The game was not played (0-0)", note="Why, for the audit trail")
+    async def result(self, interaction: discord.Interaction, event: int, round: app_commands.Range[int, 1, 20],
+                     table: app_commands.Range[int, 1, 500], winner: Optional[discord.Member] = None,
+                     winner_points: app_commands.Range[int, 0, 1000] = 0,
+                     loser_points: app_commands.Range[int, 0, 1000] = 0, not_played: bool = False,
+                     note: str = "") -> None:
+        await self.answer(interaction, self.desk.resolve_score(
+            event, actor_of(interaction), round, table, winner and winner.id, winner_points, loser_points,
+            not_played, note))
 
-    @league.command(name="standings", description="The standings, with a CSV file")
+    @league.command(name="audit", description="Who changed what in an event, and when (organisers)")
+    async def audit(self, interaction: discord.Interaction, event: int) -> None:
+        try:
+            lines = await self.desk.audit(event, actor_of(interaction))
+        except ServiceError as refused:
+            await present.reply(interaction, refused.message)
+            return
+        await present.reply(interaction, "\n".join(lines[-AUDIT_LINES:]) or "Nothing yet.")
+
+    @league.command(name="latejoin", description="Add a late player with their build (organisers)")
+    async def latejoin(self, interaction: discord.Interaction, event: int, player: discord.Member, sheet: str,
+                       kind: Literal["fleet", "away_team"] = "fleet") -> None:
+        try:
+            data = parse_sheet(kind, sheet)
+        except ServiceError as refused:
+            await present.reply(interaction, refused.message)
+            return
+        await self.answer(interaction, self.desk.join_late(
+            event, actor_of(interaction), player.id, player.display_name, data))
+
+    @league.command(name="standings", description="The standings as a picture, with a CSV file")
     async def standings(self, interaction: discord.Interaction, event: int) -> None:
         try:
             _row, state = await self.desk.get(event)
@@ -220,9 +399,14 @@ class League(commands.Cog):
         except ServiceError as refused:
             await present.reply(interaction, refused.message)
             return
+        played = len(state.live_rounds())
+        stage = f"after round {played} of {state.rounds_planned}" if played else "before round 1"
+        picture = await asyncio.to_thread(render_standings, state.name, table.standings(state),
+                                          state.profile.tiebreak_short, f"Standings {stage}")
         text = "\n".join([f"Standings of '{state.name}':", *standing_lines(state)])
-        await interaction.response.send_message(
-            present.clip(text), file=discord.File(io.BytesIO(csv.encode()), filename=f"event-{event}.csv"))
+        await interaction.response.send_message(present.clip(text), files=[
+            discord.File(io.BytesIO(picture), filename=f"event-{event}.png"),
+            discord.File(io.BytesIO(csv.encode()), filename=f"event-{event}.csv")])
 
     @league.command(name="pairings", description="This round's pairings")
     async def pairings(self, interaction: discord.Interaction, event: int) -> None:
@@ -237,11 +421,11 @@ class League(commands.Cog):
 
     @league.command(name="drop", description="Drop out of an event (past games still count)")
     async def drop(self, interaction: discord.Interaction, event: int) -> None:
-        await self._answer(interaction, self.desk.drop_self(event, interaction.user.id))
+        await self.answer(interaction, self.desk.drop_self(event, interaction.user.id))
 
     @league.command(name="close", description="Close the event and post the final standings (organisers)")
     async def close(self, interaction: discord.Interaction, event: int) -> None:
-        await self._answer(interaction, self.desk.close(event, actor_of(interaction)))
+        await self.answer(interaction, self.desk.close(event, actor_of(interaction)))
 
 
 async def setup(bot) -> None:

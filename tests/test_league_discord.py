@@ -1,7 +1,11 @@
 """/league through Discord interactions (fake Discord of discord_harness): sign-up, build
 sign-off by button, matching and mismatching reports, publishing pairings, standings."""
+import io
 import json
 
+from PIL import Image
+
+from images.standings import PAD, row_top
 from tests.discord_harness import CHANNEL_ID, EVERYONE, FakeDiscord, user
 
 ORG, ANN, BO = user(5, "Org"), user(1, "Ann"), user(2, "Bo")
@@ -56,8 +60,10 @@ async def test_sign_up_publish_verify_report_and_standings(monkeypatch, tmp_path
         standings = fake.in_channel(CHANNEL_ID)[-1]
         assert standings["content"] == ("Standings of 'Arena':\n1. Admiral Ann: 2 BP, 120 FP\n"
                                         "2. Vice Admiral Bo: 1 BP, 75 FP")
-        csv = next(s for s in reversed(fake.sent) if s.files)
-        assert csv.files[0][1].decode().splitlines()[1].startswith("1,Admiral,1,Ann,2,120")
+        files = dict(next(s for s in reversed(fake.sent) if s.files).files)
+        assert files["event-1.csv"].decode().splitlines()[1].startswith("1,Admiral,1,Ann,2,120")
+        picture = Image.open(io.BytesIO(files["event-1.png"]))
+        assert picture.width == 550 and picture.height == row_top(2) + PAD
 
 
 async def test_mismatched_reports_go_to_the_organisers(monkeypatch, tmp_path):
@@ -78,3 +84,106 @@ async def test_players_cannot_run_events(monkeypatch, tmp_path):
         assert fake.original(attempt)["content"] == "Only the server's event organisers can do that."
         assert fake.original(attempt)["flags"] & 64
         assert not json.dumps(fake.in_channel(CHANNEL_ID)).count("created")
+
+
+def as_admin(payload):
+    """A click by a server administrator (the harness clicks with everyday permissions)."""
+    payload["member"]["permissions"] = ADMIN
+    return payload
+
+
+def ephemeral_answer(fake, payload):
+    answer = fake.original(payload)
+    assert answer["flags"] & 64
+    return answer
+
+
+async def disputed(fake):
+    """Round 1 with different reports from Ann and Bo."""
+    await running_round(fake)
+    await fake.dispatch(fake.slash(ANN, "league report", event=1, winner=ANN, winner_points=45, loser_points=0))
+    await fake.dispatch(fake.slash(BO, "league report", event=1, winner=BO, winner_points=30, loser_points=0))
+
+
+async def test_an_organiser_sees_both_claims_side_by_side_and_picks_one(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
+        await disputed(fake)
+        refused = fake.slash(ANN, "league disputes", event=1)
+        await fake.dispatch(refused)
+        assert ephemeral_answer(fake, refused)["content"] == "Only the server's event organisers can do that."
+        listing = fake.slash(ORG, "league disputes", permissions=ADMIN, event=1)
+        await fake.dispatch(listing)
+        queue = ephemeral_answer(fake, listing)
+        [embed] = queue["embeds"]
+        assert embed["title"] == "Round 1, table 1"
+        assert sorted((f["name"], f["value"], f["inline"]) for f in embed["fields"]) == [
+            ("Ann reported", "Ann wins (Ann 45 SP left, Bo 0 SP left)", True),
+            ("Bo reported", "Bo wins (Ann 0 SP left, Bo 30 SP left)", True)]
+        buttons = {c["label"]: c["custom_id"] for c in fake.components(queue)}
+        assert sorted(buttons) == ["R1 T1: Ann's result", "R1 T1: Bo's result"]
+        # A player cannot press it; a claim changed since it was shown is not accepted.
+        press = fake.click(BO, int(queue["id"]), buttons["R1 T1: Bo's result"])
+        await fake.dispatch(press)
+        assert "organisers" in fake.original(press)["content"]
+        await fake.dispatch(fake.slash(BO, "league report", event=1, winner=BO, winner_points=35, loser_points=0))
+        stale = as_admin(fake.click(ORG, int(queue["id"]), buttons["R1 T1: Bo's result"]))
+        await fake.dispatch(stale)
+        assert "changed since it was shown" in fake.original(stale)["content"]
+        # Ann's claim stands as shown: the organiser accepts it and everyone sees it.
+        accept = as_admin(fake.click(ORG, int(queue["id"]), buttons["R1 T1: Ann's result"]))
+        await fake.dispatch(accept)
+        assert last_text(fake) == "Round 1 table 1: Ann wins (Ann 45 SP left, Bo 0 SP left) (organiser)."
+        again = fake.slash(ORG, "league disputes", permissions=ADMIN, event=1)
+        await fake.dispatch(again)
+        assert fake.original(again)["content"] == "No disputed results."
+        await fake.dispatch(fake.slash(ORG, "league standings", event=1))
+        assert last_text(fake).splitlines()[1] == "1. Admiral Ann: 2 BP, 120 FP"
+
+
+async def test_an_organiser_enters_and_fixes_results_with_an_audit_trail(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
+        await disputed(fake)
+        await fake.dispatch(fake.slash(ORG, "league result", permissions=ADMIN, event=1, round=1, table=1,
+                                       winner=BO, winner_points=30, loser_points=0, note="photo of the table"))
+        assert last_text(fake) == "Round 1 table 1: Bo wins (Ann 0 SP left, Bo 30 SP left) (organiser)."
+        await fake.dispatch(fake.slash(ORG, "league result", permissions=ADMIN, event=1, round=1, table=1,
+                                       not_played=True, note="never met"))
+        assert last_text(fake) == "Round 1 table 1: not played (0-0) (organiser)."
+        for refused, expected in (
+                (fake.slash(ANN, "league result", event=1, round=1, table=1, not_played=True), "organisers"),
+                (fake.slash(ORG, "league result", permissions=ADMIN, event=1, round=1, table=2, not_played=True),
+                 "There is no table 2 in a published round 1."),
+                (fake.slash(ORG, "league result", permissions=ADMIN, event=1, round=1, table=1, winner=ORG),
+                 "Name the winner of table 1: ")):
+            await fake.dispatch(refused)
+            assert expected in ephemeral_answer(fake, refused)["content"]
+        audit = fake.slash(ORG, "league audit", permissions=ADMIN, event=1)
+        await fake.dispatch(audit)
+        trail = ephemeral_answer(fake, audit)["content"].splitlines()
+        assert trail[-2].endswith("<@5> result: round 1 table 1: disputed -> Bo wins (Ann 0 SP left, Bo 30 SP left)"
+                                  " (photo of the table)")
+        assert trail[-1].endswith("<@5> result: round 1 table 1: Bo wins (Ann 0 SP left, Bo 30 SP left)"
+                                  " -> not played (0-0) (never met)")
+        assert trail[-1].startswith("<t:")
+        await fake.dispatch(fake.slash(ORG, "league standings", event=1))
+        assert "Ann: 0 BP, 0 FP" in last_text(fake) and "Bo: 0 BP, 0 FP" in last_text(fake)
+
+
+async def test_an_organiser_adds_a_late_joiner_who_is_paired_next_round(monkeypatch, tmp_path):
+    cy = user(3, "Cy")
+    async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
+        await running_round(fake)
+        refused = fake.slash(ANN, "league latejoin", event=1, player=cy, sheet="Defiant 80")
+        await fake.dispatch(refused)
+        assert "organisers" in ephemeral_answer(fake, refused)["content"]
+        await fake.dispatch(fake.slash(ORG, "league latejoin", permissions=ADMIN, event=1, player=cy,
+                                       sheet="Defiant 80"))
+        assert last_text(fake) == "Cy joins from round 2."
+        for member in (ANN, BO):
+            await fake.dispatch(fake.slash(member, "league report", event=1, winner=ANN, winner_points=45,
+                                           loser_points=0))
+        preview = fake.slash(ORG, "league pair", permissions=ADMIN, event=1)
+        await fake.dispatch(preview)
+        assert "Cy" in fake.original(preview)["content"]
+        await fake.dispatch(fake.slash(ORG, "league standings", event=1))
+        assert last_text(fake).splitlines()[-1] == "3. Rear Admiral Cy: 0 BP, 0 FP"
