@@ -147,6 +147,8 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     await channel.send(summary(update, info, actor_id), allowed_mentions=discord.AllowedMentions(
         everyone=False, roles=False, users=[discord.Object(u) for u in to_ping(update, actor_id)]), **kwargs)
     await deliver_private(bot, update, skip=actor_id)
+    if update.status == "over":
+        bot.dispatch("game_over", update)  # the league cog records games linked to a pairing
 
 
 async def deliver_private(bot: "ReadyRoom", update: Update, skip: Optional[int] = None) -> None:
