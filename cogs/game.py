@@ -69,8 +69,9 @@ class Game(commands.Cog):
         waiting = ", ".join(t.name for t in info.awaited) or "nobody"
         text = (f"**Game #{info.id}** · {info.status} · move {info.version}\n"
                 f"Players: {', '.join(f'{s.name} ({s.seat})' for s in info.seats)}\nWaiting for {waiting}.")
-        files = await present.pictures(self.bot, info.id, [], ["board"] if info.status == "active" else [])
-        await interaction.edit_original_response(content=text, attachments=files)
+        drawn = await present.drawings(self.bot, info.id, [], ["board"] if info.status == "active" else [],
+                                       interaction.filesize_limit)
+        await interaction.edit_original_response(content=text, attachments=present.as_files(drawn))
 
     @game.command(name="log", description="The last moves, as everyone may read them")
     async def log(self, interaction: discord.Interaction) -> None:
@@ -82,7 +83,7 @@ class Game(commands.Cog):
             await interaction.edit_original_response(content=refused.message)
             return
         names = present.names_of(info)
-        lines = [f"{e.seq}. " + "; ".join(public_line(event, names) for event in json.loads(e.events))
+        lines = [f"{e.seq}. " + "; ".join(filter(None, (public_line(event, names) for event in json.loads(e.events))))
                  for e in entries[-LOG_LINES:]]
         await interaction.edit_original_response(content=present.clip("\n".join(lines) or "No moves yet."))
 
@@ -110,6 +111,7 @@ class Game(commands.Cog):
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
             return
+        await present.forget_table(self.bot, info)
         channel = self.bot.get_partial_messageable(info.thread_id or info.channel_id)
         await channel.send(f"**Game #{info.id}** was aborted by {interaction.user.display_name}.",
                            allowed_mentions=present.NO_MENTIONS)

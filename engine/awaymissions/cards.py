@@ -143,18 +143,22 @@ def special_sources(t: Table, character: Character) -> list[tuple[str, Optional[
 def open_window(t: Table, trigger: str, subject: Character) -> None:
     """Offer the interrupt moment to each player who might answer it.
 
-    A player is asked when their deck list holds an interrupt for this moment, they
-    have not muted it, and their hand is not empty. Deck lists and hand sizes are
-    public, so being asked reveals nothing about the cards held.
+    A player is asked when an interrupt of their deck list could be played at this
+    moment on this subject (its trigger matches and its conditions hold on the board),
+    they have not muted the moment, and their hand is not empty. Deck lists, the board
+    and hand sizes are public, so being asked reveals nothing about the cards held.
     """
     s = t.state
     active = s.activation.player if s.activation else None
     seats = []
     for p in s.players:
-        if p.seat == active or trigger not in p.triggers or trigger in p.mute or not p.hand:
+        if p.seat == active or trigger in p.mute or not p.hand:
             continue
         own = t.team_of(subject.controller) == t.team_of(p.seat)
         if (trigger in ("attacked", "rolled", "damaged")) != own:
+            continue
+        if not any(t.pack.cards[code].trigger == trigger
+                   and effects.all_hold(t, t.pack.cards[code].requires, p.seat, subject) for code in p.interrupts):
             continue
         seats.append(p.seat)
     if seats:

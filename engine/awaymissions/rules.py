@@ -431,7 +431,7 @@ def _legal_reroll(t, seat, d):
     if seat != roll.active_player:
         subject = roll.actor if seat == roll.actor_player else roll.target
         options += cards.interrupt_choices(t, seat, "rolled", subject)
-    for card in dict.fromkeys(t.state.player(seat).hand):
+    for card in dict.fromkeys(t.state.player(seat).hand if dice else []):
         options.append(f"reroll {card} all")
         options += [f"reroll {card} {i + 1}" for i in range(len(dice))] if len(dice) > 1 else []
     return options
@@ -527,7 +527,9 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
         for pile in ("support_deck", "mission_deck"):
             player[f"{pile}_count"] = len(player.pop(pile, []))
         hand = player.pop("hand", [])
+        interrupts = player.pop("interrupts", [])
         player["hand_count"] = len(hand)
         if team is not None and player["team"] == team:
             player["hand"] = hand
+            player["interrupts"] = interrupts
     return view

@@ -98,10 +98,10 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         problems = cards.deck_problems(pack, affiliation, support, mission, roster)
         if problems:
             raise RuleError(" ".join(problems))
-        triggers = sorted({pack.cards[c].trigger for c in support if pack.cards[c].trigger})
+        interrupts = sorted({c for c in support if pack.cards[c].kind == "interrupt"})
         players.append(Player(seat=code, name=seat.get("name", code), team=seat.get("side", code),
                               affiliation=affiliation, support_deck=support, mission_deck=mission,
-                              triggers=triggers, mute=list(seat.get("mute") or [])))
+                              interrupts=interrupts, mute=list(seat.get("mute") or [])))
         for card_code in roster:
             ident = card_code if card_code not in characters else f"{card_code}-{index + 1}"
             characters[ident] = _character(pack, card_code, code, ident)

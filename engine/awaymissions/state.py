@@ -86,7 +86,7 @@ class Player(_Data):
     start_boards: list[str] = []
     permanents: list[str] = []  # Permanent events in play
     table_missions: list[str] = []  # missions played to the table, not yet scored
-    triggers: list[str] = []  # interrupt triggers found in this player's deck list (public)
+    interrupts: list[str] = []  # the interrupt cards of this player's deck list (public at the table)
     mute: list[str] = []  # windows this player never wants to be stopped for
 
 

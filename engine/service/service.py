@@ -313,7 +313,8 @@ class GameService:
             images = ["board"]
             if any(e["type"] in hot.ruleset.dice_events for e in events):
                 images.append("dice")
-            update = self._update(hot, [text.public_line(e, names) for e in events], images,
+            lines = [line for line in (text.public_line(e, names) for e in events) if line]
+            update = self._update(hot, lines, images,
                                   text.private_lines(events))
             return dataclasses.replace(update, events=[
                 {k: v for k, v in e.items() if k != "private"} for e in events])

@@ -38,7 +38,38 @@ _PUBLIC = {
     "bonus_actions": "{seat} gets {count} bonus action(s)",
     "decks_shuffled": "Decks are shuffled",
     "roll_off": "Roll-off for {why}: {faces}",
+    "card_played": "{seat} plays {name}",
+    "manual_card": "{card} is adjudicated by hand: {text}",
+    "adjusted": "{seat} adjusts {character} {what}: {value}",
+    "adjudicated": "{seat} has finished adjusting for {card}",
+    "equipped": "{character} takes {card}",
+    "trait": "{character} gains {card}",
+    "permanent": "{card} stays in play for {seat}",
+    "scored": "{seat} scores {card} ({points} points)",
+    "scored_at_end": "{seat} scores {cards} at the end of the game",
+    "mission_failed": "{card} fails and goes to the mission discard pile",
+    "mission_on_table": "{seat} puts {card} on the table",
+    "bonus_points": "{seat} takes {points} bonus point(s)",
+    "special": "{character} takes a special action: {action}",
+    "dice_changed": "{card} changes the dice: {count} for the {side}",
+    "boost": "{card} readies a boost for {character}",
+    "ratings_changed": "{character} ratings change: {changes} (until {until})",
+    "restored": "{character} restores {restored}",
+    "token": "{character}: {token} {count}",
+    "prevented": "{amount} damage to {character} is prevented",
+    "cancelled": "The {what} is cancelled",
+    "searched": "{seat} searches for a card",
+    "actions_granted": "{card} grants {count} more action(s)",
+    "test_impossible": "The test for {card} cannot be taken",
+    "round_effect": "{seat} resolves {card}",
+    "passed_effects": "{seat} resolves no more start-of-round effects",
+    "mute": "{seat} will not be stopped for {windows}",
+    "unmute": "{seat} will be stopped again for {windows}",
+    "resolved": "{kind} result: {successes} success(es)",
 }
+
+# events that need no public line (a reaction moment nobody used)
+_SILENT = {"declined"}
 
 _PRIVATE = {
     "drew": "You drew: {items}",
@@ -58,6 +89,8 @@ def _show(value: Any, names: dict[str, str]) -> str:
 
 def public_line(event: dict, names: dict[str, str]) -> str:
     """One line about `event` that anyone may read; seats appear as player names."""
+    if event["type"] in _SILENT:
+        return ""
     fields = {k: _show(v, names) for k, v in event.items() if k not in ("type", "private")}
     template = _PUBLIC.get(event["type"])
     if template is not None:
