@@ -17,9 +17,12 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from engine.league.event import rank_title  # noqa: E402
+from engine.league.standings import Standing  # noqa: E402
 from images import board, render_board, render_dice, render_status  # noqa: E402
 from images.demo import attack_events, midgame_view, move_events, skill_events  # noqa: E402
 from images.dice import dice_image  # noqa: E402
+from images.standings import render_standings, standings_image  # noqa: E402
 from images.status import status_image  # noqa: E402
 from images.style import encode  # noqa: E402
 
@@ -44,6 +47,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=100)
     runs = parser.parse_args().runs
     view, cube = midgame_view(), midgame_view("cube")
+    league = [Standing(n, rank_title(n), str(n), f"Player {n}", 16 - n // 3, 900 - 7 * n) for n in range(1, 41)]
     cases = [
         ("board standard (move)", lambda: render_board(view, move_events()),
          lambda: board.board_image(view, move_events())),
@@ -55,6 +59,7 @@ def main() -> None:
          lambda: dice_image(view, attack_events())),
         ("dice skill test", lambda: render_dice(view, skill_events()), lambda: dice_image(view, skill_events())),
         ("status, both teams", lambda: render_status(view), lambda: status_image(view)),
+        ("standings, 40 players", lambda: render_standings("Season", league), lambda: standings_image("Season", league)),
     ]
     board._STATIC.clear()
     start = time.perf_counter()

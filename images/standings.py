@@ -11,7 +11,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw
 
 from engine.league.standings import Standing
-from images.style import INK, MUTED, PAPER, STYLES, WHITE, encode, fit_size, text, text_width
+from images.style import INK, PAPER, STYLES, WHITE, blend, encode, fit_size, text, text_width
 
 WIDTH = 550
 PAD = 14
@@ -25,6 +25,7 @@ BP_RIGHT = 340
 BAR_X, BAR_WIDTH, BAR_HEIGHT = 350, 120, 14
 TIEBREAK_RIGHT = WIDTH - PAD
 BAR = STYLES[0][0]  # Okabe-Ito blue
+SECONDARY = blend(INK, PAPER, 0.25)  # titles, labels and notes: grey, still AA contrast on both row grounds
 NOTES = {"tied": "= tied: the roll-off comes when the round is complete",
          "provisional": "* provisional: the round is not complete yet",
          "dropped": "struck through: dropped (past games count)"}
@@ -56,24 +57,24 @@ def standings_image(title: str, rows: Sequence[Standing], tiebreak_short: str = 
     text(draw, (PAD, 8), title, fit_size(title, WIDTH - 2 * PAD, 22), WHITE)
     text(draw, (PAD, 34), subtitle, fit_size(subtitle, WIDTH - 2 * PAD, 13), WHITE)
     labels_y = HEADER + LABELS / 2 - 4
-    text(draw, (RANK_RIGHT, labels_y), "#", 13, MUTED, "rm")
-    text(draw, (NAME_X, labels_y), "Player and rank", 13, MUTED, "lm")
-    text(draw, (BP_RIGHT, labels_y), "BP", 13, MUTED, "rm")
-    text(draw, (TIEBREAK_RIGHT, labels_y), tiebreak_short, 13, MUTED, "rm")
+    text(draw, (RANK_RIGHT, labels_y), "#", 13, SECONDARY, "rm")
+    text(draw, (NAME_X, labels_y), "Player and rank", 13, SECONDARY, "lm")
+    text(draw, (BP_RIGHT, labels_y), "BP", 13, SECONDARY, "rm")
+    text(draw, (TIEBREAK_RIGHT, labels_y), tiebreak_short, 13, SECONDARY, "rm")
     if not rows:
-        text(draw, (NAME_X, row_top(0) + ROW / 2), "No players yet.", 16, MUTED, "lm")
+        text(draw, (NAME_X, row_top(0) + ROW / 2), "No players yet.", 16, SECONDARY, "lm")
     most = max((r.battle_points for r in rows), default=0)
     for i, row in enumerate(rows):
         _row(draw, row_top(i), row, most)
     for k, note in enumerate(notes):
-        text(draw, (PAD, row_top(max(len(rows), 1)) + 6 + 20 * k), note, fit_size(note, WIDTH - 2 * PAD, 13), MUTED)
+        text(draw, (PAD, row_top(max(len(rows), 1)) + 6 + 20 * k), note, fit_size(note, WIDTH - 2 * PAD, 13), SECONDARY)
     return image
 
 
 def _row(draw: ImageDraw.ImageDraw, top: int, row: Standing, most: int) -> None:
     if row.rank % 2 == 0:
         draw.rectangle((0, top, WIDTH, top + ROW - 1), fill=WHITE)
-    ink = MUTED if row.dropped else INK
+    ink = SECONDARY if row.dropped else INK
     middle = top + ROW / 2
     text(draw, (RANK_RIGHT, middle), ("=" if row.tied else "") + str(row.rank), 18, ink, "rm")
     size = fit_size(row.name, NAME_WIDTH, 17)
@@ -82,7 +83,7 @@ def _row(draw: ImageDraw.ImageDraw, top: int, row: Standing, most: int) -> None:
         strike = top + 4 + size * 0.62
         draw.line([(NAME_X, strike), (NAME_X + text_width(row.name, size), strike)], fill=INK, width=2)
     rank = row.title + (" · dropped" if row.dropped else "")
-    text(draw, (NAME_X, top + 24), rank, fit_size(rank, NAME_WIDTH, 12), MUTED)
+    text(draw, (NAME_X, top + 24), rank, fit_size(rank, NAME_WIDTH, 12), SECONDARY)
     text(draw, (BP_RIGHT, middle), str(row.battle_points), 18, ink, "rm")
     length = bar_length(row.battle_points, most)
     if length:

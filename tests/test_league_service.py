@@ -147,3 +147,35 @@ async def test_linked_bot_game_reports_itself(desk, tmp_path):
     assert (result.winner, result.mission_points) == (b, {a: 7, b: 10})
     assert update.event.rounds[0].status == "complete"
     assert await service.game_over(12345, {"winner": "p1"}, {"p1": int(a)}) is None
+
+
+async def test_a_level_bot_game_is_left_for_the_players_and_claims_are_accepted_only_as_shown(desk):
+    service, _ = desk
+    event_id = await started(service, ["Ann", "Bob"], profile="awaymissions", max_build=0)
+    with pytest.raises(IllegalCommand, match="No round has been published"):
+        await service.pairing_to_play(event_id, 100)
+    await service.preview_round(event_id, ORGANISER)
+    rnd = (await service.publish_round(event_id, ORGANISER)).event.rounds[0]
+    a, b = rnd.games[0].players
+    pairing = await service.pairing_to_play(event_id, int(b))
+    assert (pairing.round, pairing.table, pairing.players) == (1, 1, (int(a), int(b)))
+    game = await GameService(service.db).create(creator=int(a), guild_id=GUILD, channel_id=20, seed=1)
+    await service.link_game(event_id, 1, 1, game.id)
+    level = await service.game_over(game.id, {"winner": None, "scores": {"p1": 9, "p2": 9}}, {"p1": int(a), "p2": int(b)})
+    assert level.public == [f"Table 1: game #{game.id} ended level; settle it with the roll-off and report "
+                            "the winner with /league report."]
+    assert level.event.rounds[0].games[0].status == "pending"
+    await service.report_score(event_id, int(a), int(a), 9, 9)
+    await service.report_score(event_id, int(b), int(b), 9, 9)
+    _event, [dispute] = await service.disputes(event_id, ORGANISER)
+    with pytest.raises(NotAllowed):
+        await service.disputes(event_id, PLAYER)
+    (first, _, words, digest), _second = dispute.claims
+    assert first == int(a) and words == "Ann wins (Ann 9 MP, Bob 9 MP)"
+    with pytest.raises(IllegalCommand, match="changed since"):
+        await service.accept_claim(event_id, ORGANISER, 1, 1, int(a), "0" * 12)
+    settled = await service.accept_claim(event_id, ORGANISER, 1, 1, int(a), digest)
+    assert settled.event.rounds[0].games[0].result.winner == a
+    assert settled.event.audit[-1].detail.endswith("(Ann's claim accepted)")
+    with pytest.raises(IllegalCommand, match="not in dispute"):
+        await service.accept_claim(event_id, ORGANISER, 1, 1, int(a), digest)
