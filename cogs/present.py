@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("ready_room.present")
 MAX_CONTENT = 2000
+UPLOAD_LIMIT = 10 << 20  # Discord's attachment bytes per message, for a server whose limit is unknown
+TABLE_LINES = 40  # summary lines a table message remembers within one decision
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -77,18 +79,23 @@ def to_ping(update: Update, actor_id: Optional[int]) -> list[int]:
     return list(dict.fromkeys(t.user_id for t in update.awaited if t.user_id != actor_id))
 
 
-def summary(update: Update, info: GameInfo, actor_id: Optional[int]) -> str:
-    """The public message text: what happened, then whose move it is."""
+def summary(update: Update, info: GameInfo, actor_id: Optional[int], lines: list[str]) -> str:
+    """The table message text: what happened (`lines`), then whose move it is. When too long,
+    the oldest lines go first."""
     names = names_of(info)
-    lines = [f"**Game #{update.game_id}** · move {update.version}"] + [f"• {line}" for line in update.public]
+    head = [f"**Game #{update.game_id}** · move {update.version}"]
+    tail = []
     score = final_score(update, names)
     if score:
-        lines.append(score)
+        tail.append(score)
     if update.status == "active" and update.awaited:
         ping = set(to_ping(update, actor_id))
         who = ", ".join(f"<@{t.user_id}>" if t.user_id in ping else t.name for t in update.awaited)
-        lines.append(f"Waiting for {who}.")
-    return clip("\n".join(lines))
+        tail.append(f"Waiting for {who}.")
+    body = [f"• {line}" for line in lines]
+    while body and len("\n".join(head + body + tail)) > MAX_CONTENT:
+        body.pop(0)
+    return clip("\n".join(head + body + tail))
 
 
 def _pictures(view: dict, events: list[dict], roll: list[dict], wanted: list[str]) -> list[tuple[str, bytes]]:
@@ -100,6 +107,26 @@ def _pictures(view: dict, events: list[dict], roll: list[dict], wanted: list[str
         if dice is not None:
             pictures.append(("dice.png", dice))
     return pictures
+
+
+def upload_limit(bot: "ReadyRoom", guild_id: Optional[int]) -> int:
+    """Bytes of attachments one message may carry in the guild (Discord's default if unknown)."""
+    guild = bot.get_guild(guild_id) if guild_id else None
+    return guild.filesize_limit if guild is not None else UPLOAD_LIMIT
+
+
+def within(drawn: list[tuple[str, bytes]], limit: int) -> list[tuple[str, bytes]]:
+    """The pictures that fit together in one message of `limit` bytes: the dice board is
+    dropped first, then the board."""
+    kept = list(drawn)
+    for name in ("dice.png", "board.png"):
+        if sum(len(data) for _, data in kept) <= limit:
+            break
+        kept = [(n, data) for n, data in kept if n != name]
+    left_out = [name for name, _ in drawn if all(name != n for n, _ in kept)]
+    if left_out:
+        log.warning("pictures over the %d-byte upload limit left out: %s", limit, ", ".join(left_out))
+    return kept
 
 
 async def roll_events(bot: "ReadyRoom", game_id: int, events: list[dict]) -> list[dict]:
@@ -116,13 +143,18 @@ async def roll_events(bot: "ReadyRoom", game_id: int, events: list[dict]) -> lis
     return earlier + events
 
 
-async def pictures(bot: "ReadyRoom", game_id: int, events: list[dict], wanted: list[str]) -> list[discord.File]:
-    """The update's pictures from the public view, drawn off the event loop."""
+async def drawings(bot: "ReadyRoom", game_id: int, events: list[dict], wanted: list[str],
+                   limit: int = UPLOAD_LIMIT) -> list[tuple[str, bytes]]:
+    """The update's pictures from the public view, drawn off the event loop, within `limit` bytes."""
     if not wanted:
         return []
     view = await bot.service.view(game_id)
     roll = await roll_events(bot, game_id, events) if "dice" in wanted else []
-    drawn = await asyncio.to_thread(_pictures, view, events, roll, wanted)
+    return within(await asyncio.to_thread(_pictures, view, events, roll, wanted), limit)
+
+
+def as_files(drawn: list[tuple[str, bytes]]) -> list[discord.File]:
+    """Attachments for one request (discord.py closes them after it)."""
     return [discord.File(io.BytesIO(data), filename=name) for name, data in drawn]
 
 
@@ -135,17 +167,50 @@ def turn_view(update: Update) -> Optional[discord.ui.View]:
     return view
 
 
+def table_key(game_id: int) -> str:
+    """The guild setting that remembers a game's table message."""
+    return f"table:{game_id}"
+
+
+async def forget_table(bot: "ReadyRoom", info: GameInfo) -> None:
+    """Drop the record of a finished game's table message."""
+    await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), None)
+
+
 async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> None:
-    """One public message in the game's thread: summary, board, dice, whose move."""
+    """Show the update on the game's table message: summary, board, dice, whose move.
+
+    While the same players are awaited, the table message is edited (its pictures replaced)
+    and keeps the lines of the decision so far; when somebody else is awaited, or the game
+    ends, a fresh message mentions the newly awaited once. The message id lives in the
+    guild's settings, so this holds across restarts; a deleted table message is replaced.
+    """
     info = await bot.service.get(update.game_id)
     channel = bot.get_partial_messageable(info.thread_id or info.channel_id)
-    files = await pictures(bot, update.game_id, update.events, update.images)
-    kwargs = {"files": files}
-    view = turn_view(update)
-    if view is not None:
-        kwargs["view"] = view
-    await channel.send(summary(update, info, actor_id), allowed_mentions=discord.AllowedMentions(
-        everyone=False, roles=False, users=[discord.Object(u) for u in to_ping(update, actor_id)]), **kwargs)
+    drawn = await drawings(bot, update.game_id, update.events, update.images, upload_limit(bot, info.guild_id))
+    awaited = sorted({t.user_id for t in update.awaited}) if update.status == "active" else []
+    mentions = discord.AllowedMentions(everyone=False, roles=False,
+                                       users=[discord.Object(u) for u in to_ping(update, actor_id)])
+    table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id))
+    message = None
+    if table is not None and awaited and table["awaited"] == awaited:
+        lines = (table["lines"] + update.public)[-TABLE_LINES:]
+        try:
+            message = await channel.get_partial_message(table["message"]).edit(
+                content=summary(update, info, actor_id, lines), attachments=as_files(drawn),
+                view=turn_view(update), allowed_mentions=mentions)
+        except discord.NotFound:
+            log.info("table message of game %s is gone; posting a new one", info.id)
+    if message is None:
+        lines = update.public[-TABLE_LINES:]
+        kwargs = {"view": turn_view(update)} if awaited else {}
+        message = await channel.send(summary(update, info, actor_id, lines), files=as_files(drawn),
+                                     allowed_mentions=mentions, **kwargs)
+    if awaited:
+        await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id),
+                                            {"message": message.id, "awaited": awaited, "lines": lines})
+    else:
+        await forget_table(bot, info)
     await deliver_private(bot, update, skip=actor_id)
     if update.status == "over":
         bot.dispatch("game_over", update)  # the league cog records games linked to a pairing

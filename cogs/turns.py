@@ -16,13 +16,27 @@ from discord.ext import commands
 
 from cogs import buttons, present
 from db import DueReminder
-from engine.service import ServiceError
+from engine.service import GameInfo, ServiceError
 
 log = logging.getLogger("ready_room.turns")
 
 
 # decisions a deadline answers with "pass": nobody should wait days on a reaction
 REACTION_WINDOWS = ("reroll", "interrupt")
+
+
+def nudge_text(game_id: int, kind: str, users: list[int]) -> str:
+    """"Reminder: <@1>, <@2>, game #5 is waiting for your move." (or "Time is up for ...")."""
+    late = "Time is up for" if kind == "deadline" else "Reminder:"
+    return f"{late} {', '.join(f'<@{u}>' for u in users)}, game #{game_id} is waiting for your move."
+
+
+def your_move(info: GameInfo) -> discord.ui.View:
+    """A "Your move" button for the game."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(buttons.YourMove(info.id, info.version))
+    return view
+
 
 class Turns(commands.Cog):
     """Reminders and the settings that shape them."""
@@ -52,36 +66,42 @@ class Turns(commands.Cog):
             await asyncio.sleep(self.bot.config.reminder_interval)
 
     async def send_due(self) -> int:
-        """Send every due reminder once; returns how many were handled."""
+        """Send every due reminder once; returns how many were handled.
+
+        Players awaited in the same game are reminded together, in one message."""
         due = await self.bot.service.due_reminders()
         digests: set[int] = set()
+        nudges: dict[tuple[int, str], list[int]] = {}
         for reminder in due:
             if reminder.kind == "deadline" and await self.expire(reminder):
                 continue
             if await self.bot.service.user_setting(reminder.user_id, "digest"):
                 digests.add(reminder.user_id)
+            elif await self.bot.service.user_setting(reminder.user_id, "dm"):
+                await self.nudge_by_dm(reminder)
             else:
-                await self.nudge(reminder)
+                nudges.setdefault((reminder.game_id, reminder.kind), []).append(reminder.user_id)
+        for (game_id, kind), users in nudges.items():
+            await self.nudge(game_id, kind, users)
         for user_id in digests:
             await present.dm(self.bot, user_id, present.my_games(await self.bot.service.awaiting(user_id)))
         if due:
             await self.bot.service.reminders_sent([r.id for r in due])
         return len(due)
 
-    async def nudge(self, reminder: DueReminder) -> None:
-        """Remind one player, in the game's thread or by DM if they asked for DMs."""
-        info = await self.bot.service.get(reminder.game_id)
-        late = "Time is up for" if reminder.kind == "deadline" else "Reminder:"
-        text = f"{late} <@{reminder.user_id}>, game #{info.id} is waiting for your move."
-        view = discord.ui.View(timeout=None)
-        view.add_item(buttons.YourMove(info.id, info.version))
-        if await self.bot.service.user_setting(reminder.user_id, "dm"):
-            user = self.bot.get_user(reminder.user_id) or await self.bot.fetch_user(reminder.user_id)
-            await user.send(text + f"\n{present.link(info.guild_id, info.thread_id or info.channel_id)}", view=view)
-            return
+    async def nudge(self, game_id: int, kind: str, users: list[int]) -> None:
+        """Remind the players of one game in its thread, all in one message."""
+        info = await self.bot.service.get(game_id)
         channel = self.bot.get_partial_messageable(info.thread_id or info.channel_id)
-        await channel.send(text, view=view, allowed_mentions=discord.AllowedMentions(
-            users=[discord.Object(reminder.user_id)]))
+        await channel.send(nudge_text(info.id, kind, users), view=your_move(info),
+                           allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
+
+    async def nudge_by_dm(self, reminder: DueReminder) -> None:
+        """Remind one player who asked for DMs, with a link to the game."""
+        info = await self.bot.service.get(reminder.game_id)
+        user = self.bot.get_user(reminder.user_id) or await self.bot.fetch_user(reminder.user_id)
+        await user.send(nudge_text(info.id, reminder.kind, [reminder.user_id])
+                        + f"\n{present.link(info.guild_id, info.thread_id or info.channel_id)}", view=your_move(info))
 
     async def expire(self, reminder: DueReminder) -> bool:
         """At a deadline, a reaction window (re-roll or interrupt moment) passes by itself.

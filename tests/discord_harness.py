@@ -58,6 +58,14 @@ class Sent:
         return json.dumps(self.json) if self.json is not None else ""
 
 
+@dataclass
+class _Response:
+    """What discord.HTTPException reads from an HTTP response."""
+
+    status: int
+    reason: str
+
+
 class CallbackError(AssertionError):
     """Something was logged at ERROR level while handling an interaction."""
 
@@ -133,6 +141,14 @@ class FakeDiscord:
             raise CallbackError("\n".join(
                 r.getMessage() + ("\n" + logging.Formatter().formatException(r.exc_info) if r.exc_info else "")
                 for r in records))
+
+    def guild(self, premium_tier: int = 0) -> None:
+        """Tell the bot about the test server (GUILD_CREATE), as the gateway would."""
+        self.bot._connection.parse_guild_create({
+            "id": str(GUILD_ID), "name": "test", "icon": None, "owner_id": str(OWNER_ID), "roles": [],
+            "emojis": [], "stickers": [], "features": [], "premium_tier": premium_tier, "member_count": 2,
+            "channels": [self.channels[CHANNEL_ID]], "threads": [], "members": [], "voice_states": [],
+            "presences": [], "large": False, "unavailable": False})
 
     # ---- feeding interactions -----------------------------------------------------------
 
@@ -341,6 +357,8 @@ class FakeDiscord:
             return message
         if method == "PATCH" and (m := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path)):
             self._record(method, path, body, taken, message_id=int(m[2]))
+            if int(m[2]) not in self.messages:
+                raise discord.NotFound(_Response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
             return self._edit(int(m[2]), body, taken)
         raise AssertionError(f"unexpected Discord request {method} {path}")
 

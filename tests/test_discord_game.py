@@ -3,11 +3,16 @@ import asyncio
 import json
 import logging
 import random
+from types import SimpleNamespace
 
-from tests.discord_harness import CHANNEL_ID, FakeDiscord, choose, open_panel, thread_of, user
+import engine.service.service as service_module
+
+from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord, choose, open_panel, thread_of, user
 
 ANN, BO = user(1, "Ann"), user(2, "Bo")
 MEMBERS = {1: ANN, 2: BO}
+SEED = 6
+MOST_REQUESTS = 8  # to Discord per accepted action: opening the panel, the click, the table, the answer
 
 
 async def new_game(fake: FakeDiscord) -> tuple[int, int]:
@@ -31,9 +36,9 @@ async def hands(fake: FakeDiscord, game_id: int) -> list[str]:
     return cards
 
 
-async def revealed(fake: FakeDiscord, game_id: int) -> set[str]:
-    """Words the last action's events made public (a discarded card, say)."""
-    events = json.loads((await fake.bot.service.log(game_id))[-1].events)
+async def revealed(fake: FakeDiscord, game_id: int, actions: int = 1) -> set[str]:
+    """Words the last `actions` actions' events made public (a discarded card, say)."""
+    events = [e for entry in (await fake.bot.service.log(game_id))[-actions:] for e in json.loads(entry.events)]
     words: set[str] = set()
 
     def walk(value):
@@ -61,23 +66,40 @@ class SlowCallbacks(logging.Handler):
             self.slow.append(record.getMessage())
 
 
+def same_dice(monkeypatch) -> None:
+    """Every new game gets the dice seed SEED, so a test plays the same game each run."""
+    monkeypatch.setattr(service_module, "secrets", SimpleNamespace(randbits=lambda bits: SEED))
+
+
+def awaited(info) -> list[int]:
+    """Users the game waits on (none once it is over)."""
+    return sorted({t.user_id for t in info.awaited}) if info.status == "active" else []
+
+
+async def table(fake: FakeDiscord, game_id: int) -> dict:
+    """The stored record of the game's table message."""
+    return await fake.bot.service.guild_setting(GUILD_ID, f"table:{game_id}")
+
+
 async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loop(monkeypatch, tmp_path):
+    same_dice(monkeypatch)
     loop = asyncio.get_running_loop()
-    loop.set_debug(True)
-    loop.slow_callback_duration = 0.1
     watch = SlowCallbacks()
     logging.getLogger("asyncio").addHandler(watch)
     try:
         async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+            loop.set_debug(True)  # from the first command on: the bot's start (imports) is not play
+            loop.slow_callback_duration = 0.1
             thread, game_id = await new_game(fake)
             opening = fake.in_channel(thread)[-1]
             assert "<@1>" in opening["content"] and [a["filename"] for a in opening["attachments"]] == ["board.png"]
+            assert (await table(fake, game_id))["message"] == int(opening["id"])
             rng, steps, typed, autocompleted = random.Random(5), 0, 0, False
+            posts = edits = rolls = most = shown_actions = 0
             while (info := await fake.bot.service.get(game_id)).status == "active":
                 turn = info.awaited[0]
                 member = MEMBERS[turn.user_id]
                 version, commands = await fake.bot.service.legal_commands(game_id, turn.user_id)
-                sent, messages = len(fake.sent), len(fake.in_channel(thread))
                 index = rng.randrange(len(commands))
                 moves = [c for c in commands if c.startswith("move ")]
                 if moves and not autocompleted:  # autocomplete offers exactly the legal values
@@ -85,23 +107,51 @@ async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loo
                     spaces = await fake.autocomplete(member, "move", "space", thread, character=who, space="")
                     assert spaces == [c.split()[2] for c in moves if c.split()[1] == who][:25]
                     autocompleted = True
+                stored, sent, messages = await table(fake, game_id), len(fake.sent), len(fake.in_channel(thread))
+                earlier = [line for line in fake.messages[stored["message"]]["content"].splitlines() if line[0] == "•"]
                 if steps % 9 == 4:
                     await fake.dispatch(fake.slash(member, "play", thread, command=commands[index]))
                     typed += 1
                 else:
                     await choose(fake, member, await open_panel(fake, member, thread), commands, index)
-                assert (await fake.bot.service.get(game_id)).version == version + 1, commands[index]
+                after = await fake.bot.service.get(game_id)
+                assert after.version == version + 1, commands[index]
+                requests = fake.sent[sent:]
+                most = max(most, len(requests))
+                assert len(requests) <= MOST_REQUESTS, [(r.method, r.path) for r in requests]
+                posted = [r for r in requests if r.path.startswith(f"/channels/{thread}/messages")]
+                assert len(posted) == 1, "one table request per accepted action, whatever else happens"
+                update = posted[0]
+                pictures = [name for name, _ in update.files]
+                assert pictures[0] == "board.png"
+                if any(e["type"] in ("rolled", "rerolled")
+                       for e in json.loads((await fake.bot.service.log(game_id))[-1].events)):
+                    assert pictures == ["board.png", "dice.png"]
+                    rolls += 1
                 new = fake.in_channel(thread)[messages:]
-                assert len(new) == 1, "one public message per accepted action"
-                assert new[0]["attachments"][0]["filename"] == "board.png"
-                hidden = set(await hands(fake, game_id)) - await revealed(fake, game_id)
+                if awaited(after) and awaited(after) == stored["awaited"]:  # same decision: edit in place
+                    assert update.method == "PATCH" and update.message_id == stored["message"] and new == []
+                    shown = fake.messages[stored["message"]]
+                    assert [a["filename"] for a in shown["attachments"]] == pictures
+                    assert [line for line in shown["content"].splitlines() if line[0] == "•"][:len(earlier)] == earlier
+                    edits += 1
+                    shown_actions += 1
+                else:  # somebody else is awaited (or the game ended): a fresh message pings them once
+                    assert update.method == "POST" and len(new) == 1
+                    pinged = set(map(int, update.json["allowed_mentions"]["users"]))
+                    assert pinged == set(awaited(after)) - {turn.user_id}
+                    assert all(f"<@{u}>" in new[0]["content"] for u in pinged)
+                    posts += 1
+                    shown_actions = 1
+                hidden = set(await hands(fake, game_id)) - await revealed(fake, game_id, shown_actions)
                 for request in fake.public()[sum(not s.ephemeral for s in fake.sent[:sent]):]:
                     assert not any(card in request.text for card in hidden), (request.text, hidden)
                 steps += 1
             final = fake.in_channel(thread)[-1]["content"]
             assert "Final score" in final and "The game is over" in final
-            assert steps > 50 and typed > 3
-            assert any(a["filename"] == "dice.png" for m in fake.in_channel(thread) for a in m["attachments"])
+            assert await table(fake, game_id) is None
+            assert steps > 50 and typed > 3 and posts > 10 and edits > 10 and rolls > 0
+            assert len(fake.in_channel(thread)) == 1 + 1 + posts  # lobby, opening table, one per new decision
             assert all(s.path != "/channels/{}/messages".format(CHANNEL_ID) for s in fake.sent[3:])
     finally:
         logging.getLogger("asyncio").removeHandler(watch)

@@ -1,0 +1,72 @@
+"""The game's table message: edited within a decision, across a restart, replaced when deleted;
+pictures kept within the server's upload limit."""
+import random
+
+from cogs import present
+from tests.discord_harness import GUILD_ID, FakeDiscord
+from tests.test_discord_game import MEMBERS, awaited, new_game, same_dice, table
+
+
+async def restart(fake: FakeDiscord, game_id: int) -> None:
+    """Stop the bot and start a new one over the same database."""
+    await fake.shutdown()
+    await fake.boot()
+
+
+async def delete_table(fake: FakeDiscord, game_id: int) -> None:
+    """Somebody deletes the game's table message."""
+    fake.messages.pop((await table(fake, game_id))["message"])
+
+
+async def play_until_kept(fake: FakeDiscord, game_id: int, thread: int, rng: random.Random,
+                          before) -> tuple[dict, list]:
+    """Typed random legal commands, each after `before(fake, game_id)`, until one leaves the same
+    players awaited: the table record before it, and the requests to the thread it caused."""
+    for _ in range(100):
+        await before(fake, game_id)
+        info, stored = await fake.bot.service.get(game_id), await table(fake, game_id)
+        _, commands = await fake.bot.service.legal_commands(game_id, info.awaited[0].user_id)
+        sent = len(fake.sent)
+        await fake.dispatch(fake.slash(MEMBERS[info.awaited[0].user_id], "play", thread,
+                                       command=rng.choice(commands)))
+        if awaited(await fake.bot.service.get(game_id)) == awaited(info):
+            return stored, [s for s in fake.sent[sent:] if s.path.startswith(f"/channels/{thread}/messages")]
+    raise AssertionError("no action kept the same player awaited")
+
+
+async def test_the_table_message_is_edited_after_a_restart_and_replaced_when_deleted(monkeypatch, tmp_path):
+    same_dice(monkeypatch)
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        thread, game_id = await new_game(fake)
+        rng = random.Random(3)
+        stored, edited = await play_until_kept(fake, game_id, thread, rng, restart)
+        assert [(r.method, r.message_id) for r in edited] == [("PATCH", stored["message"])]
+        assert (await table(fake, game_id))["message"] == stored["message"]
+        assert [name for name, _ in edited[0].files][0] == "board.png"
+        assert fake.messages[stored["message"]]["content"] == edited[0].json["content"]
+
+        stored, replaced = await play_until_kept(fake, game_id, thread, rng, delete_table)
+        assert [(r.method, r.message_id) for r in replaced][0] == ("PATCH", stored["message"])
+        assert [r.method for r in replaced] == ["PATCH", "POST"]
+        assert (await table(fake, game_id))["message"] == replaced[1].message_id != stored["message"]
+        assert fake.in_channel(thread)[-1]["attachments"][0]["filename"] == "board.png"
+        assert replaced[1].json["allowed_mentions"]["users"] == []  # no second ping for the same decision
+
+
+def test_pictures_over_the_upload_limit_go_dice_first_then_board():
+    drawn = [("board.png", b"b" * 10), ("dice.png", b"d" * 5)]
+    assert present.within(drawn, 15) == drawn
+    assert present.within(drawn, 14) == drawn[:1]
+    assert present.within(drawn, 9) == []
+
+
+async def test_the_upload_limit_is_the_servers_and_the_message_goes_out_without_pictures(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        assert present.upload_limit(fake.bot, GUILD_ID) == 10 << 20  # server not known yet: Discord's default
+        fake.guild(premium_tier=2)
+        assert present.upload_limit(fake.bot, GUILD_ID) == 50 << 20
+        monkeypatch.setattr(present, "UPLOAD_LIMIT", 1)
+        monkeypatch.setattr(fake.bot, "get_guild", lambda guild_id: None)
+        thread, game_id = await new_game(fake)
+        opening = fake.in_channel(thread)[-1]
+        assert opening["attachments"] == [] and "<@1>" in opening["content"]
