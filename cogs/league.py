@@ -195,12 +195,13 @@ class League(commands.Cog):
         """A bot game has ended: if it plays a pairing, its result goes into the league."""
         try:
             outcome = await self.desk.game_over(update.game_id, update.result or {}, update.players)
+            if outcome is None:
+                return
             info = await self.bot.service.get(update.game_id)
         except ServiceError:
             log.warning("game #%s ended but the league refused its result", update.game_id, exc_info=True)
             return
-        if outcome is not None:
-            await self._announce(outcome, info.thread_id)
+        await self._announce(outcome, info.thread_id)
 
     @league.command(name="play", description="Play your pairing as a bot game here (Away Missions events)")
     async def play(self, interaction: discord.Interaction, event: int,

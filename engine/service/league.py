@@ -79,7 +79,6 @@ class Dispute:
 class Pairing:
     """A player's game in the current round, ready to be played as a bot game."""
 
-    event_id: int
     round: int
     table: int
     players: tuple[int, int]
@@ -373,7 +372,7 @@ class LeagueService:
             if linked is not None and linked.status in ("lobby", "active"):
                 raise IllegalCommand(f"This pairing is already being played as game #{game.linked_game}.")
         a, b = game.players
-        return Pairing(event_id, rnd.number, game.table, (int(a), int(b)),
+        return Pairing(rnd.number, game.table, (int(a), int(b)),
                        (event.players[a].name, event.players[b].name))
 
     async def link_game(self, event_id: int, round_number: int, table: int, game_id: int) -> LeagueUpdate:
