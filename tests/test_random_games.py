@@ -83,6 +83,9 @@ def play_checked(seed, layout):
             with pytest.raises(RuleError):
                 rules.apply(state, seat, "attack NOBODY NOWHERE")
             assert to_json(state) == before
+        if rng.random() < 0.03:  # every listed command is really legal
+            for other in rules.legal_commands(state, seat):
+                rules.apply(state, seat, other)
         state, events = rules.apply(state, seat, command)
         assert to_json(state) != before
         check_invariants(state, events)

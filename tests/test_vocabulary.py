@@ -264,3 +264,15 @@ def test_an_attack_made_impossible_by_an_interrupt_ends_unresolved():
     s, events = rules.apply(s, "p2", "place D4-12 J6")  # out of sight of Okafor
     assert s.roll is None and {"type": "cancelled", "what": "attack"} in events
     assert not any(e["type"] == "rolled" for e in events)
+
+
+def test_a_card_may_move_a_stunned_character_but_not_an_incapacitated_one(state):
+    stunned = clone(state)
+    stunned.characters["REYES"].stun = 1
+    s, _ = run(stunned, "p1", "REYES", {"do": "move", "steps": 1})
+    command = next(c for c in rules.legal_commands(s, "p1") if c.startswith("move"))
+    s, _ = rules.apply(s, "p1", command)
+    assert s.characters["REYES"].space == command.split()[-1]
+    stunned.characters["REYES"].stun = 2
+    s, events = run(stunned, "p1", "REYES", {"do": "move", "steps": 1})
+    assert s.pending[0].kind == "action"  # nothing to decide: it cannot move

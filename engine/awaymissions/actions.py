@@ -111,7 +111,11 @@ def move_options(t: Table, character: Character) -> dict[str, list[str]]:
 
 def move(t: Table, seat: str, code: str, target: str) -> None:
     character = acting(t, seat, code, moving=True)
-    _not_stunned(character, "move")
+    if t.decision.kind == "effect_move":  # a card moves it: not an action of the character
+        if character.incapacitated:
+            raise RuleError(f"{character.name} is incapacitated and cannot move.")
+    else:
+        _not_stunned(character, "move")
     space = t.space(target)
     path = move_options(t, character).get(space)
     if path is None:
