@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from cogs.clock import start_every
 from engine.league import standings as table
 from engine.service import ServiceError, Update
 from engine.service.league import Actor, LeagueService, LeagueUpdate, pairing_lines, standing_lines
@@ -149,8 +150,7 @@ class League(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(VerifyButton, SignOffButton, AcceptClaim)
-        if self.bot.config.reminder_interval:
-            self.task = asyncio.create_task(self.run(), name="ready-room-league-clock")
+        self.task = start_every(self.bot, self.tick, "ready-room-league-clock")
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(VerifyButton, SignOffButton, AcceptClaim)
@@ -158,16 +158,6 @@ class League(commands.Cog):
             self.task.cancel()
 
     # ---- the clock ------------------------------------------------------------------------
-
-    async def run(self) -> None:
-        """Run the league clock now and then every interval, until the cog unloads."""
-        await self.bot.wait_until_ready()
-        while True:
-            try:
-                await self.tick()
-            except (discord.HTTPException, ServiceError):
-                log.warning("the league clock failed this round; retrying next round", exc_info=True)
-            await asyncio.sleep(self.bot.config.reminder_interval)
 
     async def tick(self) -> None:
         """Remind unreported pairings in their threads before the deadline; announce missed deadlines."""

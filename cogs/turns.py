@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import buttons, present
+from cogs.clock import start_every
 from db import DueReminder
 from engine.service import GameInfo, ServiceError
 
@@ -48,22 +49,11 @@ class Turns(commands.Cog):
         self.task: Optional[asyncio.Task] = None
 
     async def cog_load(self) -> None:
-        if self.bot.config.reminder_interval:
-            self.task = asyncio.create_task(self.run(), name="ready-room-reminders")
+        self.task = start_every(self.bot, self.send_due, "ready-room-reminders")
 
     async def cog_unload(self) -> None:
         if self.task is not None:
             self.task.cancel()
-
-    async def run(self) -> None:
-        """Send due reminders now and then every interval, until the cog unloads."""
-        await self.bot.wait_until_ready()
-        while True:
-            try:
-                await self.send_due()
-            except (discord.HTTPException, ServiceError):
-                log.warning("reminders failed this round; retrying next round", exc_info=True)
-            await asyncio.sleep(self.bot.config.reminder_interval)
 
     async def send_due(self) -> int:
         """Send every due reminder once; returns how many were handled.

@@ -1,0 +1,29 @@
+"""A job run now and then at the bot's reminder interval, for as long as its cog is loaded."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Awaitable, Callable, Optional
+
+import discord
+
+from engine.service.errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+
+def start_every(bot, job: Callable[[], Awaitable[object]], name: str) -> Optional[asyncio.Task]:
+    """Start `job` on the bot's reminder interval (None when the interval is off)."""
+    if not bot.config.reminder_interval:
+        return None
+    return asyncio.create_task(_every(bot, job, name), name=name)
+
+
+async def _every(bot, job: Callable[[], Awaitable[object]], name: str) -> None:
+    await bot.wait_until_ready()
+    while True:
+        try:
+            await job()
+        except (discord.HTTPException, ServiceError):
+            log.warning("%s failed this round; retrying next round", name, exc_info=True)
+        await asyncio.sleep(bot.config.reminder_interval)
