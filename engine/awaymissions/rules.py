@@ -19,7 +19,7 @@ from engine.awaymissions.setup import new_game  # noqa: F401  (part of the publi
 from engine.awaymissions.state import Decision, GameState, clone
 from engine.errors import RuleError
 
-__all__ = ["new_game", "apply", "legal_commands", "awaited", "view_for", "advance"]
+__all__ = ["new_game", "apply", "legal_commands", "awaited", "view_for", "advance", "display_names"]
 
 
 def advance(t: Table) -> None:
@@ -509,6 +509,13 @@ _LEGAL = {
 
 
 # --- views ----------------------------------------------------------------------------------
+def display_names(state: GameState) -> dict[str, str]:
+    """Card codes -> card names, for readable lines (character codes stay as players type them)."""
+    pack = Table(state).pack
+    return {code: card.name for code, card in pack.cards.items()}
+
+
+
 def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     """What `seat` may see (None: what everyone may see).
 

@@ -23,6 +23,7 @@ class Ruleset:
     from_json: Callable[[bytes | str], Any]
     default_options: dict = field(default_factory=dict)
     dice_events: frozenset[str] = frozenset()
+    display_names: Callable[[Any], dict[str, str]] = lambda state: {}
 
 
 AWAY_MISSIONS = Ruleset(
@@ -37,6 +38,7 @@ AWAY_MISSIONS = Ruleset(
     from_json=awaymissions_state.from_json,
     default_options={"pack": "content/starter", "layout": "standard"},
     dice_events=frozenset({"rolled", "rerolled", "roll_off"}),
+    display_names=awaymissions_rules.display_names,
 )
 
 RULESETS: dict[str, Ruleset] = {AWAY_MISSIONS.name: AWAY_MISSIONS}

@@ -105,7 +105,9 @@ class _Hot:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
     def names(self) -> dict[str, str]:
-        return {s.seat: s.name for s in self.seats}
+        """Seats -> player names, and whatever else the ruleset names (cards)."""
+        names = self.ruleset.display_names(self.state) if self.state is not None else {}
+        return {**names, **{s.seat: s.name for s in self.seats}}
 
 
 class GameService:
@@ -315,7 +317,7 @@ class GameService:
                 images.append("dice")
             lines = [line for line in (text.public_line(e, names) for e in events) if line]
             update = self._update(hot, lines, images,
-                                  text.private_lines(events))
+                                  text.private_lines(events, names))
             return dataclasses.replace(update, events=[
                 {k: v for k, v in e.items() if k != "private"} for e in events])
 

@@ -5,7 +5,7 @@ seats: it never reaches a public line and becomes that seat's private line inste
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 _PUBLIC = {
     "activated": "{character} activates",
@@ -102,12 +102,13 @@ def public_line(event: dict, names: dict[str, str]) -> str:
     return f"{event['type'].replace('_', ' ')}" + (f" ({details})" if details else "")
 
 
-def private_lines(events: list[dict]) -> dict[str, list[str]]:
+def private_lines(events: list[dict], names: Optional[dict[str, str]] = None) -> dict[str, list[str]]:
     """Per seat, the lines only that seat may read (cards drawn and the like)."""
     lines: dict[str, list[str]] = {}
     for event in events:
         for seat, items in (event.get("private") or {}).items():
             template = _PRIVATE.get(event["type"], event["type"].replace("_", " ") + ": {items}")
-            shown = ", ".join(map(str, items)) if isinstance(items, list) else str(items)
+            names = names or {}
+            shown = ", ".join(names.get(i, str(i)) for i in items) if isinstance(items, list) else str(items)
             lines.setdefault(seat, []).append(template.format(items=shown))
     return lines
