@@ -148,8 +148,7 @@ def attack_targets(t: Table, character: Character, weapon: Attack) -> list[Chara
 
 def attacks_of(t: Table, character: Character) -> list[Attack]:
     """The character's own attack actions plus those its equipment and traits give it."""
-    extra = [Attack(**{f: getattr(a, f) for f in a.__struct_fields__})
-             for code in character.equipment + character.traits for a in t.pack.cards[code].attacks]
+    extra = [a for code in character.equipment + character.traits for a in t.pack.cards[code].attacks]
     return character.attacks + extra
 
 
@@ -480,7 +479,7 @@ def _assimilate(t: Table, target: Character, borg: Character) -> None:
     target.controller = borg.controller
     target.assimilated = True
     target.ratings, target.pegs = dict(ratings), dict(ratings)
-    target.attacks = [Attack(**{f: getattr(a, f) for f in a.__struct_fields__}) for a in overlay.attacks] if overlay else []
+    target.attacks = list(overlay.attacks) if overlay else []
     target.activated, target.cover = False, False
     target.stun = 1
     target.space = None

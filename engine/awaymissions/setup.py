@@ -8,7 +8,7 @@ from engine.awaymissions import cards
 from engine.awaymissions.content import Pack, load_pack, pack_ref
 from engine.awaymissions.context import Table
 from engine.awaymissions.layout import LayoutSpec, PRESETS, best_placement, placement_problem, preset
-from engine.awaymissions.state import Attack, Character, GameState, Player
+from engine.awaymissions.state import Character, GameState, Player
 from engine.dice import Dice
 from engine.errors import RuleError
 
@@ -62,12 +62,8 @@ def _character(pack: Pack, code: str, seat: str, ident: str) -> Character:
         id=ident, card=code, name=card.name, owner=seat, controller=seat,
         ratings=dict(ratings), pegs=dict(ratings),
         specializations=dict(card.specializations), keywords=list(card.keywords),
-        attacks=[Attack(**_builtins(a)) for a in card.attacks],
+        attacks=list(card.attacks),
         status="waiting" if card.escalation else "reserve", escalation=card.escalation)
-
-
-def _builtins(struct) -> dict:
-    return {f: getattr(struct, f) for f in struct.__struct_fields__}
 
 
 def new_game(config: dict[str, Any], seed: int) -> GameState:

@@ -5,25 +5,13 @@ from typing import Any, Optional
 
 import msgspec
 
+from engine.awaymissions.content import AttackAction as Attack  # the state keeps the pack's attack records
 from engine.awaymissions.layout import LayoutSpec
 from engine.dice import Dice
 
 
 class _Data(msgspec.Struct, omit_defaults=True):
     pass
-
-
-class Attack(_Data):
-    """An attack action a character can use right now (printed, equipment or overlay)."""
-
-    code: str
-    name: str
-    dice: int = 0
-    damage: int = 0
-    melee: bool = False
-    stun: bool = False
-    assimilate: bool = False
-    defensive: bool = False
 
 
 class Character(_Data):
