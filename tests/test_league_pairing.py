@@ -50,11 +50,11 @@ def test_forced_rematch_still_pairs_everyone_and_says_so():
     assert pairing.notes == ["Rematch: A and B meet again; no pairing without one exists."]
 
 
-def test_squared_differences_prefer_two_short_floats_to_one_long_one():
-    # Our ruling: the leader meets a 5 BP player rather than the 4 BP player, even though
-    # that makes two cross-group pairs instead of one (4 + 0 > 1 + 1).
+def test_pairing_within_groups_comes_before_squared_differences():
+    # Our ruling (L6): the two 5 BP players meet each other, so only one game crosses
+    # groups (6 against 4), although squared differences alone would prefer 6-5 and 5-4.
     players = [entrant("x", 6), entrant("y1", 5, 100), entrant("y2", 5, 90), entrant("z", 4)]
-    assert pair_round(players).pairs == [("x", "y1"), ("y2", "z")]
+    assert pair_round(players).pairs == [("x", "z"), ("y1", "y2")]
 
 
 def test_bye_goes_to_lowest_battle_points_without_a_bye():

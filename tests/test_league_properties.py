@@ -2,8 +2,9 @@
 
 Every round: each active player appears exactly once; the bye follows the rule; there is
 no rematch whenever a rematch-free pairing exists; and for small rounds a brute-force
-search over every pairing finds nothing better by (rematches, total of squared Battle
-Point differences, cross-group pairs), so no optimum has fewer cross-group pairs.
+search over every pairing finds nothing better by (rematches, cross-group pairs, total
+of squared Battle Point differences), so no pairing has more cross-group pairs than the
+brute-force optimum.
 """
 import random
 from collections import Counter
@@ -34,11 +35,11 @@ def all_pairings(ids):
 
 
 def quality(pairs, points, met):
-    """(rematches, total squared Battle Point difference, cross-group pairs)."""
+    """(rematches, cross-group pairs, total squared Battle Point difference)."""
     return (
         sum(b in met[a] for a, b in pairs),
-        sum((points[a] - points[b]) ** 2 for a, b in pairs),
         sum(points[a] != points[b] for a, b in pairs),
+        sum((points[a] - points[b]) ** 2 for a, b in pairs),
     )
 
 

@@ -5,8 +5,8 @@ pair, with weights built so that, in this order of priority:
 
 1. everyone without the bye gets a game;
 2. as few rematches as possible (none whenever a rematch-free pairing exists);
-3. the smallest total of squared Battle Point differences;
-4. the fewest pairs across Battle Point groups;
+3. the fewest pairs across Battle Point groups (pair within groups first);
+4. the smallest total of squared Battle Point differences;
 5. within that, players meet the nearest player in the standings (squared distance),
    so a Battle Point group pairs first with second, third with fourth.
 """
@@ -103,9 +103,9 @@ def _cost_scales(players: list[Entrant]) -> tuple[int, int, int]:
     """Multipliers that make each criterion outweigh every total of the ones below it."""
     n = len(players)
     spread = max(e.battle_points for e in players) - min(e.battle_points for e in players)
-    cross = n ** 3 + 1  # outweighs any total of squared place distances
-    points = cross * (n + 1)  # outweighs any total of cross-group pairs and place distances
-    rematch = points * (n * spread ** 2 + 1)  # outweighs any total of the lower criteria
+    points = n ** 3 + 1  # outweighs any total of squared place distances
+    cross = points * (n * spread ** 2 + 1)  # outweighs any total of squared differences and places
+    rematch = cross * (n + 1)  # outweighs any total of the lower criteria
     return cross, points, rematch
 
 
