@@ -115,3 +115,23 @@ async def test_guild_settings_give_new_games_their_turn_limit(service):
     assert turn.deadline == pytest.approx(turn.since + 3600)
     due = await service.due_reminders(turn.since + 600)
     assert {(r.user_id, r.kind) for r in due} == {(t.user_id, "nudge") for t in update.awaited}
+
+
+async def test_seat_options_change_in_the_lobby_only_and_reach_the_game(service):
+    game = await service.create(creator=1, channel_id=20, options={"pack": "content/starter"})
+    await service.join(game.id, 1, "Ann", **FED)
+    await service.join(game.id, 2, "Bo", **BORG)
+    chosen = await service.set_seat_options(game.id, 1, commander="LINDQ", swaps={"OKAFOR": "OSSA"})
+    assert chosen == {**FED, "commander": "LINDQ", "swaps": {"OKAFOR": "OSSA"}}
+    assert await service.set_seat_options(game.id, 1, commander=None) == {**FED, "swaps": {"OKAFOR": "OSSA"}}
+    config, options = await service.seat_options(game.id, 1)
+    assert config["pack"] == "content/starter" and options["swaps"] == {"OKAFOR": "OSSA"}
+    assert [(s.seat, s.user_id, s.name) for s in (await service.get(game.id)).seats] == [("p1", 1, "Ann"), ("p2", 2, "Bo")]
+    with pytest.raises(NotAPlayer):
+        await service.set_seat_options(game.id, 3, commander="LINDQ")
+    await service.start(game.id, 1)
+    codes = {c["card"] for c in (await service.view(game.id))["characters"].values() if c["owner"] == "p1"}
+    assert "OSSA" in codes and "OKAFOR" not in codes and "REYES" in codes
+    with pytest.raises(LobbyError, match="already started"):
+        await service.set_seat_options(game.id, 1, commander="LINDQ")
+    assert "commander" not in (await service.seat_options(game.id, 1))[1]
