@@ -129,6 +129,7 @@ async def test_seat_options_change_in_the_lobby_only_and_reach_the_game(service)
     assert [(s.seat, s.user_id, s.name) for s in (await service.get(game.id)).seats] == [("p1", 1, "Ann"), ("p2", 2, "Bo")]
     with pytest.raises(NotAPlayer):
         await service.set_seat_options(game.id, 3, commander="LINDQ")
+    assert (await service.seat_options(game.id, 3))[1] == {}
     await service.start(game.id, 1)
     codes = {c["card"] for c in (await service.view(game.id))["characters"].values() if c["owner"] == "p1"}
     assert "OSSA" in codes and "OKAFOR" not in codes and "REYES" in codes

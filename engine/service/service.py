@@ -229,15 +229,17 @@ class GameService:
             return self._info(hot)
 
     async def seat_options(self, game_id: int, user_id: int) -> tuple[dict, dict]:
-        """The game's options (pack, layout ...) and the options of the user's seat."""
+        """The game's options (pack, layout ...) and the user's seat options ({} when not seated)."""
         async with self._game(game_id) as hot:
-            return dict(hot.config), json.loads(self._seat_row(hot, user_id).options)
+            return dict(hot.config), next((json.loads(s.options) for s in hot.seats if s.user_id == user_id), {})
 
     async def set_seat_options(self, game_id: int, user_id: int, **options: Any) -> dict:
         """Change the user's seat options before the start (None drops one); the seat's options."""
         async with self._game(game_id) as hot:
             self._require_lobby(hot)
-            row = self._seat_row(hot, user_id)
+            row = next((s for s in hot.seats if s.user_id == user_id), None)
+            if row is None:
+                raise NotAPlayer("You are not in this game.")
             merged = {k: v for k, v in {**json.loads(row.options), **options}.items() if v is not None}
             await self.db.remove_seat(game_id, user_id)  # the same seat again, under the game's lock
             await self.db.add_seat(game_id, row.seat, user_id, row.name, json.dumps(merged), row.joined_at)
@@ -467,12 +469,6 @@ class GameService:
         if hot.row.status == "lobby":
             raise LobbyError("The game has not started yet.")
         return seat
-
-    def _seat_row(self, hot: _Hot, user_id: int) -> SeatRow:
-        row = next((s for s in hot.seats if s.user_id == user_id), None)
-        if row is None:
-            raise NotAPlayer("You are not in this game.")
-        return row
 
     def _who(self, hot: _Hot, seats: list[str]) -> str:
         names = hot.names()
