@@ -153,7 +153,7 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button],
         if self.invited and interaction.user.id != self.invited:
             await present.reply(interaction, f"This seat is kept for <@{self.invited}>.")
             return
-        await interaction.response.defer()
+        await interaction.response.defer(ephemeral=True, thinking=True)
         await present.join(interaction, self.game, self.side)
 
 
@@ -174,6 +174,40 @@ class StartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:star
         await present.start(interaction, self.game)
 
 
+class CommanderPick(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:commander:{GAME}"):
+    """The away team step: the ready-made commander or an alternative one."""
+
+    def __init__(self, game: int, options: list[discord.SelectOption]):
+        super().__init__(discord.ui.Select(placeholder="Commander ...", options=options,
+                                           custom_id=f"rr:commander:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), item.options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await present.change_team(interaction, self.game, commander=self.item.values[0])
+
+
+class SwapPick(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:swap:{GAME}:(?P<old>[A-Za-z0-9_-]+)"):
+    """The away team step: keep one mission specialist of the ready-made team or swap in another."""
+
+    def __init__(self, game: int, old: str, options: list[discord.SelectOption]):
+        super().__init__(discord.ui.Select(placeholder=f"Swap {old} ...", options=options,
+                                           custom_id=f"rr:swap:{game}:{old}"))
+        self.game, self.old = game, old
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), match["old"], item.options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await present.change_team(interaction, self.game, swap=(self.old, self.item.values[0]))
+
+
 async def choose(interaction: discord.Interaction, game: int, version: int, pick) -> None:
     """Resolve a panel choice against the legal commands of `version` and submit it."""
     bot = interaction.client
@@ -192,4 +226,5 @@ async def choose(interaction: discord.Interaction, game: int, version: int, pick
     await present.act(bot, interaction, game, version, pick(commands))
 
 
-ITEMS = (YourMove, CommandButton, CommandPick, CardPick, OpenGroup, PageButton, JoinButton, StartButton)
+ITEMS = (YourMove, CommandButton, CommandPick, CardPick, OpenGroup, PageButton, JoinButton, StartButton,
+         CommanderPick, SwapPick)

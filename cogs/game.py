@@ -25,10 +25,12 @@ class Game(commands.Cog):
         self.bot = bot
 
     @game.command(name="new", description="Open a game in a new thread")
-    @app_commands.describe(opponent="Invite one player (leave empty for an open lobby)",
+    @app_commands.describe(mode="Players at the table", pack="Content pack (a folder of content/)",
+                           opponent="Invite one player (leave empty for an open lobby)",
                            side="Your side", layout="Mission area (build: place the boards in setup)",
                            remind_hours="Remind the awaited player after this many hours (this game only)")
-    async def new(self, interaction: discord.Interaction, opponent: Optional[discord.Member] = None,
+    async def new(self, interaction: discord.Interaction, mode: Literal["2 players"] = "2 players",
+                  pack: str = "content/starter", opponent: Optional[discord.Member] = None,
                   side: Literal["federation", "borg"] = "federation", layout: LAYOUTS = "standard",
                   remind_hours: Optional[app_commands.Range[float, 0.1, 720.0]] = None) -> None:
         channel = interaction.channel
@@ -39,16 +41,21 @@ class Game(commands.Cog):
             await present.reply(interaction, "Invite another person, or leave the opponent empty.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            path, content = await present.game_pack(pack)
+        except ServiceError as refused:
+            await interaction.edit_original_response(content=refused.message)
+            return
         thread = await channel.create_thread(name=f"Away Mission: {interaction.user.display_name}",
                                              type=discord.ChannelType.public_thread)
-        options = {"layout": None if layout == "build" else layout}
+        options = {"pack": path, "layout": None if layout == "build" else layout}
+        seat = present.side_options(content, side)
         try:
             info = await self.bot.service.create(
                 creator=interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id,
                 thread_id=thread.id, options=options,
                 remind_after=None if remind_hours is None else remind_hours * 3600)
-            info = await self.bot.service.join(info.id, interaction.user.id, interaction.user.display_name,
-                                               **present.SIDES[side])
+            info = await self.bot.service.join(info.id, interaction.user.id, interaction.user.display_name, **seat)
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
             return
@@ -56,7 +63,9 @@ class Game(commands.Cog):
         await thread.send(present.lobby_text(info, invited),
                           view=present.lobby_view(info, invited, present.other_side(side)),
                           allowed_mentions=discord.AllowedMentions(users=[opponent] if opponent else False))
-        await interaction.edit_original_response(content=f"Game #{info.id} is open in {thread.mention}.")
+        await interaction.edit_original_response(
+            content=f"Game #{info.id} is open in {thread.mention}.\n" + present.team_text(content, seat),
+            view=present.team_view(info.id, content, seat))
 
     @game.command(name="status", description="The table as it stands, privately")
     async def status(self, interaction: discord.Interaction) -> None:
