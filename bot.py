@@ -107,12 +107,16 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--hotseat", action="store_true", help="local: two people take turns at the keyboard")
     parser.add_argument("--pictures", default="pictures", help="local: folder for board and dice pictures")
     parser.add_argument("--seed", type=int, default=None, help="local: dice seed, for a repeatable game")
+    parser.add_argument("--commander", help="local: your alternative commander (e.g. LINDQ)")
+    parser.add_argument("--swap", action="append", default=[], metavar="OLD=NEW",
+                        help="local: swap a mission specialist of your team (repeatable)")
     args = parser.parse_args(argv)
     config = Config.from_env()
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.local:
         from engine.service.console import play_local
-        return asyncio.run(play_local(config.database, args.pictures, hotseat=args.hotseat, seed=args.seed))
+        return asyncio.run(play_local(config.database, args.pictures, hotseat=args.hotseat, seed=args.seed,
+                                      commander=args.commander, swaps=args.swap))
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2

@@ -1,7 +1,9 @@
 """Local play (python bot.py --local): a scripted game through the console, same service and database."""
 import itertools
+import json
 import sqlite3
 
+import bot
 from engine.service.console import play_local
 
 
@@ -54,3 +56,32 @@ async def test_quit_leaves_the_game_stored_and_active(tmp_path):
     conn = sqlite3.connect(database)
     assert conn.execute("SELECT status FROM games").fetchone()[0] == "active"
     assert conn.execute("SELECT COUNT(*) FROM log").fetchone()[0] >= 1
+
+
+async def test_the_commander_and_swaps_options_change_the_human_team(tmp_path):
+    ask, _ = scripted(["quit"])
+    database = str(tmp_path / "local.db")
+    assert await play_local(database, str(tmp_path / "pictures"), seed=4, commander="lindq",
+                            swaps=["OKAFOR=OSSA", "ferrow=quill"], ask=ask, say=lambda line: None) == 0
+    state = json.loads(sqlite3.connect(database).execute("SELECT state FROM games").fetchone()[0])
+    mine = {c["card"] for c in state["characters"].values() if c["owner"] == "p1"}
+    assert {"LINDQ", "OSSA", "QUILL"} <= mine and not {"REYES", "OKAFOR", "FERROW"} & mine
+
+
+async def test_a_refused_team_is_explained_with_the_engine_reasons_and_no_game_is_made(tmp_path):
+    for commander, swaps, reasons in (
+            ("NEXUS", ["OKAFOR=QUILL", "HARUNA=QUILL"],
+             ["NEXUS is not an alternative commander for REYES.", "QUILL is already in the away team."]),
+            (None, ["OKAFOR"], ["Write each swap as OLD=NEW"])):
+        said = []
+        assert await play_local(str(tmp_path / "local.db"), str(tmp_path / "pictures"), commander=commander,
+                                swaps=swaps, say=said.append) == 2
+        assert said[0].startswith("That away team cannot play") and all(r in said[0] for r in reasons)
+    assert not (tmp_path / "local.db").exists()
+
+
+def test_bot_local_passes_commander_and_swap_on(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("READY_ROOM_DB", str(tmp_path / "local.db"))
+    assert bot.main(["--local", "--commander", "LINDQ", "--swap", "OKAFOR=OSSA", "--swap", "HARUNA=NOBODY"]) == 2
+    assert "There is no character NOBODY." in capsys.readouterr().out

@@ -1,17 +1,22 @@
 """Local play in a terminal: the same commands, service and database as on Discord.
 
 `python bot.py --local` runs `play_local`: you (the Federation) against an opponent that
-picks a random legal command, or two people taking turns with --hotseat. After every
-action the board (and the dice, when rolled) are written as PNG files to a folder.
+picks a random legal command, or two people taking turns with --hotseat. `--commander` and
+`--swap OLD=NEW` change your away team, checked by the engine before the game is made.
+After every action the board (and the dice, when rolled) are written as PNG files to a folder.
 """
 from __future__ import annotations
 
 import asyncio
 import os
 import random
-from typing import Awaitable, Callable, Optional
+from typing import Awaitable, Callable, Optional, Sequence
 
+from engine.awaymissions.content import load_pack
+from engine.awaymissions.setup import away_team
+from engine.errors import RuleError
 from engine.service import GameService, ServiceError, Update
+from engine.service.rulesets import AWAY_MISSIONS
 from images import render_board, render_dice
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
@@ -45,8 +50,10 @@ class Console:
     """One local game: prompts for human seats, a random opponent for the others."""
 
     def __init__(self, service: GameService, pictures: str, *, ask: Ask = _terminal,
-                 say: Callable[[str], None] = print, hotseat: bool = False, rng: Optional[random.Random] = None):
+                 say: Callable[[str], None] = print, hotseat: bool = False, rng: Optional[random.Random] = None,
+                 team: Optional[dict] = None):
         self.service, self.folder, self.ask, self.say = service, pictures, ask, say
+        self.team = team or FED
         self.humans = {1, 2} if hotseat else {1}
         self.rng = rng or random.Random()
         self.game_id = 0
@@ -55,7 +62,7 @@ class Console:
         """Create, start and play a game until it ends or the player quits; the last update."""
         info = await self.service.create(creator=1, seed=seed)
         self.game_id = info.id
-        await self.service.join(info.id, 1, "Player 1" if len(self.humans) > 1 else "You", **FED)
+        await self.service.join(info.id, 1, "Player 1" if len(self.humans) > 1 else "You", **self.team)
         await self.service.join(info.id, 2, "Player 2" if len(self.humans) > 1 else "Computer", **BORG)
         update = await self.service.start(info.id, 1)
         self.say(f"Game #{info.id} (pictures in {self.folder}/). {HELP}")
@@ -128,13 +135,31 @@ def _write(path: str, data: bytes) -> None:
         out.write(data)
 
 
+def human_team(commander: Optional[str] = None, swaps: Sequence[str] = ()) -> dict:
+    """Player 1's seat options: the Federation team with an alternative commander and
+    specialist swaps ("OLD=NEW"), checked by the engine; RuleError says what is wrong."""
+    pairs = [swap.upper().split("=") for swap in swaps]
+    if any(len(pair) != 2 for pair in pairs):
+        raise RuleError("Write each swap as OLD=NEW, like --swap OKAFOR=OSSA.")
+    team = {**FED, **({"commander": commander.upper()} if commander else {}),
+            **({"swaps": dict(pairs)} if pairs else {})}
+    away_team(load_pack(AWAY_MISSIONS.default_options["pack"]), team)
+    return team
+
+
 async def play_local(database: str, pictures: str, *, hotseat: bool = False, seed: Optional[int] = None,
+                     commander: Optional[str] = None, swaps: Sequence[str] = (),
                      ask: Ask = _terminal, say: Callable[[str], None] = print) -> int:
-    """Play one local game over the database at `database`; exit status 0."""
+    """Play one local game over the database at `database`; exit status 0 (2: a refused team)."""
+    try:
+        team = human_team(commander, swaps)
+    except RuleError as refused:
+        say(f"That away team cannot play: {refused}")
+        return 2
     service = await GameService.open(database)
     try:
         await Console(service, pictures, ask=ask, say=say, hotseat=hotseat,
-                      rng=random.Random(seed)).play(seed)
+                      rng=random.Random(seed), team=team).play(seed)
     finally:
         await service.close()
     return 0
