@@ -174,6 +174,23 @@ class StartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:star
         await present.start(interaction, self.game)
 
 
+class TeamButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:team:{GAME}"):
+    """Open my away team step again (a private message may have been dismissed)."""
+
+    def __init__(self, game: int):
+        super().__init__(discord.ui.Button(label="Away team", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"rr:team:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await present.show_team(interaction, self.game)
+
+
 class CommanderPick(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:commander:{GAME}"):
     """The away team step: the ready-made commander or an alternative one."""
 
@@ -227,4 +244,4 @@ async def choose(interaction: discord.Interaction, game: int, version: int, pick
 
 
 ITEMS = (YourMove, CommandButton, CommandPick, CardPick, OpenGroup, PageButton, JoinButton, StartButton,
-         CommanderPick, SwapPick)
+         TeamButton, CommanderPick, SwapPick)

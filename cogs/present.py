@@ -19,7 +19,7 @@ from cogs import buttons
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.setup import away_team
 from engine.errors import PackError, RuleError
-from engine.service import GameInfo, LobbyError, ServiceError, Update
+from engine.service import GameInfo, LobbyError, NotAPlayer, ServiceError, Update
 from images import render_board, render_dice
 
 if TYPE_CHECKING:
@@ -361,13 +361,14 @@ def lobby_text(info: GameInfo, invited: int = 0) -> str:
 
 
 def lobby_view(info: GameInfo, invited: int, side: str) -> Optional[discord.ui.View]:
-    """Join (while a seat is free) and Start, for a game still in its lobby."""
+    """Join (while a seat is free), Start and Away team, for a game still in its lobby."""
     if info.status != "lobby":
         return None
     view = discord.ui.View(timeout=None)
     if len(info.seats) < 2:
         view.add_item(buttons.JoinButton(info.id, invited, side))
     view.add_item(buttons.StartButton(info.id))
+    view.add_item(buttons.TeamButton(info.id))
     return view
 
 
@@ -468,7 +469,8 @@ def team_view(game_id: int, pack: Pack, options: dict) -> discord.ui.View:
             for code in [team.commander, *others][:panel.MAX_OPTIONS]]))
     members, spares = specialists(pack, options)
     swaps = options.get("swaps") or {}
-    for old in members[:panel.MAX_ROWS - len(view.children)] if spares else []:
+    rows_left = panel.MAX_ROWS - len(view.children)
+    for old in (members if spares else [])[:rows_left]:
         now = swaps.get(old, old)
         view.add_item(buttons.SwapPick(game_id, old, [
             discord.SelectOption(label=(f"Keep {_who(pack, code)}" if code == old else
@@ -484,6 +486,8 @@ async def change_team(interaction: discord.Interaction, game_id: int, commander:
     bot = interaction.client
     try:
         config, options = await bot.service.seat_options(game_id, interaction.user.id)
+        if not options:
+            raise NotAPlayer("You are not in this game.")
         pack = await asyncio.to_thread(load_pack, config["pack"])
         team = pack.teams[options["team"]]
         wanted = {"commander": options.get("commander"), "swaps": options.get("swaps")}
@@ -503,6 +507,24 @@ async def change_team(interaction: discord.Interaction, game_id: int, commander:
         await reply(interaction, refused.message)
         return
     await interaction.edit_original_response(content=team_text(pack, options, note),
+                                             view=team_view(game_id, pack, options))
+
+
+async def show_team(interaction: discord.Interaction, game_id: int) -> None:
+    """The presser's away team step again, privately, while the game is in its lobby (deferred)."""
+    bot = interaction.client
+    try:
+        info = await bot.service.get(game_id)
+        config, options = await bot.service.seat_options(game_id, interaction.user.id)
+        if info.status != "lobby":
+            raise LobbyError("The game has already started: the away teams are set.")
+        if not options:
+            raise NotAPlayer("Join the game first, then choose your away team.")
+    except ServiceError as refused:
+        await reply(interaction, refused.message)
+        return
+    pack = await asyncio.to_thread(load_pack, config["pack"])
+    await interaction.edit_original_response(content=team_text(pack, options),
                                              view=team_view(game_id, pack, options))
 
 

@@ -1,6 +1,7 @@
 """/game new with its pack and mode, and the private "Choose your away team" step, through the fake Discord."""
 from tests.discord_harness import CHANNEL_ID, EPHEMERAL, FakeDiscord, thread_of
 from tests.test_discord_game import ANN, BO
+from tests.test_discord_turns import CY
 
 CHOSEN = ("LINDQ", "Lindqvist", "OSSA", "Ossa", "QUILL", "Quill", "SC2-5", "Subcoordinator")
 
@@ -35,6 +36,14 @@ async def test_each_player_chooses_the_away_team_privately_and_the_game_deals_it
 
         thread = thread_of(fake)
         lobby = fake.in_channel(thread)[-1]
+        again = fake.click(ANN, int(lobby["id"]), f"rr:team:{game_id}")  # the lobby reopens a dismissed step
+        await fake.dispatch(again)
+        shown = fake.original(again)
+        assert shown["flags"] & EPHEMERAL and "(LINDQ)" in shown["content"] and "(QUILL)" in shown["content"]
+        assert fake.components(shown) == fake.components(mine)
+        stranger = fake.click(CY, int(lobby["id"]), f"rr:team:{game_id}")
+        await fake.dispatch(stranger)
+        assert "Join the game first" in fake.original(stranger)["content"]
         join = fake.click(BO, int(lobby["id"]), f"rr:join:{game_id}:2:borg")
         await fake.dispatch(join)
         his = fake.original(join)
@@ -54,6 +63,7 @@ async def test_each_player_chooses_the_away_team_privately_and_the_game_deals_it
         late = fake.click(ANN, int(mine["id"]), f"rr:commander:{game_id}", ["REYES"])
         await fake.dispatch(late)
         assert "already started" in fake.sent[-1].json["content"] and fake.sent[-1].ephemeral
+        assert fake.components(fake.messages[int(lobby["id"])]) == []  # the lobby's buttons are gone
 
 
 async def test_game_new_refuses_a_bad_pack_and_creates_nothing(monkeypatch, tmp_path):
