@@ -294,6 +294,17 @@ class Database:
         if cur.rowcount != 1:
             raise StaleWrite(f"game {game_id} is not in the lobby")
 
+    async def set_seat_options(self, game_id: int, user_id: int, options: str) -> None:
+        """Replace a seated user's options in a game still in the lobby, in one statement.
+        Raises StaleWrite if there is no such seat in a lobby."""
+        async with self._write_lock:
+            cur = await self._conn.execute(
+                "UPDATE seats SET options = ? WHERE game_id = ? AND user_id = ?"
+                " AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
+                (options, game_id, user_id, game_id))
+        if cur.rowcount != 1:
+            raise StaleWrite(f"game {game_id} has no such seat in the lobby")
+
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
         """Remove a user's seat from a game in the lobby. True if a seat was removed."""
         async with self._write_lock:

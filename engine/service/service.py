@@ -241,8 +241,7 @@ class GameService:
             if row is None:
                 raise NotAPlayer("You are not in this game.")
             merged = {k: v for k, v in {**json.loads(row.options), **options}.items() if v is not None}
-            await self.db.remove_seat(game_id, user_id)  # the same seat again, under the game's lock
-            await self.db.add_seat(game_id, row.seat, user_id, row.name, json.dumps(merged), row.joined_at)
+            await self.db.set_seat_options(game_id, user_id, json.dumps(merged))
             hot.seats = await self.db.seats(game_id)
             return merged
 
