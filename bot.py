@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import os
 import sys
@@ -86,6 +87,7 @@ class ReadyRoom(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*ITEMS)
+        gc.freeze()  # what start-up built lives as long as the bot: keep it out of every collection
         if self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)
             self.tree.copy_global_to(guild=guild)

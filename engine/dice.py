@@ -10,7 +10,7 @@ import msgspec
 _MASK = (1 << 64) - 1
 
 
-class Dice(msgspec.Struct):
+class Dice(msgspec.Struct, gc=False):
     """SplitMix64 generator state plus a queue of scripted faces."""
 
     state: int

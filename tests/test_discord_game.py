@@ -1,5 +1,6 @@
 """A whole game through Discord interactions only, against the fake Discord of discord_harness."""
 import asyncio
+import os
 import json
 import logging
 import random
@@ -89,7 +90,7 @@ async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loo
     try:
         async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
             loop.set_debug(True)  # from the first command on: the bot's start (imports) is not play
-            loop.slow_callback_duration = 0.1
+            loop.slow_callback_duration = float(os.environ.get("SLOW_CB", "0.1"))
             thread, game_id = await new_game(fake)
             opening = fake.in_channel(thread)[-1]
             assert "<@1>" in opening["content"] and [a["filename"] for a in opening["attachments"]] == ["board.png"]

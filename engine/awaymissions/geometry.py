@@ -86,7 +86,7 @@ def line_of_sight(geo: Geometry, a: str, b: str, occupied: set[str], screens: It
         return True
     screens = set(screens)
     for crossings, cells in _segment_paths(geo, a, b):
-        if cells.isdisjoint(screens) and all(
+        if screens.isdisjoint(cells) and all(
                 any(mid not in screens and all(passable(geo, p, q, occupied) for p, q in edges)
                     for edges, mid in options)
                 for options in crossings):
@@ -106,7 +106,7 @@ def _segment_paths(geo: Geometry, a: str, b: str):
     centre = memo.get(("centre",) + key, False)
     if centre is False:
         traced = _trace(geo, key[0], key[1], SAMPLES[0], SAMPLES[0])
-        centre = memo[("centre",) + key] = (traced[0], frozenset(traced[1])) if traced else None
+        centre = memo[("centre",) + key] = (traced[0], tuple(sorted(traced[1]))) if traced else None
     if centre is not None:
         yield centre
     rest = memo.get(key)
@@ -118,9 +118,11 @@ def _segment_paths(geo: Geometry, a: str, b: str):
                     continue
                 path = _trace(geo, key[0], key[1], sa, sb)
                 if path is not None:
-                    distinct[(path[0], frozenset(path[1]))] = None
+                    distinct[(path[0], tuple(sorted(path[1])))] = None
         distinct.pop(centre, None)
-        rest = memo[key] = sorted(distinct, key=lambda p: len(p[0]))
+        # tuples of strings only: the garbage collector stops tracking them, so a large
+        # memo costs the collector nothing
+        rest = memo[key] = tuple(sorted(distinct, key=lambda p: len(p[0])))
     yield from rest
 
 

@@ -12,6 +12,7 @@ a turbolift space beside them (corridor layout only).
 from __future__ import annotations
 
 import string
+from collections import OrderedDict
 from typing import Literal, Optional
 
 import msgspec
@@ -186,7 +187,8 @@ def placement_score(pack: Pack, spec: LayoutSpec, board_code: str) -> tuple[int,
     return score
 
 
-_GEOMETRIES: dict[tuple[str, str], Geometry] = {}
+_GEOMETRIES: "OrderedDict[tuple[str, str], Geometry]" = OrderedDict()
+GEOMETRIES_KEPT = 64  # layouts whose geometry (and line-of-sight memo) stays in memory
 
 
 def geometry(pack: Pack, spec: LayoutSpec) -> Geometry:
@@ -195,6 +197,10 @@ def geometry(pack: Pack, spec: LayoutSpec) -> Geometry:
     built = _GEOMETRIES.get(key)
     if built is None:
         built = _GEOMETRIES[key] = _build(pack, spec)
+        if len(_GEOMETRIES) > GEOMETRIES_KEPT:
+            _GEOMETRIES.popitem(last=False)
+    else:
+        _GEOMETRIES.move_to_end(key)
     return built
 
 

@@ -10,8 +10,9 @@ from engine.awaymissions.layout import LayoutSpec
 from engine.dice import Dice
 
 
-class _Data(msgspec.Struct, omit_defaults=True):
-    pass
+class _Data(msgspec.Struct, omit_defaults=True, gc=False):
+    """Plain game data: a tree that never refers back to itself, so the garbage collector
+    need not track it (a long-running bot holds many states)."""
 
 
 class Character(_Data):
