@@ -12,7 +12,7 @@ import signal
 import time
 
 from db import Database
-from engine import replay
+from engine.service import replay
 from engine.service import GameService, UnknownGame
 
 KILLS = 60

@@ -4,7 +4,7 @@ import sqlite3
 
 import pytest
 
-from engine import replay
+from engine.service import replay
 from engine.service import GameService
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")

@@ -1,9 +1,9 @@
 """Rebuild games from their seed and command log, check them against the stored state,
 and print their log in readable form.
 
-    python -m engine.replay games.db            # check every started game
-    python -m engine.replay games.db 12 --log   # check game 12 and print its log
-    python -m engine.replay games.db 12 --log --secrets   # ... with private lines too
+    python -m engine.service.replay games.db            # check every started game
+    python -m engine.service.replay games.db 12 --log   # check game 12 and print its log
+    python -m engine.service.replay games.db 12 --log --secrets   # ... with private lines too
 
 Exits with status 1 if any game does not rebuild to exactly its stored state.
 """
@@ -101,7 +101,7 @@ async def _run(path: str, game_ids: list[int], show_log: bool, secrets: bool) ->
 
 def main(argv: Optional[list[str]] = None) -> int:
     """Command-line entry point; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m engine.replay", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m engine.service.replay", description=__doc__.split("\n\n")[0])
     parser.add_argument("database", help="path of the game database")
     parser.add_argument("games", nargs="*", type=int, help="game ids (default: every started game)")
     parser.add_argument("--log", action="store_true", help="print each game's log")
