@@ -437,7 +437,7 @@ async def choose(fake: FakeDiscord, member: dict, panel_message: dict, commands:
             return await fake.dispatch(fake.click(member, int(panel_message["id"]), custom_id))
         if custom_id.startswith("rr:pick:") and str(index) in values:
             return await fake.dispatch(fake.click(member, int(panel_message["id"]), custom_id, [str(index)]))
-        if custom_id.startswith(f"rr:cards:") and custom_id.endswith(f":{words[0]}"):
+        if custom_id.startswith("rr:cards:") and custom_id.endswith(f":{words[0]}"):
             cards, picked = list(card_choice(commands)[1]), []
             for card in words[1:]:
                 position = next(i for i, c in enumerate(cards) if c == card and str(i) not in picked)

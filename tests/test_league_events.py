@@ -13,18 +13,13 @@ from engine.league.results import (
 )
 from engine.league.rounds import DAY, pair_next_round, publish_round
 from engine.league.standings import round_scores, standings, totals
+from tests.league_helpers import started_event
 
 FLEET = Build(kind="fleet", entries=(BuildEntry("Enterprise", "ship", "FED", 80), BuildEntry("Kirk", "captain", "FED", 20)))
 
 
 def running_event(names, **options):
-    event = new_event("e1", "Arena", seed=3, **options)
-    open_registration(event, "org", 0)
-    for name in names:
-        register(event, name.lower(), name)
-        submit_build(event, name.lower(), FLEET)
-    start(event, "org", 0)
-    return event
+    return started_event(names, FLEET, seed=3, **options)
 
 
 def published(event, now=0):

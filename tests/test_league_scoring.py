@@ -3,23 +3,18 @@ import pytest
 
 from engine.errors import RuleError
 from engine.league.builds import Build, BuildEntry
-from engine.league.event import Claim, from_json, new_event, open_registration, rank_title, register, start, submit_build, to_json
+from engine.league.event import Claim, from_json, rank_title, to_json
 from engine.league.profiles import AWAY_MISSIONS, OP, profile_from_data
 from engine.league.results import report
 from engine.league.rounds import pair_next_round, publish_round
 from engine.league.standings import fleet_points, round_average, round_scores, standings, to_csv
+from tests.league_helpers import started_event
 
 FLEET = Build(kind="fleet", entries=(BuildEntry("Enterprise", "ship", "FED", 90),), resource=BuildEntry("Tactical Station", "resource", points=30))
 
 
 def running_event(names, **options):
-    event = new_event("e1", "Arena", seed=11, **options)
-    open_registration(event, "org", 0)
-    for name in names:
-        register(event, name.lower(), name)
-        submit_build(event, name.lower(), FLEET)
-    start(event, "org", 0)
-    return event
+    return started_event(names, FLEET, seed=11, **options)
 
 
 def both_report(event, claim):
