@@ -122,9 +122,7 @@ def move(t: Table, seat: str, code: str, target: str) -> None:
         raise RuleError(f"{character.name} cannot reach {space} this move (MOVE {effects.rating(t, character, 'move')}; "
                         "walls, hostile characters and full spaces stop movement).")
     start_action(t)
-    character.space = space
-    if character.cover:
-        character.cover = False
+    t.relocate(character, space)
     t.emit("moved", character=character.id, path=path)
     if t.decision.kind == "action":
         cards.open_window(t, "moved", character)
@@ -517,7 +515,7 @@ def place_drone(t: Table, seat: str, code: str, space: str) -> None:
 
 
 def _put_drone(t: Table, character: Character, space: str) -> None:
-    character.space = space
+    t.relocate(character, space)
     character.status = "in_play"
     t.emit("placed", character=character.id, space=space)
 

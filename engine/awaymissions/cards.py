@@ -235,7 +235,7 @@ def adjust(t: Table, seat: str, words: list[str]) -> None:
         space = t.space(value)
         if not character.in_play or not t.can_hold(space, character.controller, ignore=character.id):
             raise RuleError(f"{character.name} cannot stand in {space}.")
-        character.space = space
+        t.relocate(character, space)
         shown = space
     t.emit("adjusted", seat=seat, card=card, character=character.id, what=name, value=shown)
 

@@ -63,6 +63,13 @@ class Table:
             friends += 1
         return friends < 2
 
+    def relocate(self, character: Character, space: str) -> None:
+        """Put a character in a space by any means (a move, a card, an adjustment).
+        Leaving its space ends its cover."""
+        if character.space != space:
+            character.cover = False
+        character.space = space
+
     def has_backup(self, character: Character) -> bool:
         """A friendly character in the same space that is able to help."""
         return any(c.id != character.id and not c.incapacitated and self.friendly(c, character)
