@@ -396,7 +396,7 @@ def resolve_roll(t: Table) -> None:
         return
     weapon = roll.attack
     target = s.characters[roll.target]
-    damage = successes + (weapon.damage + roll.extra_damage if successes else 0)
+    damage = successes + (weapon_damage(weapon, target) + roll.extra_damage if successes else 0)
     stun = weapon.stun and not target.is_borg and successes > 0
     t.emit("resolved", **event, damage=0 if stun else damage, stun=stun)
     if stun:
@@ -409,6 +409,12 @@ def resolve_roll(t: Table) -> None:
             "character": target.id, "amount": damage,
             "assimilator": roll.actor if weapon.assimilate else None}))
         cards.open_window(t, "damaged", target)
+
+
+def weapon_damage(weapon: Attack, target: Character) -> int:
+    """The attack's DAMAGE against this target: a stun weapon hitting a Borg is an
+    ordinary weapon with +0 DAMAGE, whatever its printed DAMAGE."""
+    return 0 if weapon.stun and target.is_borg else weapon.damage
 
 
 def take_damage(t: Table, target: Character, damage: int, assimilator: Optional[Character]) -> None:
