@@ -72,9 +72,9 @@ def acting(t: Table, seat: str, code: str, moving: bool = False) -> Character:
     if character.id == a.character:
         return character
     leader = t.state.characters[a.character]
-    if "Hivemind" in leader.keywords and character.is_drone and not moving:
+    if leader.has_keyword("Hivemind") and character.is_drone and not moving:
         return character
-    if "Hivemind" in leader.keywords and character.is_drone:
+    if leader.has_keyword("Hivemind") and character.is_drone:
         raise RuleError("Under hivemind, drones may take any action except moving.")
     raise RuleError(f"{t.state.characters[a.character].name} is the activated character.")
 

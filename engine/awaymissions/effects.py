@@ -73,12 +73,11 @@ def holds(t: Table, condition, seat: str, subject: Optional[Character]) -> bool:
     if isinstance(condition, v.HasSpecialization):
         return subject.specializations.get(condition.specialization, 0) >= condition.level
     if isinstance(condition, v.HasKeyword):
-        has = condition.keyword in subject.keywords or (condition.keyword in ("Borg", "Drone") and subject.assimilated)
-        return has != condition.absent
+        return subject.has_keyword(condition.keyword) != condition.absent
     if isinstance(condition, v.Adjacent):
         for other in t.state.characters.values():
             if other.in_play and other.id != subject.id and t.friendly(other, subject) == (condition.side == "friendly"):
-                if condition.keyword and condition.keyword not in other.keywords:
+                if condition.keyword and not other.has_keyword(condition.keyword):
                     continue
                 d = t.distance(subject.space, other.space)
                 if d is not None and d <= 1:

@@ -372,7 +372,7 @@ def _legal_action(t, seat, d):
     s = t.state
     leader = s.characters[s.activation.character]
     actors = [leader]
-    if "Hivemind" in leader.keywords:
+    if leader.has_keyword("Hivemind"):
         actors += [c for c in t.characters_of(seat) if c.is_drone and c.id != leader.id]
     options = []
     for c in actors:

@@ -10,6 +10,9 @@ from engine.awaymissions.layout import LayoutSpec
 from engine.dice import Dice
 
 
+ASSIMILATED_KEYWORDS = ("Borg", "Drone")
+
+
 class _Data(msgspec.Struct, omit_defaults=True, gc=False):
     """Plain game data: a tree that never refers back to itself, so the garbage collector
     need not track it (a long-running bot holds many states)."""
@@ -47,13 +50,18 @@ class Character(_Data):
     def incapacitated(self) -> bool:
         return self.stun >= 2
 
+    def has_keyword(self, keyword: str) -> bool:
+        """Printed keywords, plus Borg and Drone for an assimilated character: it is a
+        Borg drone for every rule and card while assimilated."""
+        return keyword in self.keywords or (self.assimilated and keyword in ASSIMILATED_KEYWORDS)
+
     @property
     def is_borg(self) -> bool:
-        return "Borg" in self.keywords or self.assimilated
+        return self.has_keyword("Borg")
 
     @property
     def is_drone(self) -> bool:
-        return "Drone" in self.keywords or self.assimilated
+        return self.has_keyword("Drone")
 
 
 class Player(_Data):
