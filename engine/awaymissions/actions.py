@@ -205,14 +205,21 @@ def roll_attack(t: Table) -> None:
     defensive = weapon.melee and any(w.defensive for w in attacks_of(t, target))
     against = "melee" if weapon.melee else "ranged"
     defense_extra, _ = effects.waiting_boosts(t, target, "defense")
-    defense_dice = combat.dice_count(effects.rating(t, target, "defense"), target.cover, t.has_backup(target),
-                                     defensive, -target.stun, effects.standing_dice(t, target, "defense", against=against),
+    defense_dice = combat.dice_count(stunned_defense(effects.rating(t, target, "defense"), target.stun),
+                                     target.cover, t.has_backup(target), defensive,
+                                     effects.standing_dice(t, target, "defense", against=against),
                                      defense_extra, bonus.get("target_dice", 0))
     roll.then = None
     roll.stage = "rolled"
     roll.dice = sorted(t.state.dice.roll(attack_dice), reverse=True)
     roll.opposing = sorted(t.state.dice.roll(defense_dice), reverse=True)
     open_roll(t, roll)
+
+
+def stunned_defense(defense: int, stun: int) -> int:
+    """DEFENSE lowered by the defender's stun tokens, never below 0 (R17); dice from
+    cover, backup and cards are added to what is left."""
+    return max(0, defense - stun)
 
 
 def _adjacent(t: Table, a: Character, b: Character) -> bool:
