@@ -98,3 +98,58 @@ def test_same_seed_and_commands_give_the_same_game():
 
     assert play(4) == play(4)
     assert play(4) != play(5)
+
+
+def _started():
+    state = rules.new_game(two_player_config(layout="standard"), 3)
+    return state, rules.awaited(state)[0]
+
+
+@pytest.mark.parametrize("command", [None, b"pass", 42, ["pass"]])
+def test_a_command_that_is_not_text_is_refused_with_a_rule_error(command):
+    state, seat = _started()
+    with pytest.raises(RuleError, match="line of text"):
+        rules.apply(state, seat, command)
+
+
+@pytest.mark.parametrize("command", ["core fed-core-hold-the-ship ; DROP TABLE games; --",
+                                     "pass please", "keep it", "core fed-core-hold-the-ship\ncore x"])
+def test_extra_words_and_second_lines_are_refused(command):
+    state, seat = _started()
+    before = to_json(state)
+    with pytest.raises(RuleError):
+        rules.apply(state, seat, command)
+    assert to_json(state) == before
+
+
+def test_look_alike_letters_are_folded_to_ascii_and_other_scripts_refused():
+    assert rules.canonical("\u017fpecial REYE\u017f \u017fteady-the-line") == "special REYES steady-the-line"
+    assert rules.canonical("move \u212aX C4") == "move KX C4"  # the Kelvin sign is a K
+    for digits in ("\u0663", "\u09e9", "\u0be9"):  # Arabic-Indic, Bengali, Tamil three
+        with pytest.raises(RuleError, match="plain letters"):
+            rules.canonical(f"damage REYES attack={digits}")
+    with pytest.raises(RuleError, match="plain letters"):
+        rules.canonical("move REYES \u0421\u0034")  # a Cyrillic capital es
+
+
+def test_canonical_text_has_one_case_per_kind_of_word():
+    assert rules.canonical("  MOVE reyes c4 ") == "move REYES C4"
+    assert rules.canonical("Play FED-Away-Team-Kit reyes") == "play fed-away-team-kit REYES"
+    assert rules.canonical("damage d4-12 ATTACK=1 Move=1") == "damage D4-12 attack=1 move=1"
+
+
+def test_refusals_quote_at_most_80_characters_of_the_input():
+    state, seat = _started()
+    for command in ["q" * 64, "core " + "x" * 64, "core " + "y" * 500, "z" * 3000, "move " + "w" * 63 + " A1 " + "v" * 90]:
+        with pytest.raises(RuleError) as refused:
+            rules.apply(state, seat, command)
+        message = str(refused.value)
+        longest_run = max(len(run) for run in message.replace("'", " ").split())
+        assert longest_run <= 80, message
+
+
+def test_mute_is_refused_once_the_game_is_over():
+    state, seat = _started()
+    state.phase = "over"
+    with pytest.raises(RuleError, match="over"):
+        rules.apply(state, seat, "mute reroll")

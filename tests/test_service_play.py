@@ -80,6 +80,16 @@ async def test_an_accepted_command_is_stored_before_submit_returns(service, path
     assert view["version"] == update.version and state  # the state row moved with it
 
 
+async def test_only_the_canonical_command_text_is_stored(service, path):
+    game_id, update = await new_game(service)
+    seat = update.awaited[0].seat
+    version, commands = await service.legal_commands(game_id, USERS[seat])
+    sloppy = "  " + "   ".join(commands[0].swapcase().split()) + "\t"
+    update = await service.submit(game_id, USERS[seat], sloppy, version)
+    assert stored(path, game_id)[2] == [(update.version, seat, commands[0])]
+    assert [entry.command for entry in await service.log(game_id)] == [commands[0]]
+
+
 async def test_a_restarted_service_continues_the_same_game(path):
     service = await GameService.open(path)
     game_id, update = await new_game(service)
@@ -96,7 +106,8 @@ async def test_a_restarted_service_continues_the_same_game(path):
 
 
 @pytest.mark.parametrize("case", ["illegal", "stale", "not your decision", "not a player", "malformed",
-                                  "too long", "unknown game"])
+                                  "too long", "unknown game", "extra words", "two lines", "lone surrogate",
+                                  "none", "bytes", "look-alike digit"])
 async def test_refusals_have_a_reason_and_change_nothing(service, path, case):
     game_id, update = await new_game(service)
     await play(service, game_id, update, 5, random.Random(3))
@@ -113,6 +124,12 @@ async def test_refusals_have_a_reason_and_change_nothing(service, path, case):
         "malformed": (MalformedCommand, game_id, USERS[waiting], "   ", version),
         "too long": (MalformedCommand, game_id, USERS[waiting], "pass " * 300, version),
         "unknown game": (UnknownGame, 4040, USERS[waiting], legal[0], version),
+        "extra words": (MalformedCommand, game_id, USERS[waiting], legal[0] + " ; DROP TABLE games; --", version),
+        "two lines": (MalformedCommand, game_id, USERS[waiting], legal[0] + "\n" + legal[0], version),
+        "lone surrogate": (MalformedCommand, game_id, USERS[waiting], legal[0] + " \udc80", version),
+        "none": (MalformedCommand, game_id, USERS[waiting], None, version),
+        "bytes": (MalformedCommand, game_id, USERS[waiting], legal[0].encode(), version),
+        "look-alike digit": (MalformedCommand, game_id, USERS[waiting], "reroll x \u0663", version),
     }
     error, *args = attempts[case]
     assert other not in {t.seat for t in info.awaited}  # the game waits on one seat here

@@ -9,7 +9,7 @@ of the seat's pending decisions; an illegal one raises RuleError and changes not
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 import msgspec
 
@@ -17,9 +17,10 @@ from engine.awaymissions import actions, cards, effects, setup
 from engine.awaymissions.context import Table
 from engine.awaymissions.setup import new_game  # noqa: F401  (part of the public face)
 from engine.awaymissions.state import Decision, GameState, clone
+from engine import command_text
 from engine.errors import RuleError
 
-__all__ = ["new_game", "apply", "legal_commands", "awaited", "view_for", "advance", "display_names"]
+__all__ = ["new_game", "apply", "canonical", "legal_commands", "awaited", "view_for", "advance", "display_names"]
 
 
 def advance(t: Table) -> None:
@@ -70,43 +71,31 @@ def _decision(state: GameState, seat: str) -> Decision:
 
 
 # --- commands ---------------------------------------------------------------------------
-def _need(args: list[str], count: int, usage: str) -> None:
-    if len(args) < count:
-        raise RuleError(f"Usage: {usage}")
-
-
 def _on_activate(t, seat, args):
-    _need(args, 1, "activate CHARACTER")
     actions.activate(t, seat, args[0], bonus=False)
 
 
 def _on_bonus(t, seat, args):
-    _need(args, 1, "bonus CHARACTER")
     actions.activate(t, seat, args[0], bonus=True)
 
 
 def _on_move(t, seat, args):
-    _need(args, 2, "move CHARACTER SPACE")
     actions.move(t, seat, args[0], args[1])
 
 
 def _on_attack(t, seat, args):
-    _need(args, 2, "attack CHARACTER TARGET [ATTACK]")
     actions.attack(t, seat, args[0], args[1], args[2] if len(args) > 2 else None)
 
 
 def _on_cover(t, seat, args):
-    _need(args, 1, "cover CHARACTER")
     actions.take_cover(t, seat, args[0])
 
 
 def _on_recover(t, seat, args):
-    _need(args, 1, "recover CHARACTER")
     actions.recover(t, seat, args[0])
 
 
 def _on_special(t, seat, args):
-    _need(args, 2, "special CHARACTER ACTION [CHALLENGER]")
     actions.special(t, seat, args[0], args[1], args[2] if len(args) > 2 else None)
 
 
@@ -115,7 +104,6 @@ def _on_draw(t, seat, args):
 
 
 def _on_cycle(t, seat, args):
-    _need(args, 1, "cycle MISSION-CARD")
     actions.cycle(t, seat, args[0])
 
 
@@ -132,7 +120,6 @@ def _on_pass(t, seat, args):
 
 
 def _on_play(t, seat, args):
-    _need(args, 1, "play CARD [CHARACTER]")
     kind = t.decision.kind
     if kind == "action":
         cards.play_in_activation(t, seat, args[0], args[1] if len(args) > 1 else None)
@@ -149,7 +136,6 @@ def _on_play(t, seat, args):
 
 
 def _on_take(t, seat, args):
-    _need(args, 1, "take CARD")
     info = t.decision.info
     code = args[0].lower()
     if code not in info["secret"]["options"]:
@@ -166,7 +152,6 @@ def _on_take(t, seat, args):
 
 
 def _on_choose(t, seat, args):
-    _need(args, 1, "choose CHALLENGER")
     info = t.decision.info
     code = args[0].upper()
     if code not in info["options"]:
@@ -175,7 +160,6 @@ def _on_choose(t, seat, args):
 
 
 def _on_adjust(t, seat, args):
-    _need(args, 1, "adjust CHARACTER field=value | adjust points=N")
     cards.adjust(t, seat, args)
 
 
@@ -185,27 +169,22 @@ def _on_done(t, seat, args):
 
 
 def _on_resolve(t, seat, args):
-    _need(args, 1, "resolve CARD")
     cards.resolve_simultaneous(t, seat, args[0])
 
 
 def _on_reroll(t, seat, args):
-    _need(args, 2, "reroll CARD all | reroll CARD 1 3 ...")
     actions.reroll(t, seat, args[0], args[1:])
 
 
 def _on_damage(t, seat, args):
-    _need(args, 2, "damage CHARACTER attack=1 move=1 ...")
     actions.allocate(t, seat, args[0], args[1:])
 
 
 def _on_corridor(t, seat, args):
-    _need(args, 1, "corridor SIDE")
     setup.choose_corridor(t, seat, args[0])
 
 
 def _on_board(t, seat, args):
-    _need(args, 2, "board BOARD SLOT [flip|noflip]")
     flip = args[2].lower() if len(args) > 2 else None
     if flip not in (None, "flip", "noflip"):
         raise RuleError("The last word may only be 'flip' or 'noflip'.")
@@ -213,17 +192,14 @@ def _on_board(t, seat, args):
 
 
 def _on_core(t, seat, args):
-    _need(args, 1, "core CARD")
     setup.choose_core(t, seat, args[0])
 
 
 def _on_start(t, seat, args):
-    _need(args, 1, "start BOARD")
     setup.choose_area(t, seat, args[0])
 
 
 def _on_place(t, seat, args):
-    _need(args, 2, "place CHARACTER SPACE")
     if t.decision.kind in ("place_drone", "effect_place"):
         actions.place_drone(t, seat, args[0], args[1])
     else:
@@ -243,36 +219,82 @@ def _on_keep(t, seat, args):
     t.emit("kept", seat=seat)
 
 
-# verb -> (decision kinds it answers, handler)
-COMMANDS: dict[str, tuple[tuple[str, ...], Callable]] = {
-    "activate": (("activate",), _on_activate),
-    "bonus": (("activate",), _on_bonus),
-    "move": (("action", "effect_move", "free_action"), _on_move),
-    "attack": (("action", "free_action"), _on_attack),
-    "cover": (("action", "free_action"), _on_cover),
-    "recover": (("action",), _on_recover),
-    "special": (("action",), _on_special),
-    "draw": (("action",), _on_draw),
-    "cycle": (("action",), _on_cycle),
-    "play": (("action", "interrupt", "reroll"), _on_play),
-    "pass": (("action", "reroll", "interrupt", "effect_move", "effect_place", "free_action", "search",
-              "simultaneous"), _on_pass),
-    "reroll": (("reroll",), _on_reroll),
-    "damage": (("damage",), _on_damage),
-    "take": (("search",), _on_take),
-    "choose": (("challenger",), _on_choose),
-    "adjust": (("adjudicate",), _on_adjust),
-    "done": (("adjudicate",), _on_done),
-    "resolve": (("simultaneous",), _on_resolve),
-    "corridor": (("corridor",), _on_corridor),
-    "board": (("board",), _on_board),
-    "core": (("core",), _on_core),
-    "start": (("start_area",), _on_start),
-    "place": (("place", "place_drone", "effect_place"), _on_place),
-    "discard": (("discard",), _on_discard),
-    "redraw": (("redraw",), _on_redraw),
-    "keep": (("discard", "redraw"), _on_keep),
+class Verb(NamedTuple):
+    """One command word: the decisions it answers, its handler, and its grammar.
+
+    `cases` spells each argument's canonical case, one letter per position: U upper
+    (characters, spaces), L lower (cards, boards, attacks, options), T as typed; the
+    last letter repeats for any further arguments when `most` allows them.
+    """
+
+    kinds: tuple[str, ...]
+    handler: Optional[Callable]
+    usage: str
+    least: int
+    most: Optional[int]
+    cases: str = ""
+
+
+COMMANDS: dict[str, Verb] = {
+    "activate": Verb(("activate",), _on_activate, "activate CHARACTER", 1, 1, "U"),
+    "bonus": Verb(("activate",), _on_bonus, "bonus CHARACTER", 1, 1, "U"),
+    "move": Verb(("action", "effect_move", "free_action"), _on_move, "move CHARACTER SPACE", 2, 2, "UU"),
+    "attack": Verb(("action", "free_action"), _on_attack, "attack CHARACTER TARGET [ATTACK]", 2, 3, "UUL"),
+    "cover": Verb(("action", "free_action"), _on_cover, "cover CHARACTER", 1, 1, "U"),
+    "recover": Verb(("action",), _on_recover, "recover CHARACTER", 1, 1, "U"),
+    "special": Verb(("action",), _on_special, "special CHARACTER ACTION [CHALLENGER]", 2, 3, "ULU"),
+    "draw": Verb(("action",), _on_draw, "draw", 0, 0),
+    "cycle": Verb(("action",), _on_cycle, "cycle MISSION-CARD", 1, 1, "L"),
+    "play": Verb(("action", "interrupt", "reroll"), _on_play, "play CARD [CHARACTER]", 1, 2, "LU"),
+    "pass": Verb(("action", "reroll", "interrupt", "effect_move", "effect_place", "free_action", "search",
+                  "simultaneous"), _on_pass, "pass", 0, 0),
+    "reroll": Verb(("reroll",), _on_reroll, "reroll CARD all | reroll CARD 1 3 ...", 2, 7, "LL"),
+    "damage": Verb(("damage",), _on_damage, "damage CHARACTER attack=1 move=1 ...", 2, 5, "UL"),
+    "take": Verb(("search",), _on_take, "take CARD", 1, 1, "L"),
+    "choose": Verb(("challenger",), _on_choose, "choose CHALLENGER", 1, 1, "U"),
+    "adjust": Verb(("adjudicate",), _on_adjust, "adjust CHARACTER field=value | adjust points=N", 1, 2, "T"),
+    "done": Verb(("adjudicate",), _on_done, "done", 0, 0),
+    "resolve": Verb(("simultaneous",), _on_resolve, "resolve CARD", 1, 1, "L"),
+    "corridor": Verb(("corridor",), _on_corridor, "corridor SIDE", 1, 1, "L"),
+    "board": Verb(("board",), _on_board, "board BOARD SLOT [flip|noflip]", 2, 3, "L"),
+    "core": Verb(("core",), _on_core, "core CARD", 1, 1, "L"),
+    "start": Verb(("start_area",), _on_start, "start BOARD", 1, 1, "L"),
+    "place": Verb(("place", "place_drone", "effect_place"), _on_place, "place CHARACTER SPACE", 2, 2, "UU"),
+    "discard": Verb(("discard",), _on_discard, "discard CARD ...", 1, None, "L"),
+    "redraw": Verb(("redraw",), _on_redraw, "redraw CARD ...", 1, None, "L"),
+    "keep": Verb(("discard", "redraw"), _on_keep, "keep", 0, 0),
+    "mute": Verb((), None, "mute WINDOW ...", 0, None, "L"),
+    "unmute": Verb((), None, "unmute WINDOW ...", 0, None, "L"),
 }
+_STANDING = ("mute", "unmute")  # standing choices: sent at any time, answer no decision
+
+
+def parse(command: Any) -> tuple[str, list[str]]:
+    """The verb and arguments of a command, in canonical case, or RuleError.
+
+    The text must be one line of ASCII words (see engine.command_text), start with a
+    known verb and have exactly as many arguments as that verb takes.
+    """
+    found = command_text.words(command)
+    verb, args = found[0].lower(), found[1:]
+    grammar = COMMANDS.get(verb)
+    if grammar is None:
+        raise RuleError(f"Unknown command '{command_text.quote(found[0])}'. Commands: {', '.join(sorted(COMMANDS))}.")
+    if len(args) < grammar.least or (grammar.most is not None and len(args) > grammar.most):
+        raise RuleError(f"Usage: {grammar.usage}")
+    cases = grammar.cases
+    return verb, [_in_case(arg, cases[min(i, len(cases) - 1)]) for i, arg in enumerate(args)]
+
+
+def _in_case(arg: str, case: str) -> str:
+    return arg.upper() if case == "U" else arg.lower() if case == "L" else arg
+
+
+def canonical(command: Any) -> str:
+    """The one text stored for a command: its words in canonical case, single-spaced."""
+    verb, args = parse(command)
+    return " ".join([verb, *args])
+
 
 # decisions that stay open until the engine itself closes them
 _SELF_CLOSING = {"damage", "place_drone", "effect_place", "adjudicate"}
@@ -301,18 +323,14 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
 
     Raises RuleError with a reason for the player; `state` is never modified.
     """
-    words = command.split()
-    if not words:
-        raise RuleError("Empty command.")
-    verb, args = words[0].lower(), words[1:]
-    if verb in ("mute", "unmute"):
+    verb, args = parse(command)
+    if verb in _STANDING:
         if seat not in state.seats:
             raise RuleError("You are not seated in this game.")
+        if state.phase == "over":
+            raise RuleError("The game is over.")
         return _on_mute(state, seat, args, verb == "mute")
-    entry = COMMANDS.get(verb)
-    if entry is None:
-        raise RuleError(f"Unknown command '{verb}'. Commands: {', '.join(sorted(COMMANDS))}.")
-    kinds, handler = entry
+    kinds, handler = COMMANDS[verb].kinds, COMMANDS[verb].handler
     decision = _decision(state, seat)
     if decision.kind not in kinds:
         raise RuleError(f"Now you must answer a '{decision.kind}' decision: {_hint(decision)}")

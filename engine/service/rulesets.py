@@ -16,6 +16,7 @@ class Ruleset:
     seats: tuple[str, ...]
     new_game: Callable[[dict, int], Any]
     apply: Callable[[Any, str, str], tuple[Any, list[dict]]]
+    canonical: Callable[[Any], str]  # the one stored text of a command, or RuleError
     legal_commands: Callable[[Any, str], list[str]]
     awaited: Callable[[Any], list[str]]
     view_for: Callable[[Any, Any], dict]
@@ -31,6 +32,7 @@ AWAY_MISSIONS = Ruleset(
     seats=("p1", "p2"),
     new_game=awaymissions_rules.new_game,
     apply=awaymissions_rules.apply,
+    canonical=awaymissions_rules.canonical,
     legal_commands=awaymissions_rules.legal_commands,
     awaited=awaymissions_rules.awaited,
     view_for=awaymissions_rules.view_for,

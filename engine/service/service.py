@@ -303,10 +303,7 @@ class GameService:
         """
         async with self._game(game_id) as hot:
             seat = self._require_player_in_play(hot, user_id)
-            command = " ".join(command.split())
-            if not command or len(command) > MAX_COMMAND_LENGTH:
-                raise MalformedCommand(f"A command is a line of 1 to {MAX_COMMAND_LENGTH} characters, "
-                                       "like 'move REYES C4'.")
+            command = self._canonical(hot, command)
             if expected_version != hot.state.version:
                 raise StaleVersion(f"The game moved on (it is now at move {hot.state.version}); "
                                    "look at the table again and resend if still wanted.")
@@ -373,6 +370,17 @@ class GameService:
             if hot.state is None:
                 raise LobbyError("The game has not started yet.")
             return hot.ruleset.view_for(hot.state, hot.seat_of(user_id) if user_id is not None else None)
+
+    @staticmethod
+    def _canonical(hot: _Hot, command: Any) -> str:
+        """The command's canonical text: the only form ever applied and stored."""
+        if isinstance(command, str) and len(command) > MAX_COMMAND_LENGTH:
+            raise MalformedCommand(f"A command is a line of 1 to {MAX_COMMAND_LENGTH} characters, "
+                                   "like 'move REYES C4'.")
+        try:
+            return hot.ruleset.canonical(command)
+        except RuleError as error:
+            raise MalformedCommand(str(error)) from error
 
     async def legal_commands(self, game_id: int, user_id: int) -> tuple[int, list[str]]:
         """The version and the commands this user may send now (drives buttons)."""
