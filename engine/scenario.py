@@ -16,7 +16,7 @@ from engine.awaymissions import rules
 from engine.awaymissions.context import Table
 from engine.awaymissions.layout import LayoutSpec
 from engine.awaymissions.state import GameState
-from engine.errors import RuleError
+from engine.errors import PackError, RuleError
 
 DEFAULT_PLAYERS = {
     "p1": {"affiliation": "federation", "team": "federation-away-team"},
@@ -86,7 +86,19 @@ def _set_position(state: GameState, spec: dict[str, Any], start: dict[str, Any])
 def run(spec: dict[str, Any]) -> list[str]:
     """Play one scenario; returns the failures (empty when it passed)."""
     failures: list[str] = []
-    state = build(spec)
+    refusal = spec.get("refused")
+    try:
+        state = build(spec)
+    except (RuleError, PackError) as exc:
+        if refusal is None:
+            return [f"setup: the game was refused: {exc}"]
+        if str(refusal).lower() not in str(exc).lower():
+            return [f"setup: the game was refused with {str(exc)!r}, expected {refusal!r}"]
+        return []
+    except (KeyError, ValueError, TypeError, msgspec.ValidationError) as exc:
+        return [f"setup: the scenario's position cannot be built: {type(exc).__name__}: {exc}"]
+    if refusal is not None:
+        return [f"setup: the game was made, expected it refused with {refusal!r}"]
     events: list[dict] = []
     for index, step in enumerate(spec.get("steps", [])):
         where = f"step {index + 1}"

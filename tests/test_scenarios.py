@@ -26,3 +26,23 @@ def test_a_wrong_expectation_is_reported(tmp_path):
         "      characters: {REYES: {space: C4}}\n")
     failures = run_file(str(bad))
     assert len(failures) == 1 and "REYES.space: 'C6', expected 'C4'" in failures[0]
+
+
+def test_a_refused_game_is_reported_not_raised(tmp_path):
+    bad = tmp_path / "refused.yaml"
+    bad.write_text(
+        "- name: refused but not expected\n  players:\n"
+        "    p1: {affiliation: federation, team: federation-away-team, deck: borg-starter}\n"
+        "    p2: {affiliation: borg, team: borg-away-team}\n"
+        "- name: refused for another reason than expected\n  players:\n"
+        "    p1: {affiliation: federation, team: federation-away-team, deck: borg-starter}\n"
+        "    p2: {affiliation: borg, team: borg-away-team}\n  refused: supply\n"
+        "- name: expected refused but made\n  layout: standard\n  refused: anything\n"
+        "- name: a character the pack does not have\n  layout: standard\n"
+        "  start: {round: 1, phase: action, turn: p1}\n  characters: {NOBODY: {space: C5}}\n")
+    failures = run_file(str(bad))
+    assert len(failures) == 4
+    assert "the game was refused: Unknown federation deck" in failures[0]
+    assert "expected 'supply'" in failures[1]
+    assert "expected it refused" in failures[2]
+    assert "cannot be built: KeyError" in failures[3]
