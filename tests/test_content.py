@@ -95,3 +95,60 @@ def test_games_name_their_pack_independently_of_where_they_run(tmp_path, monkeyp
     state = rules.new_game(two_player_config(), 1)
     assert state.pack == "content/starter"
     assert load_pack(state.pack).info.name == "Ready Room starter pack"
+
+
+def test_a_key_given_twice_is_refused_with_its_line(pack_copy):
+    path = pack_copy / "pack.yaml"
+    path.write_text(path.read_text() + "\npack:\n  name: Twice\n  version: '2'\n")
+    with pytest.raises(PackError) as caught:
+        load_pack(str(pack_copy))
+    assert any(p.startswith("pack.yaml: not valid YAML") and "'pack' is given twice" in p
+               for p in caught.value.problems)
+
+
+def test_a_key_given_twice_inside_an_entry_is_refused(pack_copy):
+    path = pack_copy / "characters.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("    name: Captain Elena Reyes\n",
+                                 "    name: Captain Elena Reyes\n    name: Someone Else\n", 1))
+    with pytest.raises(PackError, match="'name' is given twice"):
+        load_pack(str(pack_copy))
+
+
+@pytest.mark.parametrize("section", ["teams", "decks", "boards"])
+def test_a_pack_without_teams_decks_or_boards_is_refused(pack_copy, section):
+    edit(pack_copy / f"{section}.yaml", lambda data: data.__setitem__(section, []))
+    with pytest.raises(PackError) as caught:
+        load_pack(str(pack_copy))
+    assert any(p.startswith(f"{section}.yaml: $.{section}: the pack has no") for p in caught.value.problems)
+
+
+def test_a_missing_section_is_refused(pack_copy):
+    (pack_copy / "decks.yaml").unlink()
+    with pytest.raises(PackError, match="no decks section"):
+        load_pack(str(pack_copy))
+
+
+def test_files_that_are_not_utf8_text_are_refused_with_their_name(pack_copy):
+    (pack_copy / "extra.yaml").write_bytes(b"cards:\n  - code: caf\xe9\n")
+    (pack_copy / "blob.yaml").write_bytes(bytes(range(256)))
+    with pytest.raises(PackError) as caught:
+        load_pack(str(pack_copy))
+    problems = caught.value.problems
+    assert any(p.startswith("extra.yaml: not UTF-8 text") for p in problems)
+    assert any(p.startswith("blob.yaml: not UTF-8 text") for p in problems)
+
+
+def test_a_folder_named_like_a_yaml_file_is_refused(pack_copy):
+    (pack_copy / "more.yaml").mkdir()
+    with pytest.raises(PackError, match="more.yaml: not a file"):
+        load_pack(str(pack_copy))
+
+
+def test_the_validator_prints_problems_and_never_a_traceback(pack_copy, capsys):
+    from engine.awaymissions.validate import main
+    (pack_copy / "more.yaml").mkdir()
+    (pack_copy / "blob.yaml").write_bytes(b"\x00\xff\xfe")
+    assert main([str(pack_copy)]) == 1
+    out = capsys.readouterr().out
+    assert "more.yaml: not a file" in out and "blob.yaml: not UTF-8 text" in out and "Traceback" not in out

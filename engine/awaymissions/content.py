@@ -228,11 +228,20 @@ def _load_pack_cached(path: str) -> Pack:
         if not name.endswith((".yaml", ".yml")):
             continue
         file = os.path.join(path, name)
+        if not os.path.isfile(file):
+            problems.append(f"{name}: not a file (a pack holds YAML files)")
+            continue
         try:
             with open(file, encoding="utf-8") as handle:
-                document = yaml.safe_load(handle) or {}
+                document = yaml.load(handle, Loader=_UniqueKeyLoader) or {}
+        except UnicodeDecodeError as exc:
+            problems.append(f"{name}: not UTF-8 text (byte {exc.start}); save it as UTF-8")
+            continue
         except yaml.YAMLError as exc:
             problems.append(f"{name}: not valid YAML: {exc}")
+            continue
+        except OSError as exc:
+            problems.append(f"{name}: cannot be read: {exc.strerror}")
             continue
         if not isinstance(document, dict):
             problems.append(f"{name}: $: expected a mapping of sections")
@@ -272,6 +281,11 @@ def _load_pack_cached(path: str) -> Pack:
                 problems.append(f"{file}: $.{where}.code: '{code}' is used twice")
             entries[code] = value
         sections[section] = entries
+    for section, what in _REQUIRED.items():
+        if section in raw and not sections.get(section):
+            problems.append(f"{raw[section][0]}: $.{section}: the pack has no {what}; a game needs some")
+        elif section not in raw:
+            problems.append(f"pack: no {section} section; a game needs {what}")
     if info is None or problems:
         raise PackError(problems or ["pack: could not be read"])
     pack = Pack(info=info, specializations=specs, path=path, **sections)
@@ -279,6 +293,26 @@ def _load_pack_cached(path: str) -> Pack:
     if problems:
         raise PackError(problems)
     return pack
+
+
+_REQUIRED = {"affiliations": "affiliations", "characters": "characters", "teams": "away teams",
+             "boards": "boards", "cards": "cards", "decks": "decks"}
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """Safe YAML that refuses a key given twice in one mapping (plain YAML keeps the last)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: dict = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, (str, int, float, bool)) or key is None:
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        "while reading a mapping", node.start_mark,
+                        f"the key '{key}' is given twice (also on line {seen[key] + 1})", key_node.start_mark)
+                seen[key] = key_node.start_mark.line
+        return super().construct_mapping(node, deep=deep)
 
 
 def _convert(item, where: str, schema, problems: list[str]):
