@@ -1,8 +1,9 @@
 """Storage for games: schema, migrations and queries over SQLite. Imports no rules."""
-from db.database import (AwaitedGame, Database, DueReminder, GameRow, GameWrite, LogEntry,
-                         PlaceTaken, Reminder, SchemaTooNew, SeatRow, StaleWrite, Wait, migrate)
+from db.database import (BUSY_TIMEOUT_MS, AwaitedGame, Database, DatabaseBusy, DueReminder, GameRow, GameWrite, LogEntry,
+                         PlaceTaken, Reminder, SchemaTooNew, SeatRow, StaleWrite, Wait, integrity_problems,
+                         is_busy, migrate)
 from db.schema import LATEST, MIGRATIONS
 
-__all__ = ["AwaitedGame", "Database", "DueReminder", "GameRow", "GameWrite", "LogEntry", "PlaceTaken",
-           "Reminder", "SchemaTooNew", "SeatRow", "StaleWrite", "Wait", "migrate",
+__all__ = ["BUSY_TIMEOUT_MS", "AwaitedGame", "Database", "DatabaseBusy", "DueReminder", "GameRow", "GameWrite", "LogEntry", "PlaceTaken",
+           "Reminder", "SchemaTooNew", "SeatRow", "StaleWrite", "Wait", "integrity_problems", "is_busy", "migrate",
            "LATEST", "MIGRATIONS"]

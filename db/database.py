@@ -13,13 +13,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
+import urllib.parse
 from dataclasses import dataclass, field
 from typing import Optional
 
 import aiosqlite
 
 from db.schema import LATEST, MIGRATIONS
+
+
+BUSY_TIMEOUT_MS = 5000
 
 
 class StaleWrite(Exception):
@@ -32,6 +37,15 @@ class PlaceTaken(Exception):
 
 class SchemaTooNew(Exception):
     """The database was written by a newer release than this one."""
+
+
+class DatabaseBusy(Exception):
+    """Another process held the database for longer than the busy timeout."""
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether `error` is SQLite giving up on a database another connection holds."""
+    return isinstance(error, sqlite3.OperationalError) and ("locked" in str(error) or "busy" in str(error))
 
 
 @dataclass(frozen=True)
@@ -200,19 +214,23 @@ class Database:
         self._flusher: Optional[asyncio.Task] = None
 
     @classmethod
-    async def open(cls, path: str) -> "Database":
-        """Open (creating if needed) and migrate the database at `path`."""
+    async def open(cls, path: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> "Database":
+        """Open (creating if needed) and migrate the database at `path`. A statement
+        waits up to `busy_timeout_ms` for another process to let go of the file."""
         conn = await aiosqlite.connect(path, isolation_level=None)
         conn.row_factory = sqlite3.Row
         try:
-            await conn.execute("PRAGMA busy_timeout = 5000")
+            await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await _refuse_newer_schema(conn)  # before anything in the file is changed
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
             await migrate(conn)
             await conn.executescript(_WRITE_PATH)
-        except BaseException:
+        except BaseException as error:
             await conn.close()
+            if is_busy(error):
+                raise DatabaseBusy(f"{path} is held by another program (waited {busy_timeout_ms / 1000:g} s)") from error
             raise
         return cls(conn)
 
@@ -442,15 +460,35 @@ class Database:
                     (owner_id, key, value))
 
 
+async def integrity_problems(path: str) -> list[str]:
+    """What SQLite's integrity check finds wrong with the file at `path` (empty when
+    sound), reading it without changing anything; a file that is not a database at all
+    is one problem."""
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
+    try:
+        async with aiosqlite.connect(uri, uri=True) as conn:
+            async with conn.execute("PRAGMA integrity_check") as cur:
+                rows = [row[0] for row in await cur.fetchall()]
+    except sqlite3.DatabaseError as error:
+        return [str(error)]
+    return [] if rows == ["ok"] else rows
+
+
+async def _refuse_newer_schema(conn: aiosqlite.Connection) -> int:
+    """The database's schema version; SchemaTooNew when a newer release wrote it."""
+    async with conn.execute("PRAGMA user_version") as cur:
+        version = (await cur.fetchone())[0]
+    if version > LATEST:
+        raise SchemaTooNew(f"database schema {version} is newer than this release ({LATEST})")
+    return version
+
+
 async def migrate(conn: aiosqlite.Connection, target: int = LATEST) -> int:
     """Apply the migrations the database lacks, each in its own transaction.
 
     Returns the version reached. Raises SchemaTooNew for a database from a newer release.
     """
-    async with conn.execute("PRAGMA user_version") as cur:
-        version = (await cur.fetchone())[0]
-    if version > LATEST:
-        raise SchemaTooNew(f"database schema {version} is newer than this release ({LATEST})")
+    version = await _refuse_newer_schema(conn)
     for number in range(version + 1, target + 1):
         try:
             await conn.executescript(

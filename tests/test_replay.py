@@ -69,3 +69,33 @@ def test_unknown_game_fails_the_check(played, capsys):
     path, _ = played
     assert replay.main([path, "777"]) == 1
     assert "no such game" in capsys.readouterr().out
+
+
+def test_a_missing_database_is_an_error_and_is_not_created(tmp_path, capsys):
+    path = tmp_path / "nowhere.db"
+    assert replay.main([str(path)]) == 2
+    assert "no such database file" in capsys.readouterr().err
+    assert not path.exists()
+
+
+def _corrupt(path):
+    """Overwrite the middle of the file's last pages, leaving the header readable."""
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    with open(path, "r+b") as handle:
+        handle.seek(0, 2)
+        size = handle.tell()
+        for start in range(2 * page, size, page):
+            handle.seek(start + 100)
+            handle.write(b"\xa5" * (page // 2))
+
+
+def test_a_damaged_database_is_reported_before_any_game_is_called_ok(played, capsys):
+    path, game_id = played
+    _corrupt(path)
+    assert replay.main([path]) == 1
+    captured = capsys.readouterr()
+    assert "DAMAGED" in captured.err
+    assert "replay OK" not in captured.out

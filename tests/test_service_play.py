@@ -6,8 +6,8 @@ import sqlite3
 import pytest
 
 from engine.awaymissions.state import to_json
-from engine.service import (GameOver, GameService, IllegalCommand, MalformedCommand, NotAPlayer,
-                            NotYourDecision, StaleVersion, UnknownGame)
+from engine.service import (DamagedGame, GameOver, GameService, IllegalCommand, InvalidId, MalformedCommand, NotAPlayer,
+                            NotYourDecision, StaleVersion, StorageBusy, UnknownGame)
 from engine.service.text import private_lines, public_line
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
@@ -280,3 +280,80 @@ async def test_the_stored_state_is_the_engines_state(service, path):
     _, state, _ = stored(path, game_id)
     hot = service._hot[game_id]
     assert state.encode() == to_json(hot.state)
+
+
+@pytest.mark.parametrize("game_id", [2 ** 63, 2 ** 64 + 1, -1, 0, "2", "x1", "\u0661", 1.0, None, True])
+async def test_ids_no_game_can_have_are_unknown_games(service, game_id):
+    with pytest.raises(UnknownGame, match="There is no game #"):
+        await service.get(game_id)
+
+
+@pytest.mark.parametrize("ids", [dict(creator=2 ** 63), dict(guild_id=2 ** 64), dict(channel_id=-5),
+                                 dict(thread_id="12")])
+async def test_discord_ids_out_of_range_are_refused_clearly(service, ids):
+    with pytest.raises(InvalidId, match="cannot be a"):
+        await service.create(**ids)
+
+
+async def test_a_game_id_given_as_text_is_the_same_game_with_one_lock(service, path):
+    game_id, update = await new_game(service)
+    seat = update.awaited[0].seat
+    version, commands = await service.legal_commands(game_id, USERS[seat])
+    assert (await service.get(str(game_id))).id == game_id
+    results = await asyncio.gather(
+        service.submit(game_id, USERS[seat], commands[0], version),
+        service.submit(str(game_id), USERS[seat], commands[0], version), return_exceptions=True)
+    assert sorted(type(r).__name__ for r in results) == ["StaleVersion", "Update"]
+    assert service.hot_games == {game_id}
+    assert len(stored(path, game_id)[2]) == 1
+
+
+async def test_a_corrupt_stored_state_is_refused_naming_the_game(path):
+    service = await GameService.open(path)
+    game_id, _ = await new_game(service)
+    await service.close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE games SET state = '{\"pack\": 3' WHERE id = ?", (game_id,))
+    conn.commit()
+    conn.close()
+    service = await GameService.open(path)
+    try:
+        with pytest.raises(DamagedGame, match=f"Game #{game_id}'s stored state cannot be read"):
+            await service.get(game_id)
+    finally:
+        await service.close()
+
+
+async def test_a_database_held_by_another_process_is_waited_for_then_refused(path):
+    service = await GameService.open(path, busy_timeout_ms=200)
+    try:
+        game_id, update = await new_game(service)
+        seat = update.awaited[0].seat
+        version, commands = await service.legal_commands(game_id, USERS[seat])
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            with pytest.raises(StorageBusy, match="held by another program"):
+                await service.submit(game_id, USERS[seat], commands[0], version)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        update = await service.submit(game_id, USERS[seat], commands[0], version)  # nothing was applied
+        assert update.version == version + 1
+    finally:
+        await service.close()
+
+
+async def test_a_database_from_a_newer_release_is_refused_before_it_is_changed(tmp_path):
+    from db import SchemaTooNew
+    path = tmp_path / "future.db"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 999")
+    conn.close()
+    before = path.read_bytes()
+    with pytest.raises(SchemaTooNew):
+        await GameService.open(str(path))
+    assert path.read_bytes() == before
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    conn.close()

@@ -1,9 +1,9 @@
 """The async game service shared by Discord and the local console."""
-from engine.service.errors import (GameOver, IllegalCommand, LobbyError, MalformedCommand,
-                                   NotAllowed, NotAPlayer, NotYourDecision, ServiceError,
-                                   StaleVersion, UnknownGame)
+from engine.service.errors import (DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError,
+                                   MalformedCommand, NotAllowed, NotAPlayer, NotYourDecision,
+                                   ServiceError, StaleVersion, StorageBusy, UnknownGame)
 from engine.service.service import GameInfo, GameService, Seat, Turn, Update
 
 __all__ = ["GameService", "GameInfo", "Seat", "Turn", "Update", "ServiceError", "UnknownGame",
            "NotAPlayer", "NotYourDecision", "MalformedCommand", "IllegalCommand", "StaleVersion",
-           "GameOver", "LobbyError", "NotAllowed"]
+           "GameOver", "LobbyError", "NotAllowed", "DamagedGame", "StorageBusy", "InvalidId"]

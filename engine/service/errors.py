@@ -43,3 +43,15 @@ class LobbyError(ServiceError):
 
 class NotAllowed(ServiceError):
     """The user may not do this to the game (e.g. abort somebody else's game)."""
+
+
+class DamagedGame(ServiceError):
+    """The game's stored state or configuration cannot be read; nothing was changed."""
+
+
+class StorageBusy(ServiceError):
+    """Another program held the database too long; nothing was changed, try again."""
+
+
+class InvalidId(ServiceError):
+    """A user, server or channel id that no Discord id can be (negative, or 2**63 or more)."""

@@ -5,18 +5,21 @@ and print their log in readable form.
     python -m engine.service.replay games.db 12 --log   # check game 12 and print its log
     python -m engine.service.replay games.db 12 --log --secrets   # ... with private lines too
 
-Exits with status 1 if any game does not rebuild to exactly its stored state.
+Exits with status 1 if any game does not rebuild to exactly its stored state or the file
+fails SQLite's integrity check (checked first, before any game is called OK), and 2 when
+there is no such database file or it cannot be opened.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import os
 import sys
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
-from db import Database, GameRow, LogEntry
+from db import Database, DatabaseBusy, GameRow, LogEntry, SchemaTooNew, integrity_problems
 from engine.errors import RuleError
 from engine.service import text
 from engine.service.rulesets import RULESETS, Ruleset
@@ -72,7 +75,19 @@ def log_lines(log: list[LogEntry], names: dict[str, str], secrets: bool = False)
 
 
 async def _run(path: str, game_ids: list[int], show_log: bool, secrets: bool) -> int:
-    database = await Database.open(path)
+    if not os.path.isfile(path):
+        print(f"{path}: no such database file", file=sys.stderr)
+        return 2
+    damage = await integrity_problems(path)
+    if damage:
+        print(f"{path}: DAMAGED, the integrity check failed; no game was replayed:", file=sys.stderr)
+        print("\n".join(f"  {line}" for line in damage[:20]), file=sys.stderr)
+        return 1
+    try:
+        database = await Database.open(path)
+    except (SchemaTooNew, DatabaseBusy) as error:
+        print(f"{path}: {error}", file=sys.stderr)
+        return 2
     failures = 0
     try:
         if not game_ids:

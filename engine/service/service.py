@@ -17,12 +17,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Optional
 
-from db import (AwaitedGame, Database, DueReminder, GameRow, GameWrite, LogEntry, PlaceTaken,
-                Reminder, SeatRow, StaleWrite, Wait)
+from db import (BUSY_TIMEOUT_MS, AwaitedGame, Database, DueReminder, GameRow, GameWrite, LogEntry, PlaceTaken,
+                Reminder, SeatRow, StaleWrite, Wait, is_busy)
 from engine.errors import PackError, RuleError
 from engine.service import text
-from engine.service.errors import (GameOver, IllegalCommand, LobbyError, MalformedCommand,
-                                   NotAllowed, NotAPlayer, NotYourDecision, StaleVersion,
+from engine.service.errors import (DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
+                                   NotAllowed, NotAPlayer, NotYourDecision, StaleVersion, StorageBusy,
                                    UnknownGame)
 from engine.service.rulesets import RULESETS, Ruleset
 
@@ -89,6 +89,24 @@ class Update:
     events: list[dict] = field(default_factory=list)
 
 
+def game_key(game_id: Any) -> int:
+    """A game id as the one int every cache, lock and query uses: 12 and "12" are the
+    same game; anything that cannot be a stored id is an unknown game."""
+    if isinstance(game_id, str) and game_id.isascii() and game_id.isdigit():
+        game_id = int(game_id)
+    if type(game_id) is not int or not 0 < game_id < 2 ** 63:
+        shown = str(game_id)[:30]
+        raise UnknownGame(f"There is no game #{shown}.")
+    return game_id
+
+
+def check_ids(**ids: Optional[int]) -> None:
+    """Refuse ids that SQLite cannot store as the 64-bit integers Discord ids are."""
+    for what, value in ids.items():
+        if value is not None and (type(value) is not int or not 0 <= value < 2 ** 63):
+            raise InvalidId(f"{str(value)[:30]} cannot be a {what.replace('_', ' ')}.")
+
+
 @dataclass
 class _Hot:
     """A game held in memory between commands."""
@@ -124,9 +142,9 @@ class GameService:
         self._next_sweep = clock() + idle_after
 
     @classmethod
-    async def open(cls, path: str, **options) -> "GameService":
+    async def open(cls, path: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, **options) -> "GameService":
         """Open the database at `path` (migrating it) and serve its games."""
-        return cls(await Database.open(path), **options)
+        return cls(await Database.open(path, busy_timeout_ms=busy_timeout_ms), **options)
 
     async def close(self) -> None:
         """Close the database; games are already stored."""
@@ -140,12 +158,19 @@ class GameService:
     # ---- locking and the cache -------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def _game(self, game_id: int) -> AsyncIterator[_Hot]:
+    async def _game(self, game_id: Any) -> AsyncIterator[_Hot]:
+        game_id = game_key(game_id)
         entry = self._locks.setdefault(game_id, [asyncio.Lock(), 0])
         entry[1] += 1
         try:
             async with entry[0]:
                 yield await self._load(game_id)
+        except Exception as error:
+            if is_busy(error):
+                self._forget(game_id)
+                raise StorageBusy("The game database is held by another program; nothing was changed. "
+                                  "Try again in a moment.") from error
+            raise
         finally:
             entry[1] -= 1
             if entry[1] == 0:
@@ -163,8 +188,13 @@ class GameService:
             ruleset = self._rulesets[row.ruleset]
             seats = await self.db.seats(game_id)
             waits = {w.seat: w for w in await self.db.waits(game_id)}
-            state = ruleset.from_json(row.state) if row.state is not None else None
-            hot = _Hot(row, ruleset, seats, waits, state, now, json.loads(row.config))
+            try:
+                state = ruleset.from_json(row.state) if row.state is not None else None
+                config = json.loads(row.config)
+            except ValueError as error:  # msgspec and json decode errors are ValueErrors
+                raise DamagedGame(f"Game #{game_id}'s stored state cannot be read ({error}); "
+                                  "it was left as it is.") from error
+            hot = _Hot(row, ruleset, seats, waits, state, now, config)
             self._hot[game_id] = hot
         hot.last_used = now
         return hot
@@ -194,6 +224,7 @@ class GameService:
         `turn_limit` (seconds) sets a deadline on each decision; `remind_after` when the
         awaited player is nudged. Unset values come from the guild's settings.
         """
+        check_ids(user_id=creator, server_id=guild_id, channel_id=channel_id, thread_id=thread_id)
         rules = self._rulesets.get(ruleset)
         if rules is None:
             raise LobbyError(f"Unknown game type '{ruleset}'. Known: {', '.join(self._rulesets)}.")
@@ -216,6 +247,7 @@ class GameService:
 
     async def join(self, game_id: int, user_id: int, name: str, **options: Any) -> GameInfo:
         """Take the first free seat. `options` (affiliation, team, deck ...) go to the config."""
+        check_ids(user_id=user_id)
         async with self._game(game_id) as hot:
             self._require_lobby(hot)
             if hot.seat_of(user_id) is not None:
@@ -224,8 +256,8 @@ class GameService:
             free = [s for s in hot.ruleset.seats if s not in taken]
             if not free:
                 raise LobbyError("This game is full.")
-            await self.db.add_seat(game_id, free[0], user_id, name, json.dumps(options), self._clock())
-            hot.seats = await self.db.seats(game_id)
+            await self.db.add_seat(hot.row.id, free[0], user_id, name, json.dumps(options), self._clock())
+            hot.seats = await self.db.seats(hot.row.id)
             return self._info(hot)
 
     async def seat_options(self, game_id: int, user_id: int) -> tuple[dict, dict]:
@@ -241,8 +273,8 @@ class GameService:
             if row is None:
                 raise NotAPlayer("You are not in this game.")
             merged = {k: v for k, v in {**json.loads(row.options), **options}.items() if v is not None}
-            await self.db.set_seat_options(game_id, user_id, json.dumps(merged))
-            hot.seats = await self.db.seats(game_id)
+            await self.db.set_seat_options(hot.row.id, user_id, json.dumps(merged))
+            hot.seats = await self.db.seats(hot.row.id)
             return merged
 
     async def leave(self, game_id: int, user_id: int) -> GameInfo:
@@ -251,8 +283,8 @@ class GameService:
             self._require_lobby(hot)
             if hot.seat_of(user_id) is None:
                 raise NotAPlayer("You are not in this game.")
-            await self.db.remove_seat(game_id, user_id)
-            hot.seats = await self.db.seats(game_id)
+            await self.db.remove_seat(hot.row.id, user_id)
+            hot.seats = await self.db.seats(hot.row.id)
             return self._info(hot)
 
     async def start(self, game_id: int, user_id: int) -> Update:
@@ -270,7 +302,7 @@ class GameService:
             except (RuleError, PackError, KeyError, ValueError) as error:
                 raise LobbyError(f"The game cannot start: {error}") from error
             now = self._clock()
-            change = GameWrite(game_id=game_id, from_version=hot.row.version, from_status="lobby",
+            change = GameWrite(game_id=hot.row.id, from_version=hot.row.version, from_status="lobby",
                                version=state.version, status="active",
                                state=hot.ruleset.to_json(state).decode(), at=now,
                                config=json.dumps(config))
@@ -285,7 +317,7 @@ class GameService:
             self._require_live(hot)
             if not force and hot.seat_of(user_id) is None and user_id != hot.row.created_by:
                 raise NotAllowed("Only the game's players or creator can abort it.")
-            change = GameWrite(game_id=game_id, from_version=hot.row.version,
+            change = GameWrite(game_id=hot.row.id, from_version=hot.row.version,
                                from_status=hot.row.status, version=hot.row.version, status="aborted",
                                state=hot.row.state, at=self._clock(),
                                result=json.dumps({"aborted_by": user_id}),
@@ -317,7 +349,7 @@ class GameService:
             now = self._clock()
             over = state.phase == "over"
             change = GameWrite(
-                game_id=game_id, from_version=hot.row.version, from_status="active",
+                game_id=hot.row.id, from_version=hot.row.version, from_status="active",
                 version=state.version, status="over" if over else "active",
                 state=hot.ruleset.to_json(state).decode(), at=now,
                 result=json.dumps(state.result) if over else None,
@@ -341,7 +373,7 @@ class GameService:
             seat = self._require_player_in_play(hot, user_id)
             winners = [s.seat for s in hot.seats if s.seat != seat]
             result = {"winner": winners[0] if len(winners) == 1 else winners, "conceded": seat}
-            change = GameWrite(game_id=game_id, from_version=hot.row.version, from_status="active",
+            change = GameWrite(game_id=hot.row.id, from_version=hot.row.version, from_status="active",
                                version=hot.row.version, status="over", state=hot.row.state,
                                at=self._clock(), result=json.dumps(result), stop_waiting=list(hot.waits))
             await self._commit(hot, change)
@@ -390,11 +422,12 @@ class GameService:
 
     async def log(self, game_id: int) -> list[LogEntry]:
         """The accepted commands of a game, oldest first."""
-        async with self._game(game_id):
-            return await self.db.log(game_id)
+        async with self._game(game_id) as hot:
+            return await self.db.log(hot.row.id)
 
     async def awaiting(self, user_id: int) -> list[AwaitedGame]:
         """Active games in any guild waiting on this user, longest waiting first."""
+        check_ids(user_id=user_id)
         return await self.db.awaited_games(user_id)
 
     async def due_reminders(self, now: Optional[float] = None) -> list[DueReminder]:
