@@ -15,6 +15,9 @@ os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from engine.awaymissions import rules  # noqa: E402
 from engine.awaymissions.autoplay import play_out, random_command  # noqa: E402
+from engine.awaymissions.content import load_pack  # noqa: E402
+from engine.awaymissions.geometry import line_of_sight  # noqa: E402
+from engine.awaymissions.layout import PRESETS, geometry, preset  # noqa: E402
 from engine.scenario import build  # noqa: E402
 
 CONFIG = {
@@ -71,8 +74,30 @@ def time_attack(samples=3000):
     return times
 
 
+def time_line_of_sight():
+    """Per preset layout: every pair's first check (growing the lines) and a repeat."""
+    pack = load_pack("content/starter")
+    for name in PRESETS:
+        geo = geometry(pack, preset(pack, name))
+        geo.los_memo.clear()
+        names = sorted(geo.spaces)
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+        for doors, occupied in (("open", set(names)), ("closed", set())):
+            start = time.perf_counter()
+            for a, b in pairs:
+                line_of_sight(geo, a, b, occupied, ())
+            first = time.perf_counter() - start
+            start = time.perf_counter()
+            for a, b in pairs:
+                line_of_sight(geo, a, b, occupied, ())
+            again = time.perf_counter() - start
+            print(f"line of sight, {name}, doors {doors}: {len(pairs)} pairs, first pass {first * 1e3:.0f} ms "
+                  f"(this layout's cost), then {again / len(pairs) * 1e6:.1f} us per check")
+
+
 def main():
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+    time_line_of_sight()
     legal = time_legal_commands()
     print(f"legal_commands: median {statistics.median(legal) * 1e6:.0f} us, p95 {p95(legal) * 1e6:.0f} us")
     attack = time_attack()

@@ -2,22 +2,15 @@
 
 All functions take the static Geometry plus who stands where, so they stay pure.
 `occupied` is the set of spaces holding any character in the mission area.
-See docs/rulings.md for how line of sight is sampled.
+Line of sight is exact; docs/rulings.md (R9) says what stops a line.
 """
 from __future__ import annotations
 
-import functools
-import math
 from collections import deque
 from typing import Callable, Iterable
 
 from engine.awaymissions.layout import Geometry
 
-# Points sampled in each unit square for line of sight: the centre and four points
-# near the corners (inset so that a line never starts on a wall).
-_INSET = 0.15
-SAMPLES = ((0.5, 0.5), (_INSET, _INSET), (1 - _INSET, _INSET), (_INSET, 1 - _INSET), (1 - _INSET, 1 - _INSET))
-_EPS = 1e-9
 
 
 def door_open(a: str, b: str, occupied: set[str]) -> bool:
@@ -76,120 +69,144 @@ def reachable(geo: Geometry, start: str, steps: int, can_enter: Callable[[str], 
 
 
 def line_of_sight(geo: Geometry, a: str, b: str, occupied: set[str], screens: Iterable[str]) -> bool:
-    """Whether some line from a point in space a reaches a point in space b.
+    """Whether some straight line from a point of space a reaches a point of space b.
 
     A line is stopped by walls, blocked doors and closed doors, by leaving the mission
     area, and by passing through a `screens` space (one holding characters friendly to
-    the viewer). The two end spaces never stop it.
+    the viewer); the two end spaces never stop it. The test is exact (R9): it searches
+    every way a line can cross the grid between a and b (`SightLines`) for one that is
+    clear now.
     """
     if a == b:
         return True
-    screens = set(screens)
-    for crossings, cells in _segment_paths(geo, a, b):
-        if screens.isdisjoint(cells) and all(
-                any(mid not in screens and all(passable(geo, p, q, occupied) for p, q in edges)
-                    for edges, mid in options)
-                for options in crossings):
-            return True
-    return False
-
-
-def _segment_paths(geo: Geometry, a: str, b: str):
-    """The distinct ways sampled lines between a and b cross the grid (memoised per geometry).
-
-    Lines are the same both ways, so the pair is stored once. The centre-to-centre
-    line comes first and is traced on its own, because it alone usually settles the
-    question; the other lines are traced only when it is blocked.
-    """
     key = (a, b) if a < b else (b, a)
-    memo = geo.los_memo
-    centre = memo.get(("centre",) + key, False)
-    if centre is False:
-        traced = _trace(geo, key[0], key[1], SAMPLES[0], SAMPLES[0])
-        centre = memo[("centre",) + key] = (traced[0], tuple(sorted(traced[1]))) if traced else None
-    if centre is not None:
-        yield centre
-    rest = memo.get(key)
-    if rest is None:
-        distinct = {}
-        for sa in SAMPLES:
-            for sb in SAMPLES:
-                if sa is SAMPLES[0] and sb is SAMPLES[0]:
+    lines = geo.los_memo.get(key)
+    if lines is None:
+        lines = geo.los_memo[key] = SightLines(geo, *key)
+    screens = set(screens)
+    screens.discard(a)
+    screens.discard(b)
+    return lines.any_clear(lambda here, there: there not in screens and passable(geo, here, there, occupied))
+
+
+# Slopes of lines worth trying, in the orientation SightLines uses: between spaces at
+# least as far apart along the main axis as across it, a line through both has a slope
+# of at most 3 (or is one of many equivalent lines that do).
+_MAX_SLOPE = 8.0
+_MIN_AREA = 1e-12
+
+
+class SightLines:
+    """Every distinct way a straight line can cross the grid from space a to space b.
+
+    The ways form a tree of edge crossings, grown only as far as queries need it. A path
+    of crossings is in the tree exactly when some line crosses precisely those edges in
+    that order without touching a grid corner (a line through a corner can always be
+    nudged off it; see R9), so searching the tree is searching every line.
+
+    How: along the pair's main axis u a line is v = m*s + c, with s counted from a's near
+    edge. Passing through the inside of a and of b, and crossing an edge's inside, are
+    linear conditions on (m, c); a path is possible while the region of (m, c) meeting
+    all its conditions has area. Each step goes one cell along u or one across v
+    (towards b; both ways when b is level with a), clipping the region.
+    """
+
+    __slots__ = ("_cell", "_end", "_nodes", "_children", "_step", "_base")
+
+    def __init__(self, geo: Geometry, a: str, b: str):
+        start, end = geo.spaces[a], geo.spaces[b]
+        across = abs(end.y - start.y) > abs(end.x - start.x)  # u is y when the pair is steeper
+        at = geo.at
+        self._cell = (lambda u, v: at.get((v, u))) if across else (lambda u, v: at.get((u, v)))
+        (ua, va), (ub, vb) = ((s.y, s.x) if across else (s.x, s.y) for s in (start, end))
+        self._end = (ub, vb)
+        self._step = 1 if ub > ua else -1
+        self._base = ua if self._step > 0 else ua + 1
+        sb = float(abs(ub - ua))
+        # nodes: (u, v, cell id, side, region); children: node -> ((from, to, node or None), ...)
+        self._nodes: list[tuple] = []
+        self._children: dict[int, tuple] = {}
+        roots = []
+        for side in ((1 if vb > va else -1,) if vb != va else (1, -1)):
+            if side > 0:  # rising lines through the insides of a and b
+                bounds = ((1.0, 0.0, 0.0), (1.0, 1.0, -va), (0.0, -1.0, va + 1.0),
+                          (sb + 1, 1.0, -vb), (-sb, -1.0, vb + 1.0))
+            else:  # falling lines
+                bounds = ((-1.0, 0.0, 0.0), (0.0, 1.0, -va), (-1.0, -1.0, va + 1.0),
+                          (sb, 1.0, -vb), (-sb - 1, -1.0, vb + 1.0))
+            region = ((-_MAX_SLOPE, va - 2 * _MAX_SLOPE), (_MAX_SLOPE, va - 2 * _MAX_SLOPE),
+                      (_MAX_SLOPE, va + 1 + 2 * _MAX_SLOPE), (-_MAX_SLOPE, va + 1 + 2 * _MAX_SLOPE))
+            for alpha, beta, gamma in bounds:
+                region = _clip(region, alpha, beta, gamma)
+            if _has_area(region):
+                self._nodes.append((ua, va, a, side, region))
+                roots.append(len(self._nodes) - 1)
+        self._children[-1] = tuple((None, None, root) for root in roots)
+
+    def any_clear(self, clear: Callable[[str, str], bool]) -> bool:
+        """Whether some path's every crossing (from, to) is `clear`."""
+        stack = [-1]
+        while stack:
+            node = stack.pop()
+            children = self._children.get(node)
+            if children is None:
+                children = self._children[node] = self._grow(node)
+            for here, there, onward in children:
+                if here is not None and not clear(here, there):
                     continue
-                path = _trace(geo, key[0], key[1], sa, sb)
-                if path is not None:
-                    distinct[(path[0], tuple(sorted(path[1])))] = None
-        distinct.pop(centre, None)
-        # tuples of strings only: the garbage collector stops tracking them, so a large
-        # memo costs the collector nothing
-        rest = memo[key] = tuple(sorted(distinct, key=lambda p: len(p[0])))
-    yield from rest
+                if onward is None:
+                    return True
+                stack.append(onward)
+        return False
 
-
-def _trace(geo: Geometry, a: str, b: str, sa: tuple[float, float], sb: tuple[float, float]):
-    """Walk the unit squares the line from point `sa` of space a to point `sb` of b passes.
-
-    Returns (crossings, cells passed in between) or None when the line leaves the
-    mission area. Each crossing is a tuple of options ((edge, ...), middle cell or None);
-    a crossing straight through a grid corner has two options, one around each side,
-    and the line gets through if either way round is clear.
-    """
-    start, end = geo.spaces[a], geo.spaces[b]
-    cx, cy = start.x, start.y
-    here = a
-    crossings: list[tuple] = []
-    cells: set[str] = set()
-    for corner, sx, sy in _steps(end.x - start.x, end.y - start.y, sa, sb):
-        if corner:
-            via_x, via_y = geo.at.get((cx + sx, cy)), geo.at.get((cx, cy + sy))
-            cx, cy = cx + sx, cy + sy
-            there = geo.at.get((cx, cy))
-            if there is None or (via_x is None and via_y is None):
-                return None
-            crossings.append(tuple((((here, via), (via, there)), via) for via in (via_x, via_y) if via is not None))
-        else:
-            cx, cy = cx + sx, cy + sy
-            there = geo.at.get((cx, cy))
+    def _grow(self, node: int) -> tuple:
+        """The crossings a line can make next from this node's cell."""
+        u, v, here, side, region = self._nodes[node]
+        ub, vb = self._end
+        step = self._step
+        s0 = float((u - self._base) * step if step > 0 else (u + 1 - self._base) * step)
+        moves = []
+        if u != ub:  # on through the edge ahead, between v and v + 1
+            moves.append((u + step, v, ((s0 + 1, 1.0, -v), (-s0 - 1, -1.0, v + 1.0))))
+        if v != vb:  # across the side edge towards b: short of it at s0, past it at s0 + 1
+            line = v + 1 if side > 0 else v
+            moves.append((u, v + side, ((-side * s0, -side, side * line), (side * (s0 + 1), side, -side * line))))
+        grown = []
+        for nu, nv, conditions in moves:
+            there = self._cell(nu, nv)
             if there is None:
-                return None
-            crossings.append(((((here, there),), None),))
-        if there != b:
-            cells.add(there)
-        here = there
-    return tuple(crossings), cells
+                continue
+            clipped = region
+            for alpha, beta, gamma in conditions:
+                clipped = _clip(clipped, alpha, beta, gamma)
+            if not _has_area(clipped):
+                continue
+            if (nu, nv) == self._end:
+                grown.append((here, there, None))
+            else:
+                self._nodes.append((nu, nv, there, side, clipped))
+                grown.append((here, there, len(self._nodes) - 1))
+        return tuple(grown)
 
 
-@functools.lru_cache(maxsize=65536)
-def _steps(ddx: int, ddy: int, sa: tuple[float, float], sb: tuple[float, float]) -> tuple[tuple[bool, int, int], ...]:
-    """Grid steps of a line between two unit squares `ddx`, `ddy` apart (translation-free).
-
-    Each step is (through a corner?, step in x, step in y).
-    """
-    x0, y0 = sa
-    x1, y1 = ddx + sb[0], ddy + sb[1]
-    dx, dy = x1 - x0, y1 - y0
-    step_x = 1 if dx > 0 else -1
-    step_y = 1 if dy > 0 else -1
-    xs = [(k - x0) / dx for k in _between(x0, x1)] if abs(dx) > _EPS else []
-    ys = [(k - y0) / dy for k in _between(y0, y1)] if abs(dy) > _EPS else []
-    steps = []
-    i = j = 0
-    while i < len(xs) or j < len(ys):
-        if i < len(xs) and j < len(ys) and abs(xs[i] - ys[j]) < 1e-7:
-            steps.append((True, step_x, step_y))
-            i += 1
-            j += 1
-        elif j >= len(ys) or (i < len(xs) and xs[i] < ys[j]):
-            steps.append((False, step_x, 0))
-            i += 1
-        else:
-            steps.append((False, 0, step_y))
-            j += 1
-    return tuple(steps)
+def _clip(poly: tuple, alpha: float, beta: float, gamma: float) -> tuple:
+    """The part of a convex polygon in (m, c) where alpha*m + beta*c + gamma >= 0."""
+    out = []
+    count = len(poly)
+    for i in range(count):
+        p, q = poly[i], poly[(i + 1) % count]
+        fp = alpha * p[0] + beta * p[1] + gamma
+        fq = alpha * q[0] + beta * q[1] + gamma
+        if fp >= 0:
+            out.append(p)
+        if (fp >= 0) != (fq >= 0):
+            t = fp / (fp - fq)
+            out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+    return tuple(out)
 
 
-def _between(a: float, b: float) -> list[int]:
-    """Whole grid lines strictly between coordinates a and b, in the order met from a."""
-    lo, hi = sorted((a, b))
-    lines = list(range(math.floor(lo) + 1, math.ceil(hi)))
-    return lines if a <= b else lines[::-1]
+def _has_area(poly: tuple) -> bool:
+    """Whether a clipped region still has an inside (strict conditions need one)."""
+    if len(poly) < 3:
+        return False
+    return abs(sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(poly, poly[1:] + poly[:1]))) > 2 * _MIN_AREA
