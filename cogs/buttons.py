@@ -15,8 +15,18 @@ GAME = r"(?P<game>\d+)"
 VERSION = r"(?P<version>\d+)"
 
 
+STALE_CHOICE = "That choice is not on your panel; press **Your move** again."
+
+
 def _ids(match) -> tuple[int, int]:
     return int(match["game"]), int(match["version"])
+
+
+def _index(value: str) -> int:
+    """A select value as the index it stands for; IndexError for anything a panel never sent."""
+    if not (value.isascii() and value.isdigit()) or len(value) > 4:
+        raise IndexError(value)
+    return int(value)
 
 
 class YourMove(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:turn:{GAME}:{VERSION}"):
@@ -69,8 +79,7 @@ class CommandPick(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:pick
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
-        index = int(self.item.values[0])
-        await choose(interaction, self.game, self.version, lambda commands: commands[index])
+        await choose(interaction, self.game, self.version, lambda commands: commands[_index(self.item.values[0])])
 
 
 class CardPick(discord.ui.DynamicItem[discord.ui.Select],
@@ -90,11 +99,9 @@ class CardPick(discord.ui.DynamicItem[discord.ui.Select],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
-        chosen = sorted(int(v) for v in self.item.values)
-
         def command(commands: list[str]) -> str:
             _, cards = present.panel.card_choice(commands)
-            return " ".join([self.verb] + [cards[i] for i in chosen])
+            return " ".join([self.verb] + [cards[_index(v)] for v in sorted(self.item.values)])
         await choose(interaction, self.game, self.version, command)
 
 
@@ -113,8 +120,12 @@ class OpenGroup(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:open:{
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
-        await present.show_panel(interaction.client, interaction, self.game, int(self.item.values[0]),
-                                 version=self.version)
+        try:
+            group = _index(self.item.values[0])
+        except IndexError:
+            await present.reply(interaction, STALE_CHOICE)
+            return
+        await present.show_panel(interaction.client, interaction, self.game, group, version=self.version)
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -240,7 +251,12 @@ async def choose(interaction: discord.Interaction, game: int, version: int, pick
     if not commands:
         await present.reply(interaction, "It is not your decision.")
         return
-    await present.act(bot, interaction, game, version, pick(commands))
+    try:
+        command = pick(commands)
+    except (IndexError, KeyError, TypeError):
+        await present.reply(interaction, STALE_CHOICE)
+        return
+    await present.act(bot, interaction, game, version, command)
 
 
 ITEMS = (YourMove, CommandButton, CommandPick, CardPick, OpenGroup, PageButton, JoinButton, StartButton,

@@ -16,6 +16,7 @@ from cogs import present
 from engine.service import ServiceError
 
 MAX_CHOICES = 25
+CHOICE_LENGTH = 100  # Discord's limit for a choice; longer commands (a long discard) go through the panel
 
 
 def suggestions(legal: list[str], verb: str, position: int, filled: list[str], typed: str) -> list[str]:
@@ -49,14 +50,16 @@ def complete(verb: str, position: int, *earlier: str):
 
 
 async def complete_any(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for /play: whole legal commands containing what was typed."""
+    """Autocomplete for /play: whole legal commands containing what was typed. A command
+    longer than a choice may be is never offered cut short: the panel's multi-select
+    sends it exactly."""
     try:
         info = await present.game_here(interaction.client, interaction)
         _, legal = await interaction.client.service.legal_commands(info.id, interaction.user.id)
     except ServiceError:
         return []
-    hits = [c for c in legal if current.lower() in c.lower()][:MAX_CHOICES]
-    return [app_commands.Choice(name=c[:100], value=c[:100]) for c in hits]
+    hits = [c for c in legal if current.lower() in c.lower() and len(c) <= CHOICE_LENGTH][:MAX_CHOICES]
+    return [app_commands.Choice(name=c, value=c) for c in hits]
 
 
 class Play(commands.Cog):

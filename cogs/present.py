@@ -324,6 +324,9 @@ async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id
         waiting = ", ".join(t.name for t in info.awaited) or "nobody"
         await reply(interaction, f"It is not your decision; waiting for {waiting}.")
         return
+    if group >= len(panel.groups(commands)):
+        await reply(interaction, "That choice is not on your panel; press **Your move** again.")
+        return
     layout = panel.main_page(commands) if group < 0 else panel.group_page(commands, group, page)
     text = decision_text(view, seat_of(info, user))
     if group >= 0:

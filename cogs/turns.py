@@ -24,6 +24,7 @@ log = logging.getLogger("ready_room.turns")
 
 # decisions a deadline answers with "pass": nobody should wait days on a reaction
 REACTION_WINDOWS = ("reroll", "interrupt")
+RETRY_FIRST, RETRY_MOST = 60.0, 3600.0  # back-off, in seconds, for a reminder that failed for now
 
 
 def nudge_text(game_id: int, kind: str, users: list[int]) -> str:
@@ -58,26 +59,84 @@ class Turns(commands.Cog):
     async def send_due(self) -> int:
         """Send every due reminder once; returns how many were handled.
 
-        Players awaited in the same game are reminded together, in one message."""
-        due = await self.bot.service.due_reminders()
-        digests: set[int] = set()
-        nudges: dict[tuple[int, str], list[int]] = {}
+        Deadlines come first: one may end a decision, and the reminders of an ended wait
+        go with it, so the due list is read again before anyone is nudged. Players awaited
+        in the same game are reminded together, in one message; a player with the digest
+        gets one DM listing all their waiting games. Each delivery is recorded on its own:
+        a failure never holds back the others (see `deliver`).
+        """
+        service = self.bot.service
+        due = await service.due_reminders()
+        expired = set()
         for reminder in due:
-            if reminder.kind == "deadline" and await self.expire(reminder):
-                continue
-            if await self.bot.service.user_setting(reminder.user_id, "digest"):
-                digests.add(reminder.user_id)
-            elif await self.bot.service.user_setting(reminder.user_id, "dm"):
-                await self.nudge_by_dm(reminder)
+            if reminder.kind == "deadline" and await self._guarded(self.expire(reminder), reminder.game_id):
+                expired.add(reminder.id)
+        if expired:
+            await service.reminders_sent([i for i in expired])
+            due = await service.due_reminders()  # reminders of decisions the deadlines ended are gone
+        digests: dict[int, list[DueReminder]] = {}
+        nudges: dict[tuple[int, str], list[DueReminder]] = {}
+        handled = len(expired)
+        for reminder in due:
+            if await service.user_setting(reminder.user_id, "digest"):
+                digests.setdefault(reminder.user_id, []).append(reminder)
+            elif await service.user_setting(reminder.user_id, "dm"):
+                handled += await self.deliver([reminder], self.nudge_by_dm(reminder))
             else:
-                nudges.setdefault((reminder.game_id, reminder.kind), []).append(reminder.user_id)
-        for (game_id, kind), users in nudges.items():
-            await self.nudge(game_id, kind, users)
-        for user_id in digests:
-            await present.dm(self.bot, user_id, present.my_games(await self.bot.service.awaiting(user_id)))
-        if due:
-            await self.bot.service.reminders_sent([r.id for r in due])
-        return len(due)
+                nudges.setdefault((reminder.game_id, reminder.kind), []).append(reminder)
+        for (game_id, kind), group in nudges.items():
+            handled += await self.deliver(group, self.nudge(game_id, kind, [r.user_id for r in group]))
+        for user_id, group in digests.items():
+            text = present.my_games(await service.awaiting(user_id))
+            handled += await self.deliver(group, self.digest_dm(user_id, text))
+        return handled
+
+    async def _guarded(self, work, game_id: int) -> bool:
+        """Run one game's deadline; an error there is logged, not passed on to other games."""
+        try:
+            return await work
+        except Exception:
+            log.exception("deadline of game %s failed", game_id)
+            return False
+
+    async def deliver(self, reminders: list[DueReminder], sending) -> int:
+        """Send one reminder message and record the outcome for its reminders only.
+
+        Delivered: marked sent. Refused for good (403 Forbidden: DMs closed, no access;
+        404 Not Found: the thread or user is gone): dropped with the reason, and the game's
+        table told where it can be. Anything else (5xx, rate limits, the network): due
+        again after a back-off that doubles with each failure (1 minute up to 1 hour).
+        """
+        ids = [r.id for r in reminders]
+        try:
+            await sending
+        except (discord.Forbidden, discord.NotFound) as error:
+            reason = f"{error.status} {error.text or type(error).__name__}"[:200]
+            log.info("reminders %s dropped: %s", ids, reason)
+            await self.bot.service.reminders_failed(ids, reason)
+            await self.tell_table(reminders, reason)
+        except (discord.HTTPException, OSError, asyncio.TimeoutError) as error:
+            attempts = max(r.attempts for r in reminders)
+            backoff = min(RETRY_FIRST * 2 ** attempts, RETRY_MOST)
+            reason = f"{getattr(error, 'status', '')} {error}".strip()[:200]
+            log.info("reminders %s failed (%s); again in %.0f s", ids, reason, backoff)
+            await self.bot.service.reminders_failed(ids, reason, retry_after=backoff)
+        else:
+            await self.bot.service.reminders_sent(ids)
+        return len(ids)
+
+    async def tell_table(self, reminders: list[DueReminder], reason: str) -> None:
+        """Say in the game's thread (or, if the thread is gone, its channel) that some
+        players could not be reminded; quietly give up if that fails too."""
+        first = reminders[0]
+        users = ", ".join(f"<@{r.user_id}>" for r in reminders)
+        text = f"Game #{first.game_id}: a reminder for {users} could not be delivered ({reason})."
+        for place in dict.fromkeys(p for p in (first.thread_id, first.channel_id) if p):
+            try:
+                await self.bot.get_partial_messageable(place).send(text, allowed_mentions=present.NO_MENTIONS)
+                return
+            except discord.HTTPException as error:
+                log.info("could not tell game %s's table in %s: %s", first.game_id, place, error)
 
     async def nudge(self, game_id: int, kind: str, users: list[int]) -> None:
         """Remind the players of one game in its thread, all in one message."""
@@ -92,6 +151,11 @@ class Turns(commands.Cog):
         user = self.bot.get_user(reminder.user_id) or await self.bot.fetch_user(reminder.user_id)
         await user.send(nudge_text(info.id, reminder.kind, [reminder.user_id])
                         + f"\n{present.link(info.guild_id, info.thread_id or info.channel_id)}", view=your_move(info))
+
+    async def digest_dm(self, user_id: int, text: str) -> None:
+        """The digest: one DM listing every game waiting for the user."""
+        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+        await user.send(present.clip(text), allowed_mentions=present.NO_MENTIONS)
 
     async def expire(self, reminder: DueReminder) -> bool:
         """At a deadline, a reaction window (re-roll or interrupt moment) passes by itself.
@@ -132,7 +196,7 @@ class Turns(commands.Cog):
         await self.bot.service.set_user_setting(interaction.user.id, "dm", enabled or None)
         await present.reply(interaction, "DMs on." if enabled else "DMs off.")
 
-    @settings.command(name="digest", description="One message listing all my waiting games instead of a ping per game")
+    @settings.command(name="digest", description="Reminders as one DM listing all my waiting games, not one per game")
     async def digest(self, interaction: discord.Interaction, enabled: bool) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.service.set_user_setting(interaction.user.id, "digest", enabled or None)

@@ -162,6 +162,7 @@ class DueReminder:
     guild_id: Optional[int]
     channel_id: Optional[int]
     thread_id: Optional[int]
+    attempts: int = 0  # deliveries tried and failed so far
 
 
 _GAME_COLUMNS = ", ".join(GameRow.__dataclass_fields__)
@@ -412,7 +413,7 @@ class Database:
         """Unsent reminders due at or before `now`, oldest first."""
         rows = await self._conn.execute_fetchall(
             "SELECT r.id, r.game_id, r.seat, r.kind, r.due, s.user_id, g.guild_id, g.channel_id,"
-            " g.thread_id FROM reminders r"
+            " g.thread_id, r.attempts FROM reminders r"
             " JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
             " JOIN games g ON g.id = r.game_id"
             " WHERE r.sent_at IS NULL AND r.due <= ? AND g.status = 'active' ORDER BY r.due, r.id",
@@ -425,6 +426,24 @@ class Database:
             await self._conn.execute(
                 "UPDATE reminders SET sent_at = ? WHERE id IN (SELECT value FROM json_each(?))",
                 (at, json.dumps(ids)))
+
+    async def mark_reminders_failed(self, ids: list[int], reason: str, at: float,
+                                    retry_at: Optional[float]) -> None:
+        """Record a failed delivery: with `retry_at` the reminders are due again then (one
+        more attempt counted); without, they are dropped (marked sent, with the reason)."""
+        async with self._write_lock:
+            await self._conn.execute(
+                "UPDATE reminders SET attempts = attempts + 1, failure = ?,"
+                " due = COALESCE(?, due), sent_at = CASE WHEN ? IS NULL THEN ? ELSE NULL END"
+                " WHERE id IN (SELECT value FROM json_each(?))",
+                (reason, retry_at, retry_at, at, json.dumps(ids)))
+
+    async def reminder_attempts(self, ids: list[int]) -> dict[int, tuple[int, Optional[str], Optional[float]]]:
+        """id -> (attempts, failure, sent_at) of these reminders."""
+        rows = await self._conn.execute_fetchall(
+            "SELECT id, attempts, failure, sent_at FROM reminders WHERE id IN (SELECT value FROM json_each(?))",
+            (json.dumps(ids),))
+        return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
     # ---- settings ----------------------------------------------------------------
 

@@ -118,6 +118,11 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (event_id, round, table_no)
     ) WITHOUT ROWID;
     """,
+    # 5: reminders that could not be delivered: how often it was tried, and why it failed
+    """
+    ALTER TABLE reminders ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE reminders ADD COLUMN failure TEXT;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

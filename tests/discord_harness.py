@@ -94,6 +94,7 @@ class FakeDiscord:
         self.clicked: dict[str, int] = {}  # interaction token -> the message clicked
         self.places: dict[str, int] = {}  # interaction token -> the channel it came from
         self.choices: dict[str, list[dict]] = {}  # interaction token -> autocomplete choices
+        self.failures: list[list] = []  # [method, path pattern, status, times left or None]
         self._ids = itertools.count(600000000000000001)
         self._errors = _Errors()
         self.bot: Optional[ReadyRoom] = None
@@ -320,9 +321,29 @@ class FakeDiscord:
     def _record(self, method, path, body, files, ephemeral=False, message_id=None) -> None:
         self.sent.append(Sent(method, path, body, files, ephemeral, message_id))
 
+    def fail(self, method: str, pattern: str, status: int, times: Optional[int] = None) -> None:
+        """Make REST requests `method` to paths matching `pattern` fail with `status`
+        (403 Forbidden, 404 Not Found, 5xx server error), `times` times or until cleared."""
+        self.failures.append([method, pattern, status, times])
+
+    def _failure(self, method: str, path: str) -> Optional[discord.HTTPException]:
+        for failure in self.failures:
+            wanted, pattern, status, times = failure
+            if wanted == method and re.fullmatch(pattern, path) and times != 0:
+                if times is not None:
+                    failure[3] = times - 1
+                kind = {403: discord.Forbidden, 404: discord.NotFound}.get(
+                    status, discord.DiscordServerError if status >= 500 else discord.HTTPException)
+                return kind(_Response(status, "Injected"), {"code": 0, "message": f"injected {status}"})
+        return None
+
     async def _rest(self, http, route, *, files=None, form=None, **kwargs):
         body, taken = self._body(kwargs.get("json"), form, files)
         method, path = route.method, route.url.split("/api/v10", 1)[1].split("?")[0]
+        failure = self._failure(method, path)
+        if failure is not None:
+            self._record(method, path, body, taken, ephemeral=True)
+            raise failure
         if method == "GET" and path == "/users/@me":
             return BOT_USER
         if method == "GET" and path == "/oauth2/applications/@me":

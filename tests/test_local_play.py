@@ -28,7 +28,7 @@ async def test_a_scripted_game_against_the_computer_plays_to_the_end(tmp_path):
     assert "Decision: core" in text  # 'hand'
     assert "Now you must answer a 'core' decision" in text  # an illegal command is explained
     assert "Choose 1 to 2." in text
-    assert "You chooses a core mission" in text and "Computer: " in text
+    assert "You chooses a core mission" in text and "Computer acts:" in text
     assert "Final score" in text
     assert set(prompts) == {"You> "}
     conn = sqlite3.connect(database)
@@ -85,3 +85,39 @@ def test_bot_local_passes_commander_and_swap_on(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("READY_ROOM_DB", str(tmp_path / "local.db"))
     assert bot.main(["--local", "--commander", "LINDQ", "--swap", "OKAFOR=OSSA", "--swap", "HARUNA=NOBODY"]) == 2
     assert "There is no character NOBODY." in capsys.readouterr().out
+
+
+class PrefersRedraw:
+    """A computer that returns every card it may in round 1 (and otherwise plays the first command)."""
+
+    def __init__(self):
+        self.returned = []
+
+    def choice(self, legal):
+        redraws = [c for c in legal if c.startswith("redraw ")]
+        if redraws:
+            chosen = max(redraws, key=len)
+            self.returned = chosen.split()[1:]
+            return chosen
+        return legal[0]
+
+
+async def test_local_play_never_prints_the_cards_the_computer_returns_to_its_deck(tmp_path):
+    from engine.service import GameService
+    from engine.service.console import Console
+    answers = iter(["1"] * 40)
+    said = []
+
+    async def ask(prompt):
+        return next(answers, "quit")
+    service = await GameService.open(str(tmp_path / "local.db"))
+    computer = PrefersRedraw()
+    try:
+        console = Console(service, str(tmp_path / "pictures"), ask=ask, say=said.append, rng=computer)
+        await console.play(seed=4)
+    finally:
+        await service.close()
+    assert computer.returned, "the computer should have returned cards in round 1"
+    text = "\n".join(said)
+    assert "returns" in text  # the public line says how many
+    assert not [card for card in computer.returned if card in text]

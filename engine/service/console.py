@@ -72,7 +72,7 @@ class Console:
             version, legal = await self.service.legal_commands(self.game_id, turn.user_id)
             if turn.user_id not in self.humans:
                 command = self.rng.choice(legal)
-                self.say(f"{turn.name}: {command}")
+                self.say(f"{turn.name} acts:")  # the public lines tell what; the command may name hidden cards
             else:
                 command = await self.command_from(turn.name, turn.user_id, legal)
                 if command is None:

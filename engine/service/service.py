@@ -438,6 +438,16 @@ class GameService:
         """Record that these reminders went out, so they are not sent again."""
         await self.db.mark_reminders_sent(ids, self._clock())
 
+    async def reminders_failed(self, ids: list[int], reason: str, retry_after: Optional[float] = None) -> None:
+        """Record that these reminders could not be delivered: dropped for good, or (with
+        `retry_after` seconds) due again later."""
+        now = self._clock()
+        await self.db.mark_reminders_failed(ids, reason, now, None if retry_after is None else now + retry_after)
+
+    async def reminder_attempts(self, ids: list[int]) -> dict[int, tuple[int, Optional[str], Optional[float]]]:
+        """id -> (failed attempts, last failure, when it was sent or dropped) of these reminders."""
+        return await self.db.reminder_attempts(ids)
+
     # ---- settings -------------------------------------------------------------------------
 
     async def guild_setting(self, guild_id: int, key: str) -> Any:

@@ -1,0 +1,115 @@
+"""Reminders that fail, back off or arrive too late, through the fake Discord (issue 10, items 8, 9, 11)."""
+import random
+
+import pytest
+
+from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord
+from tests.test_discord_game import ANN, BO, new_game
+from tests.test_discord_turns import Clock
+
+
+async def _two_games(fake):
+    first = await new_game(fake)
+    second_channel = CHANNEL_ID + 1
+    fake.channels[second_channel] = {**fake.channels[CHANNEL_ID], "id": str(second_channel), "name": "other"}
+    await fake.dispatch(fake.slash(ANN, "game new", second_channel, opponent=BO))
+    thread = max(c for c, data in fake.channels.items() if data.get("parent_id") == str(second_channel))
+    lobby = fake.in_channel(thread)[-1]
+    join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
+    game_id = int(join.split(":")[2])
+    await fake.dispatch(fake.click(BO, int(lobby["id"]), join))
+    await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
+    return first, (thread, game_id)
+
+
+def _reminders(fake, thread):
+    return [m for m in fake.in_channel(thread) if m["content"].startswith("Reminder:")]
+
+
+async def test_a_deleted_thread_drops_its_reminder_without_holding_back_other_games(monkeypatch, tmp_path):
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        (gone, gone_id), (kept, kept_id) = await _two_games(fake)
+        fake.fail("POST", rf"/channels/{gone}/messages", 404)
+        clock.now += 25 * 3600
+        turns = fake.bot.get_cog("Turns")
+        assert await fake.run(turns.send_due()) == [4]  # two players in each game
+        assert len(_reminders(fake, kept)) == 1
+        notes = [m["content"] for m in fake.in_channel(CHANNEL_ID) if "could not be delivered" in m["content"]]
+        assert notes and f"Game #{gone_id}" in notes[0] and "404" in notes[0]
+        due = await fake.bot.service.due_reminders()
+        assert due == []  # dropped for good, not retried every minute
+        clock.now += 3600
+        assert await fake.run(turns.send_due()) == [0]
+
+
+async def test_a_player_who_blocks_dms_is_dropped_and_the_others_are_still_reminded(monkeypatch, tmp_path):
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        await fake.dispatch(fake.slash(BO, "settings dm", enabled=True))
+        thread, game_id = await new_game(fake)
+        fake.fail("POST", r"/channels/\d+/messages", 403, times=1)  # Bo's DM is the first post
+        clock.now += 25 * 3600
+        turns = fake.bot.get_cog("Turns")
+        await fake.run(turns.send_due())
+        contents = [m["content"] for m in fake.in_channel(thread)]
+        assert any(c.startswith("Reminder: <@1>") for c in contents)
+        assert any("could not be delivered" in c and "<@2>" in c for c in contents)
+        assert await fake.bot.service.due_reminders() == []
+        assert await fake.run(turns.send_due()) == [0]  # nobody is pinged again
+
+
+async def test_a_server_error_backs_off_and_is_retried_once_later(monkeypatch, tmp_path):
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        thread, game_id = await new_game(fake)
+        fake.fail("POST", rf"/channels/{thread}/messages", 503, times=1)
+        clock.now += 25 * 3600
+        turns = fake.bot.get_cog("Turns")
+        await fake.run(turns.send_due())
+        assert _reminders(fake, thread) == []
+        assert await fake.run(turns.send_due()) == [0]  # not yet: backing off
+        clock.now += 61
+        await fake.run(turns.send_due())
+        assert len(_reminders(fake, thread)) == 1
+        assert await fake.run(turns.send_due()) == [0]
+
+
+async def test_a_reminder_for_a_decision_a_deadline_just_ended_is_not_sent(monkeypatch, tmp_path):
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", 3600.0)
+        await fake.bot.service.set_guild_setting(GUILD_ID, "remind_after", 1800.0)
+        thread, game_id = await new_game(fake)
+        service, rng = fake.bot.service, random.Random(4)
+        for _ in range(600):  # random legal play until someone is asked to react
+            view = await service.view(game_id)
+            waiting = view["pending"][0]
+            if waiting["kind"] in ("reroll", "interrupt"):
+                break
+            user_id = {"p1": 1, "p2": 2}[waiting["player"]]
+            version, commands = await service.legal_commands(game_id, user_id)
+            await service.submit(game_id, user_id, rng.choice(commands), version)
+        else:
+            pytest.fail("no reaction window came up")
+        reacting = {"p1": 1, "p2": 2}[waiting["player"]]
+        public = len(fake.in_channel(thread))
+        clock.now += 3600 + 1  # the window's reminder (after 30 min) and its deadline are both due
+        await fake.run(fake.bot.get_cog("Turns").send_due())
+        after = [m["content"] for m in fake.in_channel(thread)[public:]]
+        assert any("Time ran out" in c for c in after)
+        assert not any(c.startswith("Reminder:") and f"<@{reacting}>" in c for c in after), after
+
+
+async def test_the_digest_is_one_dm_listing_every_waiting_game(monkeypatch, tmp_path):
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        await fake.dispatch(fake.slash(BO, "settings digest", enabled=True))
+        (first, first_id), (second, second_id) = await _two_games(fake)
+        clock.now += 25 * 3600
+        await fake.run(fake.bot.get_cog("Turns").send_due())
+        dms = [m for m in fake.messages.values() if fake.channels.get(int(m["channel_id"]), {}).get("type") == 1]
+        assert len(dms) == 1
+        assert f"Game #{first_id}" in dms[0]["content"] and f"Game #{second_id}" in dms[0]["content"]
+        for thread in (first, second):
+            assert all("<@2>" not in m["content"] for m in _reminders(fake, thread))
