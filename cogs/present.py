@@ -10,7 +10,7 @@ import io
 import json
 import logging
 import re
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 import discord
 
@@ -78,14 +78,17 @@ def final_score(update: Update, names: dict[str, str]) -> Optional[str]:
     return "Final score: " + ", ".join(f"{names.get(s, s)} {points}" for s, points in scores.items())
 
 
-def to_ping(update: Update, actor_id: Optional[int]) -> list[int]:
-    """Users to mention: those now awaited, except the player who just acted (one ping per decision)."""
-    return list(dict.fromkeys(t.user_id for t in update.awaited if t.user_id != actor_id))
+def to_ping(update: Update, actor_id: Optional[int], already: Iterable[int] = ()) -> list[int]:
+    """Users to mention: those now awaited, except the player who just acted and those
+    `already` awaited (and so pinged) before this update: one ping per decision, also
+    when several players answer the same decision one after the other."""
+    skip = {actor_id, *already}
+    return list(dict.fromkeys(t.user_id for t in update.awaited if t.user_id not in skip))
 
 
-def summary(update: Update, info: GameInfo, actor_id: Optional[int], lines: list[str]) -> str:
-    """The table message text: what happened (`lines`), then whose move it is. When too long,
-    the oldest lines go first."""
+def summary(update: Update, info: GameInfo, ping: Iterable[int], lines: list[str]) -> str:
+    """The table message text: what happened (`lines`), then whose move it is (mentioning
+    the users in `ping`). When too long, the oldest lines go first."""
     names = names_of(info)
     head = [f"**Game #{update.game_id}** · move {update.version}"]
     tail = []
@@ -93,7 +96,7 @@ def summary(update: Update, info: GameInfo, actor_id: Optional[int], lines: list
     if score:
         tail.append(score)
     if update.status == "active" and update.awaited:
-        ping = set(to_ping(update, actor_id))
+        ping = set(ping)
         who = ", ".join(f"<@{t.user_id}>" if t.user_id in ping else t.name for t in update.awaited)
         tail.append(f"Waiting for {who}.")
     body = [f"• {line}" for line in lines]
@@ -181,43 +184,73 @@ async def forget_table(bot: "ReadyRoom", info: GameInfo) -> None:
     await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), None)
 
 
-async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> None:
+async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> bool:
     """Show the update on the game's table message: summary, board, dice, whose move.
 
     While the same players are awaited, the table message is edited (its pictures replaced)
     and keeps the lines of the decision so far; when somebody else is awaited, or the game
     ends, a fresh message mentions the newly awaited once. The message id lives in the
     guild's settings, so this holds across restarts; a deleted table message is replaced.
+    A post that fails is tried again, then made in the game's channel instead of its
+    thread. Returns False when the table could not be updated anywhere (the move itself
+    is stored; the caller tells the actor).
     """
     info = await bot.service.get(update.game_id)
-    channel = bot.get_partial_messageable(info.thread_id or info.channel_id)
     drawn = await drawings(bot, update.game_id, update.events, update.images, upload_limit(bot, info.guild_id))
     awaited = sorted({t.user_id for t in update.awaited}) if update.status == "active" else []
-    mentions = discord.AllowedMentions(everyone=False, roles=False,
-                                       users=[discord.Object(u) for u in to_ping(update, actor_id)])
     table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id))
-    message = None
+    ping = to_ping(update, actor_id, table["awaited"] if table else ())
+    mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ping])
+    message, place = None, None
     if table is not None and awaited and table["awaited"] == awaited:
         lines = (table["lines"] + update.public)[-TABLE_LINES:]
+        place = table.get("channel") or info.thread_id or info.channel_id
         try:
-            message = await channel.get_partial_message(table["message"]).edit(
-                content=summary(update, info, actor_id, lines), attachments=as_files(drawn),
+            message = await bot.get_partial_messageable(place).get_partial_message(table["message"]).edit(
+                content=summary(update, info, ping, lines), attachments=as_files(drawn),
                 view=turn_view(update), allowed_mentions=mentions)
         except discord.NotFound:
             log.info("table message of game %s is gone; posting a new one", info.id)
+        except discord.HTTPException as error:
+            log.warning("table message of game %s could not be edited (%s); posting a new one", info.id, error)
     if message is None:
         lines = update.public[-TABLE_LINES:]
-        kwargs = {"view": turn_view(update)} if awaited else {}
-        message = await channel.send(summary(update, info, actor_id, lines), files=as_files(drawn),
-                                     allowed_mentions=mentions, **kwargs)
-    if awaited:
+        message, place = await _post(bot, info, summary(update, info, ping, lines), drawn,
+                                     turn_view(update) if awaited else None, mentions)
+    if message is not None and awaited:
         await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id),
-                                            {"message": message.id, "awaited": awaited, "lines": lines})
-    else:
+                                            {"message": message.id, "channel": place, "awaited": awaited,
+                                             "lines": lines})
+    elif message is not None:
         await forget_table(bot, info)
     await deliver_private(bot, update, skip=actor_id)
     if update.status == "over":
         bot.dispatch("game_over", update)  # the league cog records games linked to a pairing
+    return message is not None
+
+
+POST_TRIES = 2  # tries in one place before falling back to the next
+
+
+async def _post(bot: "ReadyRoom", info: GameInfo, content: str, drawn: list[tuple[str, bytes]],
+                view: Optional[discord.ui.View], mentions: discord.AllowedMentions):
+    """(message, channel id) of a new table message: in the game's thread, tried again on a
+    passing failure, else in its channel; (None, None) when neither takes it."""
+    places = list(dict.fromkeys(p for p in (info.thread_id, info.channel_id) if p))
+    for place in places:
+        note = "" if place == places[0] else "(The game's thread could not be reached; the table is here.)\n"
+        for _ in range(POST_TRIES):
+            try:
+                kwargs = {"view": view} if view is not None else {}
+                message = await bot.get_partial_messageable(place).send(
+                    clip(note + content), files=as_files(drawn), allowed_mentions=mentions, **kwargs)
+                return message, place
+            except (discord.Forbidden, discord.NotFound) as error:
+                log.warning("game %s: no table message in %s: %s", info.id, place, error)
+                break
+            except (discord.HTTPException, OSError, asyncio.TimeoutError) as error:
+                log.warning("game %s: table message in %s failed (%s)", info.id, place, error)
+    return None, None
 
 
 async def deliver_private(bot: "ReadyRoom", update: Update, skip: Optional[int] = None) -> None:
@@ -250,10 +283,18 @@ async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, 
     except ServiceError as refused:
         await reply(interaction, refused.message)
         return None
-    await publish(bot, update, user)
+    try:
+        posted = await publish(bot, update, user)
+    except Exception:  # the move is stored whatever happens to its presentation
+        log.exception("game %s: the table could not be updated", game_id)
+        posted = False
     mine = update.private.get(next((s for s, u in update.players.items() if u == user), ""), [])
-    await interaction.edit_original_response(
-        content=clip("\n".join([f"Done: `{command}`"] + mine)), view=None)
+    done = [f"Done: `{command}`"] + mine
+    if not posted:
+        waiting = ", ".join(t.name for t in update.awaited) if update.status == "active" else ""
+        done.append("Your move is stored, but Discord would not take the table message, so nobody was "
+                    "told in the game's thread" + (f": please let {waiting} know it is their move." if waiting else "."))
+    await interaction.edit_original_response(content=clip("\n".join(done)), view=None)
     return update
 
 
@@ -403,7 +444,7 @@ async def start(interaction: discord.Interaction, game_id: int) -> None:
         return
     info = await bot.service.get(game_id)
     await interaction.edit_original_response(content=lobby_text(info), view=None, allowed_mentions=NO_MENTIONS)
-    await publish(bot, update, None)
+    await publish(bot, update, interaction.user.id)  # the player who pressed Start is not pinged
 
 
 # ---- the away team, chosen privately ---------------------------------------------------

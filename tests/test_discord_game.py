@@ -93,7 +93,9 @@ async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loo
             loop.slow_callback_duration = float(os.environ.get("SLOW_CB", "0.1"))
             thread, game_id = await new_game(fake)
             opening = fake.in_channel(thread)[-1]
-            assert "<@1>" in opening["content"] and [a["filename"] for a in opening["attachments"]] == ["board.png"]
+            # Ann pressed Start: only Bo is pinged for the opening decision
+            assert "<@2>" in opening["content"] and "<@1>" not in opening["content"]
+            assert [a["filename"] for a in opening["attachments"]] == ["board.png"]
             assert (await table(fake, game_id))["message"] == int(opening["id"])
             rng, steps, typed, autocompleted = random.Random(5), 0, 0, False
             posts = edits = rolls = most = shown_actions = 0
@@ -140,7 +142,8 @@ async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loo
                 else:  # somebody else is awaited (or the game ended): a fresh message pings them once
                     assert update.method == "POST" and len(new) == 1
                     pinged = set(map(int, update.json["allowed_mentions"]["users"]))
-                    assert pinged == set(awaited(after)) - {turn.user_id}
+                    # one ping per decision: not the actor, not whoever was already awaited (and pinged)
+                    assert pinged == set(awaited(after)) - {turn.user_id} - set(stored["awaited"])
                     assert all(f"<@{u}>" in new[0]["content"] for u in pinged)
                     posts += 1
                     shown_actions = 1

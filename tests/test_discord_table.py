@@ -3,7 +3,7 @@ pictures kept within the server's upload limit."""
 import random
 
 from cogs import present
-from tests.discord_harness import GUILD_ID, FakeDiscord
+from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord
 from tests.test_discord_game import MEMBERS, awaited, new_game, same_dice, table
 
 
@@ -69,4 +69,55 @@ async def test_the_upload_limit_is_the_servers_and_the_message_goes_out_without_
         monkeypatch.setattr(fake.bot, "get_guild", lambda guild_id: None)
         thread, game_id = await new_game(fake)
         opening = fake.in_channel(thread)[-1]
-        assert opening["attachments"] == [] and "<@1>" in opening["content"]
+        assert opening["attachments"] == [] and "<@2>" in opening["content"]
+
+
+SEED = 1  # a deal whose beam-down roll goes to Ann after both core missions
+
+
+async def _second_core_with_table_posts_failing(fake, monkeypatch, failures):
+    """Ann and then Bo choose a core mission; Bo's answer hands the game to somebody newly
+    awaited while the table posts fail as told. (thread, Bo's panel, users to be pinged)."""
+    from engine.service import service as service_module
+    from tests.discord_harness import choose, open_panel
+    from tests.test_discord_game import ANN, BO
+    monkeypatch.setattr(service_module.secrets, "randbits", lambda bits: SEED)
+    thread, game_id = await new_game(fake)
+    for member, user_id in ((ANN, 1), (BO, 2)):
+        version, commands = await fake.bot.service.legal_commands(game_id, user_id)
+        panel = await open_panel(fake, member, thread)
+        if user_id == 2:
+            for pattern, status, times in failures:
+                fake.fail("POST", pattern.format(thread=thread), status, times)
+        await choose(fake, member, panel, commands, 0)
+    info = await fake.bot.service.get(game_id)
+    assert info.version == version + 1  # the move is stored regardless
+    newly = {t.user_id for t in info.awaited} - {2}
+    assert newly, "somebody other than Bo should be awaited next"
+    return thread, fake.messages[int(panel["id"])], newly
+
+
+async def test_a_table_post_that_fails_once_is_tried_again(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        thread, panel, newly = await _second_core_with_table_posts_failing(
+            fake, monkeypatch, [(r"/channels/{thread}/messages", 503, 1)])
+        latest = fake.in_channel(thread)[-1]
+        assert latest["content"].startswith("**Game #") and all(f"<@{u}>" in latest["content"] for u in newly)
+        assert panel["content"].startswith("Done:") and "stored, but" not in panel["content"]
+
+
+async def test_a_thread_that_refuses_the_table_falls_back_to_the_channel(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        thread, panel, newly = await _second_core_with_table_posts_failing(
+            fake, monkeypatch, [(r"/channels/{thread}/messages", 403, None)])
+        moved = fake.in_channel(CHANNEL_ID)[-1]
+        assert "thread could not be reached" in moved["content"] and all(f"<@{u}>" in moved["content"] for u in newly)
+        assert panel["content"].startswith("Done:") and "stored, but" not in panel["content"]
+
+
+async def test_when_no_table_can_be_posted_the_actor_is_told_privately(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        thread, panel, newly = await _second_core_with_table_posts_failing(
+            fake, monkeypatch, [(r"/channels/{thread}/messages", 500, None), (rf"/channels/{CHANNEL_ID}/messages", 500, None)])
+        assert panel["content"].startswith("Done:")
+        assert "Your move is stored" in panel["content"] and "Ann" in panel["content"]

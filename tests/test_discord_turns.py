@@ -187,3 +187,44 @@ async def test_a_reaction_window_passes_by_itself_at_its_deadline(monkeypatch, t
         log = await service.log(game_id)
         assert log[-1].command == "pass"
         assert any("Time ran out" in (m.get("content") or "") for m in fake.in_channel(thread)[public:]), fake.in_channel(thread)[public:]
+
+
+async def test_a_simultaneous_decision_pings_each_player_once(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        sent = len(fake.sent)
+        thread, game_id = await new_game(fake)  # both owe a core mission; Ann pressed Start
+        version, commands = await fake.bot.service.legal_commands(game_id, 1)
+        await choose(fake, ANN, await open_panel(fake, ANN, thread), commands, 0)
+        assert [t.user_id for t in (await fake.bot.service.get(game_id)).awaited] == [2]
+        tables = [s for s in fake.sent[sent:] if s.path.startswith(f"/channels/{thread}/messages")
+                  and s.json and s.json.get("content", "").startswith("**Game #")]
+        pings = [int(u) for s in tables for u in (s.json.get("allowed_mentions") or {}).get("users", [])]
+        assert pings == [2]  # Bo once, at the start; Ann, who pressed Start, never
+
+
+async def test_play_autocomplete_never_offers_a_command_cut_short(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        thread, game_id = await new_game(fake)
+        long_discard = "discard " + " ".join(f"fed-card-number-{n}" for n in range(8))
+        assert len(long_discard) > 100
+        legal = [long_discard, "discard fed-card-number-1", "keep"]
+
+        async def legal_commands(game, user):
+            return 1, legal
+        monkeypatch.setattr(fake.bot.service, "legal_commands", legal_commands)
+        offered = await fake.autocomplete(ANN, "play", "command", thread, command="")
+        assert offered == ["discard fed-card-number-1", "keep"]
+
+
+@pytest.mark.parametrize("value", ["999", "abc", "-1", "1e3"])
+async def test_a_forged_select_value_is_refused_with_a_message(monkeypatch, tmp_path, value):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        thread, game_id = await new_game(fake)
+        version = (await fake.bot.service.get(game_id)).version
+        shown = await open_panel(fake, ANN, thread)
+        pick = next(c["custom_id"] for c in fake.components(shown) if c["custom_id"].startswith("rr:pick:"))
+        sent = len(fake.sent)
+        await fake.dispatch(fake.click(ANN, int(shown["id"]), pick, [value]))  # an exception would fail here
+        notes = [s.json["content"] for s in fake.sent[sent:] if s.ephemeral and s.json and "content" in s.json]
+        assert any("not on your panel" in note for note in notes), notes
+        assert (await fake.bot.service.get(game_id)).version == version
