@@ -318,12 +318,37 @@ class League(commands.Cog):
     @league.command(name="report", description="Report your game: the winner and the points of each side")
     @app_commands.describe(winner_points="Squad points left in the winner's fleet (mission points in Away Missions)",
                            loser_points="Squad points left in the loser's fleet (mission points in Away Missions)",
-                           not_played="The game was not played (0-0)")
+                           not_played="The game was not played (0-0)",
+                           winner_bonus="Bonus Fleet Points the scenario gives the winner (Arena: 15 per surviving captain)",
+                           loser_bonus="Bonus Fleet Points the scenario gives the loser")
     async def report(self, interaction: discord.Interaction, event: int, winner: Optional[discord.Member] = None,
                      winner_points: app_commands.Range[int, 0, 1000] = 0,
-                     loser_points: app_commands.Range[int, 0, 1000] = 0, not_played: bool = False) -> None:
+                     loser_points: app_commands.Range[int, 0, 1000] = 0, not_played: bool = False,
+                     winner_bonus: app_commands.Range[int, 0, 1000] = 0,
+                     loser_bonus: app_commands.Range[int, 0, 1000] = 0) -> None:
         await self.answer(interaction, self.desk.report_score(
-            event, interaction.user.id, winner and winner.id, winner_points, loser_points, not_played))
+            event, interaction.user.id, winner and winner.id, winner_points, loser_points, not_played,
+            winner_bonus, loser_bonus))
+
+    @league.command(name="signoff", description="Sign off your opponent's build by the sheet they show you")
+    async def signoff(self, interaction: discord.Interaction, event: int, sheet: str,
+                      kind: Literal["fleet", "away_team"] = "fleet") -> None:
+        try:
+            data = parse_sheet(kind, sheet)
+        except ServiceError as refused:
+            await present.reply(interaction, refused.message)
+            return
+        await self.answer(interaction, self.desk.verify_build(event, interaction.user.id, data), public=False)
+
+    @league.command(name="cancel", description="Cancel the published round nobody has reported in, to pair it again (organisers)")
+    async def cancel(self, interaction: discord.Interaction, event: int) -> None:
+        await self.answer(interaction, self.desk.cancel_round(event, actor_of(interaction)))
+
+    @league.command(name="swap", description="Swap two players between tables of this round (organisers)")
+    @app_commands.describe(note="Why, for the audit trail")
+    async def swap(self, interaction: discord.Interaction, event: int, first: discord.Member,
+                   second: discord.Member, note: str = "") -> None:
+        await self.answer(interaction, self.desk.swap_players(event, actor_of(interaction), first.id, second.id, note))
 
     @league.command(name="disputes", description="Games whose reports differ, both claims side by side (organisers)")
     async def disputes(self, interaction: discord.Interaction, event: int) -> None:
@@ -352,15 +377,19 @@ class League(commands.Cog):
     @league.command(name="result", description="Set or fix a result; the audit trail keeps it (organisers)")
     @app_commands.describe(winner_points="Squad points left in the winner's fleet (mission points in Away Missions)",
                            loser_points="Squad points left in the loser's fleet (mission points in Away Missions)",
-                           not_played="The game was not played (0-0)", note="Why, for the audit trail")
+                           not_played="The game was not played (0-0)", note="Why, for the audit trail",
+                           forfeit="The winner wins by forfeit (the opponent did not show)",
+                           winner_bonus="Bonus Fleet Points for the winner (Arena: 15 per surviving captain)",
+                           loser_bonus="Bonus Fleet Points for the loser")
     async def result(self, interaction: discord.Interaction, event: int, round: app_commands.Range[int, 1, 20],
                      table: app_commands.Range[int, 1, 500], winner: Optional[discord.Member] = None,
                      winner_points: app_commands.Range[int, 0, 1000] = 0,
                      loser_points: app_commands.Range[int, 0, 1000] = 0, not_played: bool = False,
-                     note: str = "") -> None:
+                     note: str = "", forfeit: bool = False, winner_bonus: app_commands.Range[int, 0, 1000] = 0,
+                     loser_bonus: app_commands.Range[int, 0, 1000] = 0) -> None:
         await self.answer(interaction, self.desk.resolve_score(
             event, actor_of(interaction), round, table, winner and winner.id, winner_points, loser_points,
-            not_played, note))
+            not_played, note, forfeit=forfeit, winner_bonus=winner_bonus, loser_bonus=loser_bonus))
 
     @league.command(name="audit", description="Who changed what in an event, and when (organisers)")
     async def audit(self, interaction: discord.Interaction, event: int) -> None:

@@ -159,7 +159,7 @@ async def test_an_organiser_enters_and_fixes_results_with_an_audit_trail(monkeyp
             assert expected in ephemeral_answer(fake, refused)["content"]
         audit = fake.slash(ORG, "league audit", permissions=ADMIN, event=1)
         await fake.dispatch(audit)
-        trail = ephemeral_answer(fake, audit)["content"].splitlines()
+        trail = [line for line in ephemeral_answer(fake, audit)["content"].splitlines() if " result: " in line]
         assert trail[-2].endswith("<@5> result: round 1 table 1: disputed -> Bo wins (Ann 0 SP left, Bo 30 SP left)"
                                   " (photo of the table)")
         assert trail[-1].endswith("<@5> result: round 1 table 1: Bo wins (Ann 0 SP left, Bo 30 SP left)"
@@ -187,3 +187,53 @@ async def test_an_organiser_adds_a_late_joiner_who_is_paired_next_round(monkeypa
         assert "Cy" in fake.original(preview)["content"]
         await fake.dispatch(fake.slash(ORG, "league standings", event=1))
         assert last_text(fake).splitlines()[-1] == "3. Rear Admiral Cy: 0 BP, 0 FP"
+
+
+def ephemeral_text(fake, payload):
+    return fake.original(payload)["content"]
+
+
+async def test_a_captains_battle_bonus_is_reported_from_discord(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
+        await running_round(fake)
+        # at time Ann kept 40 SP and Bo 50, but two of Ann's captains survived the Captains' Battle
+        for member in (ANN, BO):
+            await fake.dispatch(fake.slash(member, "league report", event=1, winner=ANN, winner_points=40,
+                                           loser_points=50, winner_bonus=30))
+        assert last_text(fake) == ("Table 1: Ann wins (Ann 40 SP left, Bo 50 SP left, Ann +30 bonus) "
+                                   "(confirmed by both players).")
+        await fake.dispatch(fake.slash(ANN, "league standings", event=1))
+        assert "Ann: 2 BP, 100 FP" in last_text(fake)
+
+
+async def test_organisers_cancel_a_round_swap_tables_and_score_a_no_show_from_discord(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
+        await running_round(fake)
+        await fake.dispatch(fake.slash(ORG, "league cancel", permissions=ADMIN, event=1))
+        assert last_text(fake).startswith("Round 1 is cancelled")
+        refused = fake.slash(ANN, "league cancel", event=1)
+        await fake.dispatch(refused)
+        assert "organisers" in ephemeral_text(fake, refused)
+        await fake.dispatch(fake.slash(ORG, "league pair", permissions=ADMIN, event=1))
+        await fake.dispatch(fake.slash(ORG, "league publish", permissions=ADMIN, event=1))
+        swap = fake.slash(ORG, "league swap", permissions=ADMIN, event=1, first=ANN, second=BO)
+        await fake.dispatch(swap)
+        assert "different tables" in ephemeral_text(fake, swap)  # two players at one table
+        await fake.dispatch(fake.slash(ORG, "league result", permissions=ADMIN, event=1, round=1, table=1,
+                                       winner=ANN, forfeit=True, note="Bo did not show"))
+        assert last_text(fake) == "Round 1 table 1: Ann wins by forfeit (organiser)."
+        audit = fake.slash(ORG, "league audit", permissions=ADMIN, event=1)
+        await fake.dispatch(audit)
+        trail = ephemeral_text(fake, audit)
+        assert "cancel round: round 1: T1 " in trail and "Bo did not show" in trail
+
+
+async def test_sign_off_by_the_sheet_shown(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
+        await running_round(fake)
+        wrong = fake.slash(ANN, "league signoff", event=1, sheet="Negh'Var 95")
+        await fake.dispatch(wrong)
+        assert "not Bo's locked build" in ephemeral_text(fake, wrong)
+        right = fake.slash(ANN, "league signoff", event=1, sheet="Negh'Var 100")
+        await fake.dispatch(right)
+        assert ephemeral_text(fake, right).startswith("Ann signed off Bo's build (")

@@ -50,7 +50,8 @@ def test_sign_up_and_start_rules():
     assert event.players["u1"].build_hash == FLEET.digest()
     with pytest.raises(RuleError):
         submit_build(event, "u1", FLEET)  # builds are locked once the event runs
-    assert [(a.actor, a.action) for a in event.audit] == [("org", "open"), ("org", "start")]
+    assert [(a.actor, a.action) for a in event.audit] == [
+        ("org", "open"), ("u1", "build"), ("u2", "build"), ("org", "start")]
 
 
 def test_build_hash_is_stable_and_sensitive():
@@ -110,7 +111,7 @@ def test_claims_that_do_not_fit_are_refused():
     event = running_event(["Ann", "Bob"])
     game = published(event).games[0]
     a, b = game.players
-    with pytest.raises(RuleError, match="fewer Fleet Points"):
+    with pytest.raises(RuleError, match="At time the most Fleet Points win: Ann has 100, Bob 110"):
         report(event, a, Claim(winner=a, surviving={a: 10, b: 20}))
     with pytest.raises(RuleError, match="between 0 and 100"):
         report(event, a, Claim(winner=a, surviving={a: 101, b: 0}))

@@ -179,3 +179,20 @@ async def test_a_level_bot_game_is_left_for_the_players_and_claims_are_accepted_
     assert settled.event.audit[-1].detail.endswith("(Ann's claim accepted)")
     with pytest.raises(IllegalCommand, match="not in dispute"):
         await service.accept_claim(event_id, ORGANISER, 1, 1, int(a), digest)
+
+
+async def test_games_still_disputed_at_a_season_deadline_are_listed_for_the_organisers(desk):
+    service, clock = desk
+    event_id = await started(service, ["Ann", "Bob", "Cy", "Dee"], kind="season", round_days=7)
+    await service.preview_round(event_id, ORGANISER)
+    rnd = (await service.publish_round(event_id, ORGANISER)).event.rounds[0]
+    (a, b), (c, d) = (g.players for g in rnd.games)
+    await service.report(event_id, int(a), Claim(winner=a, surviving={a: 45, b: 0}))
+    await service.report(event_id, int(b), Claim(winner=b, surviving={a: 0, b: 45}))
+    clock.now = rnd.deadline
+    _reminders, updates = await service.tick()
+    lines = [line for update in updates for line in update.public]
+    names = {p: n for p, n in zip(("100", "101", "102", "103"), ("Ann", "Bob", "Cy", "Dee"))}
+    assert "Table 2: not played (0-0)" in lines
+    assert (f"Organisers: table 1 ({names[a]} vs {names[b]}) is still disputed; "
+            "settle it with /league disputes.") in lines

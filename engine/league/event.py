@@ -198,12 +198,16 @@ def withdraw(event: Event, player: str) -> None:
     del event.players[player]
 
 
-def submit_build(event: Event, player: str, build: Build) -> None:
-    """Record (or replace) a player's build before the event starts."""
+def submit_build(event: Event, player: str, build: Build, now: int = 0) -> None:
+    """Record (or replace) a player's build before the event starts; the audit trail keeps
+    each sheet's total and hash, and the one it replaced."""
     require_status(event, "open")
-    _player(event, player)
+    entrant = _player(event, player)
     check_build(build, event.max_build)
-    event.players[player].build = build
+    before = entrant.build
+    entrant.build = build
+    change = f" (replaces {before.total} points, hash {before.digest()})" if before is not None else ""
+    log(event, player, now, "build", f"{entrant.name}: {build.total} points, hash {build.digest()}{change}")
 
 
 def start(event: Event, actor: str, now: int) -> None:
@@ -228,6 +232,8 @@ def join_late(event: Event, player: str, name: str, build: Build, actor: str, no
     require_status(event, "running")
     if not event.late_joins:
         raise RuleError("This event takes no late joins.")
+    if len(event.live_rounds()) >= event.rounds_planned:
+        raise RuleError(f"All {event.rounds_planned} rounds have been published: there is no round left to join.")
     if player in event.players:
         raise RuleError(f"{event.players[player].name} is already registered.")
     check_build(build, event.max_build)

@@ -6,37 +6,51 @@ the standings are settled by a recorded roll-off.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Union
 
 from engine.errors import RuleError
-from engine.league.event import Claim, Event, Game, Round, require_status, log
+from engine.league.builds import Build
+from engine.league.event import Claim, Event, Game, Round, discard_preview, require_status, log
 from engine.league.rounds import current_round
-from engine.league.standings import settle_ties
+from engine.league.standings import played_tiebreak, settle_ties
 
 
-def verify_build(event: Event, verifier: str, build_hash: str) -> Game:
-    """Sign off the opponent's locked build (by its hash) before this round's game."""
+def verify_build(event: Event, verifier: str, sheet: Union[Build, str], now: int = 0) -> Game:
+    """Sign off the opponent's locked build before this round's game, by its hash or by
+    the sheet the opponent shows (compared with the locked hash)."""
     require_status(event, "running")
     game = _open_game(event, verifier)
     opponent = event.players[game.opponent(verifier)]
+    build_hash = sheet.digest() if isinstance(sheet, Build) else sheet
     if build_hash != opponent.build_hash:
         raise RuleError(f"That is not {opponent.name}'s locked build (its hash is {opponent.build_hash}).")
     game.verified[verifier] = build_hash
+    log(event, verifier, now, "sign-off",
+        f"{event.players[verifier].name} signed off {opponent.name}'s build {build_hash}")
     return game
 
 
-def report(event: Event, player: str, claim: Claim) -> Game:
-    """A player's report of this round's game; returns the game with its new status."""
+def report(event: Event, player: str, claim: Claim, now: int = 0) -> Game:
+    """A player's report of this round's game; returns the game with its new status.
+
+    The audit trail keeps every report, a correction with the claim it replaces, and the
+    confirmation when both reports match."""
     require_status(event, "running")
     if claim.outcome == "forfeit":
         raise RuleError("Forfeits are decided by the deadline policy or an organiser.")
     game = _open_game(event, player)
     check_claim(event, game, claim)
+    earlier = game.claims.get(player)
     game.claims[player] = claim
+    rnd = current_round(event)
+    where = f"round {rnd.number} table {game.table}"
+    change = f" (was: {describe(event, earlier)})" if earlier is not None else ""
+    log(event, player, now, "report", f"{where}: {event.players[player].name} reports {describe(event, claim)}{change}")
     if len(game.claims) == 2:
         first, second = game.claims.values()
         if first == second:
-            _finalise(event, current_round(event), game, first)
+            _finalise(event, rnd, game, first, now)
+            log(event, "players", now, "confirmed", f"{where}: both reports match: {describe(event, first)}")
         else:
             game.status = "disputed"
     return game
@@ -53,9 +67,12 @@ def resolve(event: Event, actor: str, now: int, round_number: int, table: int, c
     rnd, game = _game_at(event, round_number, table)
     check_claim(event, game, claim)
     before = describe(event, game.result) if game.result else game.status
-    _finalise(event, rnd, game, claim)
+    _finalise(event, rnd, game, claim, now)
     detail = f"round {round_number} table {table}: {before} -> {describe(event, claim)}"
     log(event, actor, now, "result", detail + (f" ({note})" if note else ""))
+    if event.rounds and event.rounds[-1].status == "preview":
+        discard_preview(event)  # it was paired from the results before this change
+        log(event, actor, now, "preview discarded", "a result changed; pair the next round again")
     return game
 
 
@@ -74,7 +91,7 @@ def report_linked(event: Event, game_id: str, claim: Claim, now: int) -> Optiona
         for game in rnd.games:
             if game.linked_game == game_id and game.status != "final":
                 check_claim(event, game, claim)
-                _finalise(event, rnd, game, claim)
+                _finalise(event, rnd, game, claim, now)
                 log(event, f"game:{game_id}", now, "result", f"round {rnd.number} table {game.table}: {describe(event, claim)}")
                 return game
     return None
@@ -83,8 +100,9 @@ def report_linked(event: Event, game_id: str, claim: Claim, now: int) -> Optiona
 def apply_deadlines(event: Event, now: int) -> list[Game]:
     """The missed-deadline policy for season rounds past their deadline.
 
-    A game nobody reported is not played (0-0); a game only one player reported is a win
-    by forfeit for that player. Disputed games wait for an organiser.
+    A game nobody reported is not played (0-0). A game only one player reported stands as
+    that report, except that a reporter's own win becomes a win by forfeit (the opponent
+    never confirmed the points). Disputed games wait for an organiser.
     """
     if event.status != "running":
         return []
@@ -95,11 +113,10 @@ def apply_deadlines(event: Event, now: int) -> list[Game]:
         for game in rnd.games:
             if game.status != "pending":
                 continue
-            if game.claims:
-                claim = Claim(outcome="forfeit", winner=next(iter(game.claims)))
-            else:
-                claim = Claim(outcome="not_played")
-            _finalise(event, rnd, game, claim)
+            claim = Claim(outcome="not_played")
+            for reporter, lone in game.claims.items():
+                claim = Claim(outcome="forfeit", winner=reporter) if lone.winner == reporter else lone
+            _finalise(event, rnd, game, claim, now)
             log(event, "deadline", now, "result", f"round {rnd.number} table {game.table}: {describe(event, claim)}")
             decided.append(game)
     return decided
@@ -128,12 +145,17 @@ def check_claim(event: Event, game: Game, claim: Claim) -> None:
             left, built = claim.surviving[p], event.players[p].build.total
             if not 0 <= left <= built:
                 raise RuleError(f"{names[p]}'s surviving fleet must be between 0 and {built} squad points.")
-        loser = game.opponent(claim.winner)
-        if claim.surviving[claim.winner] < claim.surviving[loser]:
-            raise RuleError(
-                f"{names[claim.winner]} cannot have won with fewer Fleet Points: "
-                f"{names[loser]}'s surviving fleet is larger."
-            )
+        winner, loser = claim.winner, game.opponent(claim.winner)
+        if claim.surviving[loser] == 0:
+            return  # the loser was eliminated: the game ended there, whatever the points
+        if claim.surviving[winner] == 0:
+            raise RuleError(f"{names[winner]}'s fleet was destroyed while {names[loser]}'s survived: "
+                            f"{names[loser]} won.")
+        # both fleets survived: the time limit ended it, and the most Fleet Points (bonus included) wins
+        mine, theirs = played_tiebreak(event, claim, winner, loser), played_tiebreak(event, claim, loser, winner)
+        if mine < theirs:
+            raise RuleError(f"At time the most Fleet Points win: {names[winner]} has {mine}, "
+                            f"{names[loser]} {theirs} (bonus included).")
     else:
         if claim.surviving or set(claim.mission_points) != players:
             raise RuleError("Report the mission points each player scored.")
@@ -175,7 +197,7 @@ def _game_at(event: Event, round_number: int, table: int) -> tuple[Round, Game]:
     raise RuleError(f"There is no table {table} in a published round {round_number}.")
 
 
-def _finalise(event: Event, rnd: Round, game: Game, claim: Claim) -> None:
+def _finalise(event: Event, rnd: Round, game: Game, claim: Claim, now: int) -> None:
     game.result = claim
     game.status = "final"
     if rnd.status == "published" and all(g.status == "final" for g in rnd.games):
@@ -183,4 +205,4 @@ def _finalise(event: Event, rnd: Round, game: Game, claim: Claim) -> None:
     if rnd.status == "complete":
         for later in event.live_rounds():
             if later.number >= rnd.number and later.status == "complete":
-                settle_ties(event, later.number)
+                settle_ties(event, later.number, now)

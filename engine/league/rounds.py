@@ -24,7 +24,7 @@ def pair_next_round(event: Event, actor: str, now: int) -> Round:
         entrants = [Entrant(p.id, p.name) for p in event.players.values() if p.active_in(1)]
         pairing = pair_first_round(entrants, seeded_dice(event.seed, "round", 1))
     else:
-        settle_ties(event, number - 1)
+        settle_ties(event, number - 1, now)
         table = totals(event, number - 1)
         entrants = [
             Entrant(row.player, row.name, row.battle_points, row.tiebreak,
@@ -51,6 +51,62 @@ def publish_round(event: Event, actor: str, now: int) -> Round:
         rnd.deadline = now + event.round_days * DAY
     log(event, actor, now, "publish", f"round {rnd.number}")
     return rnd
+
+
+def cancel_round(event: Event, actor: str, now: int) -> Round:
+    """Take back the latest published round while nobody has reported a result in it (a
+    wrong pairing, a no-show to drop first): it becomes unpaired, ready to pair again."""
+    require_status(event, "running")
+    live = event.live_rounds()
+    if not live or live[-1].status != "published":
+        raise RuleError("There is no published round in play to cancel.")
+    rnd = live[-1]
+    reported = [g.table for g in rnd.games if g.claims or g.result is not None or g.linked_game]
+    if reported:
+        raise RuleError(f"Round {rnd.number} cannot be cancelled: table(s) {', '.join(map(str, reported))} "
+                        "already have results or a bot game; fix results with /league result instead.")
+    discard_preview(event)
+    event.rounds.remove(rnd)
+    log(event, actor, now, "cancel round", f"round {rnd.number}: {_pairing_text(event, rnd)}")
+    return rnd
+
+
+def swap_players(event: Event, actor: str, now: int, first: str, second: str, note: str = "") -> Round:
+    """Swap two players between tables of the latest round (previewed, or published with no
+    report at those tables yet); either may be the bye. Kept in the audit trail."""
+    require_status(event, "running")
+    if not event.rounds or event.rounds[-1].status == "complete":
+        raise RuleError("There is no round being paired or played to change.")
+    rnd = event.rounds[-1]
+    seats = {}
+    for player in (first, second):
+        if player not in event.players:
+            raise RuleError("That player is not registered for this event.")
+        game = rnd.game_of(player)
+        if game is None and rnd.bye != player:
+            raise RuleError(f"{event.players[player].name} is not in round {rnd.number}.")
+        if game is not None and (game.claims or game.result is not None or game.linked_game):
+            raise RuleError(f"Table {game.table} already has a report or a bot game; it cannot change.")
+        seats[player] = game
+    if first == second or (seats[first] is not None and seats[first] is seats[second]):
+        raise RuleError("Choose two players at different tables.")
+    before = _pairing_text(event, rnd)
+    for player, other in ((first, second), (second, first)):
+        game = seats[player]
+        if game is None:
+            rnd.bye = other
+        else:
+            game.players = tuple(other if p == player else p for p in game.players)
+            game.verified = {}
+    log(event, actor, now, "swap", f"round {rnd.number}: {event.players[first].name} <-> "
+        f"{event.players[second].name}; was {before}; now {_pairing_text(event, rnd)}" + (f" ({note})" if note else ""))
+    return rnd
+
+
+def _pairing_text(event: Event, rnd: Round) -> str:
+    name = lambda p: event.players[p].name  # noqa: E731
+    tables = [f"T{g.table} {name(g.players[0])}-{name(g.players[1])}" for g in rnd.games]
+    return ", ".join(tables + ([f"bye {name(rnd.bye)}"] if rnd.bye else []))
 
 
 def current_round(event: Event) -> Round:

@@ -11,7 +11,7 @@ import io
 from dataclasses import dataclass, field
 from typing import Optional
 
-from engine.league.event import Claim, Event, RollOff, Round, rank_title
+from engine.league.event import Claim, Event, RollOff, Round, log, rank_title
 from engine.league.pairing import seeded_dice
 
 BATTLE_STATIONS = 8  # one face of the eight-sided attack die
@@ -21,6 +21,13 @@ ROLL_OFF_DICE = 5
 def fleet_points(max_build: int, opponent_surviving: int) -> int:
     """Fleet Points for a game: the event's maximum build minus the opponent's surviving squad points."""
     return max_build - opponent_surviving
+
+
+def fleet_base(event: Event, opponent: str) -> int:
+    """What Fleet Points count down from: the event's maximum build, or, in an event with
+    no maximum (0), the opponent's own locked build (so Fleet Points are never negative)."""
+    build = event.players[opponent].build
+    return event.max_build or (build.total if build is not None else 0)
 
 
 def round_average(points: list[int]) -> int:
@@ -43,7 +50,7 @@ def played_tiebreak(event: Event, result: Claim, player: str, opponent: str) -> 
     """Tiebreak points a played game gives `player` under the event's profile."""
     bonus = result.bonus.get(player, 0)
     if event.profile.tiebreak == "fleet_points":
-        return fleet_points(event.max_build, result.surviving[opponent]) + bonus
+        return fleet_points(fleet_base(event, opponent), result.surviving[opponent]) + bonus
     return result.mission_points[player] + bonus
 
 
@@ -164,15 +171,25 @@ def roll_off(event: Event, after_round: int, group: list[str]) -> RollOff:
     return RollOff(after_round=after_round, players=list(group), throws=throws, order=settle(list(group)))
 
 
-def settle_ties(event: Event, after_round: int) -> list[RollOff]:
-    """Record a roll-off for every tie in the standings after a complete round; returns the new ones."""
+def settle_ties(event: Event, after_round: int, now: int = 0) -> list[RollOff]:
+    """Record a roll-off for every tie in the standings after a complete round, each with
+    its dice in the audit trail; returns the new ones."""
     new = []
     for group in _tie_groups(event, totals(event, after_round)):
         if len(group) > 1 and _recorded(event, after_round, group) is None:
             rolloff = roll_off(event, after_round, group)
             event.rolloffs.append(rolloff)
+            log(event, "dice", now, "roll-off", rolloff_text(event, rolloff))
             new.append(rolloff)
     return new
+
+
+def rolloff_text(event: Event, rolloff: RollOff) -> str:
+    """"after round 2: Ann 3, Bo 1 Battle Stations -> Ann, Bo" (each throw, then the order)."""
+    name = lambda p: event.players[p].name  # noqa: E731
+    throws = "; then ".join(", ".join(f"{name(p)} {n}" for p, n in throw.items()) for throw in rolloff.throws)
+    return (f"after round {rolloff.after_round}: {throws} Battle Stations on {ROLL_OFF_DICE} dice"
+            f" -> {', '.join(name(p) for p in rolloff.order)}")
 
 
 def standings(event: Event, through: Optional[int] = None) -> list[Standing]:

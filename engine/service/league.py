@@ -223,11 +223,30 @@ class LeagueService:
 
     async def resolve_score(self, event_id: int, actor: Actor, round_number: int, table: int,
                             winner: Optional[int], winner_points: int, loser_points: int,
-                            not_played: bool = False, note: str = "") -> LeagueUpdate:
-        """`resolve`, the result given in the words of a report (see `claim_from`)."""
+                            not_played: bool = False, note: str = "", *, forfeit: bool = False,
+                            winner_bonus: int = 0, loser_bonus: int = 0) -> LeagueUpdate:
+        """`resolve`, the result given in the words of a report (see `claim_from`); with
+        `forfeit` the winner wins by forfeit (a no-show), without points."""
         _row, event = await self.get(event_id)
-        claim = claim_from(event, game_at(event, round_number, table), winner, winner_points, loser_points, not_played)
+        claim = claim_from(event, game_at(event, round_number, table), winner, winner_points, loser_points,
+                           not_played, forfeit=forfeit, winner_bonus=winner_bonus, loser_bonus=loser_bonus)
         return await self.resolve(event_id, actor, round_number, table, claim, note)
+
+    async def cancel_round(self, event_id: int, actor: Actor) -> LeagueUpdate:
+        """Take back a published round nobody has reported in, to pair it again."""
+        def act(event, now):
+            rnd = rounds.cancel_round(event, str(actor.user_id), now)
+            return [f"Round {rnd.number} is cancelled; its pairings no longer stand. It will be paired again."]
+        return await self._apply(event_id, act, actor)
+
+    async def swap_players(self, event_id: int, actor: Actor, first: int, second: int,
+                           note: str = "") -> LeagueUpdate:
+        """Swap two players between tables of the round being paired or played."""
+        def act(event, now):
+            rnd = rounds.swap_players(event, str(actor.user_id), now, str(first), str(second), note)
+            status = "preview" if rnd.status == "preview" else "round"
+            return [f"Round {rnd.number} {status} changed by hand:", *pairing_lines(event, rnd)]
+        return await self._apply(event_id, act, actor)
 
     async def accept_claim(self, event_id: int, actor: Actor, round_number: int, table: int, user_id: int,
                            digest: str, note: str = "") -> LeagueUpdate:
@@ -307,22 +326,25 @@ class LeagueService:
         sheet = _build(build)
 
         def act(event, now):
-            league.submit_build(event, str(user_id), sheet)
+            league.submit_build(event, str(user_id), sheet, now)
             return [f"Build registered: {sheet.total} points, hash {sheet.digest()}."]
         return await self._apply(event_id, act)
 
-    async def verify_build(self, event_id: int, user_id: int, build_hash: str) -> LeagueUpdate:
-        """Sign off the opponent's locked build before this round's game."""
+    async def verify_build(self, event_id: int, user_id: int, sheet: str | dict) -> LeagueUpdate:
+        """Sign off the opponent's locked build before this round's game: by its hash, or by
+        the sheet they showed (plain data, compared with the locked hash)."""
+        shown = _build(sheet) if isinstance(sheet, dict) else sheet
+
         def act(event, now):
-            game = results.verify_build(event, str(user_id), build_hash)
+            game = results.verify_build(event, str(user_id), shown, now)
             opponent = event.players[game.opponent(str(user_id))].name
-            return [f"{event.players[str(user_id)].name} signed off {opponent}'s build ({build_hash})."]
+            return [f"{event.players[str(user_id)].name} signed off {opponent}'s build ({game.verified[str(user_id)]})."]
         return await self._apply(event_id, act)
 
     async def report(self, event_id: int, user_id: int, claim: Claim) -> LeagueUpdate:
         """Report this round's result; matching reports confirm it, different ones go to organisers."""
         def act(event, now):
-            game = results.report(event, str(user_id), claim)
+            game = results.report(event, str(user_id), claim, now)
             line = f"Table {game.table}: {results.describe(event, claim)}"
             if game.status == "final":
                 return [line + " (confirmed by both players)."]
@@ -335,15 +357,17 @@ class LeagueService:
         return await self._apply(event_id, act)
 
     async def report_score(self, event_id: int, user_id: int, winner: Optional[int], winner_points: int,
-                           loser_points: int, not_played: bool = False) -> LeagueUpdate:
+                           loser_points: int, not_played: bool = False, winner_bonus: int = 0,
+                           loser_bonus: int = 0) -> LeagueUpdate:
         """`report`, the result given in the words of a report (see `claim_from`)."""
         _row, event = await self.get(event_id)
         live = event.live_rounds()
         game = live[-1].game_of(str(user_id)) if live else None
         if game is None:  # `report` refuses it and says why
             return await self.report(event_id, user_id, Claim(outcome="not_played"))
-        return await self.report(event_id, user_id,
-                                 claim_from(event, game, winner, winner_points, loser_points, not_played))
+        return await self.report(event_id, user_id, claim_from(
+            event, game, winner, winner_points, loser_points, not_played, winner_bonus=winner_bonus,
+            loser_bonus=loser_bonus))
 
     async def drop_self(self, event_id: int, user_id: int) -> LeagueUpdate:
         """A player drops out; past games still count."""
@@ -425,8 +449,11 @@ class LeagueService:
 
             def act(event, now_):
                 decided = results.apply_deadlines(event, now_)
+                waiting = [g for g in event.live_rounds()[-1].games if g.status == "disputed"]
                 return [f"Round {rnd.number} deadline passed."] + [
-                    f"Table {g.table}: {results.describe(event, g.result)}" for g in decided]
+                    f"Table {g.table}: {results.describe(event, g.result)}" for g in decided] + [
+                    f"Organisers: table {g.table} ({' vs '.join(event.players[p].name for p in g.players)}) "
+                    "is still disputed; settle it with /league disputes." for g in waiting]
             updates.append(await self._apply(row.id, act))
         return reminders, updates
 
@@ -490,21 +517,27 @@ def game_at(event: Event, round_number: int, table: int) -> Game:
 
 
 def claim_from(event: Event, game: Game, winner: Optional[int], winner_points: int, loser_points: int,
-               not_played: bool = False) -> Claim:
+               not_played: bool = False, *, forfeit: bool = False, winner_bonus: int = 0,
+               loser_bonus: int = 0) -> Claim:
     """A claim from the words of a report: the winner and the points of each side (squad
-    points left, or mission points in an Away Missions event)."""
+    points left, or mission points in an Away Missions event), and any bonus Fleet Points a
+    scenario awards (the Arena's +15 per captain surviving the Captains' Battle)."""
     if not_played:
         return Claim(outcome="not_played")
     if winner is None or str(winner) not in game.players:
         names = " or ".join(event.players[p].name for p in game.players)
         raise IllegalCommand(f"Name the winner of table {game.table}: {names}.")
     won, lost = str(winner), game.opponent(str(winner))
+    if forfeit:
+        return Claim(outcome="forfeit", winner=won)
+    bonus = {p: b for p, b in ((won, winner_bonus), (lost, loser_bonus)) if b}
     if event.profile.tiebreak == "fleet_points":
-        return Claim(winner=won, surviving={won: winner_points, lost: loser_points})
-    return Claim(winner=won, mission_points={won: winner_points, lost: loser_points})
+        return Claim(winner=won, surviving={won: winner_points, lost: loser_points}, bonus=bonus)
+    return Claim(winner=won, mission_points={won: winner_points, lost: loser_points}, bonus=bonus)
 
 
 def _build(data: dict) -> Build:
+    """A build sheet from plain data; IllegalCommand when it cannot be read."""
     try:
         return msgspec.convert(data, Build)
     except msgspec.ValidationError as error:
