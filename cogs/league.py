@@ -96,6 +96,15 @@ class VerifyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rrl:ver
         await interaction.edit_original_response(content=present.clip(text), view=view)
 
 
+async def sheet_or_refusal(interaction: discord.Interaction, kind: str, text: str) -> Optional[dict]:
+    """The build sheet typed in a command, or None after telling the user why it cannot be read."""
+    try:
+        return parse_sheet(kind, text)
+    except ServiceError as refused:
+        await present.reply(interaction, refused.message)
+        return None
+
+
 class SignOffButton(discord.ui.DynamicItem[discord.ui.Button],
                     template=r"rrl:signoff:(?P<event>\d+):(?P<hash>[0-9a-f]+)"):
     """Signs off the build with this hash."""
@@ -276,12 +285,9 @@ class League(commands.Cog):
     @league.command(name="build", description="Register your build: NAME POINTS; ...; resource: NAME POINTS")
     async def build(self, interaction: discord.Interaction, event: int, sheet: str,
                     kind: Literal["fleet", "away_team"] = "fleet") -> None:
-        try:
-            data = parse_sheet(kind, sheet)
-        except ServiceError as refused:
-            await present.reply(interaction, refused.message)
-            return
-        await self.answer(interaction, self.desk.submit_build(event, interaction.user.id, data), public=False)
+        data = await sheet_or_refusal(interaction, kind, sheet)
+        if data is not None:
+            await self.answer(interaction, self.desk.submit_build(event, interaction.user.id, data), public=False)
 
     @league.command(name="start", description="Close sign-up and lock the builds (organisers)")
     async def start(self, interaction: discord.Interaction, event: int) -> None:
@@ -333,12 +339,9 @@ class League(commands.Cog):
     @league.command(name="signoff", description="Sign off your opponent's build by the sheet they show you")
     async def signoff(self, interaction: discord.Interaction, event: int, sheet: str,
                       kind: Literal["fleet", "away_team"] = "fleet") -> None:
-        try:
-            data = parse_sheet(kind, sheet)
-        except ServiceError as refused:
-            await present.reply(interaction, refused.message)
-            return
-        await self.answer(interaction, self.desk.verify_build(event, interaction.user.id, data), public=False)
+        data = await sheet_or_refusal(interaction, kind, sheet)
+        if data is not None:
+            await self.answer(interaction, self.desk.verify_build(event, interaction.user.id, data), public=False)
 
     @league.command(name="cancel", description="Cancel the published round nobody has reported in, to pair it again (organisers)")
     async def cancel(self, interaction: discord.Interaction, event: int) -> None:
@@ -403,13 +406,10 @@ class League(commands.Cog):
     @league.command(name="latejoin", description="Add a late player with their build (organisers)")
     async def latejoin(self, interaction: discord.Interaction, event: int, player: discord.Member, sheet: str,
                        kind: Literal["fleet", "away_team"] = "fleet") -> None:
-        try:
-            data = parse_sheet(kind, sheet)
-        except ServiceError as refused:
-            await present.reply(interaction, refused.message)
-            return
-        await self.answer(interaction, self.desk.join_late(
-            event, actor_of(interaction), player.id, player.display_name, data))
+        data = await sheet_or_refusal(interaction, kind, sheet)
+        if data is not None:
+            await self.answer(interaction, self.desk.join_late(
+                event, actor_of(interaction), player.id, player.display_name, data))
 
     @league.command(name="standings", description="The standings as a picture, with a CSV file")
     async def standings(self, interaction: discord.Interaction, event: int) -> None:

@@ -1,11 +1,7 @@
 """Reminders that fail, back off or arrive too late, through the fake Discord (issue 10, items 8, 9, 11)."""
-import random
-
-import pytest
-
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord
 from tests.test_discord_game import ANN, BO, new_game
-from tests.test_discord_turns import Clock
+from tests.test_discord_turns import Clock, play_until_a_reaction_window
 
 
 async def _two_games(fake):
@@ -81,18 +77,8 @@ async def test_a_reminder_for_a_decision_a_deadline_just_ended_is_not_sent(monke
         await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", 3600.0)
         await fake.bot.service.set_guild_setting(GUILD_ID, "remind_after", 1800.0)
         thread, game_id = await new_game(fake)
-        service, rng = fake.bot.service, random.Random(4)
-        for _ in range(600):  # random legal play until someone is asked to react
-            view = await service.view(game_id)
-            waiting = view["pending"][0]
-            if waiting["kind"] in ("reroll", "interrupt"):
-                break
-            user_id = {"p1": 1, "p2": 2}[waiting["player"]]
-            version, commands = await service.legal_commands(game_id, user_id)
-            await service.submit(game_id, user_id, rng.choice(commands), version)
-        else:
-            pytest.fail("no reaction window came up")
-        reacting = {"p1": 1, "p2": 2}[waiting["player"]]
+        view = await play_until_a_reaction_window(fake.bot.service, game_id)
+        reacting = {"p1": 1, "p2": 2}[view["pending"][0]["player"]]
         public = len(fake.in_channel(thread))
         clock.now += 3600 + 1  # the window's reminder (after 30 min) and its deadline are both due
         await fake.run(fake.bot.get_cog("Turns").send_due())

@@ -1,4 +1,6 @@
 """Who may act, double clicks, restarts, reminders, panels and the owner's sync, through the fake Discord."""
+import random
+
 import pytest
 
 from cogs import panel
@@ -158,26 +160,29 @@ def test_panels_fit_discord_limits_and_offer_every_command(count):
     assert offered == set(range(len(commands)))
 
 
+async def play_until_a_reaction_window(service, game_id: int) -> dict:
+    """Random legal play (fixed seed) until someone is asked to react; the view then."""
+    rng = random.Random(4)
+    for _ in range(600):
+        view = await service.view(game_id)
+        waiting = view["pending"][0]
+        if waiting["kind"] in ("reroll", "interrupt"):
+            return view
+        user_id = {"p1": 1, "p2": 2}[waiting["player"]]
+        version, commands = await service.legal_commands(game_id, user_id)
+        await service.submit(game_id, user_id, rng.choice(commands), version)
+    pytest.fail("no reaction window came up")
+
+
 async def test_a_reaction_window_passes_by_itself_at_its_deadline(monkeypatch, tmp_path):
-    import random
     from tests.discord_harness import GUILD_ID
 
     clock = Clock()
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
         await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", 3600.0)
         thread, game_id = await new_game(fake)
-        rng = random.Random(4)
         service = fake.bot.service
-        for _ in range(600):  # random legal play until someone is asked to react
-            view = await service.view(game_id)
-            waiting = view["pending"][0]
-            if waiting["kind"] in ("reroll", "interrupt"):
-                break
-            user_id = {"p1": 1, "p2": 2}[waiting["player"]]
-            version, commands = await service.legal_commands(game_id, user_id)
-            await service.submit(game_id, user_id, rng.choice(commands), version)
-        else:
-            pytest.fail("no reaction window came up")
+        view = await play_until_a_reaction_window(service, game_id)
         before = view["version"]
         public = len(fake.in_channel(thread))
         clock.now += 3600 + 1

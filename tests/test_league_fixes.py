@@ -9,18 +9,8 @@ from engine.league.event import Claim, join_late
 from engine.league.results import apply_deadlines, report, resolve, verify_build
 from engine.league.rounds import DAY, cancel_round, pair_next_round, publish_round, swap_players
 from engine.league.standings import round_scores, standings
-from tests.league_helpers import started_event
-
-FLEET = Build(kind="fleet", entries=(BuildEntry("Enterprise", "ship", "FED", 80), BuildEntry("Kirk", "captain", "FED", 20)))
-
-
-def running(names, **options):
-    return started_event(names, FLEET, seed=3, **options)
-
-
-def published(event, now=0):
-    pair_next_round(event, "org", now)
-    return publish_round(event, "org", now)
+from tests.test_league_events import FLEET, published
+from tests.test_league_events import running_event as running
 
 
 def win(a, b, left=30, lost=0, **bonus):
