@@ -1,12 +1,15 @@
 """Drive many concurrent games through the GameService (rules + commit, no images).
 
     python benchmarks/service_bench.py [--games 200] [--seconds 10] [--think 1.0]
+    python benchmarks/service_bench.py --games 1000 --seconds 20   # 1,000 hot games
 
 Each game has simulated players: wait a random think time (exponential, mean --think
 seconds; 0 = no pause), ask for the legal commands, submit one at random. Latency is
 measured around `submit` alone (lock, rules, commit). A second run with no think time
 shows the most commands per second the service can take. Figures are printed, not asserted;
-the machine's load average is printed too, since other processes skew the tail.
+the machine's load average is printed too, since other processes skew the tail. Every
+callback the event loop runs is timed: the longest one is printed (the target: none over
+50 ms, so Discord's heartbeat and other games are never held up).
 """
 from __future__ import annotations
 
@@ -55,6 +58,31 @@ async def table(service, channel, game, think, until, latencies, rng):
         latencies.append(time.perf_counter() - start)
 
 
+class CallbackTimer:
+    """Times every callback the event loop runs (asyncio.Handle._run), to find the longest
+    stretch one of them held the loop: a command, a flush, a garbage collection inside one."""
+
+    def __init__(self):
+        self.longest, self.over_50ms, self._original = 0.0, 0, asyncio.events.Handle._run
+
+    def __enter__(self) -> "CallbackTimer":
+        original, timer = self._original, self
+
+        def timed(handle):
+            began = time.perf_counter()
+            try:
+                return original(handle)
+            finally:
+                took = time.perf_counter() - began
+                timer.longest = max(timer.longest, took)
+                timer.over_50ms += took > 0.05
+        asyncio.events.Handle._run = timed
+        return self
+
+    def __exit__(self, *exc) -> None:
+        asyncio.events.Handle._run = self._original
+
+
 async def run(games: int, seconds: float, think: float, seed: int) -> None:
     """Set up `games` games, then play them all for `seconds` and print the figures."""
     with tempfile.TemporaryDirectory() as folder:
@@ -65,8 +93,9 @@ async def run(games: int, seconds: float, think: float, seed: int) -> None:
         load = os.getloadavg()[0]
         until = time.perf_counter() + seconds
         began, cpu = time.perf_counter(), time.process_time()
-        await asyncio.gather(*(table(service, n + 1, game, think, until, latencies, random.Random(rng.random()))
-                               for n, game in enumerate(tables)))
+        with CallbackTimer() as callbacks:
+            await asyncio.gather(*(table(service, n + 1, game, think, until, latencies, random.Random(rng.random()))
+                                   for n, game in enumerate(tables)))
         elapsed, cpu = time.perf_counter() - began, time.process_time() - cpu
         await service.close()
     ms = sorted(x * 1000 for x in latencies)
@@ -78,6 +107,8 @@ async def run(games: int, seconds: float, think: float, seed: int) -> None:
           " players included)")
     print(f"  submit latency: median {statistics.median(ms):.2f} ms, p95 {p95:.2f} ms, "
           f"p99 {p99:.2f} ms, max {ms[-1]:.2f} ms")
+    print(f"  longest single callback {callbacks.longest * 1000:.0f} ms; "
+          f"{callbacks.over_50ms} callbacks over 50 ms")
 
 
 def main() -> None:

@@ -357,3 +357,19 @@ async def test_a_database_from_a_newer_release_is_refused_before_it_is_changed(t
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
     conn.close()
+
+
+async def test_hot_games_keep_their_state_as_stored_text_between_commands(service, path):
+    """A thousand live state trees made the garbage collector hold the loop (issue 10, item 23):
+    between operations a hot game keeps only the committed text, and reads stay exact."""
+    games = [await new_game(service, channel=20 + n, users=(10 + 2 * n, 11 + 2 * n)) for n in range(5)]
+    for n, (game_id, update) in enumerate(games):
+        users = {"p1": 10 + 2 * n, "p2": 11 + 2 * n}
+        await play(service, game_id, update, 15, random.Random(n), users)
+    for game_id, _ in games:
+        hot = service._hot[game_id]
+        assert hot._live is None
+        _version, state, _log = stored(path, game_id)
+        assert hot.row.state == state
+        assert to_json(hot.state).decode() == state  # decoded again on demand, byte for byte
+        hot.let_go()
