@@ -233,7 +233,7 @@ def _load_pack_cached(path: str) -> Pack:
             continue
         try:
             with open(file, encoding="utf-8") as handle:
-                document = yaml.load(handle, Loader=_UniqueKeyLoader) or {}
+                document = yaml.load(handle, Loader=UniqueKeyLoader) or {}
         except UnicodeDecodeError as exc:
             problems.append(f"{name}: not UTF-8 text (byte {exc.start}); save it as UTF-8")
             continue
@@ -299,7 +299,7 @@ _REQUIRED = {"affiliations": "affiliations", "characters": "characters", "teams"
              "boards": "boards", "cards": "cards", "decks": "decks"}
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
+class UniqueKeyLoader(yaml.SafeLoader):
     """Safe YAML that refuses a key given twice in one mapping (plain YAML keeps the last)."""
 
     def construct_mapping(self, node, deep=False):
