@@ -2,7 +2,12 @@
 
 
 class RuleError(Exception):
-    """A command broke a rule. The message is written for the player who sent it."""
+    """A command broke a rule. The message is written for the player who sent it; `term`
+    names the glossary entry of the rule ('awaymissions/move'), when one applies."""
+
+    def __init__(self, message: str = "", term: str | None = None):
+        super().__init__(message)
+        self.term = term
 
 
 class PackError(Exception):

@@ -268,6 +268,17 @@ COMMANDS: dict[str, Verb] = {
 }
 _STANDING = ("mute", "unmute")  # standing choices: sent at any time, answer no decision
 
+# the glossary entry (content/glossary/awaymissions.yaml) a refusal of each command cites
+RULE_OF = {
+    "activate": "activation", "bonus": "bonus-action-token", "move": "move", "attack": "attack",
+    "cover": "take-cover", "recover": "recover", "special": "special-action", "draw": "draw-instead",
+    "cycle": "cycle", "play": "event-card", "pass": "action", "reroll": "re-roll", "damage": "damage",
+    "take": "search", "choose": "skill-test", "adjust": "event-card", "done": "event-card",
+    "resolve": "permanent", "corridor": "scan-mission-area", "board": "scan-mission-area",
+    "core": "core-mission", "start": "beam-down", "place": "beam-down", "discard": "draw-phase",
+    "redraw": "reverse-polarity", "keep": "draw-phase", "mute": "interrupt", "unmute": "interrupt",
+}
+
 
 def parse(command: Any) -> tuple[str, list[str]]:
     """The verb and arguments of a command, in canonical case, or RuleError.
@@ -333,17 +344,29 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
     kinds, handler = COMMANDS[verb].kinds, COMMANDS[verb].handler
     decision = _decision(state, seat)
     if decision.kind not in kinds:
-        raise RuleError(f"Now you must answer a '{decision.kind}' decision: {_hint(decision)}")
+        raise RuleError(f"Now you must answer a '{decision.kind}' decision: {_hint(decision)}",
+                        term=_cited("activation"))
     new = clone(state)
     t = Table(new)
     index = next(i for i, d in enumerate(new.pending) if d.player == seat)
     t.decision = new.pending[index]
     if decision.kind not in _SELF_CLOSING:
         new.pending.pop(index)
-    handler(t, seat, args)
-    advance(t)
+    try:
+        handler(t, seat, args)
+        advance(t)
+    except RuleError as refused:  # the refusal cites the rule of the command it refused
+        if refused.term is None:
+            family = "interrupt" if verb == "play" and decision.kind in ("interrupt", "reroll") else RULE_OF[verb]
+            refused.term = _cited(family)
+        raise
     new.version = state.version + 1
     return new, t.events
+
+
+def _cited(entry: str) -> str:
+    """A glossary reference of this ruleset ('awaymissions/<entry>')."""
+    return f"awaymissions/{entry}"
 
 
 _HINTS = {

@@ -4,9 +4,10 @@
 class ServiceError(Exception):
     """A request was refused and nothing changed. `message` is safe to show the player."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, term: str | None = None):
         super().__init__(message)
         self.message = message
+        self.term = term  # the glossary entry of the rule that refused it ('awaymissions/move'), if any
 
 
 class UnknownGame(ServiceError):

@@ -370,7 +370,7 @@ class GameService:
             try:
                 state, events = hot.ruleset.apply(hot.state, seat, command)
             except RuleError as error:
-                raise IllegalCommand(str(error)) from error
+                raise IllegalCommand(str(error), error.term) from error
             now = self._clock()
             over = state.phase == "over"
             change = GameWrite(
