@@ -47,14 +47,26 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-async def reply(interaction: discord.Interaction, text: str, **kwargs) -> None:
+async def reply(interaction: discord.Interaction, text: str, view: Optional[discord.ui.View] = None,
+                **kwargs) -> None:
     """An ephemeral answer: the response, the deferred "thinking" message, or a followup."""
+    with_view = {"view": view} if view is not None else {}
     if not interaction.response.is_done():
-        await interaction.response.send_message(clip(text), ephemeral=True, **kwargs)
+        await interaction.response.send_message(clip(text), ephemeral=True, **with_view, **kwargs)
     elif interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
-        await interaction.edit_original_response(content=clip(text), view=None, **kwargs)
+        await interaction.edit_original_response(content=clip(text), view=view, **kwargs)
     else:
-        await interaction.followup.send(clip(text), ephemeral=True, **kwargs)
+        await interaction.followup.send(clip(text), ephemeral=True, **with_view, **kwargs)
+
+
+async def refuse(interaction: discord.Interaction, refused: ServiceError) -> None:
+    """Explain a refusal privately; when a rule refused it, a button opens that rule."""
+    view = None
+    if refused.term:
+        from cogs.rules import RuleButton  # the glossary's buttons live with /rules
+        view = discord.ui.View(timeout=None)
+        view.add_item(RuleButton(refused.term, "Show the rule"))
+    await reply(interaction, refused.message, view=view)
 
 
 def place_of(interaction: discord.Interaction) -> tuple[int, Optional[int]]:
@@ -281,7 +293,7 @@ async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, 
     try:
         update = await bot.service.submit(game_id, user, command, version)
     except ServiceError as refused:
-        await reply(interaction, refused.message)
+        await refuse(interaction, refused)
         return None
     try:
         posted = await publish(bot, update, user)

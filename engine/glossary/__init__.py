@@ -132,6 +132,18 @@ class Glossary:
         return [e for e in self.entries if code in e.cards or code in e.characters]
 
 
+def plain_text(entry: Entry) -> str:
+    """An entry as plain lines for a terminal."""
+    lines = [f"{entry.term} ({RULESET_NAMES.get(entry.ruleset, entry.ruleset)}): {entry.short}"]
+    if entry.rule:
+        lines.append(entry.rule.strip())
+    if entry.rulings:
+        lines.append("Rulings: " + ", ".join(entry.rulings))
+    if entry.see:
+        lines.append("See: " + ", ".join(entry.see))
+    return "\n".join(lines)
+
+
 def load_entries(folder: str = GLOSSARY_DIR) -> list[Entry]:
     """Every entry of the YAML files in `folder`; PackError lists each problem with its file."""
     problems: list[str] = []

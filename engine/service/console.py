@@ -15,6 +15,8 @@ from typing import Awaitable, Callable, Optional, Sequence
 from engine.awaymissions.content import load_pack
 from engine.awaymissions.setup import away_team
 from engine.errors import RuleError
+from engine.glossary import load_glossary, plain_text
+from engine.glossary.cards import card_index
 from engine.service import GameService, ServiceError, Update
 from engine.service.rulesets import AWAY_MISSIONS
 from images import render_board, render_dice
@@ -25,6 +27,8 @@ HELP = """Type a command (like 'move REYES C4'), or:
   ?        list your legal commands, numbered
   N        send legal command number N
   hand     your hand and your decision
+  rules TERM   look up a rule or term (typos forgiven)
+  card NAME    look up a card or character
   concede  give up the game
   quit     stop here (the game stays in the database)"""
 
@@ -81,7 +85,8 @@ class Console:
                 update = (await self.service.concede(self.game_id, turn.user_id) if command == "concede"
                           else await self.service.submit(self.game_id, turn.user_id, command, version))
             except ServiceError as refused:
-                self.say(refused.message)
+                rule = f" (the rule: type 'rules {refused.term.split('/')[-1]}')" if refused.term else ""
+                self.say(refused.message + rule)
                 continue
             await self.show(update)
         return update
@@ -97,6 +102,8 @@ class Console:
                 self.say(HELP + "\n" + "\n".join(f"{n:3}. {c}" for n, c in enumerate(legal, 1)))
             elif line == "hand":
                 self.say(await self.hand(user_id))
+            elif line.lower().startswith(("rules ", "card ")):
+                self.say(look_up(*line.split(None, 1)))
             elif line.isdigit():
                 if 1 <= int(line) <= len(legal):
                     return legal[int(line) - 1]
@@ -128,6 +135,18 @@ class Console:
             for kind, data in drawn.items():
                 path = os.path.join(self.folder, f"game{self.game_id}-{update.version:04d}-{kind}.png")
                 await asyncio.to_thread(_write, path, data)
+
+
+def look_up(what: str, query: str) -> str:
+    """'rules TERM' or 'card NAME' at the prompt: the best match, and others close to it."""
+    if what.lower() == "rules":
+        found = load_glossary().lookup(query)
+        shown = [plain_text(e) for e in found[:1]] + [f"(also: {', '.join(e.term for e in found[1:])})"] * (len(found) > 1)
+    else:
+        cards = card_index().find(query)
+        shown = [f"{c.name} ({c.code}, {c.kind}): {c.text}" + "".join(f"\n  {f}" for f in c.facts)
+                 for c in cards[:1]] + [f"(also: {', '.join(c.name for c in cards[1:])})"] * (len(cards) > 1)
+    return "\n".join(shown) or f"Nothing like '{query}'."
 
 
 def _write(path: str, data: bytes) -> None:

@@ -1,0 +1,228 @@
+"""/rules and /card: the glossary and card lookup, privately by default with a Share button.
+
+Every button is a dynamic item keyed by what it shows (a term, a card, a letter), so a
+lookup posted before a restart still works. Lookups read data loaded once; pictures are
+drawn in a worker thread.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import present
+from engine.glossary import RULESET_NAMES, Entry, load_glossary
+from engine.glossary.cards import CardInfo, card_index
+from images.card import render_card
+
+MAX_CHOICES = 25
+LETTER_ROWS = 4  # rows of letter buttons under an A-Z page (the last row is for Share)
+PER_ROW = 5
+
+
+def entry_text(entry: Entry) -> str:
+    """An entry as a message: the term (and its ruleset when another ruleset has the same
+    term), its meaning, the rule in our words and the rulings."""
+    glossary = load_glossary()
+    where = RULESET_NAMES.get(entry.ruleset, entry.ruleset)
+    both = len(glossary.rulesets_of(entry)) > 1
+    lines = [f"**{entry.term}**" + (f" ({where})" if both else f" · {where}"), entry.short]
+    if entry.rule:
+        lines.append(entry.rule.strip())
+    if entry.rulings:
+        lines.append("Our rulings: " + ", ".join(entry.rulings) + " (docs/rulings.md, docs/leagues.md)")
+    cards = entry.cards + entry.characters
+    if cards:
+        lines.append("Cards: " + ", ".join(cards))
+    return present.clip("\n".join(lines))
+
+
+def entry_view(entry: Entry) -> discord.ui.View:
+    """A button per "see" link (at most 4 rows) and Share."""
+    glossary = load_glossary()
+    view = discord.ui.View(timeout=None)
+    for n, link in enumerate(entry.see[:LETTER_ROWS * PER_ROW]):
+        target = glossary.resolve(link, entry.ruleset)
+        if target is not None:
+            view.add_item(RuleButton(target.key, f"See {target.term}"[:80], row=n // PER_ROW))
+    view.add_item(ShareButton("rule", entry.key, row=LETTER_ROWS))
+    return view
+
+
+def letter_page(letter: str) -> tuple[str, discord.ui.View]:
+    """The A-Z page of one letter: its terms listed, a button per term, and letter buttons."""
+    glossary = load_glossary()
+    letters = glossary.letters()
+    letter = letter.upper() if letter.upper() in letters else letters[0]
+    entries = glossary.letter(letter)
+    lines = [f"**Rules glossary: {letter}** ({len(entries)} terms)"]
+    lines += [f"• **{e.term}** ({RULESET_NAMES.get(e.ruleset, e.ruleset)}): {e.short}" for e in entries]
+    view = discord.ui.View(timeout=None)
+    index = letters.index(letter)
+    view.add_item(LetterButton(letters[index - 1], "Previous", row=0))
+    view.add_item(LetterButton(letters[(index + 1) % len(letters)], "Next", row=0))
+    for n, other in enumerate(letters[:(LETTER_ROWS - 1) * PER_ROW - 2]):
+        view.add_item(LetterButton(other, other, row=(n + 2) // PER_ROW, current=other == letter))
+    return present.clip("\n".join(lines)), view
+
+
+def card_text(card: CardInfo) -> str:
+    """A card as a message (its picture goes with it)."""
+    lines = [f"**{card.name}** (`{card.code}`, {card.kind}, {card.pack})", card.text]
+    lines += list(card.facts)
+    if card.timing:
+        lines.append(f"When: {card.timing}")
+    if card.rulings:
+        lines.append("Rulings: " + ", ".join(card.rulings))
+    return present.clip("\n".join(line for line in lines if line))
+
+
+async def _card_files(card: CardInfo) -> list[discord.File]:
+    picture = await asyncio.to_thread(render_card, card)
+    return [discord.File(io.BytesIO(picture), filename=f"{card.code}.png")]
+
+
+async def show_entry(interaction: discord.Interaction, entry: Entry, *, public: bool = False) -> None:
+    """Answer with the entry (privately unless shared)."""
+    await interaction.response.send_message(entry_text(entry), view=None if public else entry_view(entry),
+                                            ephemeral=not public, allowed_mentions=present.NO_MENTIONS)
+
+
+async def show_card(interaction: discord.Interaction, card: CardInfo, *, public: bool = False) -> None:
+    """Answer with the card and its picture (privately unless shared)."""
+    await interaction.response.defer(ephemeral=not public, thinking=True)
+    view = discord.ui.View(timeout=None)
+    if not public:
+        view.add_item(ShareButton("card", card.code))
+    await interaction.followup.send(card_text(card), files=await _card_files(card), view=view,
+                                    ephemeral=not public, allowed_mentions=present.NO_MENTIONS)
+
+
+class RuleButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:rule:(?P<key>[a-z]+/[a-z0-9-]+)"):
+    """Opens a glossary entry privately (a "see" link, or the rule a refusal cites)."""
+
+    def __init__(self, key: str, label: str = "The rule", row: Optional[int] = None):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=row,
+                                           custom_id=f"rr:rule:{key}"))
+        self.key = key
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(match["key"], item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        entry = load_glossary().get(self.key)
+        if entry is None:
+            await present.reply(interaction, "That glossary entry no longer exists; try /rules.")
+            return
+        await show_entry(interaction, entry)
+
+
+class LetterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:az:(?P<letter>[A-Z])(?P<tag>:\w+)?"):
+    """Turns the A-Z browser to a letter (edits the private message in place)."""
+
+    def __init__(self, letter: str, label: str, row: Optional[int] = None, current: bool = False):
+        tag = "" if label == letter else f":{label.lower()}"
+        super().__init__(discord.ui.Button(
+            label=label, row=row, disabled=current,
+            style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary,
+            custom_id=f"rr:az:{letter}{tag}"))
+        self.letter = letter
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(match["letter"], item.label, current=item.disabled)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        content, view = letter_page(self.letter)
+        await interaction.response.edit_message(content=content, view=view)
+
+
+class ShareButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"rr:share:(?P<what>rule|card):(?P<key>[A-Za-z0-9/-]+)"):
+    """Posts the private answer in the channel for everyone."""
+
+    def __init__(self, what: str, key: str, row: Optional[int] = None):
+        super().__init__(discord.ui.Button(label="Share in channel", style=discord.ButtonStyle.success, row=row,
+                                           custom_id=f"rr:share:{what}:{key}"))
+        self.what, self.key = what, key
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(match["what"], match["key"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.what == "rule":
+            entry = load_glossary().get(self.key)
+            if entry is not None:
+                await show_entry(interaction, entry, public=True)
+                return
+        else:
+            card = card_index().get(self.key)
+            if card is not None:
+                await show_card(interaction, card, public=True)
+                return
+        await present.reply(interaction, "That is no longer in the glossary.")
+
+
+ITEMS = (RuleButton, LetterButton, ShareButton)
+
+
+async def complete_term(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Terms that match what is typed (typos and plurals forgiven)."""
+    glossary = load_glossary()
+    found = glossary.lookup(current, limit=MAX_CHOICES) if current.strip() else glossary.entries[:MAX_CHOICES]
+    return [app_commands.Choice(name=f"{e.term} ({RULESET_NAMES.get(e.ruleset, e.ruleset)})"[:100], value=e.key)
+            for e in found]
+
+
+async def complete_card(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Cards that match what is typed."""
+    index = card_index()
+    found = index.find(current, limit=MAX_CHOICES) if current.strip() else index.cards[:MAX_CHOICES]
+    return [app_commands.Choice(name=f"{c.name} ({c.kind})"[:100], value=c.code) for c in found]
+
+
+class Rules(commands.Cog):
+    """The rules at players' fingertips."""
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        await asyncio.to_thread(card_index)  # packs and glossary parsed off the event loop
+        self.bot.add_dynamic_items(*ITEMS)
+
+    @app_commands.command(name="rules", description="Look up a rule or game term (no term: browse A-Z)")
+    @app_commands.autocomplete(term=complete_term)
+    async def rules(self, interaction: discord.Interaction, term: Optional[str] = None) -> None:
+        glossary = load_glossary()
+        if not term:
+            content, view = letter_page("A")
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+            return
+        found = glossary.get(term) or next(iter(glossary.lookup(term)), None)
+        if found is None:
+            await present.reply(interaction, f"No rule or term like '{present.clip(term, 80)}'. "
+                                             "Try /rules with no term to browse A-Z.")
+            return
+        await show_entry(interaction, found)
+
+    @app_commands.command(name="card", description="Look up a card or character, with its picture")
+    @app_commands.autocomplete(name=complete_card)
+    async def card(self, interaction: discord.Interaction, name: str) -> None:
+        index = card_index()
+        found = index.get(name) or next(iter(index.find(name)), None)
+        if found is None:
+            await present.reply(interaction, f"No card like '{present.clip(name, 80)}'.")
+            return
+        await show_card(interaction, found)
+
+
+async def setup(bot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Rules(bot))
