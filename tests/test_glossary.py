@@ -1,0 +1,140 @@
+"""The rules glossary and card lookup: every term found by name, typo and plural; every link
+real; refusals cite a rule that exists; the card picture is stable."""
+import shutil
+
+import pytest
+
+from engine.awaymissions import rules
+from engine.errors import RuleError
+from engine.glossary import Entry, Glossary, load_entries, load_glossary, normalise
+from engine.glossary.cards import card_index
+from engine.glossary.validate import glossary_problems
+from engine.scenario import build
+from images.card import render_card
+from tests.conftest import two_player_config
+
+GLOSSARY = load_glossary()
+
+
+def one_letter_typo(term: str) -> str:
+    """The term with one letter doubled (a typo a player makes), in its longest word."""
+    word = max(term.split(), key=len)
+    typo = word[:2] + word[2] + word[2:]
+    return term.replace(word, typo, 1)
+
+
+def plural(term: str) -> str:
+    words = term.split()
+    last = words[-1]
+    words[-1] = last[:-1] + "ies" if last.endswith("y") and last[-2] not in "aeiou" else last + "s"
+    return " ".join(words)
+
+
+@pytest.mark.parametrize("entry", GLOSSARY.entries, ids=lambda e: e.key)
+def test_every_term_is_found_by_name_by_a_typo_and_by_its_plural(entry):
+    assert entry in GLOSSARY.lookup(entry.term)
+    assert GLOSSARY.lookup(entry.term)[0].term == entry.term
+    assert entry.term in [e.term for e in GLOSSARY.lookup(one_letter_typo(entry.term))], one_letter_typo(entry.term)
+    assert entry.term in [e.term for e in GLOSSARY.lookup(plural(entry.term))], plural(entry.term)
+
+
+def test_the_glossary_covers_every_ruleset_and_its_links_are_real():
+    assert {e.ruleset for e in GLOSSARY.entries} == {"awaymissions", "renegades", "leagues"}
+    assert len(GLOSSARY.entries) >= 100
+    assert glossary_problems() == []
+    for entry in GLOSSARY.entries:
+        assert all(GLOSSARY.resolve(link, entry.ruleset) is not None for link in entry.see), entry.term
+
+
+def test_the_validator_reports_broken_links_rulings_and_cards(tmp_path):
+    folder = tmp_path / "glossary"
+    shutil.copytree("content/glossary", folder)
+    path = folder / "awaymissions.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("see: [recover, incapacitated, damage]", "see: [recover, nowhere]", 1)
+    text = text.replace("rulings: [R11, R17, R19]", "rulings: [R11, R999]", 1)
+    text = text.replace("cards: [fed-dive-for-cover]", "cards: [no-such-card]", 1)
+    path.write_text(text + "\n  - term: Stun\n    short: again\n", encoding="utf-8")
+    problems = glossary_problems(str(folder))
+    assert any("Stun: see 'nowhere' is no entry" in p for p in problems)
+    assert any("ruling R999 is not in" in p for p in problems)
+    assert any("no card or character 'no-such-card'" in p for p in problems)
+    assert any("Stun: also in awaymissions.yaml" in p for p in problems)
+
+
+def test_a_duplicate_key_in_a_glossary_file_is_refused(tmp_path):
+    (tmp_path / "x.yaml").write_text("ruleset: renegades\nruleset: renegades\nentries: []\n", encoding="utf-8")
+    assert any("given twice" in p for p in glossary_problems(str(tmp_path)))
+
+
+def test_a_term_in_two_rulesets_names_both():
+    glossary = Glossary(load_entries() + [Entry(term="Faction", short="a side", ruleset="awaymissions")])
+    assert glossary.rulesets_of(glossary.get("renegades/faction")) == ["awaymissions", "renegades"]
+    assert [e.ruleset for e in glossary.lookup("factions")] == ["awaymissions", "renegades"]
+
+
+def test_plurals_and_spacing_reduce_to_one_form():
+    assert normalise("Bonus Action Tokens") == normalise("bonus action token")
+    assert normalise("Activations") == "activation" and normalise("abilities") == "ability"
+
+
+def _refusal(spec, seat, command):
+    state = build(spec)
+    with pytest.raises(RuleError) as refused:
+        rules.apply(state, seat, command)
+    return refused.value
+
+
+@pytest.mark.parametrize("command, family", [
+    ("move REYES A1", "move"), ("attack REYES D4-12 phaser", "attack"), ("cover D4-12", "take-cover"),
+    ("recover REYES", "recover"), ("special REYES no-such-action", "special-action"),
+    ("cycle fed-restore-life-support", "cycle"), ("play fed-red-alert", "event-card"),
+])
+def test_a_refused_action_cites_a_glossary_entry_that_exists(command, family):
+    spec = {"layout": "standard", "start": {"round": 1, "phase": "action", "turn": "p1"},
+            "characters": {"REYES": {"space": "C5"}, "D4-12": {"space": "J6"}},
+            "steps": []}
+    state = build(spec)
+    state, _ = rules.apply(state, "p1", "activate REYES")
+    with pytest.raises(RuleError) as refused:
+        rules.apply(state, "p1", command)
+    assert refused.value.term == f"awaymissions/{family}"
+    assert GLOSSARY.get(refused.value.term) is not None
+
+
+def test_setup_and_decision_refusals_cite_their_rules():
+    state = rules.new_game(two_player_config(layout="standard"), 3)
+    seat = rules.awaited(state)[0]
+    for command, family in (("core nothing", "core-mission"), ("move REYES C4", "activation")):
+        with pytest.raises(RuleError) as refused:
+            rules.apply(state, seat, command)
+        assert refused.value.term == f"awaymissions/{family}" and GLOSSARY.get(refused.value.term)
+
+
+def test_every_rule_a_command_can_cite_exists():
+    assert [term for term in rules.RULE_OF.values() if GLOSSARY.get(f"awaymissions/{term}") is None] == []
+
+
+def test_cards_are_found_by_name_code_typo_and_plural():
+    index = card_index()
+    assert len(index.cards) >= 70
+    for card in index.cards:
+        assert index.find(card.name)[0].code == card.code
+        assert index.find(card.code)[0].code == card.code
+    assert index.find("Emergency Beam-Outs")[0].code == "fed-emergency-beam-out"
+    assert index.find("field tricoder")[0].code == "fed-field-tricorder"
+    beam = index.get("fed-emergency-beam-out")
+    assert beam.timing == "interrupt when damaged" and "awaymissions/interrupt" in beam.entries
+    assert "R30" in beam.rulings
+
+
+def test_the_card_picture_is_the_same_for_the_same_card_and_shows_its_name_band():
+    from io import BytesIO
+
+    from PIL import Image
+    card = card_index().get("REYES")
+    first, second = render_card(card), render_card(card)
+    assert first == second
+    picture = Image.open(BytesIO(first))
+    assert picture.width == 550 and picture.height > 150
+    assert picture.getpixel((5, 5)) != picture.getpixel((5, 100))  # the name band differs from the paper
