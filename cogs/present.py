@@ -53,10 +53,22 @@ async def reply(interaction: discord.Interaction, text: str, view: Optional[disc
     with_view = {"view": view} if view is not None else {}
     if not interaction.response.is_done():
         await interaction.response.send_message(clip(text), ephemeral=True, **with_view, **kwargs)
+        unlisten(view)
     elif interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
         await interaction.edit_original_response(content=clip(text), view=view, **kwargs)
     else:
         await interaction.followup.send(clip(text), ephemeral=True, **with_view, **kwargs)
+        unlisten(view)
+
+
+def unlisten(view) -> None:
+    """Stop the listener discord.py attaches to a view sent in an ephemeral response.
+
+    Our buttons are dynamic items that the bot routes by custom id, so the per-message
+    listener (and its 15-minute timer) only costs memory and a pending task.
+    """
+    if isinstance(view, discord.ui.View):
+        view.stop()
 
 
 async def refuse(interaction: discord.Interaction, refused: ServiceError) -> None:

@@ -20,8 +20,9 @@ from engine.glossary.cards import CardInfo, card_index
 from images.card import render_card
 
 MAX_CHOICES = 25
-LETTER_ROWS = 4  # rows of letter buttons under an A-Z page (the last row is for Share)
-PER_ROW = 5
+ROWS, PER_ROW = 5, 5  # Discord's limits on a message's buttons
+PAGE_HEADROOM = 100  # characters of a browser page kept for its heading
+LINK_ROWS = ROWS - 1  # an entry's "see" buttons; the last row is for Share
 
 
 def entry_text(entry: Entry) -> str:
@@ -45,29 +46,55 @@ def entry_view(entry: Entry) -> discord.ui.View:
     """A button per "see" link (at most 4 rows) and Share."""
     glossary = load_glossary()
     view = discord.ui.View(timeout=None)
-    for n, link in enumerate(entry.see[:LETTER_ROWS * PER_ROW]):
+    for n, link in enumerate(entry.see[:LINK_ROWS * PER_ROW]):
         target = glossary.resolve(link, entry.ruleset)
         if target is not None:
             view.add_item(RuleButton(target.key, f"See {target.term}"[:80], row=n // PER_ROW))
-    view.add_item(ShareButton("rule", entry.key, row=LETTER_ROWS))
+    view.add_item(ShareButton("rule", entry.key, row=LINK_ROWS))
     return view
 
 
-def letter_page(letter: str) -> tuple[str, discord.ui.View]:
-    """The A-Z page of one letter: its terms listed, a button per term, and letter buttons."""
+def _line(entry: Entry) -> str:
+    return f"• **{entry.term}** ({RULESET_NAMES.get(entry.ruleset, entry.ruleset)}): {entry.short}"
+
+
+def browse_pages() -> list[tuple[str, list[Entry]]]:
+    """The A-Z browser's pages in order: (letter, its terms), a letter split over as many
+    pages as its lines need to stay within one message."""
     glossary = load_glossary()
-    letters = glossary.letters()
+    pages: list[tuple[str, list[Entry]]] = []
+    for letter in glossary.letters():
+        page: list[Entry] = []
+        size = 0
+        for entry in glossary.letter(letter):
+            if page and size + len(_line(entry)) + 1 > present.MAX_CONTENT - PAGE_HEADROOM:
+                pages.append((letter, page))
+                page, size = [], 0
+            page.append(entry)
+            size += len(_line(entry)) + 1
+        pages.append((letter, page))
+    return pages
+
+
+def letter_page(letter: str, part: int = 1) -> tuple[str, discord.ui.View]:
+    """Page `part` of a letter in the A-Z browser: its terms, Previous/Next through every
+    page, and a button per letter."""
+    pages = browse_pages()
+    letters = list(dict.fromkeys(initial for initial, _ in pages))
     letter = letter.upper() if letter.upper() in letters else letters[0]
-    entries = glossary.letter(letter)
-    lines = [f"**Rules glossary: {letter}** ({len(entries)} terms)"]
-    lines += [f"• **{e.term}** ({RULESET_NAMES.get(e.ruleset, e.ruleset)}): {e.short}" for e in entries]
+    own = [n for n, (initial, _) in enumerate(pages) if initial == letter]
+    index = own[min(max(part, 1), len(own)) - 1]
+    entries = pages[index][1]
+    count = f"{len(entries)} terms" + (f", page {own.index(index) + 1} of {len(own)}" if len(own) > 1 else "")
+    lines = [f"**Rules glossary: {letter}** ({count})"] + [_line(e) for e in entries]
     view = discord.ui.View(timeout=None)
-    index = letters.index(letter)
-    view.add_item(LetterButton(letters[index - 1], "Previous", row=0))
-    view.add_item(LetterButton(letters[(index + 1) % len(letters)], "Next", row=0))
-    for n, other in enumerate(letters[:(LETTER_ROWS - 1) * PER_ROW - 2]):
+    for label, to in (("Previous", index - 1), ("Next", (index + 1) % len(pages))):
+        initial = pages[to][0]
+        first = next(n for n, (other, _) in enumerate(pages) if other == initial)
+        view.add_item(LetterButton(initial, label, part=to % len(pages) - first + 1, row=0))
+    for n, other in enumerate(letters[:ROWS * PER_ROW - 2]):  # past 23 letters, Next reaches the rest
         view.add_item(LetterButton(other, other, row=(n + 2) // PER_ROW, current=other == letter))
-    return present.clip("\n".join(lines)), view
+    return "\n".join(lines), view
 
 
 def card_text(card: CardInfo) -> str:
@@ -88,8 +115,10 @@ async def _card_files(card: CardInfo) -> list[discord.File]:
 
 async def show_entry(interaction: discord.Interaction, entry: Entry, *, public: bool = False) -> None:
     """Answer with the entry (privately unless shared)."""
-    await interaction.response.send_message(entry_text(entry), view=None if public else entry_view(entry),
-                                            ephemeral=not public, allowed_mentions=present.NO_MENTIONS)
+    view = discord.utils.MISSING if public else entry_view(entry)
+    await interaction.response.send_message(entry_text(entry), view=view, ephemeral=not public,
+                                            allowed_mentions=present.NO_MENTIONS)
+    present.unlisten(view)
 
 
 async def show_card(interaction: discord.Interaction, card: CardInfo, *, public: bool = False) -> None:
@@ -100,6 +129,7 @@ async def show_card(interaction: discord.Interaction, card: CardInfo, *, public:
         view.add_item(ShareButton("card", card.code))
     await interaction.followup.send(card_text(card), files=await _card_files(card), view=view,
                                     ephemeral=not public, allowed_mentions=present.NO_MENTIONS)
+    present.unlisten(view)
 
 
 class RuleButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:rule:(?P<key>[a-z]+/[a-z0-9-]+)"):
@@ -122,23 +152,24 @@ class RuleButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:rule:(
         await show_entry(interaction, entry)
 
 
-class LetterButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:az:(?P<letter>[A-Z])(?P<tag>:\w+)?"):
-    """Turns the A-Z browser to a letter (edits the private message in place)."""
+class LetterButton(discord.ui.DynamicItem[discord.ui.Button],
+                   template=r"rr:az:(?P<letter>[A-Z])(?P<part>[0-9]{0,2})(?P<tag>:\w+)?"):
+    """Turns the A-Z browser to a letter, or one page of it (edits the private message in place)."""
 
-    def __init__(self, letter: str, label: str, row: Optional[int] = None, current: bool = False):
+    def __init__(self, letter: str, label: str, part: int = 1, row: Optional[int] = None, current: bool = False):
         tag = "" if label == letter else f":{label.lower()}"
         super().__init__(discord.ui.Button(
             label=label, row=row, disabled=current,
             style=discord.ButtonStyle.primary if current else discord.ButtonStyle.secondary,
-            custom_id=f"rr:az:{letter}{tag}"))
-        self.letter = letter
+            custom_id=f"rr:az:{letter}{part if part > 1 else ''}{tag}"))
+        self.letter, self.part = letter, part
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(match["letter"], item.label, current=item.disabled)
+        return cls(match["letter"], item.label, part=int(match["part"] or 1), current=item.disabled)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        content, view = letter_page(self.letter)
+        content, view = letter_page(self.letter, self.part)
         await interaction.response.edit_message(content=content, view=view)
 
 
@@ -204,6 +235,7 @@ class Rules(commands.Cog):
         if not term:
             content, view = letter_page("A")
             await interaction.response.send_message(content, view=view, ephemeral=True)
+            present.unlisten(view)
             return
         found = glossary.get(term) or next(iter(glossary.lookup(term)), None)
         if found is None:

@@ -30,6 +30,7 @@ GUILD_ID = 800000000000000001
 CHANNEL_ID = 700000000000000001
 OWNER_ID = 1000
 EPHEMERAL = 64
+SETTLE_SECONDS = 20  # longest wait for the tasks of one interaction
 BOT_USER = {"id": str(APP_ID), "username": "Ready Room", "discriminator": "0000", "avatar": None,
             "bot": True, "global_name": None}
 MANAGE_GUILD = 1 << 5
@@ -167,7 +168,12 @@ class FakeDiscord:
             pending = [t for t in asyncio.all_tasks() - before if t is not asyncio.current_task() and not t.done()]
             if not pending:
                 break
-            await asyncio.gather(*pending, return_exceptions=True)
+            _, still = await asyncio.wait(pending, timeout=SETTLE_SECONDS)
+            if still:
+                for task in still:
+                    task.cancel()
+                raise AssertionError(f"tasks still running after {SETTLE_SECONDS} s (a view left listening?): "
+                                     + ", ".join(task.get_coro().__qualname__ for task in still))
         self.check()
 
     async def dispatch(self, *payloads: dict) -> None:
