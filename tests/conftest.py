@@ -1,5 +1,6 @@
 """Shared fixtures: the starter pack and standard two-player game configurations."""
 import os
+import shutil
 import sys
 
 import pytest
@@ -30,3 +31,22 @@ def two_player_config(layout=None, cube=False):
 @pytest.fixture
 def config():
     return two_player_config()
+
+
+@pytest.fixture(scope="module")
+def stun_damage_pack(tmp_path_factory):
+    """A copy of the starter pack whose stun phaser has DAMAGE 2 and whose drone D4-12
+    also carries a stun weapon with DAMAGE 2 (`stun-beam`)."""
+    folder = tmp_path_factory.mktemp("packs") / "stun-damage"
+    shutil.copytree("content/starter", folder)
+    characters = folder / "characters.yaml"
+    text = characters.read_text(encoding="utf-8")
+    stun = "{code: phaser-stun, name: Phaser (stun setting), dice: 1, damage: 0, stun: true}"
+    assert stun in text
+    text = text.replace(stun, stun.replace("damage: 0", "damage: 2"))
+    beam = "      - {code: drone-beam, name: Forearm emitter, dice: 1, damage: 1}\n"
+    drone = text.index("code: D4-12")
+    at = text.index(beam, drone) + len(beam)
+    stun_beam = "      - {code: stun-beam, name: Stun emitter, dice: 1, damage: 2, stun: true}\n"
+    characters.write_text(text[:at] + stun_beam + text[at:], encoding="utf-8")
+    return str(folder)

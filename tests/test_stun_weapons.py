@@ -1,30 +1,10 @@
 """Stun weapons: a stun token instead of damage, but plain +0 DAMAGE hits against a Borg.
 
 The starter pack's stun weapons all have DAMAGE 0, which cannot tell "+0 DAMAGE" from
-"the printed DAMAGE", so these tests use a copy of the pack whose stun phaser has DAMAGE 2.
+"the printed DAMAGE", so these tests use a copy of the pack whose stun phaser has
+DAMAGE 2 (the fixture `stun_damage_pack` in conftest.py).
 """
-import shutil
-
-import pytest
-
 from engine.scenario import run
-
-
-@pytest.fixture(scope="module")
-def stun_damage_pack(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("packs") / "stun-damage"
-    shutil.copytree("content/starter", folder)
-    characters = folder / "characters.yaml"
-    text = characters.read_text(encoding="utf-8")
-    stun = "{code: phaser-stun, name: Phaser (stun setting), dice: 1, damage: 0, stun: true}"
-    assert stun in text
-    text = text.replace(stun, stun.replace("damage: 0", "damage: 2"))
-    beam = "      - {code: drone-beam, name: Forearm emitter, dice: 1, damage: 1}\n"
-    drone = text.index("code: D4-12")
-    at = text.index(beam, drone) + len(beam)
-    stun_beam = "      - {code: stun-beam, name: Stun emitter, dice: 1, damage: 2, stun: true}\n"
-    characters.write_text(text[:at] + stun_beam + text[at:], encoding="utf-8")
-    return str(folder)
 
 
 def _attack(pack, seat, attacker, target, weapon, dice, expect):

@@ -165,7 +165,10 @@ def _weapon(t: Table, character: Character, code: Optional[str]) -> Attack:
     raise RuleError(f"{character.name} has no attack '{code}'.")
 
 
-def attack(t: Table, seat: str, code: str, target_code: str, weapon_code: Optional[str]) -> None:
+def check_attack(t: Table, seat: str, code: str, target_code: str,
+                 weapon_code: Optional[str]) -> tuple[Character, Attack, Character]:
+    """(attacker, attack action, target) of an attack `seat` may declare now, or RuleError.
+    Changes nothing."""
     character = acting(t, seat, code)
     _not_stunned(character, "attack")
     weapon = _weapon(t, character, weapon_code)
@@ -178,6 +181,11 @@ def attack(t: Table, seat: str, code: str, target_code: str, weapon_code: Option
         reason = "is not in an adjacent space" if weapon.melee and not _adjacent(t, character, target) else \
             "cannot be seen (walls, closed doors or friendly characters block the line of sight)"
         raise RuleError(f"{target.name} {reason} from {character.space}.")
+    return character, weapon, target
+
+
+def attack(t: Table, seat: str, code: str, target_code: str, weapon_code: Optional[str]) -> None:
+    character, weapon, target = check_attack(t, seat, code, target_code, weapon_code)
     start_action(t)
     t.emit("attack", attacker=character.id, target=target.id, weapon=weapon.name,
            **{"from": character.space, "to": target.space})
@@ -197,23 +205,33 @@ def roll_attack(t: Table) -> None:
         t.state.roll = None  # an interrupt made the attack impossible: it ends unresolved
         t.emit("cancelled", what="attack")
         return
-    bonus = roll.then or {}
-    extra, extra_damage = effects.waiting_boosts(t, character, "attack")
+    attack_dice, defense_dice, extra_damage = dice_for_attack(t, character, target, weapon, roll.then or {})
     roll.extra_damage += extra_damage
-    attack_dice = combat.dice_count(effects.rating(t, character, "attack"), weapon.dice, t.has_backup(character),
-                                    effects.standing_dice(t, character, "attack"), extra, bonus.get("actor_dice", 0))
-    defensive = weapon.melee and any(w.defensive for w in attacks_of(t, target))
-    against = "melee" if weapon.melee else "ranged"
-    defense_extra, _ = effects.waiting_boosts(t, target, "defense")
-    defense_dice = combat.dice_count(stunned_defense(effects.rating(t, target, "defense"), target.stun),
-                                     target.cover, t.has_backup(target), defensive,
-                                     effects.standing_dice(t, target, "defense", against=against),
-                                     defense_extra, bonus.get("target_dice", 0))
     roll.then = None
     roll.stage = "rolled"
     roll.dice = sorted(t.state.dice.roll(attack_dice), reverse=True)
     roll.opposing = sorted(t.state.dice.roll(defense_dice), reverse=True)
     open_roll(t, roll)
+
+
+def dice_for_attack(t: Table, character: Character, target: Character, weapon: Attack, bonus: dict,
+                    use: bool = True) -> tuple[int, int, int]:
+    """(attack dice, defense dice, extra DAMAGE from events) of this attack rolled now (R17).
+
+    `bonus` holds dice that interrupts added before the roll (`actor_dice`, `target_dice`);
+    `use` as in effects.waiting_boosts: without it nothing changes (a preview).
+    """
+    extra, extra_damage = effects.waiting_boosts(t, character, "attack", use)
+    attack_dice = combat.dice_count(effects.rating(t, character, "attack"), weapon.dice, t.has_backup(character),
+                                    effects.standing_dice(t, character, "attack"), extra, bonus.get("actor_dice", 0))
+    defensive = weapon.melee and any(w.defensive for w in attacks_of(t, target))
+    against = "melee" if weapon.melee else "ranged"
+    defense_extra, _ = effects.waiting_boosts(t, target, "defense", use)
+    defense_dice = combat.dice_count(stunned_defense(effects.rating(t, target, "defense"), target.stun),
+                                     target.cover, t.has_backup(target), defensive,
+                                     effects.standing_dice(t, target, "defense", against=against),
+                                     defense_extra, bonus.get("target_dice", 0))
+    return attack_dice, defense_dice, extra_damage
 
 
 def stunned_defense(defense: int, stun: int) -> int:
@@ -280,7 +298,10 @@ def _first_test(effect_list):
     return next((e for e in effect_list if isinstance(e, SkillTest)), None)
 
 
-def special(t: Table, seat: str, code: str, action_code: str, challenger: Optional[str]) -> None:
+def check_special(t: Table, seat: str, code: str, action_code: str,
+                  challenger: Optional[str]) -> tuple[Character, Optional[str], object]:
+    """(character, card or None, special action) of a special action `seat` may take now,
+    or RuleError. Changes nothing."""
     character = acting(t, seat, code)
     _not_stunned(character, "take a special action")
     sources = {c: (card, action) for c, card, action in cards.special_sources(t, character)}
@@ -298,6 +319,11 @@ def special(t: Table, seat: str, code: str, action_code: str, challenger: Option
             raise RuleError(f"{action.name} is an opposed test: it needs an adjacent hostile challenger.")
         if challenger is not None and t.character(challenger).id not in rivals:
             raise RuleError(f"{action.name} needs an adjacent hostile challenger; {challenger.upper()} is not one.")
+    return character, card, action
+
+
+def special(t: Table, seat: str, code: str, action_code: str, challenger: Optional[str]) -> None:
+    character, card, action = check_special(t, seat, code, action_code, challenger)
     start_action(t)
     t.emit("special", character=character.id, action=action_code.lower(), card=card)
     effects.queue_effects(t, seat, card or action.code, character.id, action.effects)
@@ -401,11 +427,9 @@ def resolve_roll(t: Table) -> None:
         if roll.then:
             effects.resolve_test(t, roll.then, successes)
         return
-    weapon = roll.attack
     target = s.characters[roll.target]
-    damage = successes + (weapon_damage(weapon, target) + roll.extra_damage if successes else 0)
-    stun = weapon.stun and not target.is_borg and successes > 0
-    t.emit("resolved", **event, damage=0 if stun else damage, stun=stun)
+    damage, stun = attack_result(roll.attack, target, successes, roll.extra_damage)
+    t.emit("resolved", **event, damage=damage, stun=stun)
     if stun:
         if target.stun < 2:
             target.stun += 1
@@ -414,8 +438,16 @@ def resolve_roll(t: Table) -> None:
     if damage > 0 and target.in_play:
         s.queue.insert(0, Pending(kind="damage", data={
             "character": target.id, "amount": damage,
-            "assimilator": roll.actor if weapon.assimilate else None}))
+            "assimilator": roll.actor if roll.attack.assimilate else None}))
         cards.open_window(t, "damaged", target)
+
+
+def attack_result(weapon: Attack, target: Character, hits: int, extra_damage: int) -> tuple[int, bool]:
+    """(damage, stun) of an attack that got `hits` hits on this target: a stun weapon's hits
+    on a non-Borg give a stun token instead of any damage (R19)."""
+    if hits and weapon.stun and not target.is_borg:
+        return 0, True
+    return combat.attack_damage(hits, weapon_damage(weapon, target) + extra_damage), False
 
 
 def weapon_damage(weapon: Attack, target: Character) -> int:
@@ -426,7 +458,7 @@ def weapon_damage(weapon: Attack, target: Character) -> int:
 
 def take_damage(t: Table, target: Character, damage: int, assimilator: Optional[Character]) -> None:
     """Remove pegs: the owner spreads them, or the character is neutralized."""
-    if damage > combat.damage_room(target.ratings):
+    if combat.neutralizes(target.ratings, damage):
         neutralize(t, target, assimilator)
         return
     spreads = combat.damage_spreads(target.ratings, damage)

@@ -44,8 +44,9 @@ def _subject_for(t: Table, seat: str, card: Card, target: Optional[str]) -> Opti
     return subject
 
 
-def play_in_activation(t: Table, seat: str, code: str, target: Optional[str]) -> None:
-    """`play CARD [CHARACTER]` during your own activation: events, equipment, missions."""
+def check_play(t: Table, seat: str, code: str, target: Optional[str]) -> tuple[Card, Optional[Character]]:
+    """(card, subject) of a card `seat` may play now in its own activation, or RuleError.
+    Changes nothing."""
     card = card_in_hand(t, seat, code)
     a = t.state.activation
     if card.kind == "interrupt":
@@ -64,13 +65,21 @@ def play_in_activation(t: Table, seat: str, code: str, target: Optional[str]) ->
             subject = t.own_character(target, seat)
         else:
             subject = t.state.characters[a.character]
-        from engine.awaymissions.actions import acting, start_action
+        from engine.awaymissions.actions import acting
         subject = acting(t, seat, subject.id)
         if subject.stun:
             raise RuleError(f"{subject.name} is stunned: the only action it can take is recover.")
     else:
         subject = _subject_for(t, seat, card, target)
     effects.require(t, card.requires, seat, subject, card.name)
+    return card, subject
+
+
+def play_in_activation(t: Table, seat: str, code: str, target: Optional[str]) -> None:
+    """`play CARD [CHARACTER]` during your own activation: events, equipment, missions."""
+    from engine.awaymissions.actions import start_action
+
+    card, subject = check_play(t, seat, code, target)
     player = t.state.player(seat)
     player.hand.remove(card.code)
     if card.kind == "mission" and card.play in ("action", "table"):

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 MAX_DICE = 6
+FACES = 6  # the dice are six-sided
+HITS_ON = 4  # an uncontested die (and a die of an unopposed skill test) hits on this face or more
 
 
 def dice_count(*parts: int) -> int:
@@ -23,13 +25,24 @@ def compare(active: list[int], opposing: list[int]) -> list[str]:
         if i < len(opposing):
             outcome.append("cancelled" if opposing[i] >= face else "hit")
         else:
-            outcome.append("hit" if face >= 4 else "miss")
+            outcome.append("hit" if face >= HITS_ON else "miss")
     return outcome
 
 
 def unopposed(dice: list[int]) -> list[str]:
     """Outcome of each die of an unopposed skill test: 4+ succeeds."""
-    return ["hit" if face >= 4 else "miss" for face in sorted(dice, reverse=True)]
+    return ["hit" if face >= HITS_ON else "miss" for face in sorted(dice, reverse=True)]
+
+
+def attack_damage(hits: int, bonus: int) -> int:
+    """Damage of an attack whose dice got `hits` hits: one for each hit, plus `bonus` (the
+    attack's DAMAGE and any extra from cards) when at least one die got through; never below 0."""
+    return max(0, hits + bonus) if hits else 0
+
+
+def enough_successes(successes: int, needed: int) -> bool:
+    """Whether a skill test with this many successes is passed."""
+    return successes >= needed
 
 
 def damage_room(ratings: dict[str, int]) -> int:
@@ -38,6 +51,11 @@ def damage_room(ratings: dict[str, int]) -> int:
     No rating may go below 1 unless it is already 0.
     """
     return sum(value - 1 for value in ratings.values() if value >= 1)
+
+
+def neutralizes(ratings: dict[str, int], damage: int) -> bool:
+    """Whether this much damage neutralizes a character with these ratings."""
+    return damage > damage_room(ratings)
 
 
 def damage_spreads(ratings: dict[str, int], damage: int) -> list[dict[str, int]]:

@@ -120,8 +120,11 @@ def standing_dice(t: Table, character: Character, roll: str, specialization: Opt
     return extra
 
 
-def waiting_boosts(t: Table, character: Character, roll: str) -> tuple[int, int]:
-    """(extra dice, extra DAMAGE) that events played earlier this activation left for this roll."""
+def waiting_boosts(t: Table, character: Character, roll: str, use: bool = True) -> tuple[int, int]:
+    """(extra dice, extra DAMAGE) that events played earlier this activation left for this roll.
+
+    With `use` the roll is being made and takes them; without, they are only counted (a preview).
+    """
     a = t.state.activation
     if a is None:
         return 0, 0
@@ -133,7 +136,8 @@ def waiting_boosts(t: Table, character: Character, roll: str) -> tuple[int, int]
             damage += boost.get("damage", 0)
         else:
             keep.append(boost)
-    a.boosts = keep
+    if use:
+        a.boosts = keep
     return dice, damage
 
 
@@ -322,8 +326,7 @@ def _test(t, e: v.SkillTest, seat, card, subject):
             "success": msgspec.to_builtins(e.success),
             "failure": msgspec.to_builtins(e.failure), "per_extra": msgspec.to_builtins(e.per_extra)}
     if e.opposed:
-        rivals = [c.id for c in t.state.characters.values()
-                  if c.in_play and not t.friendly(c, subject) and (t.distance(subject.space, c.space) or 9) <= 1]
+        rivals = challengers(t, subject)
         if t.challenger in rivals:
             rivals = [t.challenger]
         if not rivals:
@@ -338,6 +341,12 @@ def _test(t, e: v.SkillTest, seat, card, subject):
     start_test(t, subject, e.specialization, challenger, then)
 
 
+def challengers(t: Table, subject: Character) -> list[str]:
+    """Who may oppose the subject's skill test: hostile characters in play adjacent to it."""
+    return [c.id for c in t.state.characters.values()
+            if c.in_play and not t.friendly(c, subject) and (t.distance(subject.space, c.space) or 9) <= 1]
+
+
 def _no_test(t: Table, e: v.SkillTest, seat: str, card: Optional[str], subject: Optional[Character]) -> None:
     """A test that cannot be taken (no challenger, incapacitated tester) fails."""
     t.emit("test_impossible", character=subject.id if subject else None, card=card)
@@ -349,19 +358,29 @@ def start_test(t: Table, subject: Character, specialization: Optional[str], chal
     """Roll a skill test for `subject` (opposed by `challenger` when given)."""
     from engine.awaymissions.actions import open_roll
 
-    extra, _ = waiting_boosts(t, subject, "skill")
-    dice = combat.dice_count(rating(t, subject, "skill"), t.has_backup(subject),
-                             subject.specializations.get(specialization, 0) if specialization else 0,
-                             standing_dice(t, subject, "skill", specialization), extra)
+    other = t.state.characters[challenger] if challenger else None
+    dice, opposing = skill_dice(t, subject, specialization, other)
     active = t.state.activation.player if t.state.activation else subject.controller
     roll = Roll(kind="skill", actor=subject.id, actor_player=subject.controller, active_player=active,
                 specialization=specialization, dice=sorted(t.state.dice.roll(dice), reverse=True), then=then)
-    if challenger:
-        other = t.state.characters[challenger]
+    if other is not None:
         roll.target, roll.target_player = other.id, other.controller
-        n = 0 if other.incapacitated else combat.dice_count(rating(t, other, "skill"), t.has_backup(other))
-        roll.opposing = sorted(t.state.dice.roll(n), reverse=True)
+        roll.opposing = sorted(t.state.dice.roll(opposing), reverse=True)
     open_roll(t, roll)
+
+
+def skill_dice(t: Table, subject: Character, specialization: Optional[str], challenger: Optional[Character],
+               use: bool = True) -> tuple[int, int]:
+    """(tester's dice, challenger's dice) of a skill test taken now; the challenger rolls
+    SKILL plus backup (nothing when incapacitated, 0 when there is none). `use` as in
+    waiting_boosts: without it nothing changes (a preview)."""
+    extra, _ = waiting_boosts(t, subject, "skill", use)
+    dice = combat.dice_count(rating(t, subject, "skill"), t.has_backup(subject),
+                             subject.specializations.get(specialization, 0) if specialization else 0,
+                             standing_dice(t, subject, "skill", specialization), extra)
+    if challenger is None or challenger.incapacitated:
+        return dice, 0
+    return dice, combat.dice_count(rating(t, challenger, "skill"), t.has_backup(challenger))
 
 
 def _grant_actions(t, e: v.GrantActions, seat, card, subject):
@@ -404,7 +423,7 @@ _DO = {
 def resolve_test(t: Table, then: dict, successes: int) -> None:
     """After a card's skill test: queue its success (and extra-success) or failure effects."""
     seat, card = then["seat"], then["card"]
-    if successes >= then["needed"]:
+    if combat.enough_successes(successes, then["needed"]):
         effects = then["success"] + then["per_extra"] * (successes - then["needed"])
     else:
         effects = then["failure"]

@@ -20,7 +20,8 @@ from engine.awaymissions.state import Decision, GameState, clone
 from engine import command_text
 from engine.errors import RuleError
 
-__all__ = ["new_game", "apply", "canonical", "legal_commands", "awaited", "view_for", "advance", "display_names"]
+__all__ = ["new_game", "apply", "canonical", "legal_commands", "awaited", "view_for", "advance", "display_names",
+           "decision_for"]
 
 
 def advance(t: Table) -> None:
@@ -329,6 +330,15 @@ def _on_mute(state: GameState, seat: str, args: list[str], mute: bool) -> tuple[
     return new, [{"type": "mute" if mute else "unmute", "seat": seat, "windows": [a.lower() for a in args]}]
 
 
+def decision_for(state: GameState, seat: str, verb: str) -> Decision:
+    """The seat's decision that a command with this verb would answer now, or RuleError."""
+    decision = _decision(state, seat)
+    if decision.kind not in COMMANDS[verb].kinds:
+        raise RuleError(f"Now you must answer a '{decision.kind}' decision: {_hint(decision)}",
+                        term=_cited("activation"))
+    return decision
+
+
 def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[dict]]:
     """Apply one player's command. Returns the new state and what happened.
 
@@ -341,11 +351,8 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
         if state.phase == "over":
             raise RuleError("The game is over.")
         return _on_mute(state, seat, args, verb == "mute")
-    kinds, handler = COMMANDS[verb].kinds, COMMANDS[verb].handler
-    decision = _decision(state, seat)
-    if decision.kind not in kinds:
-        raise RuleError(f"Now you must answer a '{decision.kind}' decision: {_hint(decision)}",
-                        term=_cited("activation"))
+    handler = COMMANDS[verb].handler
+    decision = decision_for(state, seat, verb)
     new = clone(state)
     t = Table(new)
     index = next(i for i, d in enumerate(new.pending) if d.player == seat)
