@@ -19,7 +19,8 @@ from cogs import buttons
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.setup import away_team
 from engine.errors import PackError, RuleError
-from engine.service import GameInfo, LobbyError, NotAPlayer, ServiceError, Update
+from engine.service import GameInfo, LobbyError, NotAPlayer, Panel, ServiceError, Update
+from engine.service.text import readable
 from images import render_board, render_dice
 
 if TYPE_CHECKING:
@@ -313,53 +314,59 @@ async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, 
         log.exception("game %s: the table could not be updated", game_id)
         posted = False
     mine = update.private.get(next((s for s, u in update.players.items() if u == user), ""), [])
-    done = [f"Done: `{command}`"] + mine
+    done = [f"Done: {update.said or command}"] + mine
     if not posted:
         waiting = ", ".join(t.name for t in update.awaited) if update.status == "active" else ""
         done.append("Your move is stored, but Discord would not take the table message, so nobody was "
                     "told in the game's thread" + (f": please let {waiting} know it is their move." if waiting else "."))
-    await interaction.edit_original_response(content=clip("\n".join(done)), view=None)
+    if update.status == "active" and any(t.user_id == user for t in update.awaited):
+        await show_panel(bot, interaction, game_id, note="\n".join(done))  # the panel follows you
+    else:
+        await interaction.edit_original_response(content=clip("\n".join(done)), view=None)
     return update
 
 
-def decision_text(view: dict, seat: str) -> str:
-    """The seat's pending decision and hand, for its private panel."""
-    decision = next((d for d in view.get("pending", []) if d["player"] == seat), None)
-    lines = []
-    if decision is not None:
-        info = ", ".join(f"{k} {v}" for k, v in (decision.get("info") or {}).items())
-        lines.append(f"Your decision: **{decision['kind']}**" + (f" ({info})" if info else ""))
-    hand = next((p.get("hand") for p in view["players"] if p["seat"] == seat), None)
-    if hand is not None:
-        lines.append("Your hand: " + (", ".join(hand) or "empty"))
+def panel_text(shown: Panel, note: str = "") -> str:
+    """The private panel's words: what just happened (if anything), the question, the hand."""
+    lines = [note] if note else []
+    if shown.question:
+        lines.append(f"**{shown.question}**")
+    if shown.hand is not None:
+        lines.append("Your hand: " + (", ".join(shown.hand) or "empty"))
     return "\n".join(lines)
 
 
-def panel_view(game_id: int, version: int, commands: list[str], layout: panel.Layout,
-               group: int = -1, page: int = 0) -> discord.ui.View:
-    """The components of one panel page (all dynamic, so they work after a restart)."""
+def panel_view(game_id: int, shown: Panel, layout: panel.Layout, group: int = -1, page: int = 0) -> discord.ui.View:
+    """The components of one panel page (all dynamic, so they work after a restart).
+    Options that roll dice carry their exact odds as their description."""
     view = discord.ui.View(timeout=None)
+    commands, labels, version = shown.commands, shown.labels, shown.version
     all_groups = panel.groups(commands)
     row = 0
     for n, (placeholder, indices) in enumerate(layout.selects):
-        key = panel.group_key(commands[indices[0]])
-        options = [discord.SelectOption(label=panel.label(commands[i], key), value=str(i)) for i in indices]
+        key = panel.group_key(labels[indices[0]])
+        options = [discord.SelectOption(label=panel.label(labels[i], key), value=str(i),
+                                        description=shown.odds.get(i, "")[:panel.DESCRIPTION] or None)
+                   for i in indices]
+        placeholder = placeholder.replace(panel.group_key(commands[indices[0]]), key, 1)
         view.add_item(buttons.CommandPick(game_id, version, n, placeholder[:150], options, row=row))
         row += 1
     for n in range(0, len(layout.drill), panel.MAX_OPTIONS):
         chunk = layout.drill[n:n + panel.MAX_OPTIONS]
-        options = [discord.SelectOption(label=all_groups[g].key[:panel.LABEL], value=str(g),
-                                        description=f"{len(all_groups[g].indices)} choices") for g in chunk]
+        options = [discord.SelectOption(label=panel.group_key(labels[all_groups[g].indices[0]])[:panel.LABEL],
+                                        value=str(g), description=f"{len(all_groups[g].indices)} choices")
+                   for g in chunk]
         view.add_item(buttons.OpenGroup(game_id, version, n, options, row=row))
         row += 1
     if layout.cards is not None:
         verb, cards = layout.cards
-        options = [discord.SelectOption(label=card[:panel.LABEL], value=str(i)) for i, card in enumerate(cards)]
+        options = [discord.SelectOption(label=readable(card, shown.names)[:panel.LABEL], value=str(i))
+                   for i, card in enumerate(cards)]
         view.add_item(buttons.CardPick(game_id, version, verb, options, row=row))
         row += 1
     for n, index in enumerate(layout.buttons):
-        view.add_item(buttons.CommandButton(game_id, version, index, commands[index][:panel.LABEL],
-                                    row=row + n // panel.PER_ROW))
+        view.add_item(buttons.CommandButton(game_id, version, index, labels[index][:panel.LABEL],
+                                            row=row + n // panel.PER_ROW))
     row += -(-len(layout.buttons) // panel.PER_ROW)
     if layout.back:
         view.add_item(buttons.PageButton(game_id, version, -1, 0, "Back", row=row))
@@ -369,35 +376,35 @@ def panel_view(game_id: int, version: int, commands: list[str], layout: panel.La
 
 
 async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int,
-                     group: int = -1, page: int = 0, version: Optional[int] = None) -> None:
+                     group: int = -1, page: int = 0, version: Optional[int] = None, note: str = "") -> None:
     """Show (or turn to a page of) the user's private panel; the interaction is deferred.
 
-    With `version`, a panel made for an older version of the game is refused.
+    With `version`, a panel made for an older version of the game is refused. `note`
+    (what the user just did) goes above the question.
     """
     user = interaction.user.id
     try:
-        current, commands = await bot.service.legal_commands(game_id, user)
-        info = await bot.service.get(game_id)
-        view = await bot.service.view(game_id, user)
+        shown = await bot.service.panel(game_id, user)
+        info = await bot.service.get(game_id) if not shown.commands else None
     except ServiceError as refused:
         await reply(interaction, refused.message)
         return
-    if version is not None and version != current:
+    if version is not None and version != shown.version:
         await reply(interaction, "This panel is out of date; press **Your move** again.")
         return
-    if not commands:
+    if info is not None:
         waiting = ", ".join(t.name for t in info.awaited) or "nobody"
         await reply(interaction, f"It is not your decision; waiting for {waiting}.")
         return
-    if group >= len(panel.groups(commands)):
+    if group >= len(panel.groups(shown.commands)):
         await reply(interaction, "That choice is not on your panel; press **Your move** again.")
         return
-    layout = panel.main_page(commands) if group < 0 else panel.group_page(commands, group, page)
-    text = decision_text(view, seat_of(info, user))
+    layout = panel.main_page(shown.commands) if group < 0 else panel.group_page(shown.commands, group, page)
+    text = panel_text(shown, note)
     if group >= 0:
-        text += f"\nChoose: {panel.groups(commands)[group].key} ..."
+        text += f"\nChoose: {panel.group_key(shown.labels[panel.groups(shown.commands)[group].indices[0]])} ..."
     await interaction.edit_original_response(
-        content=clip(text or "Your move:"), view=panel_view(game_id, current, commands, layout, group, page))
+        content=clip(text or "Your move:"), view=panel_view(game_id, shown, layout, group, page))
 
 
 # ---- the lobby ---------------------------------------------------------------------------

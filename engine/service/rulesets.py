@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from engine.awaymissions import odds as awaymissions_odds
 from engine.awaymissions import rules as awaymissions_rules
 from engine.awaymissions import state as awaymissions_state
 
@@ -25,6 +26,7 @@ class Ruleset:
     default_options: dict = field(default_factory=dict)
     dice_events: frozenset[str] = frozenset()
     display_names: Callable[[Any], dict[str, str]] = lambda state: {}
+    preview: Callable[[Any, str, str], Any] = lambda state, seat, command: None  # odds of a command, or None
 
 
 AWAY_MISSIONS = Ruleset(
@@ -41,6 +43,7 @@ AWAY_MISSIONS = Ruleset(
     default_options={"pack": "content/starter", "layout": "standard"},
     dice_events=frozenset({"rolled", "rerolled", "roll_off"}),
     display_names=awaymissions_rules.display_names,
+    preview=awaymissions_odds.preview,
 )
 
 RULESETS: dict[str, Ruleset] = {AWAY_MISSIONS.name: AWAY_MISSIONS}

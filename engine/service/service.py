@@ -87,6 +87,23 @@ class Update:
     players: dict[str, int]
     result: Optional[dict] = None
     events: list[dict] = field(default_factory=list)
+    said: str = ""  # the accepted command as a person reads it (card names, not codes)
+
+
+@dataclass(frozen=True)
+class Panel:
+    """What one player's private panel shows: the decision as a question, the legal
+    commands (by index) with readable labels, the exact odds of those that roll dice,
+    and the player's hand by name."""
+
+    version: int
+    seat: str
+    question: str
+    commands: list[str]
+    labels: list[str]
+    odds: dict[int, str]
+    hand: Optional[list[str]]
+    names: dict[str, str]  # card codes and seats -> what people call them
 
 
 def game_key(game_id: Any) -> int:
@@ -391,7 +408,7 @@ class GameService:
             lines = [line for line in (text.public_line(e, names) for e in events) if line]
             update = self._update(hot, lines, images,
                                   text.private_lines(events, names))
-            return dataclasses.replace(update, events=[
+            return dataclasses.replace(update, said=text.readable(command, names), events=[
                 {k: v for k, v in e.items() if k != "private"} for e in events])
 
     async def concede(self, game_id: int, user_id: int) -> Update:
@@ -446,6 +463,25 @@ class GameService:
         async with self._game(game_id) as hot:
             seat = self._require_player_in_play(hot, user_id)
             return hot.state.version, hot.ruleset.legal_commands(hot.state, seat)
+
+    async def panel(self, game_id: int, user_id: int) -> Panel:
+        """The user's private panel for the current decision (no commands when none is theirs)."""
+        async with self._game(game_id) as hot:
+            seat = self._require_player_in_play(hot, user_id)
+            state, names = hot.state, hot.names()
+            commands = hot.ruleset.legal_commands(state, seat)
+            view = hot.ruleset.view_for(state, seat)
+            odds = {}
+            for index, command in enumerate(commands):
+                chances = hot.ruleset.preview(state, seat, command)
+                if chances is not None:
+                    odds[index] = text.odds_text(chances)
+            decision = next((d for d in view.get("pending", []) if d["player"] == seat), None)
+            hand = next((p.get("hand") for p in view.get("players", []) if p["seat"] == seat), None)
+            return Panel(version=state.version, seat=seat,
+                         question=text.question(decision, names) if decision else "",
+                         commands=commands, labels=[text.readable(c, names) for c in commands], odds=odds,
+                         hand=None if hand is None else [names.get(card, card) for card in hand], names=names)
 
     async def log(self, game_id: int) -> list[LogEntry]:
         """The accepted commands of a game, oldest first."""
