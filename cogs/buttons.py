@@ -82,6 +82,32 @@ class CommandPick(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:pick
         await choose(interaction, self.game, self.version, lambda commands: commands[_index(self.item.values[0])])
 
 
+class StandingButton(discord.ui.DynamicItem[discord.ui.Button],
+                     template=rf"rr:stand:{GAME}:{VERSION}:(?P<n>\d+)"):
+    """A standing choice offered beside the decision (e.g. pass every reaction this round)."""
+
+    def __init__(self, game: int, version: int, n: int, label: str, row: int | None = None):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=row,
+                                           custom_id=f"rr:stand:{game}:{version}:{n}"))
+        self.game, self.version, self.n = game, version, n
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(*_ids(match), int(match["n"]), item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        try:
+            shown = await interaction.client.service.panel(self.game, interaction.user.id)
+        except present.ServiceError as refused:
+            await present.reply(interaction, refused.message)
+            return
+        if shown.version != self.version or self.n >= len(shown.standing):
+            await present.reply(interaction, "The game moved on since this panel was shown; press **Your move** again.")
+            return
+        await present.act(interaction.client, interaction, self.game, self.version, shown.standing[self.n][1])
+
+
 class CardPick(discord.ui.DynamicItem[discord.ui.Select],
                template=rf"rr:cards:{GAME}:{VERSION}:(?P<verb>[a-z]+)"):
     """A multi-select of cards from the hand, for discard/redraw (any set is legal)."""
@@ -259,5 +285,5 @@ async def choose(interaction: discord.Interaction, game: int, version: int, pick
     await present.act(bot, interaction, game, version, command)
 
 
-ITEMS = (YourMove, CommandButton, CommandPick, CardPick, OpenGroup, PageButton, JoinButton, StartButton,
+ITEMS = (YourMove, CommandButton, CommandPick, StandingButton, CardPick, OpenGroup, PageButton, JoinButton, StartButton,
          TeamButton, CommanderPick, SwapPick)

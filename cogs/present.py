@@ -309,7 +309,7 @@ async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, 
         await refuse(interaction, refused)
         return None
     try:
-        posted = await publish(bot, update, user)
+        posted = await publish(bot, update, user) if update.public or update.images else True
     except Exception:  # the move is stored whatever happens to its presentation
         log.exception("game %s: the table could not be updated", game_id)
         posted = False
@@ -368,6 +368,10 @@ def panel_view(game_id: int, shown: Panel, layout: panel.Layout, group: int = -1
         view.add_item(buttons.CommandButton(game_id, version, index, labels[index][:panel.LABEL],
                                             row=row + n // panel.PER_ROW))
     row += -(-len(layout.buttons) // panel.PER_ROW)
+    if group < 0 and shown.standing and layout.rows < panel.MAX_ROWS:
+        for n, (label, _) in enumerate(shown.standing[:panel.PER_ROW]):
+            view.add_item(buttons.StandingButton(game_id, version, n, label[:panel.LABEL], row=row))
+        row += 1
     if layout.back:
         view.add_item(buttons.PageButton(game_id, version, -1, 0, "Back", row=row))
     if layout.next_page is not None:

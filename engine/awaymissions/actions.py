@@ -55,6 +55,8 @@ def end_activation(t: Table) -> None:
     if not a.bonus and character is not None and character.in_play:
         character.activated = True
     t.emit("activation_over", character=a.character, seat=a.player)
+    for p in s.players:
+        p.end_prepass("activation")
     s.activation = None
     s.turn += 1
 
@@ -368,7 +370,7 @@ def window_seat(t: Table) -> Optional[str]:
     while roll.passes < len(roll.window):
         seat = roll.window[roll.turn % len(roll.window)]
         player = t.state.player(seat)
-        if player.hand and "reroll" not in player.mute:
+        if player.hand and not player.passes("reroll"):
             return seat
         roll.passes += 1
         roll.turn += 1

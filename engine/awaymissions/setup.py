@@ -392,6 +392,7 @@ def end_round(t: Table) -> None:
     s = t.state
     for p in s.players:
         p.bonus_actions = 0
+        p.end_prepass("round")
     for c in s.characters.values():
         c.boosts = {}
     t.emit("round_over", number=s.round)

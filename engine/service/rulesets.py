@@ -27,6 +27,8 @@ class Ruleset:
     dice_events: frozenset[str] = frozenset()
     display_names: Callable[[Any], dict[str, str]] = lambda state: {}
     preview: Callable[[Any, str, str], Any] = lambda state, seat, command: None  # odds of a command, or None
+    standing: Callable[[str], bool] = lambda command: False  # a choice sent at any time, answering no decision
+    standing_choices: Callable[[Any, str], list[tuple[str, str]]] = lambda state, seat: []  # (label, command) to offer
 
 
 AWAY_MISSIONS = Ruleset(
@@ -44,6 +46,8 @@ AWAY_MISSIONS = Ruleset(
     dice_events=frozenset({"rolled", "rerolled", "roll_off"}),
     display_names=awaymissions_rules.display_names,
     preview=awaymissions_odds.preview,
+    standing=awaymissions_rules.is_standing,
+    standing_choices=awaymissions_rules.standing_choices,
 )
 
 RULESETS: dict[str, Ruleset] = {AWAY_MISSIONS.name: AWAY_MISSIONS}

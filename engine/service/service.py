@@ -104,6 +104,7 @@ class Panel:
     odds: dict[int, str]
     hand: Optional[list[str]]
     names: dict[str, str]  # card codes and seats -> what people call them
+    standing: list[tuple[str, str]] = field(default_factory=list)  # (label, command) offered beside the decision
 
 
 def game_key(game_id: Any) -> int:
@@ -382,12 +383,15 @@ class GameService:
                 raise StaleVersion(f"The game moved on (it is now at move {hot.state.version}); "
                                    "look at the table again and resend if still wanted.")
             awaited = hot.ruleset.awaited(hot.state)
-            if seat not in awaited:
+            standing = hot.ruleset.standing(command)
+            if seat not in awaited and not standing:
                 raise NotYourDecision(f"It is not your decision; waiting for {self._who(hot, awaited)}.")
             try:
                 state, events = hot.ruleset.apply(hot.state, seat, command)
             except RuleError as error:
                 raise IllegalCommand(str(error), error.term) from error
+            answered = not standing or (seat in awaited and hot.ruleset.legal_commands(hot.state, seat)
+                                        != hot.ruleset.legal_commands(state, seat))
             now = self._clock()
             over = state.phase == "over"
             change = GameWrite(
@@ -396,13 +400,13 @@ class GameService:
                 state=hot.ruleset.to_json(state).decode(), at=now,
                 result=json.dumps(state.result) if over else None,
                 log=[LogEntry(state.version, seat, user_id, command, json.dumps(events), now)])
-            waits = self._rewait(hot, change, state, seat, now)
+            waits = self._rewait(hot, change, state, seat if answered else None, now)  # a standing choice keeps the clock
             del state  # nothing holds a live state while the commit waits (change.state has it)
             hot.let_go()
             await self._commit(hot, change)
             hot.waits = waits
             names = hot.names()
-            images = ["board"]
+            images = ["board"] if answered else []  # a standing choice alone changes nothing on the table
             if any(e["type"] in hot.ruleset.dice_events for e in events):
                 images.append("dice")
             lines = [line for line in (text.public_line(e, names) for e in events) if line]
@@ -481,7 +485,8 @@ class GameService:
             return Panel(version=state.version, seat=seat,
                          question=text.question(decision, names) if decision else "",
                          commands=commands, labels=[text.readable(c, names) for c in commands], odds=odds,
-                         hand=None if hand is None else [names.get(card, card) for card in hand], names=names)
+                         hand=None if hand is None else [names.get(card, card) for card in hand], names=names,
+                         standing=hot.ruleset.standing_choices(state, seat))
 
     async def log(self, game_id: int) -> list[LogEntry]:
         """The accepted commands of a game, oldest first."""

@@ -63,17 +63,17 @@ _PUBLIC = {
     "test_impossible": "The test for {card} cannot be taken",
     "round_effect": "{seat} resolves {card}",
     "passed_effects": "{seat} resolves no more start-of-round effects",
-    "mute": "{seat} will not be stopped for {windows}",
-    "unmute": "{seat} will be stopped again for {windows}",
     "resolved": "{kind} result: {successes} success(es)",
 }
 
 # events that need no public line (a reaction moment nobody used)
-_SILENT = {"declined"}
+_SILENT = {"declined", "mute", "unmute"}  # pre-passes are private (R41)
 
 _PRIVATE = {
     "drew": "You drew: {items}",
     "cycled": "You drew: {items}",
+    "mute": "You pass in advance: {items}",
+    "unmute": "You will be asked again: {items}",
 }
 
 
