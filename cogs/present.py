@@ -212,13 +212,15 @@ async def forget_table(bot: "ReadyRoom", info: GameInfo) -> None:
 async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> bool:
     """Show the update on the game's table message: summary, board, dice, whose move.
 
-    While the same players are awaited, the table message is edited (its pictures replaced)
-    and keeps the lines of the decision so far; when somebody else is awaited, or the game
-    ends, a fresh message mentions the newly awaited once. The message id lives in the
-    guild's settings, so this holds across restarts; a deleted table message is replaced.
-    A post that fails is tried again, then made in the game's channel instead of its
-    thread. Returns False when the table could not be updated anywhere (the move itself
-    is stored; the caller tells the actor).
+    One table message per turn (a player's activation, or a set-up step): while the turn
+    goes on it is edited (pictures replaced, lines added). Somebody newly asked within the
+    turn (a reaction window, or the active player again after one) is mentioned in a short
+    ping message, deleted at the next update, so the thread keeps one message per turn. A
+    new turn, or the end of the game, gets a fresh table message that mentions the newly
+    awaited once. The record lives in the guild's settings, so this holds across restarts;
+    a deleted table message is replaced. A post that fails is tried again, then made in
+    the game's channel instead of its thread. Returns False when the table could not be
+    updated anywhere (the move itself is stored; the caller tells the actor).
     """
     info = await bot.service.get(update.game_id)
     drawn = await drawings(bot, update.game_id, update.events, update.images, upload_limit(bot, info.guild_id))
@@ -226,32 +228,62 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id))
     ping = to_ping(update, actor_id, table["awaited"] if table else ())
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ping])
-    message, place = None, None
-    if table is not None and awaited and table["awaited"] == awaited:
+    if table is not None:
+        await _unping(bot, table, info)
+    message, place, pings = None, None, []
+    same_turn = table is not None and awaited and (
+        table["awaited"] == awaited or (update.turn is not None and table.get("turn") == update.turn))
+    if same_turn:
         lines = (table["lines"] + update.public)[-TABLE_LINES:]
         place = table.get("channel") or info.thread_id or info.channel_id
         try:
             message = await bot.get_partial_messageable(place).get_partial_message(table["message"]).edit(
-                content=summary(update, info, ping, lines), attachments=as_files(drawn),
-                view=turn_view(update), allowed_mentions=mentions)
+                content=summary(update, info, (), lines), attachments=as_files(drawn),
+                view=turn_view(update), allowed_mentions=NO_MENTIONS)
         except discord.NotFound:
             log.info("table message of game %s is gone; posting a new one", info.id)
         except discord.HTTPException as error:
             log.warning("table message of game %s could not be edited (%s); posting a new one", info.id, error)
+        if message is not None and ping:
+            pings = await _ping(bot, place, update, info, ping, mentions)
     if message is None:
         lines = update.public[-TABLE_LINES:]
         message, place = await _post(bot, info, summary(update, info, ping, lines), drawn,
                                      turn_view(update) if awaited else None, mentions)
     if message is not None and awaited:
-        await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id),
-                                            {"message": message.id, "channel": place, "awaited": awaited,
-                                             "lines": lines})
+        await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), {
+            "message": message.id, "channel": place, "awaited": awaited, "lines": lines, "turn": update.turn,
+            "pings": pings})
     elif message is not None:
         await forget_table(bot, info)
     await deliver_private(bot, update, skip=actor_id)
     if update.status == "over":
         bot.dispatch("game_over", update)  # the league cog records games linked to a pairing
     return message is not None
+
+
+async def _ping(bot: "ReadyRoom", place: int, update: Update, info: GameInfo, users: list[int],
+                mentions: discord.AllowedMentions) -> list[int]:
+    """A short message mentioning `users`, asked within the turn; its id, to delete later."""
+    asked = ", ".join(f"<@{u}>" for u in users)
+    try:
+        sent = await bot.get_partial_messageable(place).send(
+            f"{asked}: your decision in game #{update.game_id} (the table message above).",
+            view=turn_view(update), allowed_mentions=mentions)
+    except discord.HTTPException as error:
+        log.warning("game %s: no ping for users %s: %s", info.id, users, error)
+        return []
+    return [sent.id]
+
+
+async def _unping(bot: "ReadyRoom", table: dict, info: GameInfo) -> None:
+    """Delete the ping messages of the table's last update: they have done their job."""
+    place = table.get("channel") or info.thread_id or info.channel_id
+    for message_id in table.get("pings") or []:
+        try:
+            await bot.get_partial_messageable(place).get_partial_message(message_id).delete()
+        except discord.HTTPException as error:
+            log.info("ping message %s not deleted: %s", message_id, error)
 
 
 POST_TRIES = 2  # tries in one place before falling back to the next

@@ -20,7 +20,7 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool) -> dict:
     thread, game_id = await new_game(fake)
     rng = random.Random(seed)
     panels: dict[int, dict] = {}  # user -> their private panel, while it shows their decision
-    messages, pings = Counter(), defaultdict(Counter)
+    messages, posted, pings = Counter(), Counter(), defaultdict(Counter)
     presses = activations = prepasses = 0
     pinged_decisions: set[tuple[int, int]] = set()
     while (info := await fake.bot.service.get(game_id)).status == "active":
@@ -43,7 +43,9 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool) -> dict:
         panels[user] = fake.messages[int(shown["id"])]
         events = json.loads((await fake.bot.service.log(game_id))[-1].events)
         activations += sum(e["type"] == "activated" for e in events)
-        messages[round_number] += len(fake.in_channel(thread)) - before_messages
+        messages[round_number] += len(fake.in_channel(thread)) - before_messages  # pings are deleted later
+        posted[round_number] += sum(r.method == "POST" and r.path == f"/channels/{thread}/messages"
+                                    for r in fake.sent[before_sent:])
         after = await fake.bot.service.get(game_id)
         for request in fake.sent[before_sent:]:
             if request.ephemeral or not request.json or "allowed_mentions" not in request.json:
@@ -59,6 +61,7 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool) -> dict:
     rounds = sorted(messages)
     return {
         "messages": [messages[r] for r in rounds],
+        "posted": [posted[r] for r in rounds],
         "pings": [max(pings[r].values(), default=0) for r in rounds],
         "presses_per_activation": presses / max(activations, 1),
         "activations": activations,
@@ -76,7 +79,8 @@ async def test_a_round_is_quiet_enough_for_a_phone(monkeypatch, tmp_path, seed, 
         with capsys.disabled():
             shown = figures[prepass]
             print(f"\nseed {seed}, {'pre-passing each round' if prepass else 'answering every window'}: "
-                  f"new thread messages per round {shown['messages']}, most pings for one player per round "
+                  f"thread messages left per round {shown['messages']} (posted, pings included: "
+                  f"{shown['posted']}), most pings for one player per round "
                   f"{shown['pings']}, 'Your move' presses per activation {shown['presses_per_activation']:.2f} "
                   f"over {shown['activations']} activations")
     assert figures[True]["prepasses"] > 0 and figures[True]["activations"] > 10

@@ -20,7 +20,7 @@ from engine.awaymissions.state import Decision, GameState, clone
 from engine import command_text
 from engine.errors import RuleError
 
-__all__ = ["new_game", "apply", "canonical", "is_standing", "standing_choices", "legal_commands", "awaited", "view_for", "advance", "display_names",
+__all__ = ["new_game", "apply", "canonical", "is_standing", "standing_choices", "turn_of", "legal_commands", "awaited", "view_for", "advance", "display_names",
            "decision_for"]
 
 
@@ -59,6 +59,17 @@ def advance(t: Table) -> None:
 def awaited(state: GameState) -> list[str]:
     """Seats that must answer a decision now, in the order they were asked."""
     return list(dict.fromkeys(d.player for d in state.pending))
+
+
+def turn_of(state: GameState) -> Optional[str]:
+    """The seat whose turn it is: the active player of the current activation, or the one
+    seat being asked (to activate, or a set-up step); None while several are asked at once."""
+    if state.phase == "over":
+        return None
+    if state.activation is not None:
+        return state.activation.player
+    seats = awaited(state)
+    return seats[0] if len(seats) == 1 else None
 
 
 def _decision(state: GameState, seat: str) -> Decision:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from engine.awaymissions import odds as awaymissions_odds
 from engine.awaymissions import rules as awaymissions_rules
@@ -29,6 +29,7 @@ class Ruleset:
     preview: Callable[[Any, str, str], Any] = lambda state, seat, command: None  # odds of a command, or None
     standing: Callable[[str], bool] = lambda command: False  # a choice sent at any time, answering no decision
     standing_choices: Callable[[Any, str], list[tuple[str, str]]] = lambda state, seat: []  # (label, command) to offer
+    turn_of: Callable[[Any], Optional[str]] = lambda state: None  # whose turn it is (one table message per turn)
 
 
 AWAY_MISSIONS = Ruleset(
@@ -48,6 +49,7 @@ AWAY_MISSIONS = Ruleset(
     preview=awaymissions_odds.preview,
     standing=awaymissions_rules.is_standing,
     standing_choices=awaymissions_rules.standing_choices,
+    turn_of=awaymissions_rules.turn_of,
 )
 
 RULESETS: dict[str, Ruleset] = {AWAY_MISSIONS.name: AWAY_MISSIONS}

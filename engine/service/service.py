@@ -88,6 +88,7 @@ class Update:
     result: Optional[dict] = None
     events: list[dict] = field(default_factory=list)
     said: str = ""  # the accepted command as a person reads it (card names, not codes)
+    turn: Optional[str] = None  # the seat whose turn it is now (ruleset.turn_of), if one
 
 
 @dataclass(frozen=True)
@@ -606,5 +607,7 @@ class GameService:
     def _update(self, hot: _Hot, public: list[str], images: list[str],
                 private: dict[str, list[str]]) -> Update:
         r = hot.row
+        turn = hot.ruleset.turn_of(hot.state) if r.status == "active" and hot.state is not None else None
         return Update(r.id, r.version, r.status, public, images, private, self._turns(hot),
-                      {s.seat: s.user_id for s in hot.seats}, json.loads(r.result) if r.result else None)
+                      {s.seat: s.user_id for s in hot.seats}, json.loads(r.result) if r.result else None,
+                      turn=turn)
