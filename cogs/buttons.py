@@ -43,7 +43,7 @@ class YourMove(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:turn:{G
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await present.show_panel(interaction.client, interaction, self.game)
+        await present.show_panel(interaction.client, interaction, self.game, catch_up=True)
 
 
 class CommandButton(discord.ui.DynamicItem[discord.ui.Button],

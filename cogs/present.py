@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("ready_room.present")
 MAX_CONTENT = 2000
 UPLOAD_LIMIT = 10 << 20  # Discord's attachment bytes per message, for a server whose limit is unknown
+CATCH_UP_LINES = 8  # lines of "since your last move" on a panel
 TABLE_LINES = 40  # summary lines a table message remembers within one decision
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -411,15 +412,28 @@ def panel_view(game_id: int, shown: Panel, layout: panel.Layout, group: int = -1
     return view
 
 
+def catch_up_text(lines: list[str]) -> str:
+    """"Since your last move": the newest lines of what the others did, a few at most."""
+    if not lines:
+        return ""
+    shown = lines[-CATCH_UP_LINES:]
+    more = f" ({len(lines) - len(shown)} earlier in /game log)" if len(lines) > len(shown) else ""
+    return "\n".join([f"Since your last move{more}:"] + [f"• {line}" for line in shown])
+
+
 async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int,
-                     group: int = -1, page: int = 0, version: Optional[int] = None, note: str = "") -> None:
+                     group: int = -1, page: int = 0, version: Optional[int] = None, note: str = "",
+                     catch_up: bool = False) -> None:
     """Show (or turn to a page of) the user's private panel; the interaction is deferred.
 
     With `version`, a panel made for an older version of the game is refused. `note`
-    (what the user just did) goes above the question.
+    (what the user just did) goes above the question; with `catch_up`, a player back
+    after a while first reads what happened since their last action.
     """
     user = interaction.user.id
     try:
+        if catch_up:
+            note = catch_up_text(await bot.service.catch_up(game_id, user)) or note
         shown = await bot.service.panel(game_id, user)
         info = await bot.service.get(game_id) if not shown.commands else None
     except ServiceError as refused:

@@ -28,6 +28,7 @@ from engine.service.rulesets import RULESETS, Ruleset
 
 MAX_COMMAND_LENGTH = 1000
 DEFAULT_REMIND_AFTER = 24 * 3600.0
+CATCH_UP_AFTER = 15 * 60.0  # a player back after this long sees what happened since their last action
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,16 @@ class Panel:
     hand: Optional[list[str]]
     names: dict[str, str]  # card codes and seats -> what people call them
     standing: list[tuple[str, str]] = field(default_factory=list)  # (label, command) offered beside the decision
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One accepted command as anyone may read it."""
+
+    seq: int
+    seat: Optional[str]
+    at: float
+    lines: list[str]
 
 
 def game_key(game_id: Any) -> int:
@@ -488,6 +499,26 @@ class GameService:
                          commands=commands, labels=[text.readable(c, names) for c in commands], odds=odds,
                          hand=None if hand is None else [names.get(card, card) for card in hand], names=names,
                          standing=hot.ruleset.standing_choices(state, seat))
+
+    async def history(self, game_id: int) -> list[Moment]:
+        """Every accepted command as anyone may read it, oldest first (card names, player names)."""
+        async with self._game(game_id) as hot:
+            names = hot.names()
+            entries = await self.db.log(hot.row.id)
+        return [Moment(e.seq, e.seat, e.at, [line for line in (text.public_line(event, names)
+                                                              for event in json.loads(e.events)) if line])
+                for e in entries]
+
+    async def catch_up(self, game_id: int, user_id: int, after: float = CATCH_UP_AFTER) -> list[str]:
+        """What the others did since the user's last action, when that was at least `after`
+        seconds ago (public lines, oldest first); [] otherwise."""
+        moments = await self.history(game_id)
+        async with self._game(game_id) as hot:
+            seat = hot.seat_of(user_id)
+        mine = [m for m in moments if m.seat == seat]
+        if seat is None or not mine or self._clock() - mine[-1].at < after:
+            return []
+        return [line for m in moments if m.seq > mine[-1].seq for line in m.lines]
 
     async def log(self, game_id: int) -> list[LogEntry]:
         """The accepted commands of a game, oldest first."""
