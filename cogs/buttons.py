@@ -108,6 +108,42 @@ class StandingButton(discord.ui.DynamicItem[discord.ui.Button],
         await present.act(interaction.client, interaction, self.game, self.version, shown.standing[self.n][1])
 
 
+class TakeBackAsk(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:takeback:{GAME}:{VERSION}"):
+    """On the actor's private message: ask the others to let them take the action back."""
+
+    def __init__(self, game: int, version: int, row: int | None = None):
+        super().__init__(discord.ui.Button(label="Take back", style=discord.ButtonStyle.danger, row=row,
+                                           custom_id=f"rr:takeback:{game}:{version}"))
+        self.game, self.version = game, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(*_ids(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await present.ask_take_back(interaction, self.game, self.version)
+
+
+class TakeBackAnswer(discord.ui.DynamicItem[discord.ui.Button],
+                     template=rf"rr:takeback:{GAME}:{VERSION}:(?P<answer>yes|no)"):
+    """On the request in the thread: another player agrees to the take-back, or refuses it."""
+
+    def __init__(self, game: int, version: int, answer: str):
+        super().__init__(discord.ui.Button(
+            label="Agree" if answer == "yes" else "Refuse", custom_id=f"rr:takeback:{game}:{version}:{answer}",
+            style=discord.ButtonStyle.success if answer == "yes" else discord.ButtonStyle.secondary))
+        self.game, self.version, self.answer = game, version, answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(*_ids(match), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await present.answer_take_back(interaction, self.game, self.version, self.answer == "yes")
+
+
 class CardPick(discord.ui.DynamicItem[discord.ui.Select],
                template=rf"rr:cards:{GAME}:{VERSION}:(?P<verb>[a-z]+)"):
     """A multi-select of cards from the hand, for discard/redraw (any set is legal)."""
@@ -285,5 +321,5 @@ async def choose(interaction: discord.Interaction, game: int, version: int, pick
     await present.act(bot, interaction, game, version, command)
 
 
-ITEMS = (YourMove, CommandButton, CommandPick, StandingButton, CardPick, OpenGroup, PageButton, JoinButton, StartButton,
+ITEMS = (YourMove, CommandButton, CommandPick, StandingButton, TakeBackAsk, TakeBackAnswer, CardPick, OpenGroup, PageButton, JoinButton, StartButton,
          TeamButton, CommanderPick, SwapPick)

@@ -352,11 +352,62 @@ async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, 
         waiting = ", ".join(t.name for t in update.awaited) if update.status == "active" else ""
         done.append("Your move is stored, but Discord would not take the table message, so nobody was "
                     "told in the game's thread" + (f": please let {waiting} know it is their move." if waiting else "."))
+    take_back = update.version if update.can_take_back and update.status == "active" else None
     if update.status == "active" and any(t.user_id == user for t in update.awaited):
-        await show_panel(bot, interaction, game_id, note="\n".join(done))  # the panel follows you
+        await show_panel(bot, interaction, game_id, note="\n".join(done), take_back=take_back)  # it follows you
     else:
-        await interaction.edit_original_response(content=clip("\n".join(done)), view=None)
+        view = None
+        if take_back is not None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(buttons.TakeBackAsk(game_id, take_back))
+        await interaction.edit_original_response(content=clip("\n".join(done)), view=view)
     return update
+
+
+async def ask_take_back(interaction: discord.Interaction, game_id: int, version: int) -> None:
+    """Post the actor's request to take back their last action, for the others to answer."""
+    bot = interaction.client
+    try:
+        info = await bot.service.get(game_id)
+        moments = await bot.service.history(game_id)
+    except ServiceError as refused:
+        await reply(interaction, refused.message)
+        return
+    last = moments[-1] if moments else None
+    mine = seat_of(info, interaction.user.id)
+    if info.version != version or last is None or last.seat != mine:
+        await reply(interaction, "The game moved on: that action can no longer be taken back.")
+        return
+    others = [s.user_id for s in info.seats if s.user_id != interaction.user.id]
+    view = discord.ui.View(timeout=None)
+    view.add_item(buttons.TakeBackAnswer(game_id, version, "yes"))
+    view.add_item(buttons.TakeBackAnswer(game_id, version, "no"))
+    asked = ", ".join(f"<@{u}>" for u in others)
+    what = "; ".join(last.lines) or "their last action"
+    await bot.get_partial_messageable(info.thread_id or info.channel_id).send(
+        clip(f"{interaction.user.display_name} asks to take back: {what}.\n{asked}, do you agree?"), view=view,
+        allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
+                                                 users=[discord.Object(u) for u in others]))
+    await reply(interaction, "Asked: the others may agree or refuse in the game's thread.")
+
+
+async def answer_take_back(interaction: discord.Interaction, game_id: int, version: int, agree: bool) -> None:
+    """Another player's answer to a take-back request (the request message is deferred)."""
+    bot = interaction.client
+    try:
+        info = await bot.service.get(game_id)
+        if seat_of(info, interaction.user.id) is None:
+            raise NotAPlayer("Only the game's players answer a take-back.")
+        update = await bot.service.take_back(game_id, interaction.user.id, version) if agree else None
+    except ServiceError as refused:
+        await refuse(interaction, refused)
+        return
+    who = interaction.user.display_name
+    await interaction.message.edit(
+        content=f"{interaction.message.content}\n{who} {'agreed: taken back' if agree else 'refused: the action stands'}.",
+        view=None, allowed_mentions=NO_MENTIONS)
+    if update is not None:
+        await publish(bot, update, interaction.user.id)
 
 
 def panel_text(shown: Panel, note: str = "") -> str:
@@ -423,7 +474,7 @@ def catch_up_text(lines: list[str]) -> str:
 
 async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int,
                      group: int = -1, page: int = 0, version: Optional[int] = None, note: str = "",
-                     catch_up: bool = False) -> None:
+                     catch_up: bool = False, take_back: Optional[int] = None) -> None:
     """Show (or turn to a page of) the user's private panel; the interaction is deferred.
 
     With `version`, a panel made for an older version of the game is refused. `note`
@@ -453,8 +504,10 @@ async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id
     text = panel_text(shown, note)
     if group >= 0:
         text += f"\nChoose: {panel.group_key(shown.labels[panel.groups(shown.commands)[group].indices[0]])} ..."
-    await interaction.edit_original_response(
-        content=clip(text or "Your move:"), view=panel_view(game_id, shown, layout, group, page))
+    view = panel_view(game_id, shown, layout, group, page)
+    if take_back is not None and layout.rows + bool(shown.standing) < panel.MAX_ROWS:
+        view.add_item(buttons.TakeBackAsk(game_id, take_back, row=panel.MAX_ROWS - 1))
+    await interaction.edit_original_response(content=clip(text or "Your move:"), view=view)
 
 
 # ---- the lobby ---------------------------------------------------------------------------

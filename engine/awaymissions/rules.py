@@ -20,7 +20,7 @@ from engine.awaymissions.state import Decision, GameState, clone
 from engine import command_text
 from engine.errors import RuleError
 
-__all__ = ["new_game", "apply", "canonical", "is_standing", "standing_choices", "turn_of", "legal_commands", "awaited", "view_for", "advance", "display_names",
+__all__ = ["new_game", "apply", "canonical", "can_take_back", "is_standing", "standing_choices", "turn_of", "legal_commands", "awaited", "view_for", "advance", "display_names",
            "decision_for"]
 
 
@@ -334,6 +334,18 @@ def standing_choices(state: GameState, seat: str) -> list[tuple[str, str]]:
         return []
     return [("Pass reactions for this activation", "mute all activation"),
             ("Pass reactions for this round", "mute all round")]
+
+
+# events that reveal nothing hidden and roll nothing: an action made only of these may be
+# taken back with the opponent's consent (R42)
+TAKE_BACK_EVENTS = frozenset({
+    "activated", "activation_over", "moved", "cover", "recovered", "passed", "declined", "placed",
+    "corridor", "board_placed", "start_area", "mute", "unmute", "bonus_actions"})
+
+
+def can_take_back(events: list[dict]) -> bool:
+    """Whether the action that produced `events` may be taken back (R42)."""
+    return bool(events) and all(e["type"] in TAKE_BACK_EVENTS and "private" not in e for e in events)
 
 
 def is_standing(command: str) -> bool:

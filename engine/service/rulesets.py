@@ -30,6 +30,7 @@ class Ruleset:
     standing: Callable[[str], bool] = lambda command: False  # a choice sent at any time, answering no decision
     standing_choices: Callable[[Any, str], list[tuple[str, str]]] = lambda state, seat: []  # (label, command) to offer
     turn_of: Callable[[Any], Optional[str]] = lambda state: None  # whose turn it is (one table message per turn)
+    can_take_back: Callable[[list[dict]], bool] = lambda events: False  # nothing rolled or revealed by them
 
 
 AWAY_MISSIONS = Ruleset(
@@ -50,6 +51,7 @@ AWAY_MISSIONS = Ruleset(
     standing=awaymissions_rules.is_standing,
     standing_choices=awaymissions_rules.standing_choices,
     turn_of=awaymissions_rules.turn_of,
+    can_take_back=awaymissions_rules.can_take_back,
 )
 
 RULESETS: dict[str, Ruleset] = {AWAY_MISSIONS.name: AWAY_MISSIONS}

@@ -24,6 +24,7 @@ from engine.service import text
 from engine.service.errors import (DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
                                    NotAllowed, NotAPlayer, NotYourDecision, StaleVersion, StorageBusy,
                                    UnknownGame)
+from engine.service.replay import TAKE_BACK, rebuild, taken_back
 from engine.service.rulesets import RULESETS, Ruleset
 
 MAX_COMMAND_LENGTH = 1000
@@ -89,6 +90,7 @@ class Update:
     result: Optional[dict] = None
     events: list[dict] = field(default_factory=list)
     said: str = ""  # the accepted command as a person reads it (card names, not codes)
+    can_take_back: bool = False  # the actor may ask to take this action back (nothing rolled or revealed)
     turn: Optional[str] = None  # the seat whose turn it is now (ruleset.turn_of), if one
 
 
@@ -424,7 +426,8 @@ class GameService:
             lines = [line for line in (text.public_line(e, names) for e in events) if line]
             update = self._update(hot, lines, images,
                                   text.private_lines(events, names))
-            return dataclasses.replace(update, said=text.readable(command, names), events=[
+            return dataclasses.replace(update, said=text.readable(command, names),
+                                       can_take_back=answered and hot.ruleset.can_take_back(events), events=[
                 {k: v for k, v in e.items() if k != "private"} for e in events])
 
     async def concede(self, game_id: int, user_id: int) -> Update:
@@ -499,6 +502,41 @@ class GameService:
                          commands=commands, labels=[text.readable(c, names) for c in commands], odds=odds,
                          hand=None if hand is None else [names.get(card, card) for card in hand], names=names,
                          standing=hot.ruleset.standing_choices(state, seat))
+
+    async def take_back(self, game_id: int, user_id: int, version: int) -> Update:
+        """Take back the last action of the game at `version`, with the consent of `user_id`,
+        another player: only an action that rolled no die and revealed or drew no hidden
+        card (R42). The log keeps the action and the take-back."""
+        async with self._game(game_id) as hot:
+            seat = self._require_player_in_play(hot, user_id)
+            if version != hot.state.version:
+                raise StaleVersion("The game moved on since the request; it can no longer be taken back.")
+            log = await self.db.log(hot.row.id)
+            last = log[-1] if log else None
+            if last is None or last.command == TAKE_BACK or last.seat is None:
+                raise NotAllowed("There is no action to take back.")
+            if last.seat == seat:
+                raise NotAllowed("Another player must agree to take your action back.")
+            if not hot.ruleset.can_take_back(json.loads(last.events)):
+                raise NotAllowed("That action rolled dice or showed or drew a card: it cannot be taken back.")
+            config = json.loads(hot.row.config)
+            earlier = [(e.seat, e.command) for e in log[:-1]]
+            before = await asyncio.to_thread(rebuild, hot.ruleset, config, hot.row.seed, earlier)
+            state = taken_back(before, hot.state.version + 1)
+            names = hot.names()
+            events = [{"type": "taken_back", "seat": last.seat, "command": text.readable(last.command, names),
+                       "by": seat}]
+            now = self._clock()
+            change = GameWrite(
+                game_id=hot.row.id, from_version=hot.row.version, from_status="active", version=state.version,
+                status="active", state=hot.ruleset.to_json(state).decode(), at=now,
+                log=[LogEntry(state.version, seat, user_id, TAKE_BACK, json.dumps(events), now)])
+            waits = self._rewait(hot, change, state, None, now)
+            hot.let_go()
+            await self._commit(hot, change)
+            hot.waits = waits
+            lines = [text.public_line(e, names) for e in events]
+            return dataclasses.replace(self._update(hot, lines, ["board"], {}), events=events)
 
     async def history(self, game_id: int) -> list[Moment]:
         """Every accepted command as anyone may read it, oldest first (card names, player names)."""

@@ -64,6 +64,7 @@ _PUBLIC = {
     "round_effect": "{seat} resolves {card}",
     "passed_effects": "{seat} resolves no more start-of-round effects",
     "resolved": "{kind} result: {successes} success(es)",
+    "taken_back": "{seat} takes back '{command}' ({by} agreed)",
 }
 
 # events that need no public line (a reaction moment nobody used)
