@@ -58,6 +58,9 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool) -> dict:
         hidden = set(await hands(fake, game_id)) - await revealed(fake, game_id, 1)
         for request in fake.public()[-3:]:
             assert not any(card in request.text for card in hidden), (request.text, hidden)
+    shown = "\n".join(m["content"] for m in fake.in_channel(thread))
+    for number in (1, 2, 3):  # each round ends with a compact summary in the thread
+        assert f"Round {number} is over · Ann " in shown and " in play · Bo " in shown
     rounds = sorted(messages)
     return {
         "messages": [messages[r] for r in rounds],

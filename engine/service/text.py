@@ -92,6 +92,10 @@ def public_line(event: dict, names: dict[str, str]) -> str:
     """One line about `event` that anyone may read; seats appear as player names."""
     if event["type"] in _SILENT:
         return ""
+    if event["type"] == "round_over" and "standing" in event:
+        return f"Round {event['number']} is over · " + " · ".join(
+            f"{names.get(seat, seat)} {mark['points']} point(s), {mark['in_play']} in play"
+            for seat, mark in event["standing"].items())
     fields = {k: _show(v, names) for k, v in event.items() if k not in ("type", "private")}
     template = _PUBLIC.get(event["type"])
     if template is not None:
