@@ -19,12 +19,18 @@ async def replays(fake, game_id) -> bool:
         await database.close()
 
 
+async def at_first_action(fake):
+    """A new game played until someone is to take the first action of an activation:
+    (thread, game id, that user, version, legal commands)."""
+    thread, game_id = await new_game(fake)
+    return (thread, game_id, *await play_until(fake.bot.service, game_id, first_action))
+
+
 async def test_a_move_is_taken_back_when_the_other_player_agrees(monkeypatch, tmp_path):
     same_dice(monkeypatch)
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
-        thread, game_id = await new_game(fake)
+        thread, game_id, user, version, commands = await at_first_action(fake)
         service = fake.bot.service
-        user, version, commands = await play_until(service, game_id, first_action)
         other = 3 - user
         before = await service.view(game_id, user)
         panel = await open_panel(fake, MEMBERS[user], thread)
@@ -85,9 +91,8 @@ async def test_an_action_that_rolled_or_drew_cannot_be_taken_back(monkeypatch, t
 async def test_a_take_back_is_refused_once_the_game_moved_on_or_twice(monkeypatch, tmp_path):
     same_dice(monkeypatch)
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
-        thread, game_id = await new_game(fake)
+        _, game_id, user, version, commands = await at_first_action(fake)
         service = fake.bot.service
-        user, version, commands = await play_until(service, game_id, first_action)
         move = next(c for c in commands if c.startswith("move "))
         await service.submit(game_id, user, move, version)
         with pytest.raises(Exception, match="moved on"):
