@@ -428,16 +428,17 @@ def panel_view(game_id: int, shown: Panel, layout: panel.Layout, group: int = -1
     all_groups = panel.groups(commands)
     row = 0
     for n, (placeholder, indices) in enumerate(layout.selects):
-        key = panel.group_key(labels[indices[0]])
+        code_key = panel.group_key(commands[indices[0]])
+        key = readable(code_key, shown.names)
         options = [discord.SelectOption(label=panel.label(labels[i], key), value=str(i),
                                         description=shown.odds.get(i, "")[:panel.DESCRIPTION] or None)
                    for i in indices]
-        placeholder = placeholder.replace(panel.group_key(commands[indices[0]]), key, 1)
+        placeholder = placeholder.replace(code_key, key, 1)
         view.add_item(buttons.CommandPick(game_id, version, n, placeholder[:150], options, row=row))
         row += 1
     for n in range(0, len(layout.drill), panel.MAX_OPTIONS):
         chunk = layout.drill[n:n + panel.MAX_OPTIONS]
-        options = [discord.SelectOption(label=panel.group_key(labels[all_groups[g].indices[0]])[:panel.LABEL],
+        options = [discord.SelectOption(label=readable(all_groups[g].key, shown.names)[:panel.LABEL],
                                         value=str(g), description=f"{len(all_groups[g].indices)} choices")
                    for g in chunk]
         view.add_item(buttons.OpenGroup(game_id, version, n, options, row=row))
@@ -503,7 +504,7 @@ async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id
     layout = panel.main_page(shown.commands) if group < 0 else panel.group_page(shown.commands, group, page)
     text = panel_text(shown, note)
     if group >= 0:
-        text += f"\nChoose: {panel.group_key(shown.labels[panel.groups(shown.commands)[group].indices[0]])} ..."
+        text += f"\nChoose: {readable(panel.groups(shown.commands)[group].key, shown.names)} ..."
     view = panel_view(game_id, shown, layout, group, page)
     if take_back is not None and layout.rows + bool(shown.standing) < panel.MAX_ROWS:
         view.add_item(buttons.TakeBackAsk(game_id, take_back, row=panel.MAX_ROWS - 1))

@@ -620,9 +620,12 @@ _LEGAL = {
 
 # --- views ----------------------------------------------------------------------------------
 def display_names(state: GameState) -> dict[str, str]:
-    """Card codes -> card names, for readable lines (character codes stay as players type them)."""
+    """Card codes and special action codes -> their names, for readable lines (character
+    codes stay as players type them)."""
     pack = Table(state).pack
-    return {code: card.name for code, card in pack.cards.items()}
+    names = {a.code: a.name for holder in (*pack.characters.values(), *pack.cards.values())
+             for a in holder.special_actions}
+    return names | {code: card.name for code, card in pack.cards.items()}
 
 
 

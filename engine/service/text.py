@@ -172,8 +172,10 @@ class _Missing(dict):
 
 
 def readable(command: str, names: dict[str, str]) -> str:
-    """A command with card codes replaced by card names ('play fed-sup-x REYES' -> 'play Aimed Shot REYES')."""
-    return " ".join(names.get(word, word) for word in command.split())
+    """A command with card codes replaced by card names ('play fed-sup-x REYES' -> 'play Aimed Shot REYES');
+    the verb stays as it is."""
+    verb, *rest = command.split()
+    return " ".join([verb, *(names.get(word, word) for word in rest)])
 
 
 def odds_text(odds: Any) -> str:
