@@ -41,6 +41,9 @@ async def test_a_two_action_turn_is_one_press_and_the_panel_asks_in_words(monkey
         character = commands[0].split()[1] if commands[0].split()[0] in ("move", "attack") else None
         assert "do next? (2 action(s) left)" in panel["content"]
         assert "Your hand:" in panel["content"] and "fed-" not in panel["content"] and "borg-" not in panel["content"]
+        words = [c.get("label") or c.get("placeholder") or "" for c in fake.components(panel)]
+        words += [o["label"] for c in fake.components(panel) for o in c.get("options", [])]
+        assert not [w for w in words if "fed-" in w or "borg-" in w], "names, not card codes, on every control"
         move = next(i for i, c in enumerate(commands) if c.startswith("move "))
         await choose(fake, MEMBERS[user], panel, commands, move)
         followed = fake.messages[int(panel["id"])]
