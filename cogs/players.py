@@ -10,7 +10,7 @@ last word of the game's own action.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional
 
 import discord
 from discord import app_commands
@@ -102,6 +102,28 @@ def profile_text(profile: Profile, name: str) -> str:
     return present.clip("\n".join(lines))
 
 
+def leaderboard_text(board: list) -> str:
+    """The /leaderboard answer: (rating, name) best first."""
+    if not board:
+        return "No rated game has been played in this server yet."
+    lines = ["**Leaderboard** (rating = mu - 3 sigma; rated games: docs/rulings.md P1)"]
+    lines += [f"{n}. {name}: **{ordinal(r.mu, r.sigma):.1f}** ({r.games} game{'s' * (r.games != 1)})"
+              for n, (r, name) in enumerate(board, start=1)]
+    return "\n".join(lines)
+
+
+async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[Any]],
+                 words: Callable[[Any], str]) -> None:
+    """Defer privately, do `work`, and answer with `words(outcome)`, or the refusal's message."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        outcome = await work()
+    except ServiceError as refused:
+        await present.reply(interaction, refused.message)
+        return
+    await present.reply(interaction, words(outcome))
+
+
 class VerifyDice(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:dice:(?P<game>\d+)"):
     """"Verify dice": replays an ended game from its revealed seed and says whether every roll matches."""
 
@@ -115,19 +137,14 @@ class VerifyDice(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:dice:(
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            verdict = await desk_of(interaction.client).verify(self.game)
-        except ServiceError as refused:
-            await present.reply(interaction, refused.message)
-            return
+        await answer(interaction, lambda: desk_of(interaction.client).verify(self.game), self.verdict_text)
+
+    def verdict_text(self, verdict) -> str:
         if verdict.ok:
-            text = (f"Verified: game #{self.game}'s seed matches its seal, and replaying its {verdict.commands} "
+            return (f"Verified: game #{self.game}'s seed matches its seal, and replaying its {verdict.commands} "
                     f"moves from that seed gives every one of its {verdict.rolls} dice rolls and the final "
                     "table exactly.")
-        else:
-            text = f"**VERIFICATION FAILED** for game #{self.game}:\n" + "\n".join(f"- {p}" for p in verdict.problems)
-        await present.reply(interaction, text)
+        return f"**VERIFICATION FAILED** for game #{self.game}:\n" + "\n".join(f"- {p}" for p in verdict.problems)
 
 
 class Players(commands.Cog):
@@ -199,63 +216,40 @@ class Players(commands.Cog):
     @app_commands.command(name="profile", description="Games, wins, turn time and rating of a player")
     @app_commands.describe(player="Whose profile (default: yours)")
     async def profile(self, interaction: discord.Interaction, player: Optional[discord.User] = None) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         who = player or interaction.user
-        found = await self.desk.profile(who.id, interaction.guild_id)
-        await present.reply(interaction, profile_text(found, found.name or who.display_name))
+        await answer(interaction, lambda: self.desk.profile(who.id, interaction.guild_id),
+                     lambda found: profile_text(found, found.name or who.display_name))
 
     @app_commands.command(name="leaderboard", description="This server's best ratings")
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        board = await self.desk.leaderboard(interaction.guild_id)
-        if not board:
-            await present.reply(interaction, "No rated game has been played in this server yet.")
-            return
-        lines = ["**Leaderboard** (rating = mu - 3 sigma; rated games: docs/rulings.md P1)"]
-        lines += [f"{n}. {name}: **{ordinal(r.mu, r.sigma):.1f}** ({r.games} game{'s' * (r.games != 1)})"
-                  for n, (r, name) in enumerate(board, start=1)]
-        await present.reply(interaction, "\n".join(lines))
+        await answer(interaction, lambda: self.desk.leaderboard(interaction.guild_id), leaderboard_text)
 
     @away.command(name="quiet", description="Daily quiet hours: no pings, reminders wait until they end")
     @app_commands.describe(start="Start, like 22:00", end="End, like 07:00",
                            zone="Your time zone: a UTC offset like +02:00 or a name like Europe/Berlin")
     async def quiet(self, interaction: discord.Interaction, start: str, end: str, zone: str) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            quiet = await self.desk.set_quiet(interaction.user.id, start, end, zone)
-        except ServiceError as refused:
-            await present.reply(interaction, refused.message)
-            return
-        await present.reply(interaction, f"Quiet hours {quiet.words()}: no pings then; reminders wait until "
-                                         "they end. Other players see them in /game status and /profile.")
+        await answer(interaction, lambda: self.desk.set_quiet(interaction.user.id, start, end, zone),
+                     lambda quiet: f"Quiet hours {quiet.words()}: no pings then; reminders wait until they end. "
+                                   "Other players see them in /game status and /profile.")
 
     @away.command(name="quiet-off", description="No more quiet hours")
     async def quiet_off(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.desk.clear_quiet(interaction.user.id)
-        await present.reply(interaction, "Quiet hours off.")
+        await answer(interaction, lambda: self.desk.clear_quiet(interaction.user.id), lambda _: "Quiet hours off.")
 
     @away.command(name="vacation", description="Pause your deadlines: they move by the length of the vacation")
     @app_commands.describe(days="How many days", starts_in_days="Start later (days from now; default now)")
     async def vacation(self, interaction: discord.Interaction,
                        days: app_commands.Range[float, 0.1, MAX_VACATION_DAYS],
                        starts_in_days: app_commands.Range[float, 0.0, MAX_VACATION_DAYS] = 0.0) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            starts, ends = await self.desk.set_vacation(interaction.user.id, days, starts_in_days)
-        except ServiceError as refused:
-            await present.reply(interaction, refused.message)
-            return
-        await present.reply(interaction, f"Vacation from <t:{int(starts)}:f> until <t:{int(ends)}:f>: your "
-                                         "deadlines move by it, and nobody pings you meanwhile. /away back ends it.")
+        await answer(interaction, lambda: self.desk.set_vacation(interaction.user.id, days, starts_in_days),
+                     lambda when: f"Vacation from <t:{int(when[0])}:f> until <t:{int(when[1])}:f>: your deadlines "
+                                  "move by it, and nobody pings you meanwhile. /away back ends it.")
 
     @away.command(name="back", description="End your vacation now (deadlines move back by the part not taken)")
     async def back(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        ended = await self.desk.end_vacation(interaction.user.id)
-        await present.reply(interaction, "Welcome back: your vacation has ended." if ended
-                            else "You were not on vacation.")
+        await answer(interaction, lambda: self.desk.end_vacation(interaction.user.id),
+                     lambda ended: "Welcome back: your vacation has ended." if ended else "You were not on vacation.")
 
 
 async def setup(bot) -> None:

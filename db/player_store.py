@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import AsyncIterator, Optional
 
-from db.database import Database
+from db.database import Store
 
 
 @dataclass(frozen=True)
@@ -49,13 +49,8 @@ class PlayedGame:
     result: Optional[dict]
 
 
-class PlayerStore:
+class PlayerStore(Store):
     """Player queries over an open `Database`."""
-
-    def __init__(self, database: Database):
-        self._db = database
-        self._conn = database._conn
-        self._lock = database._write_lock
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:
