@@ -186,19 +186,22 @@ class PlayerStore(Store):
         return [(r[0], r[1]) for r in rows]
 
     async def set_vacation(self, user_id: int, starts: float, ends: float, now: float) -> None:
-        """Add a vacation; one under way (or planned) is replaced by it."""
-        async with self._lock:
-            await self._conn.execute("DELETE FROM vacations WHERE user_id = ? AND ends > ?", (user_id, now))
+        """Add a vacation in place of the one under way (which ends now, keeping the part
+        taken) or planned (dropped)."""
+        async with self._transaction():
+            await self._end_vacation(user_id, now)
             await self._conn.execute("INSERT INTO vacations VALUES (?, ?, ?)", (user_id, starts, ends))
 
     async def end_vacation(self, user_id: int, now: float) -> bool:
         """End the user's vacation now (a planned one is dropped). True if there was one."""
-        async with self._lock:
-            await self._conn.execute("DELETE FROM vacations WHERE user_id = ? AND starts >= ?", (user_id, now))
-            cur = await self._conn.execute(
-                "UPDATE vacations SET ends = ? WHERE user_id = ? AND starts < ? AND ends > ?",
-                (now, user_id, now, now))
-        return cur.rowcount > 0
+        async with self._transaction():
+            return await self._end_vacation(user_id, now)
+
+    async def _end_vacation(self, user_id: int, now: float) -> bool:
+        dropped = await self._conn.execute("DELETE FROM vacations WHERE user_id = ? AND starts >= ?", (user_id, now))
+        ended = await self._conn.execute(
+            "UPDATE vacations SET ends = ? WHERE user_id = ? AND starts < ? AND ends > ?", (now, user_id, now, now))
+        return dropped.rowcount + ended.rowcount > 0
 
     async def waits_of_vacationers(self) -> list[tuple[int, str, int, float, float, float]]:
         """(game, seat, user, since, deadline, shift so far) of every wait with a deadline in

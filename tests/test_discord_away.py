@@ -118,3 +118,21 @@ async def test_a_reaction_window_does_not_pass_by_itself_while_its_player_is_on_
         await fake.run(turns.send_due())
         assert (await fake.bot.service.view(game_id))["version"] == view["version"] + 1
         assert any("Time ran out" in m["content"] for m in fake.in_channel(thread))
+
+
+async def test_a_new_vacation_replaces_the_one_under_way_keeping_the_days_taken(monkeypatch, tmp_path):
+    clock = Clock()
+    limit = 48 * 3600.0
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", limit)
+        start = clock.now
+        thread, game_id = await new_game(fake)
+        await answer(fake, fake.slash(BO, "away vacation", days=3.0))
+        clock.now += DAY
+        await answer(fake, fake.slash(BO, "away vacation", days=2.0))  # one day taken, two more from now
+        assert (await deadlines(fake, game_id))["p2"] == start + limit + 3 * DAY
+        await answer(fake, fake.slash(BO, "away vacation", days=1.0, starts_in_days=0.5))  # later instead
+        assert (await deadlines(fake, game_id))["p2"] == start + limit + 2 * DAY
+        assert "goes on vacation" in await answer(fake, fake.slash(ANN, "game status", thread))
+        await answer(fake, fake.slash(BO, "away vacation", days=1.0, starts_in_days=5.0))  # after the deadline
+        assert (await deadlines(fake, game_id))["p2"] == start + limit + DAY

@@ -97,10 +97,12 @@ def test_quiet_hours_within_a_day_follow_daylight_saving_time():
 
 
 def test_a_vacation_moves_a_deadline_by_the_part_after_the_wait_began():
-    assert shift(100.0, [(200.0, 500.0)]) == 300.0  # waiting before the vacation: all of it
-    assert shift(300.0, [(200.0, 500.0)]) == 200.0  # a decision during the vacation: the rest
-    assert shift(600.0, [(200.0, 500.0)]) == 0.0  # after it: nothing
-    assert shift(100.0, [(200.0, 300.0), (400.0, 450.0)]) == 150.0  # two vacations add up
+    assert shift(100.0, 1000.0, [(200.0, 500.0)]) == 300.0  # waiting before the vacation: all of it
+    assert shift(300.0, 1000.0, [(200.0, 500.0)]) == 200.0  # a decision during the vacation: the rest
+    assert shift(600.0, 1000.0, [(200.0, 500.0)]) == 0.0  # after it: nothing
+    assert shift(100.0, 1000.0, [(400.0, 450.0), (200.0, 300.0)]) == 150.0  # two vacations add up
+    assert shift(100.0, 150.0, [(200.0, 500.0)]) == 0.0  # starts after the deadline: answer first
+    assert shift(100.0, 250.0, [(200.0, 300.0), (320.0, 400.0)]) == 180.0  # the first moves it past the second
 
 
 def test_pings_wait_for_the_later_of_quiet_hours_and_vacation():

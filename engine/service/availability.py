@@ -4,8 +4,8 @@ Quiet hours are a daily window in the player's own time zone (a UTC offset such 
 "+02:00", "UTC-5" or "-3:30", or an IANA name such as "Europe/Berlin", whose daylight
 saving time is followed). While it lasts the player is not pinged and reminders wait
 until it ends. A vacation is a stretch of time during which the player's deadlines do
-not run: each wait's deadline moves by the part of the vacation after the wait began
-(ruling P3 in docs/rulings.md).
+not run: each wait's deadline moves by the part of the vacation after the wait began,
+unless the vacation starts after the deadline (ruling P3 in docs/rulings.md).
 """
 from __future__ import annotations
 
@@ -98,10 +98,16 @@ class Quiet:
         return f"{self.start // 60:02d}:{self.start % 60:02d}-{self.end // 60:02d}:{self.end % 60:02d} ({self.zone})"
 
 
-def shift(since: float, vacations: Iterable[tuple[float, float]]) -> float:
-    """How far a deadline of a wait that began at `since` moves for these vacations
-    (starts, ends): the part of each vacation after the wait began."""
-    return sum(max(0.0, ends - max(starts, since)) for starts, ends in vacations)
+def shift(since: float, deadline: float, vacations: Iterable[tuple[float, float]]) -> float:
+    """How far the `deadline` of a wait that began at `since` moves for these vacations
+    (starts, ends): by the part of each vacation after the wait began, taking them in
+    order; a vacation that starts after the deadline (as moved so far) does not move it."""
+    moved = 0.0
+    for starts, ends in sorted(vacations):
+        if starts >= deadline + moved:
+            break
+        moved += max(0.0, ends - max(starts, since))
+    return moved
 
 
 def held_until(now: float, quiet: Optional[Quiet], vacation_ends: Optional[float]) -> Optional[float]:

@@ -253,10 +253,10 @@ class PlayerDesk:
         remembers how far it has been moved. Returns how many deadlines moved."""
         moves = []
         vacations: dict[int, list[tuple[float, float]]] = {}
-        for game_id, seat, user_id, since, _deadline, moved in await self.store.waits_of_vacationers():
+        for game_id, seat, user_id, since, deadline, moved in await self.store.waits_of_vacationers():
             if user_id not in vacations:
                 vacations[user_id] = await self.store.vacations(user_id)
-            delta = shift(since, vacations[user_id]) - moved
+            delta = shift(since, deadline - moved, vacations[user_id]) - moved
             if abs(delta) > 1e-6:
                 moves.append((game_id, seat, delta))
         if moves:

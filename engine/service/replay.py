@@ -102,7 +102,7 @@ async def _verify(database: Database, row: GameRow, log: list[LogEntry]) -> tupl
     verdict = audit.verify(RULESETS[row.ruleset], json.loads(row.config), row.seed,
                            [(e.seq, e.seat, e.command, e.events) for e in log], row.state,
                            salt=sealed.salt if sealed else None, digest=sealed.digest if sealed else None)
-    seal = "seal OK" if sealed else "no dice seal (game started before seals)"
+    seal = "seal OK" if sealed else "no dice seal: only the rolls were checked against the stored seed"
     if verdict.ok:
         return True, f"dice VERIFIED ({seal}; {verdict.rolls} rolls in {verdict.commands} commands match the seed)"
     return False, "DICE VERIFICATION FAILED: " + "; ".join(verdict.problems)
