@@ -46,15 +46,19 @@ async def seal_line(bot: "ReadyRoom", game_id: int) -> str:
 
 async def hold_pings(bot: "ReadyRoom", update: Update, ping: list[int]) -> list[int]:
     """The users of `ping` to mention now. A player in quiet hours or on vacation is not
-    pinged: a reminder waits for the end of it instead (while the game still waits on them)."""
+    pinged: a reminder waits for the end of it instead (while the game still waits on them),
+    and the table says so."""
     desk, now = desk_of(bot), []
-    seats = {t.user_id: t.seat for t in update.awaited}
+    turns = {t.user_id: t for t in update.awaited}
     for user_id in ping:
         until = await desk.held_until(user_id)
         if until is None:
             now.append(user_id)
-        elif user_id in seats:
-            await desk.remind_later(update.game_id, seats[user_id], until)
+        elif user_id in turns:
+            await desk.remind_later(update.game_id, turns[user_id].seat, until)
+            why = "on vacation" if (await desk.away(user_id)).on_vacation else "in quiet hours"
+            update.public.append(f"{turns[user_id].name} is {why} until <t:{int(until)}:f>: not pinged now, "
+                                 "reminded then.")
     return now
 
 

@@ -36,6 +36,7 @@ async def test_quiet_hours_hold_the_ping_and_reminders_until_they_end(monkeypatc
         opening = [s for s in fake.sent[sent:] if s.path == f"/channels/{thread}/messages"][-1]
         assert opening.json["allowed_mentions"]["users"] == [] and "<@2>" not in opening.json["content"]
         assert "Waiting for Ann, Bo." in opening.json["content"]
+        assert f"Bo is in quiet hours until <t:{int(FIVE_AM_UTC)}:f>: not pinged now" in opening.json["content"]
         status = await answer(fake, fake.slash(ANN, "game status", thread))
         assert f"Bo has quiet hours 22:00-07:00 (UTC+2), quiet now until <t:{int(FIVE_AM_UTC)}:t>" in status
         turns = fake.bot.get_cog("Turns")
