@@ -80,10 +80,11 @@ class PlayerStore(Store):
                 (game_id, salt, digest, at))
 
     async def unrevealed(self) -> list[int]:
-        """Ended games (over or aborted) whose sealed seed has not been revealed yet, oldest first."""
+        """Started games, now ended (over or aborted), whose sealed seed has not been revealed yet,
+        oldest first."""
         rows = await self._conn.execute_fetchall(
-            "SELECT d.game_id FROM dice_seals d JOIN games g ON g.id = d.game_id"
-            " WHERE d.revealed_at IS NULL AND g.status IN ('over', 'aborted') ORDER BY d.game_id")
+            "SELECT d.game_id FROM dice_seals d JOIN games g ON g.id = d.game_id WHERE d.revealed_at IS NULL"
+            " AND g.status IN ('over', 'aborted') AND g.state IS NOT NULL ORDER BY d.game_id")
         return [r[0] for r in rows]
 
     async def mark_revealed(self, game_id: int, at: float) -> None:

@@ -14,7 +14,7 @@ import engine.service.service as service_module
 from db.player_store import PlayerStore
 from engine.service import NotAllowed, audit
 from engine.awaymissions.state import from_json
-from tests.discord_harness import EPHEMERAL, FakeDiscord, choose, open_panel
+from tests.discord_harness import EPHEMERAL, FakeDiscord, choose, open_panel, thread_of
 from tests.test_discord_game import ANN, BO, MEMBERS, new_game
 
 SEED = 1234567890123  # long enough that its digits turn up nowhere by chance
@@ -113,6 +113,14 @@ async def test_an_aborted_game_is_revealed_too_and_an_unsealed_one_says_so(monke
         await fake.dispatch(fake.slash(ANN, "game abort", thread))
         assert await fake.run(fake.bot.get_cog("Players").settle()) == [1]
         assert "its dice can be checked" in fake.in_channel(thread)[-1]["content"]
+        # Start pressed too early seals the lobby, but a game never dealt has no dice to reveal
+        await fake.dispatch(fake.slash(ANN, "game new"))
+        lobby = fake.in_channel(thread_of(fake))[-1]
+        start = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:start:"))
+        await fake.dispatch(fake.click(ANN, int(lobby["id"]), start))
+        assert await PlayerStore(fake.bot.service.db).seal(int(start.split(":")[2])) is not None
+        await fake.dispatch(fake.slash(ANN, "game abort", thread_of(fake)))
+        assert await fake.run(fake.bot.get_cog("Players").settle()) == [0]
         # a game from before seals (or never started through Discord) has nothing to check against
         service = fake.bot.service
         info = await service.create(creator=1, channel_id=5)
