@@ -7,33 +7,22 @@ Prints per game the commands, the rolls and the time, then the median and the lo
 Not a test: nothing fails here.
 """
 import json
-import os
 import random
 import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from engine.service import audit  # noqa: E402
-from engine.service.rulesets import AWAY_MISSIONS as RULES  # noqa: E402
-
-CONFIG = {
-    "pack": "content/starter",
-    "players": [
-        {"seat": "p1", "affiliation": "federation", "team": "federation-away-team"},
-        {"seat": "p2", "affiliation": "borg", "team": "borg-away-team"},
-    ],
-}
+from engine_bench import CONFIG  # the same two-player game (importing it also sets the path and folder)
+from engine.awaymissions.autoplay import random_command
+from engine.service import audit
+from engine.service.rulesets import AWAY_MISSIONS as RULES
 
 
 def played(seed: int) -> tuple[list, str]:
     """A complete random game: its log as the database keeps it, and its final state."""
     state, rng, log = RULES.new_game(CONFIG, seed), random.Random(seed), []
     while state.phase != "over":
-        seat = RULES.awaited(state)[0]
-        command = rng.choice(RULES.legal_commands(state, seat))
+        seat, command = random_command(state, rng)
         state, events = RULES.apply(state, seat, command)
         log.append((len(log) + 1, seat, command, json.dumps(events)))
     return log, RULES.to_json(state).decode()

@@ -61,13 +61,17 @@ async def test_quiet_hours_hold_the_ping_and_reminders_until_they_end(monkeypatc
         assert "quiet hours" not in await answer(fake, fake.slash(ANN, "game status", thread))
 
 
+async def game_with_deadlines(fake, limit) -> tuple[int, int]:
+    """A new game whose server gives each decision `limit` seconds: (thread, game id)."""
+    await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", limit)
+    return await new_game(fake)
+
+
 async def test_a_vacation_moves_deadlines_by_its_length_and_back_early_moves_them_back(monkeypatch, tmp_path):
     clock = Clock()
-    limit = 48 * 3600.0
+    limit, start = 48 * 3600.0, clock.now
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
-        await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", limit)
-        start = clock.now
-        thread, game_id = await new_game(fake)
+        thread, game_id = await game_with_deadlines(fake, limit)
         assert await deadlines(fake, game_id) == {"p1": start + limit, "p2": start + limit}
         clock.now += 3600
         said = await answer(fake, fake.slash(BO, "away vacation", days=3.0))
@@ -106,8 +110,7 @@ async def test_a_vacation_moves_deadlines_by_its_length_and_back_early_moves_the
 async def test_a_reaction_window_does_not_pass_by_itself_while_its_player_is_on_vacation(monkeypatch, tmp_path):
     clock = Clock()
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
-        await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", 3600.0)
-        thread, game_id = await new_game(fake)
+        thread, game_id = await game_with_deadlines(fake, 3600.0)
         view = await play_until_a_reaction_window(fake.bot.service, game_id)
         reacting = {"p1": ANN, "p2": BO}[view["pending"][0]["player"]]
         await answer(fake, fake.slash(reacting, "away vacation", days=1.0))
@@ -123,11 +126,9 @@ async def test_a_reaction_window_does_not_pass_by_itself_while_its_player_is_on_
 
 async def test_a_new_vacation_replaces_the_one_under_way_keeping_the_days_taken(monkeypatch, tmp_path):
     clock = Clock()
-    limit = 48 * 3600.0
+    limit, start = 48 * 3600.0, clock.now
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
-        await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", limit)
-        start = clock.now
-        thread, game_id = await new_game(fake)
+        thread, game_id = await game_with_deadlines(fake, limit)
         await answer(fake, fake.slash(BO, "away vacation", days=3.0))
         clock.now += DAY
         await answer(fake, fake.slash(BO, "away vacation", days=2.0))  # one day taken, two more from now
