@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from cogs import present
 from cogs.clock import start_every
-from engine.service import ServiceError, Update
+from engine.service import GameInfo, ServiceError, Update
 from engine.service.players import MAX_VACATION_DAYS, PlayerDesk, Profile
 from engine.service.ratings import ordinal
 
@@ -62,11 +62,14 @@ async def hold_pings(bot: "ReadyRoom", update: Update, ping: list[int]) -> list[
     return now
 
 
-async def away_lines(bot: "ReadyRoom", players: list[tuple[int, str]]) -> list[str]:
-    """What other players should know of these (user, name): vacations and quiet hours."""
+async def status_lines(bot: "ReadyRoom", info: GameInfo) -> list[str]:
+    """What /game status adds: the players' vacations and quiet hours, and the dice seal."""
     desk, lines = desk_of(bot), []
-    for user_id, name in players:
-        lines += (await desk.away(user_id)).words(name)
+    for seat in info.seats:
+        lines += (await desk.away(seat.user_id)).words(seat.name)
+    sealed = await desk.store.seal(info.id)
+    if sealed is not None:
+        lines.append(f"Dice seal: `{sealed.digest}`")
     return lines
 
 

@@ -73,6 +73,9 @@ async def test_the_seal_is_shown_at_the_start_the_seed_stays_secret_and_verify_p
         lobby = fake.in_channel(thread)[0]
         assert f"Dice seal: `{seal.digest}`" in lobby["content"]
         assert seal.digest == audit.seal(row.seed, seal.salt)
+        status = fake.slash(BO, "game status", thread)
+        await fake.dispatch(status)
+        assert f"Dice seal: `{seal.digest}`" in fake.original(status)["content"]
         await play_until_dice(fake, thread, game_id)
         with pytest.raises(NotAllowed, match="secret until the game ends"):
             await fake.bot.get_cog("Players").desk.verify(game_id)
