@@ -86,3 +86,26 @@ def test_the_seal_is_sha256_of_salt_and_seed():
     import hashlib
     assert audit.seal(42, "ab") == hashlib.sha256(b"ab:42").hexdigest()
     assert len(audit.new_salt()) == 32 and audit.new_salt() != audit.new_salt()
+
+
+def test_a_taken_back_move_verifies_and_a_take_back_cannot_carry_dice(config):
+    from engine.service.replay import TAKE_BACK, taken_back
+    state = AWAY_MISSIONS.new_game(config, 11)
+    rng, log, took_back = random.Random(2), [], False
+    while not took_back or not any(e["type"] == "rolled" for *_, events in log for e in json.loads(events)):
+        seat = AWAY_MISSIONS.awaited(state)[0]
+        legal = AWAY_MISSIONS.legal_commands(state, seat)
+        moves = [c for c in legal if c.startswith("move ")]
+        command = moves[0] if moves and not took_back else rng.choice(legal)
+        before = state
+        state, events = AWAY_MISSIONS.apply(state, seat, command)
+        log.append((len(log) + 1, seat, command, json.dumps(events)))
+        if moves and not took_back:
+            state, took_back = taken_back(before, state.version + 1), True
+            log.append((len(log) + 1, "p1" if seat == "p2" else "p2", TAKE_BACK, json.dumps([{"type": "taken_back"}])))
+    stored = AWAY_MISSIONS.to_json(state).decode()
+    verdict = audit.verify(AWAY_MISSIONS, config, 11, log, stored)
+    assert verdict.ok, verdict.problems
+    at = next(n for n, entry in enumerate(log) if entry[2] == TAKE_BACK)
+    forged = log[:at] + [(*log[at][:3], json.dumps([{"type": "rolled", "dice": [6]}]))] + log[at + 1:]
+    assert "dice were rolled by a take-back" in audit.verify(AWAY_MISSIONS, config, 11, forged, stored).problems[0]

@@ -62,8 +62,11 @@ def verify(ruleset: Ruleset, config: dict, seed: int, log: list[tuple[int, Optio
     """Check a game against its seed: the seal (when `salt` and `digest` are given), each
     logged command's events ((seq, seat, command, events JSON) in order) and the final state.
 
-    Stops at the first move whose events differ: everything after it follows from it.
+    A take-back (R42) returns to the state before the action it follows; it rolls nothing,
+    so its own entry must carry no dice. Stops at the first move whose events differ:
+    everything after it follows from it.
     """
+    from engine.service.replay import TAKE_BACK, taken_back  # replay imports this module
     verdict = Verdict()
     if digest is not None and (salt is None or seal(seed, salt) != digest):
         verdict.problems.append(f"the seed {seed} does not match the seal {digest} shown at the start")
@@ -72,10 +75,21 @@ def verify(ruleset: Ruleset, config: dict, seed: int, log: list[tuple[int, Optio
     except (RuleError, KeyError, ValueError) as error:
         verdict.problems.append(f"the game cannot be dealt from this seed: {error}")
         return verdict
+    before = None
     for expected_seq, (seq, seat, command, stored) in enumerate(log, start=1):
         if seq != expected_seq:
             verdict.problems.append(f"the log has a gap or is out of order at move {expected_seq}")
             return verdict
+        if command == TAKE_BACK:
+            rolled = [e for e in json.loads(stored) if e.get("type") in ruleset.dice_events]
+            if before is None or rolled:
+                verdict.problems.append(f"move {seq} (take back): " + (
+                    "the log says dice were rolled by a take-back" if rolled else "it follows no action"))
+                return verdict
+            state, before = taken_back(before, state.version + 1), None
+            verdict.commands += 1
+            continue
+        before = state
         try:
             state, events = ruleset.apply(state, seat, command)
         except RuleError as error:
