@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from cogs.players import status_lines
 from engine.service import NotAllowed, ServiceError
 
 LAYOUTS = Literal["standard", "borg-corridor", "cube", "build"]
@@ -76,6 +77,7 @@ class Game(commands.Cog):
         waiting = ", ".join(t.name for t in info.awaited) or "nobody"
         text = (f"**Game #{info.id}** · {info.status} · move {info.version}\n"
                 f"Players: {', '.join(f'{s.name} ({s.seat})' for s in info.seats)}\nWaiting for {waiting}.")
+        text = "\n".join([text, *await status_lines(self.bot, info)])
         drawn = await present.drawings(self.bot, info.id, [], ["board"] if info.status == "active" else [],
                                        interaction.filesize_limit)
         await interaction.edit_original_response(content=text, attachments=present.as_files(drawn))

@@ -227,7 +227,8 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     drawn = await drawings(bot, update.game_id, update.events, update.images, upload_limit(bot, info.guild_id))
     awaited = sorted({t.user_id for t in update.awaited}) if update.status == "active" else []
     table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id))
-    ping = to_ping(update, actor_id, table["awaited"] if table else ())
+    from cogs.players import hold_pings  # quiet hours and vacations: a reminder later instead
+    ping = await hold_pings(bot, update, to_ping(update, actor_id, table["awaited"] if table else ()))
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ping])
     if table is not None:
         await _unping(bot, table, info)
@@ -571,14 +572,17 @@ async def join(interaction: discord.Interaction, game_id: int, side: str) -> Non
 
 async def start(interaction: discord.Interaction, game_id: int) -> None:
     """Deal the game, close the lobby message and post the opening table (deferred interaction)."""
+    from cogs.players import seal_line  # the dice seal, shown before the first roll
     bot = interaction.client
     try:
+        seal = await seal_line(bot, game_id)
         update = await bot.service.start(game_id, interaction.user.id)
     except ServiceError as refused:
         await reply(interaction, refused.message)
         return
     info = await bot.service.get(game_id)
-    await interaction.edit_original_response(content=lobby_text(info), view=None, allowed_mentions=NO_MENTIONS)
+    await interaction.edit_original_response(content=lobby_text(info) + "\n" + seal, view=None,
+                                             allowed_mentions=NO_MENTIONS)
     await publish(bot, update, interaction.user.id)  # the player who pressed Start is not pinged
 
 

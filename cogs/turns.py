@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from cogs import buttons, present
 from cogs.clock import start_every
+from cogs.players import desk_of
 from db import DueReminder
 from engine.service import GameInfo, ServiceError
 
@@ -66,6 +67,8 @@ class Turns(commands.Cog):
         a failure never holds back the others (see `deliver`).
         """
         service = self.bot.service
+        desk = desk_of(self.bot)
+        await desk.apply_vacations()  # a decision that came during a vacation: its deadline moves first
         due = await service.due_reminders()
         expired = set()
         for reminder in due:
@@ -78,7 +81,11 @@ class Turns(commands.Cog):
         nudges: dict[tuple[int, str], list[DueReminder]] = {}
         handled = len(expired)
         for reminder in due:
-            if await service.user_setting(reminder.user_id, "digest"):
+            until = await desk.held_until(reminder.user_id)
+            if until is not None:  # quiet hours or a vacation: the reminder waits for their end
+                await desk.postpone([reminder.id], until)
+                handled += 1
+            elif await service.user_setting(reminder.user_id, "digest"):
                 digests.setdefault(reminder.user_id, []).append(reminder)
             elif await service.user_setting(reminder.user_id, "dm"):
                 handled += await self.deliver([reminder], self.nudge_by_dm(reminder))
@@ -142,6 +149,7 @@ class Turns(commands.Cog):
         """Remind the players of one game in its thread, all in one message."""
         info = await self.bot.service.get(game_id)
         channel = self.bot.get_partial_messageable(info.thread_id or info.channel_id)
+        users = list(dict.fromkeys(users))  # a ping held back for quiet hours may fall due with a nudge
         await channel.send(nudge_text(info.id, kind, users), view=your_move(info),
                            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
 

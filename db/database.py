@@ -486,6 +486,16 @@ class Database:
                     (owner_id, key, value))
 
 
+class Store:
+    """Queries over one part of the schema, sharing an open `Database`'s one connection and
+    write lock, so its writes never interleave with a game's write."""
+
+    def __init__(self, database: Database):
+        self._db = database
+        self._conn = database._conn
+        self._lock = database._write_lock
+
+
 async def integrity_problems(path: str) -> list[str]:
     """What SQLite's integrity check finds wrong with the file at `path` (empty when
     sound), reading it without changing anything; a file that is not a database at all

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from db.database import Database, StaleWrite
+from db.database import StaleWrite, Store
 
 _COLUMNS = ("id, guild_id, channel_id, name, status, version, state, next_due, created_by,"
             " created_at, updated_at")
@@ -42,14 +42,9 @@ class ThreadRow:
     reminded_at: Optional[float]
 
 
-class LeagueStore:
-    """League queries over an open `Database`."""
-
-    def __init__(self, database: Database):
-        self._db = database
-        # One connection and one write lock for the whole file (see db.database).
-        self._conn = database._conn
-        self._lock = database._write_lock
+class LeagueStore(Store):
+    """League queries over an open `Database` (one connection and one write lock for the
+    whole file, see db.database)."""
 
     async def _write(self, sql: str, params: tuple):
         async with self._lock:

@@ -123,6 +123,49 @@ MIGRATIONS: list[str] = [
     ALTER TABLE reminders ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE reminders ADD COLUMN failure TEXT;
     """,
+    # 6: auditable dice (a seal of each game's seed, revealed when it ends), ratings updated
+    # once per finished game, and players' vacations (how far each wait's deadline moved)
+    """
+    CREATE TABLE dice_seals (
+        game_id     INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        salt        TEXT    NOT NULL,
+        digest      TEXT    NOT NULL,
+        sealed_at   REAL    NOT NULL,
+        revealed_at REAL
+    );
+    CREATE INDEX dice_seals_unrevealed ON dice_seals (game_id) WHERE revealed_at IS NULL;
+    CREATE TABLE rated_games (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        rated   INTEGER NOT NULL,
+        reason  TEXT    NOT NULL,
+        at      REAL    NOT NULL
+    );
+    CREATE TABLE ratings (
+        guild_id   INTEGER NOT NULL,
+        user_id    INTEGER NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        games      INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE rating_changes (
+        game_id      INTEGER NOT NULL REFERENCES rated_games (game_id) ON DELETE CASCADE,
+        user_id      INTEGER NOT NULL,
+        mu_before    REAL    NOT NULL,
+        sigma_before REAL    NOT NULL,
+        mu_after     REAL    NOT NULL,
+        sigma_after  REAL    NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE vacations (
+        user_id INTEGER NOT NULL,
+        starts  REAL    NOT NULL,
+        ends    REAL    NOT NULL,
+        PRIMARY KEY (user_id, starts)
+    ) WITHOUT ROWID;
+    ALTER TABLE awaited ADD COLUMN vacation_shift REAL NOT NULL DEFAULT 0;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -21,6 +21,9 @@ def build_at(path, version):
     if version >= 2:
         conn.execute("INSERT INTO guild_settings VALUES (1, 'prefix', '\"!\"')")
         conn.execute("INSERT INTO user_settings VALUES (100, 'dm', 'true')")
+    if version >= 3:
+        conn.execute("INSERT INTO awaited (game_id, seat, since, deadline) VALUES (7, 'p2', 1.0, 50.0)")
+        conn.execute("INSERT INTO reminders (game_id, seat, kind, due) VALUES (7, 'p2', 'deadline', 50.0)")
     conn.commit()
     conn.close()
 
@@ -58,9 +61,27 @@ async def test_each_earlier_version_upgrades_and_keeps_its_data(tmp_path, versio
             start_waiting=[Wait("p1", 3.0, 10.0)], reminders=[Reminder("p1", "nudge", 5.0)]))
         assert [g.game_id for g in await database.awaited_games(100)] == [7]
         assert [r.user_id for r in await database.due_reminders(6.0)] == [100]
+        await _players_work_on(database, version)
         assert await database.pragma("integrity_check") == "ok"
     finally:
         await database.close()
+
+
+async def _players_work_on(database, version):
+    """Migration 6 on an upgraded file: seals, ratings and vacations work on the old game,
+    and an old wait (from version 3 on) moves by a vacation."""
+    from engine.service import ratings
+    from engine.service.players import PlayerDesk
+    desk = PlayerDesk(database, clock=lambda: 10.0)
+    digest = await desk.seal(7)
+    assert digest == await desk.seal(7) and len(digest) == 64
+    assert await desk.store.record_rating(7, 1, True, "test", 10.0, lambda before: {100: (26.0, 8.0)}, ratings.START)
+    assert not await desk.store.record_rating(7, 1, True, "test", 11.0, lambda before: {100: (27.0, 8.0)}, ratings.START)
+    assert (await desk.store.rating(1, 100)).mu == 26.0
+    await desk.store.set_vacation(200, 10.0, 20.0, 10.0)
+    assert await desk.apply_vacations() == (1 if version >= 3 else 0)
+    if version >= 3:
+        assert [w.deadline for w in await database.waits(7) if w.seat == "p2"] == [60.0]
 
 
 async def test_database_from_a_newer_release_is_refused(tmp_path):

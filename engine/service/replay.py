@@ -4,8 +4,11 @@ and print their log in readable form.
     python -m engine.service.replay games.db            # check every started game
     python -m engine.service.replay games.db 12 --log   # check game 12 and print its log
     python -m engine.service.replay games.db 12 --log --secrets   # ... with private lines too
+    python -m engine.service.replay games.db 12 --verify  # ... and prove every roll came from the sealed seed
 
-Exits with status 1 if any game does not rebuild to exactly its stored state or the file
+--verify also checks the game's dice seal (SHA-256 of salt and seed, shown in its thread
+at the start) and replays the log one command at a time, comparing every logged event
+(each roll's faces) with what the seed gives. Exits with status 1 if any game does not rebuild to exactly its stored state or the file
 fails SQLite's integrity check (checked first, before any game is called OK), and 2 when
 there is no such database file or it cannot be opened.
 """
@@ -22,8 +25,9 @@ from typing import Any, Iterable, Optional
 import msgspec
 
 from db import Database, DatabaseBusy, GameRow, LogEntry, SchemaTooNew, integrity_problems
+from db.player_store import PlayerStore
 from engine.errors import RuleError
-from engine.service import text
+from engine.service import audit, text
 from engine.service.rulesets import RULESETS, Ruleset
 
 
@@ -92,7 +96,19 @@ def log_lines(log: list[LogEntry], names: dict[str, str], secrets: bool = False)
     return lines
 
 
-async def _run(path: str, game_ids: list[int], show_log: bool, secrets: bool) -> int:
+async def _verify(database: Database, row: GameRow, log: list[LogEntry]) -> tuple[bool, str]:
+    """(ok, line) of the dice audit of one game: its seal, every logged event, the final state."""
+    sealed = await PlayerStore(database).seal(row.id)
+    verdict = audit.verify(RULESETS[row.ruleset], json.loads(row.config), row.seed,
+                           [(e.seq, e.seat, e.command, e.events) for e in log], row.state,
+                           salt=sealed.salt if sealed else None, digest=sealed.digest if sealed else None)
+    seal = "seal OK" if sealed else "no dice seal: only the rolls were checked against the stored seed"
+    if verdict.ok:
+        return True, f"dice VERIFIED ({seal}; {verdict.rolls} rolls in {verdict.commands} commands match the seed)"
+    return False, "DICE VERIFICATION FAILED: " + "; ".join(verdict.problems)
+
+
+async def _run(path: str, game_ids: list[int], show_log: bool, secrets: bool, verify: bool = False) -> int:
     if not os.path.isfile(path):
         print(f"{path}: no such database file", file=sys.stderr)
         return 2
@@ -127,6 +143,10 @@ async def _run(path: str, game_ids: list[int], show_log: bool, secrets: bool) ->
             status = "replay OK" if outcome.ok else f"REPLAY MISMATCH: {outcome.problem}"
             print(f"game #{game_id}: {status} (version {outcome.stored_version}, {outcome.commands} commands)")
             failures += not outcome.ok
+            if verify:
+                ok, line = await _verify(database, row, log)
+                print(f"game #{game_id}: {line}")
+                failures += not ok
     finally:
         await database.close()
     return 1 if failures else 0
@@ -139,8 +159,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("games", nargs="*", type=int, help="game ids (default: every started game)")
     parser.add_argument("--log", action="store_true", help="print each game's log")
     parser.add_argument("--secrets", action="store_true", help="with --log, include private lines")
+    parser.add_argument("--verify", action="store_true",
+                        help="check the dice seal and that every logged roll comes from the seed")
     args = parser.parse_args(argv)
-    return asyncio.run(_run(args.database, args.games, args.log, args.secrets))
+    return asyncio.run(_run(args.database, args.games, args.log, args.secrets, args.verify))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,264 @@
+"""Players on Discord: /profile, /leaderboard, /away (quiet hours, vacations), and the
+dice seal of each game (shown at the start, revealed with a Verify button at the end).
+
+Ratings are recorded as soon as a game ends (the `game_over` event) and, for a game that
+ended while the bot was down, at start and on the reminder clock; each game counts once
+(see `PlayerDesk.settle_ratings`). The seed of an ended game is revealed in its thread on
+that clock too (within a minute of the end), so the last move's table message stays the
+last word of the game's own action.
+"""
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import present
+from cogs.clock import start_every
+from engine.service import GameInfo, ServiceError, Update
+from engine.service.players import MAX_VACATION_DAYS, PlayerDesk, Profile
+from engine.service.ratings import ordinal
+
+if TYPE_CHECKING:
+    from bot import ReadyRoom
+
+log = logging.getLogger("ready_room.players")
+
+
+def desk_of(bot: "ReadyRoom") -> PlayerDesk:
+    """The bot's players' desk over its game database (made on first use)."""
+    desk = getattr(bot, "_player_desk", None)
+    if desk is None or desk.db is not bot.service.db:
+        desk = PlayerDesk(bot.service.db, **({"clock": bot.clock} if bot.clock else {}))
+        bot._player_desk = desk
+    return desk
+
+
+async def seal_line(bot: "ReadyRoom", game_id: int) -> str:
+    """The line that shows a game's dice seal at its start."""
+    digest = await desk_of(bot).seal(game_id)
+    return (f"Dice seal: `{digest}`\n(SHA-256 of this game's secret dice seed and a salt; both are revealed "
+            "when the game ends, so anyone can check every roll.)")
+
+
+async def hold_pings(bot: "ReadyRoom", update: Update, ping: list[int]) -> list[int]:
+    """The users of `ping` to mention now. A player in quiet hours or on vacation is not
+    pinged: a reminder waits for the end of it instead (while the game still waits on them),
+    and the table says so."""
+    desk, now = desk_of(bot), []
+    turns = {t.user_id: t for t in update.awaited}
+    for user_id in ping:
+        until = await desk.held_until(user_id)
+        if until is None:
+            now.append(user_id)
+        elif user_id in turns:
+            await desk.remind_later(update.game_id, turns[user_id].seat, until)
+            why = "on vacation" if (await desk.away(user_id)).on_vacation else "in quiet hours"
+            update.public.append(f"{turns[user_id].name} is {why} until <t:{int(until)}:f>: not pinged now, "
+                                 "reminded then.")
+    return now
+
+
+async def status_lines(bot: "ReadyRoom", info: GameInfo) -> list[str]:
+    """What /game status adds: the players' vacations and quiet hours, and the dice seal."""
+    desk, lines = desk_of(bot), []
+    for seat in info.seats:
+        lines += (await desk.away(seat.user_id)).words(seat.name)
+    sealed = await desk.store.seal(info.id)
+    if sealed is not None:
+        lines.append(f"Dice seal: `{sealed.digest}`")
+    return lines
+
+
+def duration(seconds: Optional[float]) -> str:
+    """'3 h 20 min', '45 s', '2 d 4 h'."""
+    if seconds is None:
+        return "-"
+    seconds = int(round(seconds))
+    for unit, size, small, small_size in (("d", 86400, "h", 3600), ("h", 3600, "min", 60), ("min", 60, "s", 1)):
+        if seconds >= size:
+            rest = (seconds % size) // small_size
+            return f"{seconds // size} {unit}" + (f" {rest} {small}" if rest else "")
+    return f"{seconds} s"
+
+
+def profile_text(profile: Profile, name: str) -> str:
+    """The /profile answer."""
+    lines = [f"**{name}**"]
+    if profile.rating is not None:
+        r = profile.rating
+        lines.append(f"Rating here: **{ordinal(r.mu, r.sigma):.1f}** (mu {r.mu:.1f}, sigma {r.sigma:.1f}; "
+                     f"{r.games} rated game{'s' * (r.games != 1)})")
+    else:
+        lines.append("Rating here: none yet (no rated game in this server)")
+    lines.append(f"Games: {profile.total.words()}"
+                 + (f"; {profile.active} under way" if profile.active else "")
+                 + (f"; {profile.aborted} aborted" if profile.aborted else ""))
+    if profile.by_affiliation:
+        lines.append("By affiliation: " + ", ".join(f"{aff.capitalize()} {t.words()}"
+                                                    for aff, t in sorted(profile.by_affiliation.items())))
+    if profile.by_mode:
+        lines.append("By mode: " + ", ".join(f"{mode} {t.words()}" for mode, t in sorted(profile.by_mode.items())))
+    lines.append(f"Average turn time: {duration(profile.turn_time)}"
+                 + (f" over {profile.answers} answers" if profile.answers else ""))
+    if profile.away is not None:
+        lines += profile.away.words(name)
+    return present.clip("\n".join(lines))
+
+
+def leaderboard_text(board: list) -> str:
+    """The /leaderboard answer: (rating, name) best first."""
+    if not board:
+        return "No rated game has been played in this server yet."
+    lines = ["**Leaderboard** (rating = mu - 3 sigma; rated games: docs/rulings.md P1)"]
+    lines += [f"{n}. {name}: **{ordinal(r.mu, r.sigma):.1f}** ({r.games} game{'s' * (r.games != 1)})"
+              for n, (r, name) in enumerate(board, start=1)]
+    return "\n".join(lines)
+
+
+async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[Any]],
+                 words: Callable[[Any], str]) -> None:
+    """Defer privately, do `work`, and answer with `words(outcome)`, or the refusal's message."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        outcome = await work()
+    except ServiceError as refused:
+        await present.reply(interaction, refused.message)
+        return
+    await present.reply(interaction, words(outcome))
+
+
+class VerifyDice(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:dice:(?P<game>\d+)"):
+    """"Verify dice": replays an ended game from its revealed seed and says whether every roll matches."""
+
+    def __init__(self, game: int):
+        super().__init__(discord.ui.Button(label="Verify dice", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"rr:dice:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await answer(interaction, lambda: desk_of(interaction.client).verify(self.game), self.verdict_text)
+
+    def verdict_text(self, verdict) -> str:
+        if verdict.ok:
+            return (f"Verified: game #{self.game}'s seed matches its seal, and replaying its {verdict.commands} "
+                    f"moves from that seed gives every one of its {verdict.rolls} dice rolls and the final "
+                    "table exactly.")
+        return f"**VERIFICATION FAILED** for game #{self.game}:\n" + "\n".join(f"- {p}" for p in verdict.problems)
+
+
+class Players(commands.Cog):
+    """Profiles, ratings, the leaderboard, quiet hours and vacations, dice seals."""
+
+    away = app_commands.Group(name="away", description="Quiet hours and vacations (other players see them)")
+
+    def __init__(self, bot):
+        self.bot = bot
+        self.task = None
+
+    @property
+    def desk(self) -> PlayerDesk:
+        return desk_of(self.bot)
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(VerifyDice)
+        try:
+            await self.desk.settle_ratings()  # games that ended while the bot was down
+        except Exception:
+            log.warning("ratings could not be settled at start; the clock tries again", exc_info=True)
+        self.task = start_every(self.bot, self.settle, "ready-room-players")
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(VerifyDice)
+        if self.task is not None:
+            self.task.cancel()
+
+    @commands.Cog.listener()
+    async def on_game_over(self, update: Update) -> None:
+        """A game has ended: its rating is recorded now (the seed is revealed on the clock)."""
+        await self.desk.settle_ratings()
+
+    async def settle(self) -> int:
+        """Rate ended games not yet rated; reveal the seeds of ended games in their threads.
+        Returns how many seeds were revealed."""
+        await self.desk.settle_ratings()
+        shown = 0
+        for game_id in await self.desk.unrevealed():
+            shown += await self.reveal(game_id)
+        return shown
+
+    async def reveal(self, game_id: int) -> bool:
+        """Post an ended game's seed, salt and rating changes in its thread, with Verify dice."""
+        desk = self.desk
+        info = await self.bot.service.get(game_id)
+        shown = await desk.reveal(game_id)
+        lines = [f"**Game #{game_id}** is over: its dice can be checked.",
+                 f"Seed `{shown.seed}`, salt `{shown.salt}`: SHA-256 of `{shown.salt}:{shown.seed}` is "
+                 f"`{shown.digest}`, the seal shown at the start.",
+                 "Press **Verify dice** to replay every roll from this seed (or run "
+                 f"`python -m engine.service.replay <database> {game_id} --verify`)."]
+        changes = await desk.rating_changes(game_id)
+        if changes:
+            names = present.names_of(info)
+            by_user = {s.user_id: names[s.seat] for s in info.seats}
+            lines.append("Ratings: " + ", ".join(f"{by_user.get(u, u)} {before:.1f} → {after:.1f} (mu)"
+                                                  for u, (before, after) in changes.items()))
+        view = discord.ui.View(timeout=None)
+        view.add_item(VerifyDice(game_id))
+        try:
+            await self.bot.get_partial_messageable(info.thread_id or info.channel_id).send(
+                present.clip("\n".join(lines)), view=view, allowed_mentions=present.NO_MENTIONS)
+        except (discord.Forbidden, discord.NotFound) as error:
+            log.info("game %s: seed not revealed, its thread is gone (%s)", game_id, error)
+        await desk.revealed(game_id)
+        return True
+
+    @app_commands.command(name="profile", description="Games, wins, turn time and rating of a player")
+    @app_commands.describe(player="Whose profile (default: yours)")
+    async def profile(self, interaction: discord.Interaction, player: Optional[discord.User] = None) -> None:
+        who = player or interaction.user
+        await answer(interaction, lambda: self.desk.profile(who.id, interaction.guild_id),
+                     lambda found: profile_text(found, found.name or who.display_name))
+
+    @app_commands.command(name="leaderboard", description="This server's best ratings")
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        await answer(interaction, lambda: self.desk.leaderboard(interaction.guild_id), leaderboard_text)
+
+    @away.command(name="quiet", description="Daily quiet hours: no pings, reminders wait until they end")
+    @app_commands.describe(start="Start, like 22:00", end="End, like 07:00",
+                           zone="Your time zone: a UTC offset like +02:00 or a name like Europe/Berlin")
+    async def quiet(self, interaction: discord.Interaction, start: str, end: str, zone: str) -> None:
+        await answer(interaction, lambda: self.desk.set_quiet(interaction.user.id, start, end, zone),
+                     lambda quiet: f"Quiet hours {quiet.words()}: no pings then; reminders wait until they end. "
+                                   "Other players see them in /game status and /profile.")
+
+    @away.command(name="quiet-off", description="No more quiet hours")
+    async def quiet_off(self, interaction: discord.Interaction) -> None:
+        await answer(interaction, lambda: self.desk.clear_quiet(interaction.user.id), lambda _: "Quiet hours off.")
+
+    @away.command(name="vacation", description="Pause your deadlines: they move by the length of the vacation")
+    @app_commands.describe(days="How many days", starts_in_days="Start later (days from now; default now)")
+    async def vacation(self, interaction: discord.Interaction,
+                       days: app_commands.Range[float, 0.1, MAX_VACATION_DAYS],
+                       starts_in_days: app_commands.Range[float, 0.0, MAX_VACATION_DAYS] = 0.0) -> None:
+        await answer(interaction, lambda: self.desk.set_vacation(interaction.user.id, days, starts_in_days),
+                     lambda when: f"Vacation from <t:{int(when[0])}:f> until <t:{int(when[1])}:f>: your deadlines "
+                                  "move by it, and nobody pings you meanwhile. /away back ends it.")
+
+    @away.command(name="back", description="End your vacation now (deadlines move back by the part not taken)")
+    async def back(self, interaction: discord.Interaction) -> None:
+        await answer(interaction, lambda: self.desk.end_vacation(interaction.user.id),
+                     lambda ended: "Welcome back: your vacation has ended." if ended else "You were not on vacation.")
+
+
+async def setup(bot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Players(bot))
