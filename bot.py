@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import time
 import gc
 import logging
 import os
@@ -76,6 +77,11 @@ class ReadyRoom(commands.Bot):
         self.config = config
         self.clock = clock
         self.service: Optional[GameService] = None
+        self.last_acted: dict[tuple[int, int], float] = {}  # (game, user) -> when they last acted (this process)
+
+    def now(self) -> float:
+        """The bot's clock (the tests' hand-moved one, or the wall clock)."""
+        return self.clock() if self.clock else time.time()
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, load the cogs, register the persistent buttons."""

@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from cogs import present
 from cogs.clock import start_every
+from cogs.pings import desk_of, seal_line
 from engine.service import GameInfo, ServiceError, Update
 from engine.service.players import MAX_VACATION_DAYS, PlayerDesk, Profile
 from engine.service.ratings import ordinal
@@ -26,40 +27,6 @@ if TYPE_CHECKING:
     from bot import ReadyRoom
 
 log = logging.getLogger("ready_room.players")
-
-
-def desk_of(bot: "ReadyRoom") -> PlayerDesk:
-    """The bot's players' desk over its game database (made on first use)."""
-    desk = getattr(bot, "_player_desk", None)
-    if desk is None or desk.db is not bot.service.db:
-        desk = PlayerDesk(bot.service.db, **({"clock": bot.clock} if bot.clock else {}))
-        bot._player_desk = desk
-    return desk
-
-
-async def seal_line(bot: "ReadyRoom", game_id: int) -> str:
-    """The line that shows a game's dice seal at its start."""
-    digest = await desk_of(bot).seal(game_id)
-    return (f"Dice seal: `{digest}`\n(SHA-256 of this game's secret dice seed and a salt; both are revealed "
-            "when the game ends, so anyone can check every roll.)")
-
-
-async def hold_pings(bot: "ReadyRoom", update: Update, ping: list[int]) -> list[int]:
-    """The users of `ping` to mention now. A player in quiet hours or on vacation is not
-    pinged: a reminder waits for the end of it instead (while the game still waits on them),
-    and the table says so."""
-    desk, now = desk_of(bot), []
-    turns = {t.user_id: t for t in update.awaited}
-    for user_id in ping:
-        until = await desk.held_until(user_id)
-        if until is None:
-            now.append(user_id)
-        elif user_id in turns:
-            await desk.remind_later(update.game_id, turns[user_id].seat, until)
-            why = "on vacation" if (await desk.away(user_id)).on_vacation else "in quiet hours"
-            update.public.append(f"{turns[user_id].name} is {why} until <t:{int(until)}:f>: not pinged now, "
-                                 "reminded then.")
-    return now
 
 
 async def status_lines(bot: "ReadyRoom", info: GameInfo) -> list[str]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterable, Optional
 import discord
 
 from cogs import panel
-from cogs import buttons
+from cogs import buttons, pings
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.setup import away_team
 from engine.errors import PackError, RuleError
@@ -227,12 +227,12 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     drawn = await drawings(bot, update.game_id, update.events, update.images, upload_limit(bot, info.guild_id))
     awaited = sorted({t.user_id for t in update.awaited}) if update.status == "active" else []
     table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id))
-    from cogs.players import hold_pings  # quiet hours and vacations: a reminder later instead
-    ping = await hold_pings(bot, update, to_ping(update, actor_id, table["awaited"] if table else ()))
+    ping = await pings.hold_pings(bot, update, to_ping(update, actor_id, table["awaited"] if table else ()))
+    ping = await pings.wait_for_live(bot, update, ping)
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ping])
     if table is not None:
         await _unping(bot, table, info)
-    message, place, pings = None, None, []
+    message, place, ping_messages = None, None, []
     same_turn = table is not None and awaited and (
         table["awaited"] == awaited or (update.turn is not None and table.get("turn") == update.turn))
     if same_turn:
@@ -247,7 +247,7 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
         except discord.HTTPException as error:
             log.warning("table message of game %s could not be edited (%s); posting a new one", info.id, error)
         if message is not None and ping:
-            pings = await _ping(bot, place, update, info, ping, mentions)
+            ping_messages = await _ping(bot, place, update, info, ping, mentions)
     if message is None:
         lines = update.public[-TABLE_LINES:]
         message, place = await _post(bot, info, summary(update, info, ping, lines), drawn,
@@ -255,7 +255,7 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     if message is not None and awaited:
         await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), {
             "message": message.id, "channel": place, "awaited": awaited, "lines": lines, "turn": update.turn,
-            "pings": pings})
+            "pings": ping_messages})
     elif message is not None:
         await forget_table(bot, info)
     await deliver_private(bot, update, skip=actor_id)
@@ -342,6 +342,7 @@ async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, 
     except ServiceError as refused:
         await refuse(interaction, refused)
         return None
+    bot.last_acted[(game_id, user)] = bot.now()
     try:
         posted = await publish(bot, update, user) if update.public or update.images else True
     except Exception:  # the move is stored whatever happens to its presentation
@@ -572,10 +573,9 @@ async def join(interaction: discord.Interaction, game_id: int, side: str) -> Non
 
 async def start(interaction: discord.Interaction, game_id: int) -> None:
     """Deal the game, close the lobby message and post the opening table (deferred interaction)."""
-    from cogs.players import seal_line  # the dice seal, shown before the first roll
     bot = interaction.client
     try:
-        seal = await seal_line(bot, game_id)
+        seal = await pings.seal_line(bot, game_id)  # the dice seal, shown before the first roll
         update = await bot.service.start(game_id, interaction.user.id)
     except ServiceError as refused:
         await reply(interaction, refused.message)

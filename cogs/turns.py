@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from cogs import buttons, present
 from cogs.clock import start_every
-from cogs.players import desk_of
+from cogs.pings import desk_of
 from db import DueReminder
 from engine.service import GameInfo, ServiceError
 

@@ -72,6 +72,19 @@ def same_dice(monkeypatch) -> None:
     monkeypatch.setattr(service_module, "secrets", SimpleNamespace(randbits=lambda bits: SEED))
 
 
+class PlayByPost:
+    """A hand-moved clock: players answer ten minutes apart, so nobody is playing live
+    (every newly awaited player is pinged at once)."""
+
+    between_moves = 600.0
+
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def awaited(info) -> list[int]:
     """Users the game waits on (none once it is over)."""
     return sorted({t.user_id for t in info.awaited}) if info.status == "active" else []
@@ -88,7 +101,8 @@ async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loo
     watch = SlowCallbacks()
     logging.getLogger("asyncio").addHandler(watch)
     try:
-        async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        clock = PlayByPost()
+        async with FakeDiscord(monkeypatch, str(tmp_path / "games.db"), clock=clock) as fake:
             loop.set_debug(True)  # from the first command on: the bot's start (imports) is not play
             loop.slow_callback_duration = float(os.environ.get("SLOW_CB", "0.1"))
             thread, game_id = await new_game(fake)
@@ -164,6 +178,7 @@ async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loo
                 for request in fake.public()[sum(not s.ephemeral for s in fake.sent[:sent]):]:
                     assert not any(card in request.text for card in hidden), (request.text, hidden)
                 steps += 1
+                clock.now += clock.between_moves
             final = fake.in_channel(thread)[-1]["content"]
             assert "Final score" in final and "The game is over" in final
             assert await table(fake, game_id) is None

@@ -10,13 +10,15 @@ from collections import Counter, defaultdict
 
 import pytest
 
+from cogs.pings import LIVE_GRACE
 from tests.discord_harness import FakeDiscord, choose, open_panel
-from tests.test_discord_game import MEMBERS, hands, new_game, revealed, same_dice
+from tests.test_discord_game import MEMBERS, PlayByPost, hands, new_game, revealed, same_dice
 
 
-async def play_game(fake: FakeDiscord, seed: int, prepass: bool) -> dict:
+async def play_game(fake: FakeDiscord, seed: int, prepass: bool, clock=None) -> dict:
     """Play one game at random through the panels; the figures, per round and overall.
-    With `prepass`, a player asked a reaction window passes every window for the round."""
+    With `prepass`, a player asked a reaction window passes every window for the round;
+    with a `clock`, ten minutes pass between answers (play by post), else none (live)."""
     thread, game_id = await new_game(fake)
     rng = random.Random(seed)
     panels: dict[int, dict] = {}  # user -> their private panel, while it shows their decision
@@ -41,6 +43,8 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool) -> dict:
         else:
             await choose(fake, member, shown, commands, rng.randrange(len(commands)))
         panels[user] = fake.messages[int(shown["id"])]
+        if clock is not None:
+            clock.now += clock.between_moves
         events = json.loads((await fake.bot.service.log(game_id))[-1].events)
         activations += sum(e["type"] == "activated" for e in events)
         messages[round_number] += len(fake.in_channel(thread)) - before_messages  # pings are deleted later
@@ -72,19 +76,56 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool) -> dict:
     }
 
 
+MODES = {"live, answering every window": (False, False), "by post, answering every window": (False, True),
+         "by post, passing ahead each round": (True, True)}
+
+
 @pytest.mark.parametrize("seed", [3, 11])
 async def test_a_round_is_quiet_enough_for_a_phone(monkeypatch, tmp_path, seed, capsys):
     same_dice(monkeypatch)
     figures = {}
-    for prepass in (False, True):
-        async with FakeDiscord(monkeypatch, str(tmp_path / f"g{prepass}.db")) as fake:
-            figures[prepass] = await play_game(fake, seed, prepass)
+    for n, (mode, (prepass, by_post)) in enumerate(MODES.items()):
+        clock = PlayByPost() if by_post else None
+        async with FakeDiscord(monkeypatch, str(tmp_path / f"g{n}.db"), clock=clock) as fake:
+            figures[mode] = shown = await play_game(fake, seed, prepass, clock)
         with capsys.disabled():
-            shown = figures[prepass]
-            print(f"\nseed {seed}, {'pre-passing each round' if prepass else 'answering every window'}: "
-                  f"thread messages left per round {shown['messages']} (posted, pings included: "
-                  f"{shown['posted']}), most pings for one player per round "
-                  f"{shown['pings']}, 'Your move' presses per activation {shown['presses_per_activation']:.2f} "
+            print(f"\nseed {seed}, {mode}: thread messages left per round {shown['messages']} (posted, pings "
+                  f"included: {shown['posted']}), most pings for one player per round {shown['pings']}, "
+                  f"'Your move' presses per activation {shown['presses_per_activation']:.2f} "
                   f"over {shown['activations']} activations")
-    assert figures[True]["prepasses"] > 0 and figures[True]["activations"] > 10
-    assert sum(figures[True]["pings"]) < sum(figures[False]["pings"])
+    by_post, ahead = figures["by post, answering every window"], figures["by post, passing ahead each round"]
+    assert ahead["prepasses"] > 0 and ahead["activations"] > 10
+    assert sum(ahead["pings"]) < sum(by_post["pings"]), "passing ahead saves pings"
+    assert max(figures["live, answering every window"]["pings"]) <= 1, "nobody playing live is pinged again"
+
+
+async def test_a_live_player_is_reminded_after_the_grace_only_if_they_have_not_answered(monkeypatch, tmp_path):
+    same_dice(monkeypatch)
+    clock = PlayByPost()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        thread, game_id = await new_game(fake)
+        turns, rng = fake.bot.get_cog("Turns"), random.Random(2)
+        handed_over = 0
+        for _ in range(400):  # live play: everyone answers at once, until the turn passed twice
+            info = await fake.bot.service.get(game_id)
+            user = info.awaited[0].user_id
+            version, commands = await fake.bot.service.legal_commands(game_id, user)
+            sent = len(fake.sent)
+            await choose(fake, MEMBERS[user], await open_panel(fake, MEMBERS[user], thread), commands,
+                         rng.randrange(len(commands)))
+            now = [t.user_id for t in (await fake.bot.service.get(game_id)).awaited]
+            mentioned = {int(u) for r in fake.sent[sent:] if not r.ephemeral and r.json
+                         for u in (r.json.get("allowed_mentions") or {}).get("users", [])}
+            if now and now[0] != user and (game_id, now[0]) in fake.bot.last_acted:
+                assert now[0] not in mentioned, "someone who just acted is watching: no ping now"
+                handed_over += 1
+                if handed_over == 2:
+                    break
+        waiting = now[0]
+        clock.now += LIVE_GRACE - 1
+        await fake.run(turns.send_due())
+        assert not [m for m in fake.in_channel(thread) if m["content"].startswith(f"Reminder: <@{waiting}>")]
+        clock.now += 2
+        await fake.run(turns.send_due())
+        assert [m for m in fake.in_channel(thread) if m["content"].startswith(f"Reminder: <@{waiting}>")], \
+            "not answered within the grace: pinged then"

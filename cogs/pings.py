@@ -1,0 +1,66 @@
+"""Who is mentioned now, and who later: the ping policy shared by the table and the reminders.
+
+A player in quiet hours or on vacation is not pinged (a reminder waits for the end of it);
+a player who acted in the game moments ago is watching it live (a reminder waits a short
+grace and goes away if they answer first). Also the players' desk that keeps seals,
+ratings and availability.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.service import Update
+from engine.service.players import PlayerDesk
+
+if TYPE_CHECKING:
+    from bot import ReadyRoom
+
+LIVE_GRACE = 120.0  # seconds: a player who acted this recently is pinged only if they have not answered by then
+
+
+def desk_of(bot: "ReadyRoom") -> PlayerDesk:
+    """The bot's players' desk over its game database (made on first use)."""
+    desk = getattr(bot, "_player_desk", None)
+    if desk is None or desk.db is not bot.service.db:
+        desk = PlayerDesk(bot.service.db, **({"clock": bot.clock} if bot.clock else {}))
+        bot._player_desk = desk
+    return desk
+
+
+async def seal_line(bot: "ReadyRoom", game_id: int) -> str:
+    """The line that shows a game's dice seal at its start."""
+    digest = await desk_of(bot).seal(game_id)
+    return (f"Dice seal: `{digest}`\n(SHA-256 of this game's secret dice seed and a salt; both are revealed "
+            "when the game ends, so anyone can check every roll.)")
+
+
+async def hold_pings(bot: "ReadyRoom", update: Update, ping: list[int]) -> list[int]:
+    """The users of `ping` to mention now. A player in quiet hours or on vacation is not
+    pinged: a reminder waits for the end of it instead (while the game still waits on them),
+    and the table says so."""
+    desk, now = desk_of(bot), []
+    turns = {t.user_id: t for t in update.awaited}
+    for user_id in ping:
+        until = await desk.held_until(user_id)
+        if until is None:
+            now.append(user_id)
+        elif user_id in turns:
+            await desk.remind_later(update.game_id, turns[user_id].seat, until)
+            why = "on vacation" if (await desk.away(user_id)).on_vacation else "in quiet hours"
+            update.public.append(f"{turns[user_id].name} is {why} until <t:{int(until)}:f>: not pinged now, "
+                                 "reminded then.")
+    return now
+
+
+async def wait_for_live(bot: "ReadyRoom", update: Update, ping: list[int]) -> list[int]:
+    """The users of `ping` to mention now. A player who acted in this game less than
+    LIVE_GRACE ago (in this process) is playing live and watching the thread: instead of a
+    ping now, a reminder at the end of the grace, which goes away if they answer first."""
+    now, turns = bot.now(), {t.user_id: t for t in update.awaited}
+    pinged = []
+    for user_id in ping:
+        if user_id in turns and now - bot.last_acted.get((update.game_id, user_id), -LIVE_GRACE) < LIVE_GRACE:
+            await desk_of(bot).remind_later(update.game_id, turns[user_id].seat, now + LIVE_GRACE)
+        else:
+            pinged.append(user_id)
+    return pinged
