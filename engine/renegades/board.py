@@ -28,6 +28,12 @@ class OrbitBoard:
         self.blocking = frozenset(orbit.blocking) | frozenset(self.planet_of)
         self.planets = {p.code: p for p in orbit.planets}
         self.locations = {loc.code: loc for loc in orbit.locations}
+        self._next: dict[tuple[str, str], Optional[str]] = {}
+        for y in range(self.height):
+            for x in range(self.width):
+                for direction, (dx, dy) in DELTA.items():
+                    inside = self.on_board(x + dx, y + dy)
+                    self._next[(xy_cell(x, y), direction)] = xy_cell(x + dx, y + dy) if inside else None
 
     def home_of(self, faction: str):
         return next((p for p in self.planets.values() if p.home == faction), None)
@@ -41,9 +47,7 @@ class OrbitBoard:
 
     def step(self, cell: str, direction: str) -> Optional[str]:
         """The square one step from `cell` in `direction`, or None off the board."""
-        x, y = cell_xy(cell)
-        dx, dy = DELTA[direction]
-        return xy_cell(x + dx, y + dy) if self.on_board(x + dx, y + dy) else None
+        return self._next[(cell, direction)]
 
     def cost_into(self, cell: str) -> int:
         """Movement points to enter a square (N3: obstructed squares cost two)."""
@@ -93,26 +97,24 @@ class OrbitBoard:
     def reachable(self, cell: str, facing: str, points: int, occupied: Iterable[str]) -> dict[tuple[str, str], tuple[int, list]]:
         """Every (square, facing) a ship can end on with `points`: the cheapest cost and its legs."""
         taken = set(occupied)
-        best: dict[tuple[str, str], tuple[int, list]] = {(cell, facing): (0, [])}
-        queue = [(0, cell, facing, [])]
+        cost_of: dict[tuple[str, str], int] = {(cell, facing): 0}
+        came_from: dict[tuple[str, str], tuple[str, str]] = {}
+        queue = [(0, cell, facing)]
         while queue:
-            cost, here, face, legs = heapq.heappop(queue)
-            if best.get((here, face), (cost + 1,))[0] < cost:
+            cost, here, face = heapq.heappop(queue)
+            if cost_of[(here, face)] < cost:
                 continue
-            options = []
-            nxt = self.step(here, face)
+            options = [(cost + 1, here, other) for other in DIRECTIONS if other != face]
+            nxt = self._next[(here, face)]
             if nxt is not None and nxt not in self.blocking and nxt not in taken:
-                grown = legs[:-1] + [(face, legs[-1][1] + 1)] if legs and legs[-1][0] == face else legs + [(face, 1)]
-                options.append((cost + self.cost_into(nxt), nxt, face, grown))
-            for other in DIRECTIONS:
-                if other != face:
-                    turned = legs[:-1] if legs and legs[-1][1] == 0 else legs
-                    options.append((cost + 1, here, other, turned + [(other, 0)]))
-            for new_cost, new_cell, new_face, new_legs in options:
-                if new_cost <= points and new_cost < best.get((new_cell, new_face), (points + 1,))[0]:
-                    best[(new_cell, new_face)] = (new_cost, new_legs)
-                    heapq.heappush(queue, (new_cost, new_cell, new_face, new_legs))
-        return best
+                options.append((cost + self.cost_into(nxt), nxt, face))
+            for new_cost, new_cell, new_face in options:
+                key = (new_cell, new_face)
+                if new_cost <= points and new_cost < cost_of.get(key, points + 1):
+                    cost_of[key] = new_cost
+                    came_from[key] = (here, face)
+                    heapq.heappush(queue, (new_cost, new_cell, new_face))
+        return {key: (cost, _Legs(came_from, key)) for key, cost in cost_of.items()}
 
     # --- fire -----------------------------------------------------------------------
     def line_of_fire(self, cell: str, facing: str, target: str, reach: int) -> Optional[bool]:
@@ -137,6 +139,49 @@ class OrbitBoard:
                     break
                 square = self.step(square, facing)
         return found
+
+    def firing_positions(self, target: str, reach: int) -> dict[tuple[str, str], bool]:
+        """Every (square, facing) from which a ship with `reach` has a line of fire at
+        `target`, found by walking back from the target; True where the line is obstructed."""
+        back = {d: DIRECTIONS[(i + 4) % 8] for i, d in enumerate(DIRECTIONS)}
+        found = {}
+        for index, facing in enumerate(DIRECTIONS):
+            start = target
+            for _ in range(reach):
+                if start is None:
+                    break
+                for turn in (-1, 0, 1):
+                    cell = self.step(start, back[DIRECTIONS[(index + turn) % 8]])
+                    if cell is not None and (cell, facing) not in found:
+                        line = self.line_of_fire(cell, facing, target, reach)
+                        if line is not None:
+                            found[(cell, facing)] = line
+                start = self.step(start, back[facing])
+        return found
+
+
+class _Legs:
+    """The legs of a cheapest move to a (square, facing), rebuilt only when asked for."""
+
+    def __init__(self, came_from, key):
+        self.came_from, self.key = came_from, key
+
+    def __iter__(self):
+        chain = [self.key]
+        while chain[-1] in self.came_from:
+            chain.append(self.came_from[chain[-1]])
+        chain.reverse()
+        legs: list[tuple[str, int]] = []
+        for (a, face_a), (b, face_b) in zip(chain, chain[1:]):
+            if face_a != face_b:
+                if legs and legs[-1][1] == 0:
+                    legs.pop()
+                legs.append((face_b, 0))
+            elif legs and legs[-1][0] == face_b:
+                legs[-1] = (face_b, legs[-1][1] + 1)
+            else:
+                legs.append((face_b, 1))
+        return iter(legs)
 
 
 def distance(a: str, b: str) -> int:

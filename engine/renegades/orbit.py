@@ -375,17 +375,17 @@ def _approach(g: Game, npc: Ship, target: Optional[Ship], planet: Optional[str])
     if points == 0:
         return False
     options = g.board.reachable(npc.cell, npc.facing, points, g.occupied(npc))
+    firing = g.board.firing_positions(target.cell, npc.range) if target is not None and attack_dice(g, npc) else {}
 
     def score(item):
         (cell, facing), (cost, legs) = item
         if planet is not None:
             near = min(distance(cell, c) for c in g.board.planets[planet].cells)
             return (0, near, cost, cell, facing)
-        fire = g.board.line_of_fire(cell, facing, target.cell, npc.range) is not None and attack_dice(g, npc) > 0
-        return (0 if fire else 1, distance(cell, target.cell), cost, cell, facing)
+        return (0 if (cell, facing) in firing else 1, distance(cell, target.cell), cost, cell, facing)
 
     (cell, facing), (cost, legs) = min(options.items(), key=score)
     if cost == 0:
         return False
-    move(g, npc, legs)
+    move(g, npc, list(legs))
     return True
