@@ -22,7 +22,6 @@ import discord
 from discord.ext import commands
 
 from cogs.buttons import ITEMS
-from engine.awaymissions.content import load_pack
 from engine.service import GameService
 from engine.service.rulesets import RULESETS
 
@@ -83,7 +82,7 @@ class ReadyRoom(commands.Bot):
         self.service = await GameService.open(self.config.database, **options)
         for ruleset in RULESETS.values():  # parse content packs now, off the loop, not in the first game
             if "pack" in ruleset.default_options:
-                await asyncio.to_thread(load_pack, ruleset.default_options["pack"])
+                await asyncio.to_thread(ruleset.load_pack, ruleset.default_options["pack"])
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*ITEMS)

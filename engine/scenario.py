@@ -83,12 +83,26 @@ def _set_position(state: GameState, spec: dict[str, Any], start: dict[str, Any])
     state.version = 0
 
 
+def _ruleset(spec: dict[str, Any]):
+    """The scenario's ruleset (`ruleset:`, Away Missions when absent): how to build a position,
+    apply a command and check expectations."""
+    name = spec.get("ruleset", "awaymissions")
+    if name == "renegades":
+        from engine.renegades import rules as renegades_rules
+        from engine.renegades import scenario as renegades_scenario
+        return renegades_scenario.build, renegades_rules.apply, renegades_scenario.check
+    if name != "awaymissions":
+        raise ValueError(f"unknown ruleset '{name}' (awaymissions or renegades)")
+    return build, rules.apply, check
+
+
 def run(spec: dict[str, Any]) -> list[str]:
     """Play one scenario; returns the failures (empty when it passed)."""
     failures: list[str] = []
     refusal = spec.get("refused")
     try:
-        state = build(spec)
+        build_position, apply_command, check_expectations = _ruleset(spec)
+        state = build_position(spec)
     except (RuleError, PackError) as exc:
         if refusal is None:
             return [f"setup: the game was refused: {exc}"]
@@ -109,7 +123,7 @@ def run(spec: dict[str, Any]) -> list[str]:
         expectations = step.pop("expect", None)
         for seat, command in step.items():
             try:
-                new_state, events = rules.apply(state, seat, str(command))
+                new_state, events = apply_command(state, seat, str(command))
             except RuleError as exc:
                 if expected_error is None:
                     failures.append(f"{where}: {seat}: {command}: refused: {exc}")
@@ -121,9 +135,9 @@ def run(spec: dict[str, Any]) -> list[str]:
                 failures.append(f"{where}: {seat}: {command}: accepted, expected error {expected_error!r}")
             state = new_state
         if expectations:
-            failures.extend(f"{where}: {f}" for f in check(state, events, expectations))
+            failures.extend(f"{where}: {f}" for f in check_expectations(state, events, expectations))
     if spec.get("expect"):
-        failures.extend(f"final: {f}" for f in check(state, events, spec["expect"]))
+        failures.extend(f"final: {f}" for f in check_expectations(state, events, spec["expect"]))
     return failures
 
 
