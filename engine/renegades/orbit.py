@@ -360,7 +360,10 @@ def _goal(g: Game, npc: Ship):
                 any(x.docked == mission for x in renegades) and not _targets(g, npc):
             return ("planet", mission)
     target = choose_target(g, npc)
-    return ("ship", target.id) if target else None
+    if target is None:
+        return None
+    g.emit("npc_target", ship=npc.id, target=target.id)
+    return ("ship", target.id)
 
 
 def _should_ascend(g: Game, npc: Ship) -> bool:
