@@ -189,6 +189,7 @@ class WorldEvent(_Schema):
 class PackInfo(_Schema):
     name: str
     version: str
+    ruleset: Literal["renegades"]  # so tools of other rulesets pass the pack by
     description: str = ""
 
 
