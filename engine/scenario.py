@@ -162,23 +162,8 @@ def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[
         elif key == "decision":
             got = _full(state.pending[0]) if state.pending else None
             failures += _match("decision", got, wanted) if got else [f"no decision pending, expected {wanted}"]
-        elif key == "events":
-            for event in wanted:
-                if not any(not _match("", got, event) for got in events):
-                    failures.append(f"no event like {event} in {events}")
-        elif key == "no_events":
-            for event in wanted:
-                if any(not _match("", got, event) for got in events):
-                    failures.append(f"an event like {event} happened")
-        elif key == "legal":
-            for seat, sets in wanted.items():
-                got = set(rules.legal_commands(state, seat))
-                for command in sets.get("includes", []):
-                    if command not in got:
-                        failures.append(f"{seat} cannot '{command}'; legal: {sorted(got)[:40]}")
-                for command in sets.get("excludes", []):
-                    if command in got:
-                        failures.append(f"{seat} can '{command}', expected not")
+        elif key in ("events", "no_events", "legal"):
+            failures += shared_failures(key, wanted, state, events, rules.legal_commands)
         elif key == "sees":
             for viewer, targets in wanted.items():
                 for target, expected in targets.items():
@@ -195,6 +180,25 @@ def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[
             failures += _match(key, view[key], wanted)
         else:
             failures.append(f"unknown expectation '{key}'")
+    return failures
+
+
+def shared_failures(key: str, wanted: Any, state: Any, events: list[dict], legal_commands) -> list[str]:
+    """The expectations every ruleset checks alike: `events` (each wanted event matches one
+    that happened), `no_events` (none matches) and `legal` (includes / excludes per seat)."""
+    failures = []
+    if key == "legal":
+        for seat, sets in wanted.items():
+            got = set(legal_commands(state, seat))
+            failures += [f"{seat} cannot '{c}'; legal: {sorted(got)[:40]}" for c in sets.get("includes", []) if c not in got]
+            failures += [f"{seat} can '{c}', expected not" for c in sets.get("excludes", []) if c in got]
+        return failures
+    for event in wanted:
+        happened = any(not _match("", got, event) for got in events)
+        if key == "events" and not happened:
+            failures.append(f"no event like {event} in {events}")
+        elif key == "no_events" and happened:
+            failures.append(f"an event like {event} happened")
     return failures
 
 

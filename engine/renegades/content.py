@@ -10,14 +10,12 @@ with every problem found, each with its file and path.
 from __future__ import annotations
 
 import functools
-import os
 import sys
 from typing import Annotated, Literal, Optional
 
 import msgspec
-import yaml
 
-from engine.awaymissions.content import UniqueKeyLoader, _convert, resolve_pack
+from engine.awaymissions.content import _convert, read_sections, resolve_pack
 from engine.errors import PackError
 
 STATIONS = ("commander", "navigation", "weapons", "comms", "engineering")
@@ -226,29 +224,8 @@ def load_pack(path: str) -> Pack:
 
 @functools.lru_cache(maxsize=8)
 def _load(path: str) -> Pack:
-    if not os.path.isdir(path):
-        raise PackError([f"{path}: no such pack folder"])
     problems: list[str] = []
-    raw: dict[str, tuple[str, object]] = {}
-    for name in sorted(os.listdir(path)):
-        if not name.endswith((".yaml", ".yml")):
-            continue
-        try:
-            with open(os.path.join(path, name), encoding="utf-8") as handle:
-                document = yaml.load(handle, Loader=UniqueKeyLoader) or {}
-        except (yaml.YAMLError, UnicodeDecodeError, OSError) as exc:
-            problems.append(f"{name}: cannot be read: {exc}")
-            continue
-        if not isinstance(document, dict):
-            problems.append(f"{name}: $: expected a mapping of sections")
-            continue
-        for section, body in document.items():
-            if section in raw:
-                problems.append(f"{name}: $.{section}: section already given in {raw[section][0]}")
-            elif section not in SECTIONS and section not in ("pack", "orbit"):
-                problems.append(f"{name}: $.{section}: unknown section")
-            else:
-                raw[section] = (name, body)
+    raw = read_sections(path, set(SECTIONS) | {"pack", "orbit"}, problems)
     for needed in ("pack", "orbit", *SECTIONS):
         if needed not in raw:
             problems.append(f"pack: no {needed} section")

@@ -53,7 +53,7 @@ def build(spec: dict[str, Any]) -> GameState:
 
 def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[str]:
     """Compare the state (and the last command's events) with expectations."""
-    from engine.scenario import _full, _match
+    from engine.scenario import _full, _match, shared_failures
 
     failures = []
     view = _full(state)
@@ -73,19 +73,8 @@ def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[
             got = rules.awaited(state)
             if got != ([wanted] if isinstance(wanted, str) else wanted):
                 failures.append(f"awaiting {got}, expected {wanted}")
-        elif key == "events":
-            for event in wanted:
-                if not any(not _match("", got, event) for got in events):
-                    failures.append(f"no event like {event} in {events}")
-        elif key == "no_events":
-            for event in wanted:
-                if any(not _match("", got, event) for got in events):
-                    failures.append(f"an event like {event} happened")
-        elif key == "legal":
-            for seat, sets in wanted.items():
-                got = set(rules.legal_commands(state, seat))
-                failures += [f"{seat} cannot '{c}'; legal: {sorted(got)[:40]}" for c in sets.get("includes", []) if c not in got]
-                failures += [f"{seat} can '{c}', expected not" for c in sets.get("excludes", []) if c in got]
+        elif key in ("events", "no_events", "legal"):
+            failures += shared_failures(key, wanted, state, events, rules.legal_commands)
         elif key in view:
             failures += _match(key, view[key], wanted)
         else:

@@ -5,6 +5,7 @@ from typing import Any, Optional
 
 import msgspec
 
+from engine.codec import StateCodec
 from engine.dice import Dice
 
 
@@ -127,19 +128,7 @@ class GameState(_Data):
         return [p.seat for p in self.players]
 
 
-_encoder = msgspec.json.Encoder()
-_decoder = msgspec.json.Decoder(GameState)
-_mp_encoder = msgspec.msgpack.Encoder()
-_mp_decoder = msgspec.msgpack.Decoder(GameState)
-
-
-def to_json(state: GameState) -> bytes:
-    return _encoder.encode(state)
-
-
-def from_json(data: bytes | str) -> GameState:
-    return _decoder.decode(data)
-
-
-def clone(state: GameState) -> GameState:
-    return _mp_decoder.decode(_mp_encoder.encode(state))
+_codec = StateCodec(GameState)
+to_json = _codec.to_json
+from_json = _codec.from_json
+clone = _codec.clone
