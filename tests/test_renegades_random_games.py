@@ -8,6 +8,7 @@ import pytest
 
 from engine.errors import RuleError
 from engine.renegades import rules
+from engine.renegades.autoplay import random_command
 from engine.renegades.board import orbit_of
 from engine.renegades.state import from_json, to_json
 
@@ -19,16 +20,6 @@ CONFIGS = [
     {"mode": "coop", "players": [{"seat": "p1"}, {"seat": "p2"}], "world_cards": 8},
     {"players": [{"seat": f"p{i}"} for i in range(1, 5)], "world_cards": 10},
 ]
-
-
-def random_command(state, rng):
-    """A random legal command of the awaited seat, leaning towards fights and landings."""
-    seat = rules.awaited(state)[0]
-    options = rules.legal_commands(state, seat)
-    keen = [o for o in options if o.split()[0] in ("attack", "descend", "ascend")]
-    if keen and rng.random() < 0.7:
-        return seat, rng.choice(keen)
-    return seat, rng.choice(options)
 
 
 def check_invariants(state):

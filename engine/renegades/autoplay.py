@@ -1,0 +1,33 @@
+"""A Renegades player that picks among legal commands at random, leaning towards fights and
+landings: for fuzzing, benchmarks and a simple opponent."""
+from __future__ import annotations
+
+import random
+
+from engine.renegades import rules
+from engine.renegades.state import GameState
+
+KEEN = ("attack", "descend", "ascend")
+
+
+def random_command(state: GameState, rng: random.Random, keen: float = 0.7) -> tuple[str, str]:
+    """(seat, command) for the first awaited seat: an attack, descent or ascent with
+    probability `keen` when one is legal, otherwise any legal command."""
+    seat = rules.awaited(state)[0]
+    options = rules.legal_commands(state, seat)
+    eager = [o for o in options if o.split()[0] in KEEN]
+    if eager and rng.random() < keen:
+        return seat, rng.choice(eager)
+    return seat, rng.choice(options)
+
+
+def play_out(state: GameState, rng: random.Random, limit: int = 2000) -> tuple[GameState, list[tuple[str, str]]]:
+    """Play random legal commands until the game is over; the final state and the log."""
+    log = []
+    while state.phase != "over":
+        if len(log) >= limit:
+            raise RuntimeError(f"game did not end within {limit} commands")
+        seat, command = random_command(state, rng)
+        state, _ = rules.apply(state, seat, command)
+        log.append((seat, command))
+    return state, log
