@@ -309,9 +309,12 @@ def choose_target(g: Game, npc: Ship) -> Optional[Ship]:
 def _roll_off(g: Game, npc: Ship, tied: list[str]) -> str:
     if len(tied) == 1:
         return tied[0]
-    face = g.state.dice.roll(1)[0]
-    chosen = tied[(face - 1) * len(tied) // 6]
-    g.emit("roll_off", ship=npc.id, among=tied, die=face, chosen=chosen)
+    usable = 6 - 6 % len(tied)  # each candidate gets as many faces; the others are rolled again
+    faces = g.state.dice.roll(1)
+    while faces[-1] > usable:
+        faces += g.state.dice.roll(1)
+    chosen = tied[(faces[-1] - 1) * len(tied) // usable]
+    g.emit("roll_off", ship=npc.id, among=tied, die=faces[-1], rolled=faces, chosen=chosen)
     return chosen
 
 
