@@ -115,3 +115,12 @@ async def test_a_renegades_game_through_the_service_is_stored_and_replays(tmp_pa
         assert rules.view_for(state, None) == view
     finally:
         await service.close()
+
+
+def test_the_scenario_runner_takes_the_ruleset_key():
+    from engine.scenario import run
+    assert run({"ruleset": "renegades", "expect": {"order": ["KESTREL", "WARDEN"]}}) == []
+    wrong = run({"ruleset": "renegades", "expect": {"ships": {"KESTREL": {"cell": "C3"}}}})
+    assert wrong == ["final: ships.KESTREL.cell: 'B7', expected 'C3'"]
+    unknown = run({"ruleset": "chess"})
+    assert len(unknown) == 1 and "unknown ruleset 'chess'" in unknown[0]
