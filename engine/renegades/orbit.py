@@ -118,18 +118,31 @@ def move(g: Game, ship: Ship, legs: list[tuple[str, int]]) -> None:
 
 def can_fire(g: Game, ship: Ship, target: Ship) -> Optional[bool]:
     """None when `ship` cannot attack `target` now, else whether the line is obstructed."""
-    if ship.cell is None or target.cell is None or not enemies(g, ship, target):
+    if ship.cell is None or not enemies(g, ship, target):
         return None
     if attack_dice(g, ship) == 0 or ship.attacked_round == g.state.round:
         return None
+    if target.cell is None:
+        return False if fire_down(g, ship, target) else None
     return g.board.line_of_fire(ship.cell, ship.facing, target.cell, ship.range)
+
+
+def fire_down(g: Game, ship: Ship, target: Ship) -> bool:
+    """N25: a ship left docked on the mission planet for more than one round may be fired on
+    from orbit by a ship within half its range of the planet, any facing, no terrain penalty."""
+    planet = g.board.mission_planet
+    if target.docked != planet.code or g.state.round < target.docked_round + 2:
+        return False
+    return min(distance(ship.cell, c) for c in planet.cells) <= ship.range // 2
 
 
 def attack_refusal(g: Game, ship: Ship, target: Ship) -> str:
     if ship.cell is None:
         return f"The {ship.name} is docked; a docked ship cannot fire."
-    if target.cell is None:
-        return f"The {target.name} is docked on a planet, out of reach from orbit here."
+    if target.cell is None and not (ship.critical or attack_dice(g, ship) == 0
+                                    or ship.attacked_round == g.state.round):
+        return (f"The {target.name} is docked; a ship docked on the mission planet for more than one round "
+                f"may be fired on from within half your range ({ship.range // 2}) of the planet.")
     if not enemies(g, ship, target):
         return f"The {target.name} is on your side."
     if ship.attacked_round == g.state.round:
