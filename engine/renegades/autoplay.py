@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from engine import playout
 from engine.renegades import rules
 from engine.renegades.state import GameState
 
@@ -22,12 +23,5 @@ def random_command(state: GameState, rng: random.Random, keen: float = 0.7) -> t
 
 
 def play_out(state: GameState, rng: random.Random, limit: int = 2000) -> tuple[GameState, list[tuple[str, str]]]:
-    """Play random legal commands until the game is over; the final state and the log."""
-    log = []
-    while state.phase != "over":
-        if len(log) >= limit:
-            raise RuntimeError(f"game did not end within {limit} commands")
-        seat, command = random_command(state, rng)
-        state, _ = rules.apply(state, seat, command)
-        log.append((seat, command))
-    return state, log
+    """Play random legal commands until the game is over; returns the final state and the log."""
+    return playout.play_out(state, rng, random_command, rules.apply, limit)
