@@ -23,7 +23,6 @@ import discord
 from discord.ext import commands
 
 from cogs.buttons import ITEMS
-from engine.awaymissions.content import load_pack
 from engine.service import GameService
 from engine.service.rulesets import RULESETS
 
@@ -89,7 +88,7 @@ class ReadyRoom(commands.Bot):
         self.service = await GameService.open(self.config.database, **options)
         for ruleset in RULESETS.values():  # parse content packs now, off the loop, not in the first game
             if "pack" in ruleset.default_options:
-                await asyncio.to_thread(load_pack, ruleset.default_options["pack"])
+                await asyncio.to_thread(ruleset.load_pack, ruleset.default_options["pack"])
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*ITEMS)
@@ -115,6 +114,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--hotseat", action="store_true", help="local: two people take turns at the keyboard")
     parser.add_argument("--pictures", default="pictures", help="local: folder for board and dice pictures")
     parser.add_argument("--seed", type=int, default=None, help="local: dice seed, for a repeatable game")
+    parser.add_argument("--ruleset", default="awaymissions", choices=sorted(RULESETS),
+                        help="local: the game to play (renegades: orbit only, text only, for now)")
     parser.add_argument("--commander", help="local: your alternative commander (e.g. LINDQ)")
     parser.add_argument("--swap", action="append", default=[], metavar="OLD=NEW",
                         help="local: swap a mission specialist of your team (repeatable)")
@@ -124,7 +125,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     if args.local:
         from engine.service.console import play_local
         return asyncio.run(play_local(config.database, args.pictures, hotseat=args.hotseat, seed=args.seed,
-                                      commander=args.commander, swaps=args.swap))
+                                      commander=args.commander, swaps=args.swap, ruleset=args.ruleset))
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2

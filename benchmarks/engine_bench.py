@@ -18,6 +18,8 @@ from engine.awaymissions.autoplay import play_out, random_command  # noqa: E402
 from engine.awaymissions.content import load_pack  # noqa: E402
 from engine.awaymissions.geometry import line_of_sight  # noqa: E402
 from engine.awaymissions.layout import PRESETS, geometry, preset  # noqa: E402
+from engine.renegades import autoplay as renegades_autoplay  # noqa: E402
+from engine.renegades import rules as renegades_rules  # noqa: E402
 from engine.scenario import build  # noqa: E402
 
 CONFIG = {
@@ -108,6 +110,24 @@ def main():
         print(f"complete random game, {label}: median {statistics.median(times) * 1e3:.1f} ms, "
               f"p95 {p95(times) * 1e3:.1f} ms, {statistics.median(commands):.0f} commands "
               f"(random player included), {games} games")
+
+    for label, config in (("Coalition against Renegades", {"players": [{"seat": "p1"}, {"seat": "p2"}]}),
+                          ("solo against NPC Coalition ships", {"mode": "coop", "players": [{"seat": "p1"}]})):
+        times, commands = time_renegades_games(games, config)
+        print(f"complete random Renegades game (orbit only, 6 world cards), {label}: median "
+              f"{statistics.median(times) * 1e3:.1f} ms, p95 {p95(times) * 1e3:.1f} ms, "
+              f"{statistics.median(commands):.0f} commands (random player included), {games} games")
+
+
+def time_renegades_games(count, config):
+    times, commands = [], []
+    for seed in range(count):
+        start = time.perf_counter()
+        state = renegades_rules.new_game(config, seed)
+        state, log = renegades_autoplay.play_out(state, random.Random(seed))
+        times.append(time.perf_counter() - start)
+        commands.append(len(log))
+    return times, commands
 
 
 if __name__ == "__main__":

@@ -83,12 +83,26 @@ def _set_position(state: GameState, spec: dict[str, Any], start: dict[str, Any])
     state.version = 0
 
 
+def _ruleset(spec: dict[str, Any]):
+    """The scenario's ruleset (`ruleset:`, Away Missions when absent): how to build a position,
+    apply a command and check expectations."""
+    name = spec.get("ruleset", "awaymissions")
+    if name == "renegades":
+        from engine.renegades import rules as renegades_rules
+        from engine.renegades import scenario as renegades_scenario
+        return renegades_scenario.build, renegades_rules.apply, renegades_scenario.check
+    if name != "awaymissions":
+        raise ValueError(f"unknown ruleset '{name}' (awaymissions or renegades)")
+    return build, rules.apply, check
+
+
 def run(spec: dict[str, Any]) -> list[str]:
     """Play one scenario; returns the failures (empty when it passed)."""
     failures: list[str] = []
     refusal = spec.get("refused")
     try:
-        state = build(spec)
+        build_position, apply_command, check_expectations = _ruleset(spec)
+        state = build_position(spec)
     except (RuleError, PackError) as exc:
         if refusal is None:
             return [f"setup: the game was refused: {exc}"]
@@ -109,7 +123,7 @@ def run(spec: dict[str, Any]) -> list[str]:
         expectations = step.pop("expect", None)
         for seat, command in step.items():
             try:
-                new_state, events = rules.apply(state, seat, str(command))
+                new_state, events = apply_command(state, seat, str(command))
             except RuleError as exc:
                 if expected_error is None:
                     failures.append(f"{where}: {seat}: {command}: refused: {exc}")
@@ -121,9 +135,9 @@ def run(spec: dict[str, Any]) -> list[str]:
                 failures.append(f"{where}: {seat}: {command}: accepted, expected error {expected_error!r}")
             state = new_state
         if expectations:
-            failures.extend(f"{where}: {f}" for f in check(state, events, expectations))
+            failures.extend(f"{where}: {f}" for f in check_expectations(state, events, expectations))
     if spec.get("expect"):
-        failures.extend(f"final: {f}" for f in check(state, events, spec["expect"]))
+        failures.extend(f"final: {f}" for f in check_expectations(state, events, spec["expect"]))
     return failures
 
 
@@ -148,23 +162,8 @@ def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[
         elif key == "decision":
             got = _full(state.pending[0]) if state.pending else None
             failures += _match("decision", got, wanted) if got else [f"no decision pending, expected {wanted}"]
-        elif key == "events":
-            for event in wanted:
-                if not any(not _match("", got, event) for got in events):
-                    failures.append(f"no event like {event} in {events}")
-        elif key == "no_events":
-            for event in wanted:
-                if any(not _match("", got, event) for got in events):
-                    failures.append(f"an event like {event} happened")
-        elif key == "legal":
-            for seat, sets in wanted.items():
-                got = set(rules.legal_commands(state, seat))
-                for command in sets.get("includes", []):
-                    if command not in got:
-                        failures.append(f"{seat} cannot '{command}'; legal: {sorted(got)[:40]}")
-                for command in sets.get("excludes", []):
-                    if command in got:
-                        failures.append(f"{seat} can '{command}', expected not")
+        elif key in ("events", "no_events", "legal"):
+            failures += shared_failures(key, wanted, state, events, rules.legal_commands)
         elif key == "sees":
             for viewer, targets in wanted.items():
                 for target, expected in targets.items():
@@ -181,6 +180,25 @@ def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[
             failures += _match(key, view[key], wanted)
         else:
             failures.append(f"unknown expectation '{key}'")
+    return failures
+
+
+def shared_failures(key: str, wanted: Any, state: Any, events: list[dict], legal_commands) -> list[str]:
+    """The expectations every ruleset checks alike: `events` (each wanted event matches one
+    that happened), `no_events` (none matches) and `legal` (includes / excludes per seat)."""
+    failures = []
+    if key == "legal":
+        for seat, sets in wanted.items():
+            got = set(legal_commands(state, seat))
+            failures += [f"{seat} cannot '{c}'; legal: {sorted(got)[:40]}" for c in sets.get("includes", []) if c not in got]
+            failures += [f"{seat} can '{c}', expected not" for c in sets.get("excludes", []) if c in got]
+        return failures
+    for event in wanted:
+        happened = any(not _match("", got, event) for got in events)
+        if key == "events" and not happened:
+            failures.append(f"no event like {event} in {events}")
+        elif key == "no_events" and happened:
+            failures.append(f"an event like {event} happened")
     return failures
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 
+from engine import playout
 from engine.awaymissions import rules
 from engine.awaymissions.state import GameState
 
@@ -15,11 +16,4 @@ def random_command(state: GameState, rng: random.Random) -> tuple[str, str]:
 
 def play_out(state: GameState, rng: random.Random, limit: int = 5000) -> tuple[GameState, list[tuple[str, str]]]:
     """Play random legal commands until the game is over; returns the final state and the log."""
-    log = []
-    while state.phase != "over":
-        if len(log) >= limit:
-            raise RuntimeError(f"game did not end within {limit} commands")
-        seat, command = random_command(state, rng)
-        state, _ = rules.apply(state, seat, command)
-        log.append((seat, command))
-    return state, log
+    return playout.play_out(state, rng, random_command, rules.apply, limit)

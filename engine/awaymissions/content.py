@@ -221,38 +221,7 @@ def load_pack(path: str) -> Pack:
 @functools.lru_cache(maxsize=16)
 def _load_pack_cached(path: str) -> Pack:
     problems: list[str] = []
-    raw: dict[str, tuple[str, object]] = {}
-    if not os.path.isdir(path):
-        raise PackError([f"{path}: no such pack folder"])
-    for name in sorted(os.listdir(path)):
-        if not name.endswith((".yaml", ".yml")):
-            continue
-        file = os.path.join(path, name)
-        if not os.path.isfile(file):
-            problems.append(f"{name}: not a file (a pack holds YAML files)")
-            continue
-        try:
-            with open(file, encoding="utf-8") as handle:
-                document = yaml.load(handle, Loader=UniqueKeyLoader) or {}
-        except UnicodeDecodeError as exc:
-            problems.append(f"{name}: not UTF-8 text (byte {exc.start}); save it as UTF-8")
-            continue
-        except yaml.YAMLError as exc:
-            problems.append(f"{name}: not valid YAML: {exc}")
-            continue
-        except OSError as exc:
-            problems.append(f"{name}: cannot be read: {exc.strerror}")
-            continue
-        if not isinstance(document, dict):
-            problems.append(f"{name}: $: expected a mapping of sections")
-            continue
-        for section, body in document.items():
-            if section in raw:
-                problems.append(f"{name}: $.{section}: section already given in {raw[section][0]}")
-            elif section not in _SECTIONS and section not in ("pack", "specializations"):
-                problems.append(f"{name}: $.{section}: unknown section")
-            else:
-                raw[section] = (name, body)
+    raw = read_sections(path, set(_SECTIONS) | {"pack", "specializations"}, problems)
     if "pack" not in raw:
         problems.append("pack.yaml: $.pack: missing (name and version of the pack)")
     info = _convert(raw.get("pack"), "pack", PackInfo, problems)
@@ -293,6 +262,45 @@ def _load_pack_cached(path: str) -> Pack:
     if problems:
         raise PackError(problems)
     return pack
+
+
+def read_sections(path: str, known: set[str], problems: list[str]) -> dict[str, tuple[str, object]]:
+    """The top-level sections of every YAML file of the pack folder `path`: section ->
+    (file name, body). Unreadable files, unknown and repeated sections go to `problems`;
+    PackError when the folder does not exist."""
+    raw: dict[str, tuple[str, object]] = {}
+    if not os.path.isdir(path):
+        raise PackError([f"{path}: no such pack folder"])
+    for name in sorted(os.listdir(path)):
+        if not name.endswith((".yaml", ".yml")):
+            continue
+        file = os.path.join(path, name)
+        if not os.path.isfile(file):
+            problems.append(f"{name}: not a file (a pack holds YAML files)")
+            continue
+        try:
+            with open(file, encoding="utf-8") as handle:
+                document = yaml.load(handle, Loader=UniqueKeyLoader) or {}
+        except UnicodeDecodeError as exc:
+            problems.append(f"{name}: not UTF-8 text (byte {exc.start}); save it as UTF-8")
+            continue
+        except yaml.YAMLError as exc:
+            problems.append(f"{name}: not valid YAML: {exc}")
+            continue
+        except OSError as exc:
+            problems.append(f"{name}: cannot be read: {exc.strerror}")
+            continue
+        if not isinstance(document, dict):
+            problems.append(f"{name}: $: expected a mapping of sections")
+            continue
+        for section, body in document.items():
+            if section in raw:
+                problems.append(f"{name}: $.{section}: section already given in {raw[section][0]}")
+            elif section not in known:
+                problems.append(f"{name}: $.{section}: unknown section")
+            else:
+                raw[section] = (name, body)
+    return raw
 
 
 _REQUIRED = {"affiliations": "affiliations", "characters": "characters", "teams": "away teams",

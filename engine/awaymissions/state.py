@@ -7,6 +7,7 @@ import msgspec
 
 from engine.awaymissions.content import AttackAction as Attack  # the state keeps the pack's attack records
 from engine.awaymissions.layout import LayoutSpec
+from engine.codec import StateCodec
 from engine.dice import Dice
 
 
@@ -178,22 +179,7 @@ class GameState(_Data):
         return [p.seat for p in self.players]
 
 
-_encoder = msgspec.json.Encoder()
-_state_decoder = msgspec.json.Decoder(GameState)
-_mp_encoder = msgspec.msgpack.Encoder()
-_mp_decoder = msgspec.msgpack.Decoder(GameState)
-
-
-def to_json(state: GameState) -> bytes:
-    """Serialise a state to JSON bytes (stable key order)."""
-    return _encoder.encode(state)
-
-
-def from_json(data: bytes | str) -> GameState:
-    """Rebuild a state from `to_json` output."""
-    return _state_decoder.decode(data)
-
-
-def clone(state: GameState) -> GameState:
-    """A deep copy, cheap enough to take before every command."""
-    return _mp_decoder.decode(_mp_encoder.encode(state))
+_codec = StateCodec(GameState)
+to_json = _codec.to_json
+from_json = _codec.from_json
+clone = _codec.clone

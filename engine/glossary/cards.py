@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Optional
 
+import yaml
 from rapidfuzz import fuzz, process
 
 from engine.awaymissions.content import PROJECT_ROOT, load_pack
@@ -38,10 +39,18 @@ class CardInfo:
 
 
 def pack_folders() -> list[str]:
-    """Every content pack under content/ (a folder with a pack.yaml)."""
+    """Every Away Missions content pack under content/ (a folder with a pack.yaml that names
+    no other ruleset: a Renegades pack says `ruleset: renegades`)."""
     root = os.path.join(PROJECT_ROOT, "content")
     return sorted(f"content/{name}" for name in os.listdir(root)
-                  if os.path.isfile(os.path.join(root, name, "pack.yaml")))
+                  if os.path.isfile(os.path.join(root, name, "pack.yaml"))
+                  and _ruleset_of(os.path.join(root, name, "pack.yaml")) == "awaymissions")
+
+
+def _ruleset_of(pack_file: str) -> str:
+    with open(pack_file, encoding="utf-8") as handle:
+        info = (yaml.safe_load(handle) or {}).get("pack") or {}
+    return info.get("ruleset", "awaymissions") if isinstance(info, dict) else "awaymissions"
 
 
 def _timing(card) -> str:

@@ -55,19 +55,21 @@ class Console:
 
     def __init__(self, service: GameService, pictures: str, *, ask: Ask = _terminal,
                  say: Callable[[str], None] = print, hotseat: bool = False, rng: Optional[random.Random] = None,
-                 team: Optional[dict] = None):
+                 team: Optional[dict] = None, ruleset: str = "awaymissions"):
         self.service, self.folder, self.ask, self.say = service, pictures, ask, say
         self.team = team or FED
+        self.ruleset = ruleset
         self.humans = {1, 2} if hotseat else {1}
         self.rng = rng or random.Random()
         self.game_id = 0
 
     async def play(self, seed: Optional[int] = None) -> Update:
         """Create, start and play a game until it ends or the player quits; the last update."""
-        info = await self.service.create(creator=1, seed=seed)
+        info = await self.service.create(creator=1, seed=seed, ruleset=self.ruleset)
         self.game_id = info.id
-        await self.service.join(info.id, 1, "Player 1" if len(self.humans) > 1 else "You", **self.team)
-        await self.service.join(info.id, 2, "Player 2" if len(self.humans) > 1 else "Computer", **BORG)
+        first, second = (self.team, BORG) if self.ruleset == "awaymissions" else ({}, {"faction": "coalition"})
+        await self.service.join(info.id, 1, "Player 1" if len(self.humans) > 1 else "You", **first)
+        await self.service.join(info.id, 2, "Player 2" if len(self.humans) > 1 else "Computer", **second)
         update = await self.service.start(info.id, 1)
         self.say(f"Game #{info.id} (pictures in {self.folder}/). {HELP}")
         await self.show(update)
@@ -128,7 +130,12 @@ class Console:
                 self.say("\n".join(f"  ({seat} only) {line}" for line in lines))
         if update.result and update.result.get("scores"):
             self.say(f"Final score: {update.result['scores']}, winner: {update.result.get('winner')}")
-        if update.images:
+        if update.images and self.ruleset == "renegades":  # no pictures of Renegades yet: the ships as text
+            view = await self.service.view(self.game_id)
+            self.say("  Ships: " + "; ".join(
+                f"{code} {ship.get('cell') or 'docked at ' + str(ship.get('docked'))} facing {ship.get('facing', 'N')}, "
+                f"damage {ship.get('damage', 0)}" for code, ship in view["ships"].items()))
+        elif update.images:
             view = await self.service.view(self.game_id)
             drawn = await asyncio.to_thread(_pictures, view, update.events, update.images)
             os.makedirs(self.folder, exist_ok=True)
@@ -168,17 +175,18 @@ def human_team(commander: Optional[str] = None, swaps: Sequence[str] = ()) -> di
 
 async def play_local(database: str, pictures: str, *, hotseat: bool = False, seed: Optional[int] = None,
                      commander: Optional[str] = None, swaps: Sequence[str] = (),
-                     ask: Ask = _terminal, say: Callable[[str], None] = print) -> int:
-    """Play one local game over the database at `database`; exit status 0 (2: a refused team)."""
+                     ask: Ask = _terminal, say: Callable[[str], None] = print, ruleset: str = "awaymissions") -> int:
+    """Play one local game over the database at `database`; exit status 0 (2: a refused team).
+    `ruleset` "renegades" plays the Renegade ship against the Coalition, in text only."""
     try:
-        team = human_team(commander, swaps)
+        team = human_team(commander, swaps) if ruleset == "awaymissions" else None
     except RuleError as refused:
         say(f"That away team cannot play: {refused}")
         return 2
     service = await GameService.open(database)
     try:
         await Console(service, pictures, ask=ask, say=say, hotseat=hotseat,
-                      rng=random.Random(seed), team=team).play(seed)
+                      rng=random.Random(seed), team=team, ruleset=ruleset).play(seed)
     finally:
         await service.close()
     return 0

@@ -4,9 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from engine.awaymissions import content as awaymissions_content
 from engine.awaymissions import odds as awaymissions_odds
 from engine.awaymissions import rules as awaymissions_rules
 from engine.awaymissions import state as awaymissions_state
+from engine.renegades import content as renegades_content
+from engine.renegades import rules as renegades_rules
+from engine.renegades import state as renegades_state
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,7 @@ class Ruleset:
     standing_choices: Callable[[Any, str], list[tuple[str, str]]] = lambda state, seat: []  # (label, command) to offer
     turn_of: Callable[[Any], Optional[str]] = lambda state: None  # whose turn it is (one table message per turn)
     can_take_back: Callable[[list[dict]], bool] = lambda events: False  # nothing rolled or revealed by them
+    load_pack: Callable[[str], Any] = lambda path: None  # parse (and cache) a content pack of this ruleset
 
 
 AWAY_MISSIONS = Ruleset(
@@ -52,6 +57,25 @@ AWAY_MISSIONS = Ruleset(
     standing_choices=awaymissions_rules.standing_choices,
     turn_of=awaymissions_rules.turn_of,
     can_take_back=awaymissions_rules.can_take_back,
+    load_pack=awaymissions_content.load_pack,
 )
 
-RULESETS: dict[str, Ruleset] = {AWAY_MISSIONS.name: AWAY_MISSIONS}
+RENEGADES = Ruleset(
+    name="renegades",
+    seats=("p1", "p2"),
+    new_game=renegades_rules.new_game,
+    apply=renegades_rules.apply,
+    canonical=renegades_rules.canonical,
+    legal_commands=renegades_rules.legal_commands,
+    awaited=renegades_rules.awaited,
+    view_for=renegades_rules.view_for,
+    to_json=renegades_state.to_json,
+    from_json=renegades_state.from_json,
+    default_options={"pack": "content/renegades", "mode": "versus"},
+    dice_events=frozenset({"ship_attack", "roll_off", "fighters_arrive"}),
+    display_names=renegades_rules.display_names,
+    turn_of=renegades_rules.turn_of,
+    load_pack=renegades_content.load_pack,
+)
+
+RULESETS: dict[str, Ruleset] = {AWAY_MISSIONS.name: AWAY_MISSIONS, RENEGADES.name: RENEGADES}

@@ -1,0 +1,1 @@
+"""Renegades: ships in orbit, landing parties on a planet, NPCs that play themselves."""

@@ -1,0 +1,304 @@
+"""The Renegades content pack: crew, ships, fighters, boards and cards as validated data.
+
+A pack is a folder of YAML files whose top-level sections are listed in `SECTIONS`
+(see docs/renegades.md). Every entry is checked against the typed schema below, then
+cross references (stations, cells on the board) are checked; a bad pack is refused
+with every problem found, each with its file and path.
+
+    python -m engine.renegades.content content/renegades
+"""
+from __future__ import annotations
+
+import functools
+import sys
+from typing import Annotated, Literal, Optional
+
+import msgspec
+
+from engine.awaymissions.content import _convert, read_sections, resolve_pack
+from engine.errors import PackError
+
+STATIONS = ("commander", "navigation", "weapons", "comms", "engineering")
+SKILLS = ("leadership", "search", "piloting", "tech", "stealth", "weapons", "medical")
+FACTIONS = ("renegade", "coalition")
+SQUADRONS = ("syphon", "zurathi", "dregg")  # the order NPC squadrons act in
+
+Code = Annotated[str, msgspec.Meta(pattern=r"^[A-Z][A-Z0-9-]{0,15}$")]
+Key = Annotated[str, msgspec.Meta(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
+Cell = Annotated[str, msgspec.Meta(pattern=r"^[A-Z][1-9][0-9]?$")]
+Dice = Annotated[int, msgspec.Meta(ge=0, le=8)]
+Faction = Literal["renegade", "coalition"]
+Station = Literal["commander", "navigation", "weapons", "comms", "engineering"]
+Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+
+
+class _Schema(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, frozen=True):
+    pass
+
+
+class Skills(_Schema):
+    leadership: Dice
+    search: Dice
+    piloting: Dice
+    tech: Dice
+    stealth: Dice
+    weapons: Dice
+    medical: Dice
+
+
+class DieBonus(_Schema):
+    """+`add` to `dice` dice of a roll."""
+
+    add: Annotated[int, msgspec.Meta(ge=1, le=5)] = 1
+    dice: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1
+
+
+class Surface(_Schema):
+    health: Annotated[int, msgspec.Meta(ge=1, le=30)]
+    speed: Annotated[int, msgspec.Meta(ge=0, le=12)]
+    attack: Dice
+    defense: Optional[DieBonus] = None
+
+
+class StationBonus(_Schema):
+    """A die bonus the crewmember gives the ship's attack or defense rolls from a station."""
+
+    station: Station
+    roll: Literal["attack", "defense"]
+    add: Annotated[int, msgspec.Meta(ge=1, le=5)] = 1
+    dice: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1
+
+
+class Crew(_Schema):
+    code: Code
+    name: str
+    faction: Faction
+    stations: Annotated[list[Station], msgspec.Meta(min_length=1, max_length=2)]
+    initiative: Annotated[int, msgspec.Meta(ge=0, le=12)]
+    skills: Skills
+    surface: Surface
+    keywords: list[Key] = []
+    bonuses: list[StationBonus] = []
+
+
+class Ship(_Schema):
+    code: Code
+    name: str
+    faction: Faction
+    capacity: Annotated[int, msgspec.Meta(ge=5, le=12)]
+    range: Annotated[int, msgspec.Meta(ge=1, le=15)]
+    shields: Annotated[int, msgspec.Meta(ge=1, le=30)]
+    hull: Annotated[int, msgspec.Meta(ge=1, le=30)]
+    class_: str = msgspec.field(name="class", default="")
+
+
+class Fighter(_Schema):
+    code: Key
+    name: str
+    squadron: Literal["syphon", "zurathi", "dregg"]
+    pool: Annotated[int, msgspec.Meta(ge=1, le=6)]
+    attack: Dice
+    speed: Annotated[int, msgspec.Meta(ge=1, le=12)]
+    range: Annotated[int, msgspec.Meta(ge=1, le=15)]
+    health: Annotated[int, msgspec.Meta(ge=1, le=20)]
+
+
+class Planet(_Schema):
+    code: Key
+    name: str
+    cells: Annotated[list[Cell], msgspec.Meta(min_length=1)]
+    home: Optional[Faction] = None
+    mission: bool = False
+    launch: list[Cell] = []
+    facing: Direction = "N"
+
+
+class Location(_Schema):
+    """A tile of the board: a rectangle `from`-`to`, one card of the location deck."""
+
+    code: Key
+    name: str
+    from_: Cell = msgspec.field(name="from")
+    to: Cell
+
+
+class Orbit(_Schema):
+    name: str
+    width: Annotated[int, msgspec.Meta(ge=5, le=26)]
+    height: Annotated[int, msgspec.Meta(ge=5, le=26)]
+    planets: list[Planet]
+    locations: Annotated[list[Location], msgspec.Meta(min_length=1)]
+    obstructed: list[Cell] = []
+    blocking: list[Cell] = []
+    salvage: list[Cell] = []
+
+
+class SurfaceBoard(_Schema):
+    code: Key
+    name: str
+    width: Annotated[int, msgspec.Meta(ge=5, le=26)]
+    height: Annotated[int, msgspec.Meta(ge=5, le=26)]
+    docks: list[Cell]
+    blocking: list[Cell] = []
+    obstructed: list[Cell] = []
+    water: list[Cell] = []
+    containers: list[Cell] = []
+
+
+class Test(_Schema):
+    skill: Literal["leadership", "search", "piloting", "tech", "stealth", "weapons", "medical"]
+    station: Optional[Station] = None
+    target: Annotated[int, msgspec.Meta(ge=2, le=6)] = 5
+
+
+class Tactical(_Schema):
+    code: Key
+    name: str
+    type: Literal["orbital", "surface"]
+    test: Test
+    text: str
+
+
+class Mission(_Schema):
+    code: Key
+    name: str
+    campaigns: list[Key]
+    reward: Annotated[int, msgspec.Meta(ge=0)]
+    story: str
+    setup: str
+
+
+class WorldEffect(_Schema):
+    kind: Literal["story", "damage", "repair", "fighters"]
+    area: Literal["all", "obstructed"] = "all"
+    amount: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
+    squadron: Optional[Literal["syphon", "zurathi", "dregg"]] = None
+
+
+class WorldEvent(_Schema):
+    code: Key
+    name: str
+    where: Literal["orbit", "surface"]
+    text: str
+    effect: WorldEffect
+    keywords: list[Key] = []
+
+
+class PackInfo(_Schema):
+    name: str
+    version: str
+    ruleset: Literal["renegades"]  # so tools of other rulesets pass the pack by
+    description: str = ""
+
+
+SECTIONS = {"crew": Crew, "ships": Ship, "fighters": Fighter, "surfaces": SurfaceBoard,
+            "tactical": Tactical, "missions": Mission, "world_events": WorldEvent}
+
+
+class Pack(msgspec.Struct, frozen=True):
+    info: PackInfo
+    path: str
+    orbit: Orbit
+    crew: dict[str, Crew]
+    ships: dict[str, Ship]
+    fighters: dict[str, Fighter]
+    surfaces: dict[str, SurfaceBoard]
+    tactical: dict[str, Tactical]
+    missions: dict[str, Mission]
+    world_events: dict[str, WorldEvent]
+
+
+def cell_xy(cell: str) -> tuple[int, int]:
+    """'H8' -> (7, 7): zero-based column and row."""
+    return ord(cell[0]) - ord("A"), int(cell[1:]) - 1
+
+
+def xy_cell(x: int, y: int) -> str:
+    return f"{chr(ord('A') + x)}{y + 1}"
+
+
+def load_pack(path: str) -> Pack:
+    """Load and validate the pack in folder `path`; raise PackError listing every problem."""
+    return _load(resolve_pack(path))
+
+
+@functools.lru_cache(maxsize=8)
+def _load(path: str) -> Pack:
+    problems: list[str] = []
+    raw = read_sections(path, set(SECTIONS) | {"pack", "orbit"}, problems)
+    for needed in ("pack", "orbit", *SECTIONS):
+        if needed not in raw:
+            problems.append(f"pack: no {needed} section")
+    info = _convert(raw.get("pack"), "pack", PackInfo, problems)
+    orbit = _convert(raw.get("orbit"), "orbit", Orbit, problems)
+    sections: dict[str, dict] = {}
+    for section, schema in SECTIONS.items():
+        file, body = raw.get(section, ("?", []))
+        if not isinstance(body, list):
+            problems.append(f"{file}: $.{section}: expected a list")
+            body = []
+        entries: dict = {}
+        for index, entry in enumerate(body):
+            value = _convert((file, entry), f"{section}[{index}]", schema, problems)
+            if value is None:
+                continue
+            if value.code in entries:
+                problems.append(f"{file}: $.{section}[{index}].code: '{value.code}' is used twice")
+            entries[value.code] = value
+        sections[section] = entries
+    if problems or info is None or orbit is None:
+        raise PackError(problems or ["pack: could not be read"])
+    pack = Pack(info=info, path=path, orbit=orbit, **sections)
+    problems = _cross_check(pack)
+    if problems:
+        raise PackError(problems)
+    return pack
+
+
+def _cross_check(pack: Pack) -> list[str]:
+    problems = []
+    orbit = pack.orbit
+
+    def off_board(cells, width, height, where):
+        for cell in cells:
+            x, y = cell_xy(cell)
+            if not (0 <= x < width and 0 <= y < height):
+                problems.append(f"{where}: {cell} is off the {width}x{height} board")
+
+    off_board(orbit.obstructed + orbit.blocking + orbit.salvage, orbit.width, orbit.height, "orbit")
+    for planet in orbit.planets:
+        off_board(planet.cells + planet.launch, orbit.width, orbit.height, f"orbit.planets.{planet.code}")
+    for location in orbit.locations:
+        off_board([location.from_, location.to], orbit.width, orbit.height, f"orbit.locations.{location.code}")
+    for faction in FACTIONS:
+        homes = [p for p in orbit.planets if p.home == faction]
+        if len(homes) != 1 or not homes[0].launch:
+            problems.append(f"orbit.planets: the {faction} faction needs exactly one home with launch squares")
+        if not any(s.faction == faction for s in pack.ships.values()):
+            problems.append(f"ships: no {faction} ship")
+    if not any(p.mission for p in orbit.planets):
+        problems.append("orbit.planets: no mission planet")
+    for board in pack.surfaces.values():
+        off_board(board.docks + board.blocking + board.obstructed + board.water + board.containers,
+                  board.width, board.height, f"surfaces.{board.code}")
+    for crew in pack.crew.values():
+        for bonus in crew.bonuses:
+            if bonus.station not in crew.stations:
+                problems.append(f"crew.{crew.code}: a bonus at {bonus.station}, not one of its stations")
+    return problems
+
+
+def main(argv: list[str]) -> int:
+    path = argv[0] if argv else "content/renegades"
+    try:
+        pack = load_pack(path)
+    except PackError as error:
+        print("\n".join(error.problems))
+        return 1
+    print(f"ok    {path}: {len(pack.crew)} crew, {len(pack.ships)} ships, {len(pack.fighters)} fighters, "
+          f"{len(pack.world_events)} world events")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,410 @@
+"""The orbital phase: ship statistics, the ship actions, ship combat and NPC ships."""
+from __future__ import annotations
+
+import itertools
+from typing import Optional
+
+from engine.errors import RuleError
+from engine.renegades.board import DIRECTIONS, OrbitBoard, distance, orbit_of
+from engine.renegades.content import SQUADRONS, load_pack
+from engine.renegades.state import GameState, Ship
+
+MAX_DICE = 8  # the box holds eight red and eight black dice (N8)
+
+
+class Game:
+    """A state being changed by one command, with its pack, board and the events so far."""
+
+    def __init__(self, state: GameState):
+        self.state = state
+        self.pack = load_pack(state.pack)
+        self.board: OrbitBoard = orbit_of(self.pack.path)
+        self.events: list[dict] = []
+
+    def emit(self, kind: str, **data) -> None:
+        self.events.append({"type": kind, **data})
+
+    def crew_at(self, ship: Ship, station: str):
+        code = ship.stations.get(station)
+        return self.state.crew[code] if code else None
+
+    def occupied(self, but: Optional[Ship] = None) -> set[str]:
+        return {s.cell for s in self.state.ships.values() if s.cell and s is not but}
+
+
+# --- ship statistics ---------------------------------------------------------------------------
+def initiative(g: Game, ship: Ship) -> int:
+    """The commander's initiative, else the navigator's, else 0; NPCs always 0."""
+    if ship.seat is None:
+        return 0
+    for station in ("commander", "navigation"):
+        crew = g.crew_at(ship, station)
+        if crew is not None:
+            return crew.initiative
+    return 0
+
+
+def speed(g: Game, ship: Ship) -> int:
+    """Movement points of one move action: 1 + the navigator's piloting while the shields
+    hold, minus one when critically damaged; no navigator, no movement."""
+    if ship.kind == "fighter":
+        return ship.speed
+    pilot = g.crew_at(ship, "navigation")
+    if pilot is None:
+        return 0
+    points = pilot.skills["piloting"] + (1 if ship.shields_up else 0) - (1 if ship.critical else 0)
+    return max(0, points)
+
+
+def attack_dice(g: Game, ship: Ship) -> int:
+    if ship.kind == "fighter":
+        return min(MAX_DICE, ship.attack)
+    gunner = g.crew_at(ship, "weapons")
+    if gunner is None or ship.critical:
+        return 0
+    return min(MAX_DICE, gunner.skills["weapons"] + (1 if ship.shields_up else 0))
+
+
+def bonuses(g: Game, ship: Ship, roll: str) -> list[tuple[int, int]]:
+    """(add, dice) bonuses of the crew at their stations to the ship's `roll`; none once critical."""
+    if ship.kind != "ship" or ship.critical:
+        return []
+    found = []
+    for station, code in ship.stations.items():
+        for bonus in g.pack.crew[code].bonuses:
+            if bonus.station == station and bonus.roll == roll:
+                found.append((bonus.add, bonus.dice))
+    return found
+
+
+def enemies(g: Game, ship: Ship, other: Ship) -> bool:
+    """Renegades and the Coalition oppose each other; fighters oppose every hero ship."""
+    return ship.faction != other.faction and (ship.kind == "ship" or other.kind == "ship")
+
+
+# --- actions -----------------------------------------------------------------------------------
+def parse_legs(words: list[str]) -> list[tuple[str, int]]:
+    """'NE3' -> ('NE', 3); a bare direction turns the ship without moving."""
+    legs = []
+    for word in words:
+        word = word.upper()
+        direction = word.rstrip("0123456789")
+        count = word[len(direction):]
+        if direction not in DIRECTIONS or (count and int(count) > 30):
+            raise RuleError(f"'{word}' is not a leg: a direction (N, NE, E, SE, S, SW, W, NW), "
+                            "then how many squares (NE3); a bare direction only turns the ship.")
+        legs.append((direction, int(count) if count else 0))
+    return legs
+
+
+def move(g: Game, ship: Ship, legs: list[tuple[str, int]]) -> None:
+    if ship.cell is None:
+        raise RuleError(f"The {ship.name} is docked on a planet; ascend first.")
+    points = speed(g, ship)
+    if points == 0:
+        raise RuleError(f"The {ship.name} cannot move: nobody is at navigation." if ship.kind == "ship"
+                        and g.crew_at(ship, "navigation") is None else f"The {ship.name} has no movement left in it.")
+    path, facing, cost = g.board.walk(ship.cell, ship.facing, legs, g.occupied(ship))
+    if cost > points:
+        raise RuleError(f"That move costs {cost} movement points; the {ship.name} has {points} "
+                        "(a change of direction costs one, an obstructed square two).")
+    if not path and facing == ship.facing:
+        raise RuleError("That move goes nowhere.")
+    start = ship.cell
+    ship.cell = path[-1] if path else ship.cell
+    ship.facing = facing
+    g.emit("ship_moved", ship=ship.id, path=[start] + path, facing=facing, cost=cost, points=points)
+
+
+def can_fire(g: Game, ship: Ship, target: Ship) -> Optional[bool]:
+    """None when `ship` cannot attack `target` now, else whether the line is obstructed."""
+    if ship.cell is None or not enemies(g, ship, target):
+        return None
+    if attack_dice(g, ship) == 0 or ship.attacked_round == g.state.round:
+        return None
+    if target.cell is None:
+        return False if fire_down(g, ship, target) else None
+    return g.board.line_of_fire(ship.cell, ship.facing, target.cell, ship.range)
+
+
+def fire_down(g: Game, ship: Ship, target: Ship) -> bool:
+    """N25: a ship left docked on the mission planet for more than one round may be fired on
+    from orbit by a ship within half its range of the planet, any facing, no terrain penalty."""
+    planet = g.board.mission_planet
+    if target.docked != planet.code or g.state.round < target.docked_round + 2:
+        return False
+    return min(distance(ship.cell, c) for c in planet.cells) <= ship.range // 2
+
+
+def attack_refusal(g: Game, ship: Ship, target: Ship) -> str:
+    if ship.cell is None:
+        return f"The {ship.name} is docked; a docked ship cannot fire."
+    if target.cell is None and not (ship.critical or attack_dice(g, ship) == 0
+                                    or ship.attacked_round == g.state.round):
+        return (f"The {target.name} is docked; a ship docked on the mission planet for more than one round "
+                f"may be fired on from within half your range ({ship.range // 2}) of the planet.")
+    if not enemies(g, ship, target):
+        return f"The {target.name} is on your side."
+    if ship.attacked_round == g.state.round:
+        return f"The {ship.name} has already attacked this round (one attack a round)."
+    if ship.critical:
+        return f"The {ship.name} is critically damaged and cannot attack."
+    if attack_dice(g, ship) == 0:
+        return f"Nobody is at the weapons station of the {ship.name}."
+    return (f"The {target.name} ({target.cell}) is not on a straight or diagonal line ahead of the {ship.name} "
+            f"({ship.cell} facing {ship.facing}) within range {ship.range}, or blocking terrain is in the way.")
+
+
+def attack(g: Game, ship: Ship, target: Ship) -> None:
+    obstructed = can_fire(g, ship, target)
+    if obstructed is None:
+        raise RuleError(attack_refusal(g, ship, target))
+    ship.attacked_round = g.state.round
+    dice = g.state.dice
+    red = dice.roll(attack_dice(g, ship))
+    rolled = list(red)
+    for add, count in bonuses(g, ship, "attack"):
+        red = _bump_highest(red, add, count)
+    hits = sorted((r for r in red if r >= 4), reverse=True)
+    black = dice.roll(len(hits))
+    defense = bonuses(g, target, "defense")
+    rerolled: list[int] = []
+    if obstructed and black:  # N9: re-roll up to two dice that block nothing, lowest first
+        _, used = best_defense(hits, black, defense)
+        idle = sorted((i for i in range(len(black)) if i not in used), key=lambda i: black[i])[:2]
+        for i in idle:
+            black[i] = dice.roll(1)[0]
+        rerolled = idle
+    blocked, _ = best_defense(hits, black, defense)
+    damage = len(hits) - blocked
+    g.emit("ship_attack", ship=ship.id, target=target.id, dice=rolled, attack=red, hits=len(hits),
+           penetrating=sum(1 for r in hits if r >= 7), defense=black, rerolled=rerolled,
+           obstructed=obstructed, blocked=blocked, damage=damage)
+    take_damage(g, target, damage, ship)
+
+
+def _bump_highest(faces: list[int], add: int, count: int) -> list[int]:
+    """Add `add` to the `count` highest dice (N10)."""
+    order = sorted(range(len(faces)), key=lambda i: (-faces[i], i))[:count]
+    return [f + add if i in order else f for i, f in enumerate(faces)]
+
+
+def best_defense(hits: list[int], black: list[int], defense: list[tuple[int, int]]) -> tuple[int, set[int]]:
+    """The most hits the defender can block (a black die at least as high as the red die it
+    is paired with; a 7 or more cannot be blocked), trying every placement of its bonuses.
+    Returns the blocks and the indices of the black dice used."""
+    plus = [add for add, count in defense for _ in range(count)]
+    best = (-1, set())
+    for targets in itertools.product(range(len(black)), repeat=len(plus)) if black else [()]:
+        faces = list(black)
+        for add, i in zip(plus, targets):
+            faces[i] += add
+        found = _pair(hits, faces)
+        if found[0] > best[0]:
+            best = found
+    return best
+
+
+def _pair(hits: list[int], faces: list[int]) -> tuple[int, set[int]]:
+    used: set[int] = set()
+    for red in sorted(h for h in hits if h <= 6):
+        choice = min((i for i in range(len(faces)) if i not in used and faces[i] >= red),
+                     key=lambda i: (faces[i], i), default=None)
+        if choice is not None:
+            used.add(choice)
+    return len(used), used
+
+
+def take_damage(g: Game, ship: Ship, amount: int, source: Optional[Ship]) -> None:
+    if amount <= 0:
+        return
+    was_up, was_critical = ship.shields_up, ship.critical
+    ship.damage += amount
+    if source is not None:
+        ship.hurt_by[source.id] = ship.hurt_by.get(source.id, 0) + amount
+    if ship.kind == "fighter":
+        if ship.damage >= ship.shields:
+            g.emit("fighter_destroyed", ship=ship.id, cell=ship.cell)
+            if ship.cell and ship.cell not in g.state.salvage:
+                g.state.salvage.append(ship.cell)
+            del g.state.ships[ship.id]
+        return
+    ship.damage = min(ship.damage, ship.shields + ship.hull)  # N11: ships with cards are never destroyed
+    if was_up and not ship.shields_up:
+        g.emit("shields_down", ship=ship.id)
+    if not was_critical and ship.critical:
+        g.emit("critical", ship=ship.id)
+
+
+def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
+    board = g.board
+    if ship.cell is None:
+        raise RuleError(f"The {ship.name} is already docked.")
+    home = board.home_of(ship.faction)
+    choices = [board.mission_planet.code] + ([home.code] if home and ship.critical else [])
+    if planet is None:
+        planet = next((p for p in choices if board.beside_planet(ship.cell, p)), choices[0])
+    if planet not in board.planets:
+        raise RuleError(f"No planet '{planet}' on this board.")
+    if planet not in choices:
+        raise RuleError(f"A ship descends on {board.planets[planet].name} only when critically damaged, "
+                        "to be repaired at home." if home and planet == home.code
+                        else f"{board.planets[planet].name} is not a planet to descend on in this mission.")
+    if not board.beside_planet(ship.cell, planet):
+        raise RuleError(f"The {ship.name} must be on a square beside {board.planets[planet].name} to descend.")
+    ship.left_from, ship.cell = ship.cell, None
+    ship.docked, ship.docked_round = planet, g.state.round
+    g.emit("descended", ship=ship.id, planet=planet, cell=ship.left_from)
+
+
+def ascend(g: Game, ship: Ship) -> None:
+    if ship.docked is None:
+        raise RuleError(f"The {ship.name} is not docked.")
+    if ship.docked_round == g.state.round:
+        raise RuleError("A ship may not descend and ascend in the same round.")
+    taken = g.occupied()
+    planet = g.board.planets[ship.docked]
+    around = [ship.left_from] + sorted({c for p in planet.cells for c in _ring(g.board, p)},
+                                       key=lambda c: (c[0], int(c[1:])))
+    cell = next((c for c in around if c and c not in taken and c not in g.board.blocking), None)
+    if cell is None:
+        raise RuleError(f"Every square beside {planet.name} holds a ship; wait for one to leave.")
+    g.emit("ascended", ship=ship.id, planet=ship.docked, cell=cell)
+    ship.cell, ship.docked, ship.left_from = cell, None, None
+
+
+def _ring(board: OrbitBoard, cell: str) -> list[str]:
+    return [c for c in (board.step(cell, d) for d in DIRECTIONS) if c]
+
+
+# --- NPC ships ---------------------------------------------------------------------------------
+def npc_order(g: Game) -> list[str]:
+    """NPCs act after the players: NPC Coalition ships, then fighters squadron by squadron (N12)."""
+    ships = [s for s in g.state.ships.values() if s.seat is None]
+    rank = {"ship": -1, **{sq: i for i, sq in enumerate(SQUADRONS)}}
+    return [s.id for s in sorted(ships, key=lambda s: (rank["ship"] if s.kind == "ship" else rank[s.faction], s.id))]
+
+
+def _targets(g: Game, npc: Ship) -> list[Ship]:
+    """Ships this NPC hunts: Renegade ships for the Coalition, player ships for fighters."""
+    found = []
+    for s in g.state.ships.values():
+        if s.cell is None or not enemies(g, npc, s):
+            continue
+        if (npc.kind == "ship" and s.faction == "renegade") or (npc.kind == "fighter" and s.seat is not None):
+            found.append(s)
+    return sorted(found, key=lambda s: s.id)
+
+
+def choose_target(g: Game, npc: Ship) -> Optional[Ship]:
+    """N13: the ship that hurt it most this round if it is in orbit; otherwise pair off:
+    the hunted ship fewest NPCs of its kind were given this round, a roll-off among equals."""
+    ships = g.state.ships
+    hurt = [(amount, attacker) for attacker, amount in npc.hurt_by.items()
+            if attacker in ships and ships[attacker].cell is not None]
+    if hurt:
+        top = max(a for a, _ in hurt)
+        tied = sorted(attacker for a, attacker in hurt if a == top)
+        return ships[_roll_off(g, npc, tied)]
+    targets = _targets(g, npc)
+    if not targets:
+        return None
+    load = {t.id: 0 for t in targets}
+    for other in ships.values():
+        if other is not npc and other.seat is None and other.kind == npc.kind and other.assigned in load:
+            load[other.assigned] += 1
+    least = min(load.values())
+    tied = [t for t in load if load[t] == least]
+    npc.assigned = _roll_off(g, npc, tied)
+    return ships[npc.assigned]
+
+
+def _roll_off(g: Game, npc: Ship, tied: list[str]) -> str:
+    if len(tied) == 1:
+        return tied[0]
+    usable = 6 - 6 % len(tied)  # each candidate gets as many faces; the others are rolled again
+    faces = g.state.dice.roll(1)
+    while faces[-1] > usable:
+        faces += g.state.dice.roll(1)
+    chosen = tied[(faces[-1] - 1) * len(tied) // usable]
+    g.emit("roll_off", ship=npc.id, among=tied, die=faces[-1], rolled=faces, chosen=chosen)
+    return chosen
+
+
+def npc_turn(g: Game, npc: Ship) -> None:
+    """Two actions, no questions asked (N14): close in as near to adjacency as the movement
+    allows, preferring squares with a line of fire, then fire; a critically damaged Coalition
+    ship goes home for repairs; Coalition ships follow Renegades who descended."""
+    s = g.state
+    if npc.docked is not None:
+        if _should_ascend(g, npc) and npc.docked_round < s.round:
+            ascend(g, npc)
+        else:
+            g.emit("npc_waits", ship=npc.id)
+        return
+    for _ in range(2):
+        if npc.id not in s.ships or npc.cell is None:
+            return
+        goal = _goal(g, npc)
+        if goal is None:
+            g.emit("npc_waits", ship=npc.id)
+            return
+        kind, where = goal
+        if kind == "planet":
+            if g.board.beside_planet(npc.cell, where):
+                descend(g, npc, where)
+                return
+            _approach(g, npc, None, where)
+            continue
+        target = s.ships[where]
+        if can_fire(g, npc, target) is not None:
+            attack(g, npc, target)
+            continue
+        if not _approach(g, npc, target, None):
+            g.emit("npc_waits", ship=npc.id)
+            return
+
+
+def _goal(g: Game, npc: Ship):
+    if npc.kind == "ship" and npc.critical:
+        home = g.board.home_of(npc.faction)
+        return ("planet", home.code) if home else None
+    mission = g.board.mission_planet.code
+    if npc.kind == "ship":
+        renegades = [x for x in g.state.ships.values() if x.faction == "renegade"]
+        if renegades and all(x.docked == mission for x in renegades if x.cell is None) and \
+                any(x.docked == mission for x in renegades) and not _targets(g, npc):
+            return ("planet", mission)
+    target = choose_target(g, npc)
+    if target is None:
+        return None
+    g.emit("npc_target", ship=npc.id, target=target.id)
+    return ("ship", target.id)
+
+
+def _should_ascend(g: Game, npc: Ship) -> bool:
+    if npc.docked == g.board.mission_planet.code:
+        return not any(x.docked == npc.docked for x in g.state.ships.values() if x.faction == "renegade")
+    return npc.damage <= npc.shields  # N15: home repairs go on until the hull is whole
+
+
+def _approach(g: Game, npc: Ship, target: Optional[Ship], planet: Optional[str]) -> bool:
+    """Move to the best reachable square and facing; False when nothing better is reachable."""
+    points = speed(g, npc)
+    if points == 0:
+        return False
+    options = g.board.reachable(npc.cell, npc.facing, points, g.occupied(npc))
+    firing = g.board.firing_positions(target.cell, npc.range) if target is not None and attack_dice(g, npc) else {}
+
+    def score(item):
+        (cell, facing), (cost, legs) = item
+        if planet is not None:
+            near = min(distance(cell, c) for c in g.board.planets[planet].cells)
+            return (0, near, cost, cell, facing)
+        return (0 if (cell, facing) in firing else 1, distance(cell, target.cell), cost, cell, facing)
+
+    (cell, facing), (cost, legs) = min(options.items(), key=score)
+    if cost == 0:
+        return False
+    move(g, npc, list(legs))
+    return True

@@ -1,0 +1,158 @@
+"""Setting up a Renegades game: factions, ships, crews at their stations, decks, the mission."""
+from __future__ import annotations
+
+import itertools
+
+import msgspec
+from typing import Any, Optional
+
+from engine.dice import Dice
+from engine.errors import PackError, RuleError
+from engine.renegades.board import orbit_of
+from engine.awaymissions.content import pack_ref
+from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
+from engine.renegades.state import CrewMember, GameState, Player, Ship
+
+MODES = ("versus", "coop")
+DEFAULT_PACK = "content/renegades"
+
+
+def new_game(config: dict[str, Any], seed: int) -> GameState:
+    """A dealt game that stops at the first decision. RuleError when the config cannot be played.
+
+    config: pack, mode (versus: Coalition against Renegades; coop: Renegade players
+    against NPC Coalition ships), players [{seat, name, faction, ship, crew: [5 codes]}],
+    world_cards (6-10: the timed game), tier (1-3), mission (a card code).
+    """
+    from engine.renegades import rules  # the order of play lives there
+
+    path = config.get("pack") or DEFAULT_PACK
+    try:
+        pack = load_pack(path)
+    except PackError as error:
+        raise RuleError(f"The content pack cannot be used: {error}") from error
+    mode = config.get("mode", "versus")
+    if mode not in MODES:
+        raise RuleError(f"Mode is one of {', '.join(MODES)}, not '{mode}'.")
+    seats = config.get("players") or []
+    if not 1 <= len(seats) <= 4:
+        raise RuleError("Renegades is for one to four players.")
+    world_cards = int(config.get("world_cards", 6))
+    if not 6 <= world_cards <= min(10, len(pack.world_events)):
+        raise RuleError(f"Play with 6 to {min(10, len(pack.world_events))} world cards.")
+    tier = int(config.get("tier", 1))
+    if tier not in (1, 2, 3):
+        raise RuleError("The tier is 1, 2 or 3.")
+    dice = Dice.seeded(seed)
+    state = GameState(pack=pack_ref(pack.path), seed=seed, dice=dice, mode=mode, players=[], crew={}, ships={},
+                      mission="", tier=tier)
+    taken_ships: set[str] = set()
+    for index, spec in enumerate(seats):
+        faction = spec.get("faction") or ("renegade" if mode == "coop" or index % 2 == 0 else "coalition")
+        if faction not in FACTIONS:
+            raise RuleError(f"A faction is renegade or coalition, not '{faction}'.")
+        if mode == "coop" and faction != "renegade":
+            raise RuleError("In the co-operative game every player flies a Renegade ship; the Coalition is played by the game.")
+        seat = spec["seat"]
+        ship = _ship_for(pack, faction, spec.get("ship"), taken_ships)
+        state.players.append(Player(seat=seat, name=spec.get("name", seat), faction=faction, ships=[ship]))
+        _launch(state, pack, ship, seat, spec.get("crew"))
+    if mode == "versus" and len({p.faction for p in state.players}) < 2:
+        raise RuleError("Coalition against Renegades needs a player on each side.")
+    if mode == "coop":  # the single-team game: as many NPC Coalition ships as Renegade ships
+        for _ in state.players:
+            _launch(state, pack, _ship_for(pack, "coalition", None, taken_ships), None, None)
+    _deal(state, pack, config.get("mission"), world_cards)
+    rules.begin_round(state)
+    rules.run(state)
+    return state
+
+
+def _ship_for(pack: Pack, faction: str, wanted: Optional[str], taken: set[str]) -> str:
+    free = [code for code, ship in pack.ships.items() if ship.faction == faction and code not in taken]
+    if wanted is not None:
+        wanted = wanted.upper()
+        if wanted not in pack.ships or pack.ships[wanted].faction != faction:
+            raise RuleError(f"'{wanted}' is not a {faction} ship of the pack.")
+        if wanted in taken:
+            raise RuleError(f"The {wanted} is already taken.")
+        free = [wanted]
+    if not free:
+        raise RuleError(f"No {faction} ship is left for another player.")
+    taken.add(free[0])
+    return free[0]
+
+
+def stations_for(pack: Pack, codes: list[str]) -> Optional[dict[str, str]]:
+    """Station -> crewmember so that each of the five stations holds one crewmember whose
+    specialty it is (the first such assignment in pack order), or None."""
+    for order in itertools.permutations(codes):
+        if all(station in pack.crew[code].stations for station, code in zip(STATIONS, order)):
+            return dict(zip(STATIONS, order))
+    return None
+
+
+def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: Optional[list[str]]) -> None:
+    """Crew the ship and put it on a launch square of its faction's home (N6)."""
+    spec = pack.ships[code]
+    used = set(state.crew)
+    if crew is None:
+        crew = _default_crew(pack, spec.faction, used)
+        if crew is None:
+            raise RuleError(f"Not enough {spec.faction} crew left to man every station of the {code}.")
+    crew = [c.upper() for c in crew]
+    for c in crew:
+        if c not in pack.crew or pack.crew[c].faction != spec.faction:
+            raise RuleError(f"'{c}' is not {spec.faction} crew of the pack.")
+        if c in used:
+            raise RuleError(f"{c} already serves on another ship.")
+    stations = stations_for(pack, crew) if len(crew) == 5 and len(set(crew)) == 5 else None
+    if stations is None:
+        raise RuleError("Choose five crew, one for each station: commander, navigation, weapons, comms and engineering.")
+    for station, c in stations.items():
+        card = pack.crew[c]
+        state.crew[c] = CrewMember(id=c, name=card.name, faction=card.faction, initiative=card.initiative,
+                                   stations=list(card.stations), skills=msgspec.to_builtins(card.skills),
+                                   ship=code, station=station)
+    home = orbit_of(pack.path).home_of(spec.faction)
+    occupied = {s.cell for s in state.ships.values()}
+    cell = next((c for c in home.launch if c not in occupied), None)
+    if cell is None:
+        raise RuleError(f"No launch square is free at {home.name}.")
+    state.ships[code] = Ship(id=code, name=spec.name, faction=spec.faction, kind="ship", seat=seat, cell=cell,
+                             facing=home.facing, range=spec.range, shields=spec.shields, hull=spec.hull,
+                             stations=stations)
+
+
+def _default_crew(pack: Pack, faction: str, used: set[str]) -> Optional[list[str]]:
+    """The first five unused crew of the faction, in pack order, that man every station."""
+    free = [code for code, c in pack.crew.items() if c.faction == faction and code not in used]
+    for chosen in itertools.combinations(free, 5):
+        if stations_for(pack, list(chosen)) is not None:
+            return list(chosen)
+    return None
+
+
+def _deal(state: GameState, pack: Pack, mission: Optional[str], world_cards: int) -> None:
+    """Shuffle the decks: tactical cards to player commanders (N7), the mission, the timed
+    world deck, the location deck; salvage on the orbital board."""
+    dice = state.dice
+    for kind in ("orbital", "surface"):
+        deck = [code for code, card in pack.tactical.items() if card.type == kind]
+        dice.shuffle(deck)
+        for player in state.players:
+            if deck:
+                player.tactical.append(deck.pop(0))
+    missions = list(pack.missions)
+    dice.shuffle(missions)
+    if mission is not None:
+        if mission not in pack.missions:
+            raise RuleError(f"'{mission}' is not a mission of the pack.")
+        missions = [mission]
+    state.mission = missions[0]
+    world = list(pack.world_events)
+    dice.shuffle(world)
+    state.world_deck = world[:world_cards]
+    state.location_deck = list(orbit_of(pack.path).locations)
+    dice.shuffle(state.location_deck)
+    state.salvage = list(pack.orbit.salvage)

@@ -1,0 +1,134 @@
+"""The game state of a Renegades game: plain data that serialises to JSON losslessly."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import msgspec
+
+from engine.codec import StateCodec
+from engine.dice import Dice
+
+
+class _Data(msgspec.Struct, omit_defaults=True, gc=False):
+    """Plain game data (a tree without cycles, so the garbage collector can skip it)."""
+
+
+class CrewMember(_Data):
+    """A crewmember: whose, which ship and station, and its wounds."""
+
+    id: str
+    name: str
+    faction: str
+    initiative: int
+    stations: list[str]
+    skills: dict[str, int]
+    ship: Optional[str] = None
+    station: Optional[str] = None  # None: aboard but off station (not built yet: med bay, brig)
+    wounds: int = 0
+
+
+class Ship(_Data):
+    """A hero ship (with crew stations) or an NPC fighter on the orbital board."""
+
+    id: str
+    name: str
+    faction: str  # renegade | coalition | syphon | zurathi | dregg
+    kind: str  # ship | fighter
+    seat: Optional[str] = None  # None: a non-player ship
+    cell: Optional[str] = None  # None while docked on a planet
+    facing: str = "N"
+    range: int = 6
+    shields: int = 10
+    hull: int = 6
+    damage: int = 0  # shield damage first, then hull damage (a fighter's health is `shields`)
+    stations: dict[str, str] = {}  # station -> crewmember id
+    attack: int = 0  # fighters only: dice rolled
+    speed: int = 0  # fighters only: movement points
+    docked: Optional[str] = None  # the planet it is docked on
+    docked_round: int = 0  # the round it descended (no ascend in the same round)
+    left_from: Optional[str] = None  # the square it descended from
+    attacked_round: int = 0  # the round it last attacked (one attack a round)
+    hurt_by: dict[str, int] = {}  # damage taken this round, by attacker (NPC targeting)
+    assigned: Optional[str] = None  # an NPC's target this round
+
+    @property
+    def shields_up(self) -> bool:
+        return self.damage < self.shields
+
+    @property
+    def hull_damage(self) -> int:
+        return max(0, self.damage - self.shields)
+
+    @property
+    def critical(self) -> bool:
+        """Critically damaged: damage has reached shields plus hull."""
+        return self.kind == "ship" and self.damage >= self.shields + self.hull
+
+
+class Player(_Data):
+    seat: str
+    name: str
+    faction: str
+    ships: list[str]
+    tactical: list[str] = []  # the commander's orbital and surface tactical cards (face up)
+
+
+class Decision(_Data):
+    """A pause in the game: who must answer, what kind of answer, and its details."""
+
+    kind: str
+    player: str
+    info: dict[str, Any] = {}
+
+
+class Turn(_Data):
+    """The ship whose turn it is in the orbital phase."""
+
+    ship: str
+    actions_left: int = 2
+    acted: bool = False  # an action was taken (crew may no longer change stations)
+    attacked: bool = False
+
+
+class GameState(_Data):
+    """Everything about one game. `version` counts accepted commands."""
+
+    pack: str
+    seed: int
+    dice: Dice
+    mode: str  # versus | coop
+    players: list[Player]
+    crew: dict[str, CrewMember]
+    ships: dict[str, Ship]
+    mission: str
+    tier: int = 1
+    phase: str = "orbital"  # orbital | surface | world | over
+    round: int = 1
+    version: int = 0
+    order: list[str] = []  # ship ids in this round's orbital order
+    turn: int = 0  # index into order of the ship acting next
+    current: Optional[Turn] = None
+    pending: list[Decision] = []
+    world_deck: list[str] = []  # hidden order
+    world_discard: list[str] = []
+    last_round: Optional[int] = None  # the round after the last world card: the final one
+    location_deck: list[str] = []  # orbital locations, reshuffled after each use
+    salvage: list[str] = []  # squares holding salvage tokens
+    fighters_made: int = 0
+    result: Optional[dict[str, Any]] = None
+
+    def player(self, seat: str) -> Player:
+        for p in self.players:
+            if p.seat == seat:
+                return p
+        raise KeyError(seat)
+
+    @property
+    def seats(self) -> list[str]:
+        return [p.seat for p in self.players]
+
+
+_codec = StateCodec(GameState)
+to_json = _codec.to_json
+from_json = _codec.from_json
+clone = _codec.clone

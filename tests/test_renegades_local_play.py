@@ -1,0 +1,22 @@
+"""Local play of Renegades (python bot.py --local --ruleset renegades): a scripted game to the end."""
+import sqlite3
+
+from engine.service.console import play_local
+from tests.test_local_play import scripted
+
+
+async def test_a_scripted_renegades_game_plays_to_the_end(tmp_path):
+    ask, prompts = scripted(["?", "move NOBODY N1", "pass"])
+    said = []
+    database = str(tmp_path / "local.db")
+    assert await play_local(database, str(tmp_path / "pictures"), seed=3, ask=ask, say=said.append,
+                            ruleset="renegades") == 0
+    text = "\n".join(said)
+    assert "1. move KESTREL" in text  # '?' lists the legal commands
+    assert "It is the KESTREL's turn" in text  # an illegal command is explained
+    assert "Computer acts:" in text and "Ships: KESTREL" in text
+    assert "world event" in text and "game over" in text
+    conn = sqlite3.connect(database)
+    ruleset, status, version = conn.execute("SELECT ruleset, status, version FROM games").fetchone()
+    assert (ruleset, status) == ("renegades", "over")
+    assert version == conn.execute("SELECT COUNT(*) FROM log").fetchone()[0]
