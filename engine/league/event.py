@@ -16,6 +16,7 @@ from typing import Literal, Optional
 import msgspec
 
 from engine.errors import RuleError
+from engine.league.arena import Battle
 from engine.league.builds import Build, check_build
 from engine.league.profiles import OP, ScoringProfile
 
@@ -75,6 +76,12 @@ class Game(_Data):
     result: Optional[Claim] = None
     verified: dict[str, str] = {}
     linked_game: Optional[str] = None
+    captains: dict[str, list[tuple[str, int]]] = {}  # Arena: each player's captains and skills
+    battle: Optional[Battle] = None  # Arena: the Captains' Battle at this table
+
+    def under_way(self) -> bool:
+        """Has anything happened at this table (a report, a result, a bot game, the Arena)?"""
+        return bool(self.claims or self.result is not None or self.linked_game or self.captains)
 
     def opponent(self, player: str) -> str:
         """The other player at this table."""
@@ -131,6 +138,7 @@ class Event(_Data):
     round_days: int = 7
     max_build: int = 120
     profile: ScoringProfile = OP
+    scenario: Literal["", "arena"] = ""
     late_joins: bool = True
     status: Literal["draft", "open", "running", "closed"] = "draft"
     players: dict[str, Player] = {}

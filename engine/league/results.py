@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from engine.errors import RuleError
+from engine.league.arena_table import battle_bonus
 from engine.league.builds import Build
 from engine.league.event import Claim, Event, Game, Round, discard_preview, require_status, log
 from engine.league.rounds import current_round
@@ -138,6 +139,10 @@ def check_claim(event: Event, game: Game, claim: Claim) -> None:
         raise RuleError("A played game needs a winner, one of the two players.")
     if set(claim.bonus) - players or any(v < 0 for v in claim.bonus.values()):
         raise RuleError("Bonus points go to the two players and cannot be negative.")
+    recorded = battle_bonus(game)
+    if recorded is not None and claim.bonus != recorded:
+        given = ", ".join(f"{names[p]} +{b}" for p, b in sorted(recorded.items())) or "no bonus"
+        raise RuleError(f"The Captains' Battle at this table gave {given}; the result carries that bonus.")
     if event.profile.tiebreak == "fleet_points":
         if claim.mission_points or set(claim.surviving) != players:
             raise RuleError("Report the squad points left in each player's surviving fleet.")

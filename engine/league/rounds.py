@@ -61,7 +61,7 @@ def cancel_round(event: Event, actor: str, now: int) -> Round:
     if not live or live[-1].status != "published":
         raise RuleError("There is no published round in play to cancel.")
     rnd = live[-1]
-    reported = [g.table for g in rnd.games if g.claims or g.result is not None or g.linked_game]
+    reported = [g.table for g in rnd.games if g.under_way()]
     if reported:
         raise RuleError(f"Round {rnd.number} cannot be cancelled: table(s) {', '.join(map(str, reported))} "
                         "already have results or a bot game; fix results with /league result instead.")
@@ -85,8 +85,8 @@ def swap_players(event: Event, actor: str, now: int, first: str, second: str, no
         game = rnd.game_of(player)
         if game is None and rnd.bye != player:
             raise RuleError(f"{event.players[player].name} is not in round {rnd.number}.")
-        if game is not None and (game.claims or game.result is not None or game.linked_game):
-            raise RuleError(f"Table {game.table} already has a report or a bot game; it cannot change.")
+        if game is not None and game.under_way():
+            raise RuleError(f"Table {game.table} already has a report, a bot game or an Arena; it cannot change.")
         seats[player] = game
     if first == second or (seats[first] is not None and seats[first] is seats[second]):
         raise RuleError("Choose two players at different tables.")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import json
 import secrets
@@ -22,7 +23,10 @@ from db import Database
 from db.league_store import LeagueRow, LeagueStore
 from engine.errors import RuleError
 from engine.league import event as league
-from engine.league import results, rounds, standings
+from engine.league import arena_table, results, rounds, standings
+from engine.league.arena import parse_fleet
+from engine.league.arena_table import battle_bonus
+from engine.league.arena import Battle
 from engine.league.builds import Build
 from engine.league.event import Claim, Event, Game
 from engine.league.profiles import PROFILES
@@ -51,6 +55,9 @@ class LeagueUpdate:
     event: Event
     public: list[str] = field(default_factory=list)
     channel_id: Optional[int] = None
+    table: Optional[int] = None  # the Arena: the table the update is about
+    battle: Optional[Battle] = None  # the Arena: its state after the action
+    events: list[dict] = field(default_factory=list)  # the Arena: what the action did
 
 
 @dataclass(frozen=True)
@@ -376,6 +383,37 @@ class LeagueService:
             return [f"{event.players[str(user_id)].name} has dropped."]
         return await self._apply(event_id, act)
 
+    # ---- the Arena's Captains' Battle ------------------------------------------------------
+
+    async def arena_captains(self, event_id: int, user_id: int, text: str) -> LeagueUpdate:
+        """Name your captains for the Arena at your table ("Kirk 8, Sulu 5")."""
+        def act(event, now):
+            game = arena_table.declare_captains(event, str(user_id), parse_fleet(text), now)
+            lines = [f"Table {game.table}: {event.players[str(user_id)].name} names the captains "
+                     + ", ".join(f"{n} (skill {s})" for n, s in game.captains[str(user_id)]) + "."]
+            if game.battle is not None:
+                lines += [f"The Arena begins: {event.players[game.battle.initiative].name} has initiative.",
+                          *arena_lines(event, game.battle, [])]
+            return lines, game, []
+        return await self._arena(event_id, act)
+
+    async def arena(self, event_id: int, user_id: int, command: str) -> LeagueUpdate:
+        """One Arena command at your table (gather, lost, end, send, attack, assign)."""
+        def act(event, now):
+            game, events = arena_table.arena_command(event, str(user_id), command, now)
+            return arena_lines(event, game.battle, events), game, events
+        return await self._arena(event_id, act)
+
+    async def _arena(self, event_id: int, act: Callable[[Event, int], tuple[list[str], Game, list[dict]]]) -> LeagueUpdate:
+        """`_apply` for an Arena action, the table's battle and events added to the update."""
+        found: dict = {}
+
+        def action(event, now):
+            lines, game, events = act(event, now)
+            found.update(table=game.table, battle=game.battle, events=events)
+            return lines
+        return dataclasses.replace(await self._apply(event_id, action), **found)
+
     # ---- bot-run games -----------------------------------------------------------------
 
     async def pairing_to_play(self, event_id: int, user_id: int) -> Pairing:
@@ -531,6 +569,9 @@ def claim_from(event: Event, game: Game, winner: Optional[int], winner_points: i
     if forfeit:
         return Claim(outcome="forfeit", winner=won)
     bonus = {p: b for p, b in ((won, winner_bonus), (lost, loser_bonus)) if b}
+    recorded = battle_bonus(game)
+    if recorded is not None and not bonus:
+        bonus = recorded  # the Captains' Battle played here gave it (L27)
     if event.profile.tiebreak == "fleet_points":
         return Claim(winner=won, surviving={won: winner_points, lost: loser_points}, bonus=bonus)
     return Claim(winner=won, mission_points={won: winner_points, lost: loser_points}, bonus=bonus)
@@ -542,3 +583,47 @@ def _build(data: dict) -> Build:
         return msgspec.convert(data, Build)
     except msgspec.ValidationError as error:
         raise IllegalCommand(f"That build sheet is not readable: {error}") from error
+
+
+def arena_lines(event: Event, battle: Battle, events: list[dict]) -> list[str]:
+    """What an Arena action did, in words, then what the table waits for."""
+    name = lambda p: event.players[p].name  # noqa: E731
+    lines = []
+    for e in events:
+        kind = e["type"]
+        if kind == "mission_token":
+            lines.append(f"End of round {e['round']}: a mission token is removed ({e['left']} left).")
+        elif kind == "away_team":
+            lines.append(f"{e['captain']} ({name(e['player'])}) beams down with the away team.")
+        elif kind == "rolled":
+            armed = {True: " with raw materials", False: " without raw materials"}.get(e.get("armed"), "")
+            what = f": {e['damage']} damage" if "damage" in e else ""
+            lines.append(f"{e['captain']} rolls {len(e['faces'])} dice{armed}: {', '.join(e['faces'])}{what}.")
+        elif kind == "gathered":
+            lines.append(f"{e['captain']} gathers {e['tokens']} raw materials ({e['supply']} left in the pile).")
+        elif kind == "damaged":
+            lines.append(f"{e['captain']} takes {e['damage']} damage ({e['total']} in all).")
+        elif kind == "destroyed":
+            also = " but still makes this attack (simultaneous attack)" if e.get("still_attacks") else ""
+            lines.append(f"{e['captain']} is destroyed{also}.")
+        elif kind == "battle_begins":
+            lines.append("Every captain is on the planet: the Captains' Battle begins.")
+        elif kind == "pass":
+            lines.append(f"Attack order, pass {e['number']}: {', '.join(e['order'])}.")
+        elif kind == "battle_over":
+            extra = " after a roll-off" if e["roll_off"] else ""
+            kept = ", ".join(e["survivors"][e["winner"]]) or "no captain"
+            lines.append(f"{name(e['winner'])} wins the Captains' Battle{extra} with {kept} standing: "
+                         + ", ".join(f"{name(p)} +{b} Fleet Points" for p, b in e["bonus"].items()) + ".")
+    if battle.pending:
+        d = battle.pending[0]
+        if d.kind == "attack":
+            lines.append(f"Next: {name(d.player)} attacks with {d.options[0]}.")
+        elif d.kind == "assign":
+            lines.append(f"Next: {name(d.player)} puts {d.damage} damage on one captain: {', '.join(d.options)}.")
+        else:
+            lines.append(f"Next: {name(d.player)} chooses who beams down: {', '.join(d.options)}.")
+    elif battle.phase == "space":
+        lines.append(f"Round {battle.round}, {battle.mission_tokens} mission token(s) left; "
+                     "gather raw materials, or end the round.")
+    return lines
