@@ -64,7 +64,7 @@ def cancel_round(event: Event, actor: str, now: int) -> Round:
     reported = [g.table for g in rnd.games if g.under_way()]
     if reported:
         raise RuleError(f"Round {rnd.number} cannot be cancelled: table(s) {', '.join(map(str, reported))} "
-                        "already have results or a bot game; fix results with /league result instead.")
+                        "already have results, a bot game or an Arena under way; fix results with /league result instead.")
     discard_preview(event)
     event.rounds.remove(rnd)
     log(event, actor, now, "cancel round", f"round {rnd.number}: {_pairing_text(event, rnd)}")
