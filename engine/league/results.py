@@ -127,6 +127,8 @@ def check_claim(event: Event, game: Game, claim: Claim) -> None:
     """Refuse a claim that does not fit the game or the event's scoring profile."""
     players = set(game.players)
     names = {p: event.players[p].name for p in players}
+    if game.knockout and claim.winner is None:
+        raise RuleError("A top-cut game needs a winner (a roll-off at the table settles a level game).")
     if claim.outcome != "played":
         if claim.surviving or claim.mission_points or claim.bonus:
             raise RuleError("Only a played game carries points.")

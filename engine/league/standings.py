@@ -13,6 +13,7 @@ from typing import Optional
 
 from engine.league.event import Claim, Event, RollOff, Round, log, rank_title
 from engine.league.pairing import seeded_dice
+from engine.league.topcut import cut_places
 
 BATTLE_STATIONS = 8  # one face of the eight-sided attack die
 ROLL_OFF_DICE = 5
@@ -106,7 +107,7 @@ class Totals:
 def totals(event: Event, through: Optional[int] = None) -> dict[str, Totals]:
     """Totals per player over the live rounds up to round `through` (default: all)."""
     result = {pid: Totals(pid) for pid in event.players}
-    for rnd in event.live_rounds():
+    for rnd in event.swiss_rounds():
         if through is not None and rnd.number > through:
             break
         for game in rnd.games:
@@ -137,6 +138,7 @@ class Standing:
     provisional: bool = False
     tied: bool = False
     dropped: bool = False
+    prize: bool = False  # in one of the event's prize places
 
 
 def _tie_groups(event: Event, table: dict[str, Totals]) -> list[list[str]]:
@@ -198,19 +200,25 @@ def standings(event: Event, through: Optional[int] = None) -> list[Standing]:
     A tie without a roll-off (its round is not complete yet) is shown by name, `tied`.
     """
     table = totals(event, through)
-    last = max((r.number for r in event.live_rounds() if through is None or r.number <= through), default=0)
-    rows: list[Standing] = []
+    last = max((r.number for r in event.swiss_rounds() if through is None or r.number <= through), default=0)
+    order: list[tuple[str, bool]] = []
     for group in _tie_groups(event, table):
         rolloff = _recorded(event, last, group) if len(group) > 1 else None
-        order = rolloff.order if rolloff else sorted(group, key=lambda p: (event.players[p].name, p))
-        for pid in order:
-            p, t = event.players[pid], table[pid]
-            rank = len(rows) + 1
-            rows.append(Standing(
-                rank=rank, title=rank_title(rank), player=pid, name=p.name,
-                battle_points=t.battle_points, tiebreak=t.tiebreak, provisional=t.provisional,
-                tied=len(group) > 1 and rolloff is None, dropped=p.dropped_after is not None,
-            ))
+        ranked = rolloff.order if rolloff else sorted(group, key=lambda p: (event.players[p].name, p))
+        order += [(pid, len(group) > 1 and rolloff is None) for pid in ranked]
+    if through is None:  # the top cut decides the places of the players in it (L30)
+        swiss = [pid for pid, _tied in order]
+        cut = cut_places(event, swiss)
+        order = [(pid, False) for pid in cut] + [(pid, tied) for pid, tied in order if pid not in cut]
+    rows: list[Standing] = []
+    for pid, tied in order:
+        p, t = event.players[pid], table[pid]
+        rank = len(rows) + 1
+        rows.append(Standing(
+            rank=rank, title=rank_title(rank), player=pid, name=p.name,
+            battle_points=t.battle_points, tiebreak=t.tiebreak, provisional=t.provisional,
+            tied=tied, dropped=p.dropped_after is not None, prize=rank <= event.prizes,
+        ))
     return rows
 
 
