@@ -344,11 +344,12 @@ class League(commands.Cog):
                      kind: Literal["one_day", "season"] = "one_day", rounds: app_commands.Range[int, 1, 20] = 3,
                      profile: Literal["op", "awaymissions"] = "op", max_build: app_commands.Range[int, 0, 1000] = 120,
                      minutes: app_commands.Range[int, 1, 600] = 60, round_days: app_commands.Range[int, 1, 60] = 7,
-                     scenario: Literal["none", "arena"] = "none") -> None:
+                     scenario: Literal["none", "arena"] = "none", top_cut: app_commands.Range[int, 0, 64] = 0,
+                     prizes: app_commands.Range[int, 0, 64] = 3) -> None:
         await self.answer(interaction, self.desk.create_event(
             interaction.guild_id, actor_of(interaction), name, channel_id=interaction.channel_id, profile=profile,
             kind=kind, rounds_planned=rounds, max_build=max_build, time_limit_minutes=minutes, round_days=round_days,
-            scenario="" if scenario == "none" else scenario))
+            scenario="" if scenario == "none" else scenario, top_cut=top_cut, prizes=prizes))
 
     @league.command(name="open", description="Open sign-up (organisers)")
     async def open(self, interaction: discord.Interaction, event: int) -> None:
@@ -422,6 +423,18 @@ class League(commands.Cog):
     @league.command(name="cancel", description="Cancel the published round nobody has reported in, to pair it again (organisers)")
     async def cancel(self, interaction: discord.Interaction, event: int) -> None:
         await self.answer(interaction, self.desk.cancel_round(event, actor_of(interaction)))
+
+    @league.command(name="repair", description="Pair the latest round again, before anyone has reported (organisers)")
+    async def repair(self, interaction: discord.Interaction, event: int) -> None:
+        await self.answer(interaction, self.desk.repair_round(event, actor_of(interaction)), public=False)
+
+    @league.command(name="dropplayer", description="Drop a player from the next pairing on (organisers)")
+    async def dropplayer(self, interaction: discord.Interaction, event: int, player: discord.Member) -> None:
+        await self.answer(interaction, self.desk.drop_player(event, actor_of(interaction), player.id))
+
+    @league.command(name="readd", description="Take back a player's drop: paired again from the next round (organisers)")
+    async def readd(self, interaction: discord.Interaction, event: int, player: discord.Member) -> None:
+        await self.answer(interaction, self.desk.readmit(event, actor_of(interaction), player.id))
 
     @league.command(name="swap", description="Swap two players between tables of this round (organisers)")
     @app_commands.describe(note="Why, for the audit trail")

@@ -4,7 +4,7 @@ import pytest
 
 from engine.errors import RuleError
 from engine.league.builds import Build, BuildEntry
-from engine.league.event import Claim, drop, from_json, readmit, to_json
+from engine.league.event import Claim, close, drop, from_json, readmit, to_json
 from engine.league.results import report, resolve
 from engine.league.rounds import pair_next_round, publish_round, repair_round, swap_players
 from engine.league.standings import standings
@@ -75,7 +75,9 @@ def test_a_whole_top_cut_of_five_decides_the_places_of_the_players_in_it():
     assert [r.player for r in rows[:5]] == [swiss[4], swiss[2], swiss[0], swiss[1], swiss[3]]
     assert [r.player for r in rows[5:]] == swiss[5:]
     assert [r.title for r in rows[:3]] == ["Admiral", "Vice Admiral", "Rear Admiral"]
-    assert [r.prize for r in rows] == [True] * 3 + [False] * 4
+    assert not any(r.prize for r in rows)  # prizes go to the final standings
+    close(event, "org", 10)
+    assert [r.prize for r in standings(event)] == [True] * 3 + [False] * 4
     # cut games score no Battle Points
     assert sum(r.battle_points for r in rows) == sum(r.battle_points for r in standings(event, 3))
     assert from_json(to_json(event)) == event

@@ -138,7 +138,7 @@ class Standing:
     provisional: bool = False
     tied: bool = False
     dropped: bool = False
-    prize: bool = False  # in one of the event's prize places
+    prize: bool = False  # a prize place of the final standings (the event is closed)
 
 
 def _tie_groups(event: Event, table: dict[str, Totals]) -> list[list[str]]:
@@ -217,7 +217,7 @@ def standings(event: Event, through: Optional[int] = None) -> list[Standing]:
         rows.append(Standing(
             rank=rank, title=rank_title(rank), player=pid, name=p.name,
             battle_points=t.battle_points, tiebreak=t.tiebreak, provisional=t.provisional,
-            tied=tied, dropped=p.dropped_after is not None, prize=rank <= event.prizes,
+            tied=tied, dropped=p.dropped_after is not None, prize=event.status == "closed" and rank <= event.prizes,
         ))
     return rows
 

@@ -246,6 +246,21 @@ class LeagueService:
             return [f"Round {rnd.number} is cancelled; its pairings no longer stand. It will be paired again."]
         return await self._apply(event_id, act, actor)
 
+    async def repair_round(self, event_id: int, actor: Actor) -> LeagueUpdate:
+        """Pair the latest round again (a published one nobody reported in is cancelled first)."""
+        def act(event, now):
+            rnd = rounds.repair_round(event, str(actor.user_id), now)
+            return [f"Round {rnd.number} paired again (a preview: publish it when it is right):",
+                    *pairing_lines(event, rnd), *rnd.notes]
+        return await self._apply(event_id, act, actor)
+
+    async def readmit(self, event_id: int, actor: Actor, user_id: int) -> LeagueUpdate:
+        """An organiser takes back a player's drop."""
+        def act(event, now):
+            first = league.readmit(event, str(user_id), str(actor.user_id), now)
+            return [f"{event.players[str(user_id)].name} is back in the event from round {first}."]
+        return await self._apply(event_id, act, actor)
+
     async def swap_players(self, event_id: int, actor: Actor, first: int, second: int,
                            note: str = "") -> LeagueUpdate:
         """Swap two players between tables of the round being paired or played."""
@@ -526,6 +541,8 @@ def pairing_lines(event: Event, rnd) -> list[str]:
     lines = [f"Table {g.table}: {name(g.players[0])} vs {name(g.players[1])}" for g in rnd.games]
     if rnd.bye:
         lines.append(f"Bye: {name(rnd.bye)}")
+    if rnd.advanced:
+        lines.append(f"Through to the next round of the top cut: {', '.join(name(p) for p in rnd.advanced)}")
     return lines
 
 
@@ -535,7 +552,7 @@ def standing_lines(event: Event) -> list[str]:
     return [
         f"{row.rank}. {row.title} {row.name}: {row.battle_points} BP, {row.tiebreak} {short}"
         + (" (provisional)" if row.provisional else "") + (" (tied: roll-off pending)" if row.tied else "")
-        + (" (dropped)" if row.dropped else "")
+        + (" (dropped)" if row.dropped else "") + (" (prize)" if row.prize else "")
         for row in standings.standings(event)
     ]
 
