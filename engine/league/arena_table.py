@@ -12,6 +12,7 @@ from typing import Optional
 
 from engine.errors import RuleError
 from engine.league import arena
+from engine.league.clock import time_called
 from engine.league.event import Event, Game, log, require_status
 from engine.league.pairing import seeded_dice
 from engine.league.rounds import current_round
@@ -68,6 +69,8 @@ def arena_command(event: Event, player: str, command: str, now: int) -> tuple[Ga
     if game.battle is None:
         waiting = [event.players[p].name for p in game.players if p not in game.captains]
         raise RuleError(f"The Arena starts once both players have named their captains (waiting: {', '.join(waiting)}).")
+    if time_called(current_round(event)):
+        raise RuleError("Time has been called in this round: the Arena stops where it is.")
     if game.battle.phase == "over":
         raise RuleError("The Captains' Battle is over at your table; play on in space and report the result.")
     game.battle, events = arena.apply(game.battle, player, command)
@@ -82,7 +85,10 @@ def arena_command(event: Event, player: str, command: str, now: int) -> tuple[Ga
 
 
 def battle_bonus(game: Game) -> Optional[dict[str, int]]:
-    """The Fleet Point bonus a finished Captains' Battle gives each player (None before its end)."""
-    if game.battle is None or game.battle.result is None:
+    """The Fleet Point bonus the Captains' Battle played at this table gives each player: its
+    survivors' bonus once over, none while it is unfinished (L32); None if no battle is played here."""
+    if game.battle is None:
         return None
+    if game.battle.result is None:
+        return {}
     return {p: b for p, b in game.battle.result.bonus.items() if b}

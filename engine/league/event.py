@@ -102,6 +102,8 @@ class Round(_Data):
     cut: bool = False  # a round of the top cut (single elimination after the Swiss rounds)
     bracket: list[str] = []  # top cut: the players in bracket order, "" for an empty place
     advanced: list[str] = []  # top cut: players through to the next round without a game
+    started: Optional[int] = None  # one-day events: when the round clock started (publishing)
+    calls: list[str] = []  # the round clock's calls made so far: "15", "5" (minutes left), "time"
 
     def game_of(self, player: str) -> Optional[Game]:
         """The game `player` has in this round, if any."""

@@ -143,7 +143,9 @@ def check_claim(event: Event, game: Game, claim: Claim) -> None:
         raise RuleError("Bonus points go to the two players and cannot be negative.")
     recorded = battle_bonus(game)
     if recorded is not None and claim.bonus != recorded:
-        given = ", ".join(f"{names[p]} +{b}" for p, b in sorted(recorded.items())) or "no bonus"
+        given = ", ".join(f"{names[p]} +{b}" for p, b in sorted(recorded.items()))
+        if not given:
+            raise RuleError("The Captains' Battle at this table gave no bonus (it did not finish), so none is reported.")
         raise RuleError(f"The Captains' Battle at this table gave {given}; the result carries that bonus.")
     if event.profile.tiebreak == "fleet_points":
         if claim.mission_points or set(claim.surviving) != players:

@@ -58,6 +58,8 @@ def publish_round(event: Event, actor: str, now: int) -> Round:
     rnd.status = "published"
     if event.kind == "season":
         rnd.deadline = now + event.round_days * DAY
+    else:
+        rnd.started = now  # the round clock starts (engine/league/clock.py)
     log(event, actor, now, "publish", f"round {rnd.number}")
     return rnd
 

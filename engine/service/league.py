@@ -23,7 +23,7 @@ from db import Database
 from db.league_store import LeagueRow, LeagueStore
 from engine.errors import RuleError
 from engine.league import event as league
-from engine.league import arena_table, results, rounds, standings
+from engine.league import arena_table, clock, results, rounds, standings
 from engine.league.arena import parse_fleet
 from engine.league.arena_table import battle_bonus
 from engine.league.arena import Battle
@@ -182,7 +182,9 @@ class LeagueService:
         if event.status != "running" or not event.live_rounds():
             return None
         rnd = event.live_rounds()[-1]
-        if rnd.deadline is None or rnd.status == "complete":
+        if rnd.deadline is None:
+            return clock.next_call(event, rnd)
+        if rnd.status == "complete":
             return None
         if not any(g.status == "pending" for g in rnd.games):
             return None
@@ -213,10 +215,13 @@ class LeagueService:
         return await self._apply(event_id, act, actor)
 
     async def publish_round(self, event_id: int, actor: Actor) -> LeagueUpdate:
-        """Publish the previewed round."""
+        """Publish the previewed round; a one-day round's clock starts."""
         def act(event, now):
             rnd = rounds.publish_round(event, str(actor.user_id), now)
             when = f" Deadline: <t:{rnd.deadline}:f>." if rnd.deadline else ""
+            end = clock.round_end(event, rnd)
+            if end is not None:
+                when += f" Round clock: {event.time_limit_minutes} minutes, time is called <t:{end}:R> (<t:{end}:t>)."
             return [f"Round {rnd.number} is published.{when}", *pairing_lines(event, rnd)]
         return await self._apply(event_id, act, actor)
 
@@ -495,6 +500,9 @@ class LeagueService:
         for row in await self.store.due(now):
             event = league.from_json(row.state)
             rnd = event.live_rounds()[-1]
+            if rnd.deadline is None:
+                updates.append(await self._apply(row.id, round_clock))
+                continue
             if now < rnd.deadline:
                 reminders += await self._remind(row.id, rnd, now, row.channel_id)
                 await self._apply(row.id, lambda e, n: [])  # moves next_due on to the deadline
@@ -533,6 +541,27 @@ class LeagueService:
         """The standings as CSV text."""
         _row, event = await self.get(event_id)
         return standings.to_csv(event)
+
+
+def round_clock(event: Event, now: int) -> list[str]:
+    """The round clock's call that is due, in words (engine/league/clock.py)."""
+    rnd = event.live_rounds()[-1]
+    call = clock.make_calls(event, rnd, now)
+    if call is None:
+        return []
+    if call != "time":
+        return [f"Round {rnd.number}: {call} minutes left on the clock (time is called <t:{clock.round_end(event, rnd)}:t>)."]
+    open_tables = [g for g in rnd.games if g.status != "final"]
+    points = event.profile.tiebreak_label
+    lines = [f"Round {rnd.number}: time! Play stops now."]
+    if open_tables:
+        lines += [f"Games still in progress end where they stand: the most {points} wins "
+                  "(squad points left on the table count, plus the bonus of a finished Captains' Battle; "
+                  "a battle not finished gives none). Level: each player rolls five attack dice, most Battle "
+                  "Stations wins. Report with /league report.",
+                  "Still open: " + ", ".join(f"table {g.table} ({' vs '.join(event.players[p].name for p in g.players)})"
+                                             for g in open_tables)]
+    return lines
 
 
 def pairing_lines(event: Event, rnd) -> list[str]:
