@@ -25,6 +25,7 @@ from engine.service import ServiceError, Update
 from engine.service.league import Actor, LeagueService, LeagueUpdate, pairing_lines, standing_lines
 from engine.league.arena import legal_commands
 from images.arena import render_arena
+from images.printable import render_printable
 from images.standings import render_standings
 
 log = logging.getLogger("ready_room.league")
@@ -428,13 +429,12 @@ class League(commands.Cog):
     async def repair(self, interaction: discord.Interaction, event: int) -> None:
         await self.answer(interaction, self.desk.repair_round(event, actor_of(interaction)), public=False)
 
-    @league.command(name="dropplayer", description="Drop a player from the next pairing on (organisers)")
-    async def dropplayer(self, interaction: discord.Interaction, event: int, player: discord.Member) -> None:
-        await self.answer(interaction, self.desk.drop_player(event, actor_of(interaction), player.id))
-
-    @league.command(name="readd", description="Take back a player's drop: paired again from the next round (organisers)")
-    async def readd(self, interaction: discord.Interaction, event: int, player: discord.Member) -> None:
-        await self.answer(interaction, self.desk.readmit(event, actor_of(interaction), player.id))
+    @league.command(name="player", description="Drop a player, or take a drop back (organisers)")
+    @app_commands.describe(action="drop: no more pairings from the next one; readd: paired again from the next round")
+    async def player(self, interaction: discord.Interaction, event: int, player: discord.Member,
+                     action: Literal["drop", "readd"]) -> None:
+        desk_call = self.desk.drop_player if action == "drop" else self.desk.readmit
+        await self.answer(interaction, desk_call(event, actor_of(interaction), player.id))
 
     @league.command(name="swap", description="Swap two players between tables of this round (organisers)")
     @app_commands.describe(note="Why, for the audit trail")
@@ -516,6 +516,22 @@ class League(commands.Cog):
         await interaction.response.send_message(present.clip(text), files=[
             discord.File(io.BytesIO(picture), filename=f"event-{event}.png"),
             discord.File(io.BytesIO(csv.encode()), filename=f"event-{event}.csv")])
+
+    @league.command(name="export", description="Standings and pairings as CSV and JSON, and a printable page of the standings")
+    async def export(self, interaction: discord.Interaction, event: int) -> None:
+        try:
+            state, files = await self.desk.exports(event)
+        except ServiceError as refused:
+            await present.reply(interaction, refused.message)
+            return
+        played = len(state.swiss_rounds())
+        stage = "Final standings" if state.status == "closed" else f"Standings after round {played}"
+        page = await asyncio.to_thread(render_printable, state.name, table.standings(state),
+                                       state.profile.tiebreak_short, f"{stage} of {state.rounds_planned}")
+        files[f"event-{event}-standings.png"] = page
+        await interaction.response.send_message(
+            f"'{state.name}': standings and pairings (CSV, JSON) and a printable page.",
+            files=[discord.File(io.BytesIO(data), filename=name) for name, data in files.items()])
 
     @league.command(name="pairings", description="This round's pairings")
     async def pairings(self, interaction: discord.Interaction, event: int) -> None:

@@ -1,4 +1,4 @@
-"""Scores, standings, recorded roll-offs, rank titles and the CSV export.
+"""Scores, standings, recorded roll-offs and rank titles (exports: engine/league/export.py).
 
 A game scores only once its result is final. A bye (and a win by forfeit) scores the
 profile's Battle Points at once; its tiebreak points are the average of that round's
@@ -6,8 +6,6 @@ played games, rounded up, and stay provisional until the round is complete.
 """
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -220,27 +218,3 @@ def standings(event: Event, through: Optional[int] = None) -> list[Standing]:
             tied=tied, dropped=p.dropped_after is not None, prize=event.status == "closed" and rank <= event.prizes,
         ))
     return rows
-
-
-def to_csv(event: Event) -> str:
-    """The standings with each round's result, as CSV text."""
-    table = totals(event)
-    numbers = [r.number for r in event.live_rounds()]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    short = event.profile.tiebreak_short
-    writer.writerow(["rank", "title", "player", "name", "battle_points", event.profile.tiebreak,
-                     "byes", "dropped", *[f"round_{n}" for n in numbers]])
-    for row in standings(event):
-        cells = []
-        for n in numbers:
-            score = table[row.player].rounds.get(n)
-            if score is None:
-                cells.append("")
-                continue
-            versus = f" vs {event.players[score.opponent].name}" if score.opponent else ""
-            mark = " (provisional)" if score.provisional else ""
-            cells.append(f"{score.outcome}{versus}: {score.battle_points} BP {score.tiebreak} {short}{mark}")
-        writer.writerow([row.rank, row.title, row.player, row.name, row.battle_points, row.tiebreak,
-                         table[row.player].byes, "yes" if row.dropped else "", *cells])
-    return out.getvalue()

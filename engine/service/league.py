@@ -23,7 +23,7 @@ from db import Database
 from db.league_store import LeagueRow, LeagueStore
 from engine.errors import RuleError
 from engine.league import event as league
-from engine.league import arena_table, clock, results, rounds, standings
+from engine.league import arena_table, clock, export, results, rounds, standings
 from engine.league.arena import parse_fleet
 from engine.league.arena_table import battle_bonus
 from engine.league.arena import Battle
@@ -537,10 +537,18 @@ class LeagueService:
         """Remember the Discord thread opened for a pairing (reminders go there)."""
         await self.store.set_thread(event_id, round_number, table, thread_id)
 
+    async def exports(self, event_id: int) -> tuple[Event, dict[str, bytes]]:
+        """The standings and pairings as CSV and JSON files, by file name (drawing is the caller's)."""
+        _row, event = await self.get(event_id)
+        files = {f"event-{event_id}-standings.csv": export.standings_csv(event),
+                 f"event-{event_id}-pairings.csv": export.pairings_csv(event),
+                 f"event-{event_id}.json": export.write_json(event)}
+        return event, {name: text.encode() for name, text in files.items()}
+
     async def standings_csv(self, event_id: int) -> str:
         """The standings as CSV text."""
         _row, event = await self.get(event_id)
-        return standings.to_csv(event)
+        return export.standings_csv(event)
 
 
 def round_clock(event: Event, now: int) -> list[str]:
