@@ -9,12 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from engine.league.arena import ROLL_OFF_DICE, SIDES, battle_stations
 from engine.league.event import Claim, Event, RollOff, Round, log, rank_title
 from engine.league.pairing import seeded_dice
 from engine.league.topcut import cut_places
 
-BATTLE_STATIONS = 8  # one face of the eight-sided attack die
-ROLL_OFF_DICE = 5
 
 
 def fleet_points(max_build: int, opponent_surviving: int) -> int:
@@ -161,7 +160,7 @@ def roll_off(event: Event, after_round: int, group: list[str]) -> RollOff:
     def settle(players: list[str]) -> list[str]:
         if len(players) == 1:
             return players
-        throw = {p: sum(dice.below(8) + 1 == BATTLE_STATIONS for _ in range(ROLL_OFF_DICE)) for p in players}
+        throw = {p: battle_stations(dice.roll(ROLL_OFF_DICE, SIDES)) for p in players}
         throws.append(throw)
         order = []
         for count in sorted(set(throw.values()), reverse=True):
