@@ -177,13 +177,8 @@ def check_battle(battle: arena.Battle, events: list[dict], expect: dict[str, Any
         if key == "captains":
             for name, fields in wanted.items():
                 failures += _match(f"captains.{name}", _full(battle.captain(name)), fields)
-        elif key == "awaiting":
-            got = arena.awaited(battle)
-            if got != ([wanted] if isinstance(wanted, str) else wanted):
-                failures.append(f"awaiting {got}, expected {wanted}")
-        elif key == "decision":
-            got = _full(battle.pending[0]) if battle.pending else None
-            failures += _match("decision", got, wanted) if got else [f"no decision pending, expected {wanted}"]
+        elif key in ("awaiting", "decision"):
+            failures += _check_pause(key, arena.awaited(battle), battle.pending, wanted)
         elif key in ("events", "no_events"):
             failures += _check_events(key, events, wanted)
         elif key == "legal":
@@ -194,6 +189,15 @@ def check_battle(battle: arena.Battle, events: list[dict], expect: dict[str, Any
         else:
             failures.append(f"unknown expectation '{key}'")
     return failures
+
+
+def _check_pause(key: str, awaited: list[str], pending: list, wanted: Any) -> list[str]:
+    """`awaiting` (the seats the game waits for) or `decision` (the first pending decision)."""
+    if key == "awaiting":
+        expected = [wanted] if isinstance(wanted, str) else wanted
+        return [] if awaited == expected else [f"awaiting {awaited}, expected {wanted}"]
+    got = _full(pending[0]) if pending else None
+    return _match("decision", got, wanted) if got else [f"no decision pending, expected {wanted}"]
 
 
 def _check_events(key: str, events: list[dict], wanted: list[dict]) -> list[str]:
@@ -232,13 +236,8 @@ def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[
                 player = dict(view["players"][state.seats.index(seat)])
                 player["hand_count"] = len(player.get("hand", []))
                 failures += _match(f"players.{seat}", player, fields)
-        elif key == "awaiting":
-            got = rules.awaited(state)
-            if got != ([wanted] if isinstance(wanted, str) else wanted):
-                failures.append(f"awaiting {got}, expected {wanted}")
-        elif key == "decision":
-            got = _full(state.pending[0]) if state.pending else None
-            failures += _match("decision", got, wanted) if got else [f"no decision pending, expected {wanted}"]
+        elif key in ("awaiting", "decision"):
+            failures += _check_pause(key, rules.awaited(state), state.pending, wanted)
         elif key in ("events", "no_events"):
             failures += _check_events(key, events, wanted)
         elif key == "legal":

@@ -12,7 +12,7 @@ from engine.league.results import report
 from engine.league.rounds import pair_next_round, publish_round
 from tests.discord_harness import CHANNEL_ID, FakeDiscord
 from tests.league_helpers import started_event
-from tests.test_league_discord import ADMIN, ANN, BO, ORG, last_text
+from tests.test_league_discord import ANN, BO, last_text
 from tests.test_league_seasons import Clock, published
 
 FLEET = Build(kind="fleet", entries=(BuildEntry("Constitution", points=100),))

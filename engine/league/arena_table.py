@@ -15,7 +15,7 @@ from engine.league import arena
 from engine.league.clock import time_called
 from engine.league.event import Event, Game, log, require_status
 from engine.league.pairing import seeded_dice
-from engine.league.rounds import current_round
+from engine.league.rounds import current_round, open_game
 
 
 def arena_game(event: Event, player: str) -> Game:
@@ -23,13 +23,7 @@ def arena_game(event: Event, player: str) -> Game:
     require_status(event, "running")
     if event.scenario != "arena":
         raise RuleError("This event does not play the Arena scenario.")
-    rnd = current_round(event)
-    game = rnd.game_of(player)
-    if game is None:
-        raise RuleError(f"You have no game in round {rnd.number}.")
-    if game.status == "final":
-        raise RuleError("That game's result is final.")
-    return game
+    return open_game(event, player)
 
 
 def initiative(event: Event, game: Game) -> tuple[str, str]:

@@ -12,7 +12,7 @@ from engine.errors import RuleError
 from engine.league.arena_table import battle_bonus
 from engine.league.builds import Build
 from engine.league.event import Claim, Event, Game, Round, discard_preview, require_status, log
-from engine.league.rounds import current_round
+from engine.league.rounds import current_round, open_game
 from engine.league.standings import played_tiebreak, settle_ties
 
 
@@ -20,7 +20,7 @@ def verify_build(event: Event, verifier: str, sheet: Union[Build, str], now: int
     """Sign off the opponent's locked build before this round's game, by its hash or by
     the sheet the opponent shows (compared with the locked hash)."""
     require_status(event, "running")
-    game = _open_game(event, verifier)
+    game = open_game(event, verifier)
     opponent = event.players[game.opponent(verifier)]
     build_hash = sheet.digest() if isinstance(sheet, Build) else sheet
     if build_hash != opponent.build_hash:
@@ -39,7 +39,7 @@ def report(event: Event, player: str, claim: Claim, now: int = 0) -> Game:
     require_status(event, "running")
     if claim.outcome == "forfeit":
         raise RuleError("Forfeits are decided by the deadline policy or an organiser.")
-    game = _open_game(event, player)
+    game = open_game(event, player)
     check_claim(event, game, claim)
     earlier = game.claims.get(player)
     game.claims[player] = claim
@@ -185,16 +185,6 @@ def describe(event: Event, claim: Claim) -> str:
         detail = ", ".join(f"{name(p)} {mp} MP" for p, mp in sorted(claim.mission_points.items()))
     bonus = "".join(f", {name(p)} +{b} bonus" for p, b in sorted(claim.bonus.items()) if b)
     return f"{name(claim.winner)} wins ({detail}{bonus})"
-
-
-def _open_game(event: Event, player: str) -> Game:
-    rnd = current_round(event)
-    game = rnd.game_of(player)
-    if game is None:
-        raise RuleError(f"You have no game in round {rnd.number}.")
-    if game.status == "final":
-        raise RuleError("That game's result is final; ask an organiser to change it.")
-    return game
 
 
 def _game_at(event: Event, round_number: int, table: int) -> tuple[Round, Game]:

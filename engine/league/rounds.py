@@ -147,3 +147,14 @@ def current_round(event: Event) -> Round:
     if not live:
         raise RuleError("No round has been published yet.")
     return live[-1]
+
+
+def open_game(event: Event, player: str) -> Game:
+    """The player's game in the latest live round, while it has no final result."""
+    rnd = current_round(event)
+    game = rnd.game_of(player)
+    if game is None:
+        raise RuleError(f"You have no game in round {rnd.number}.")
+    if game.status == "final":
+        raise RuleError("That game's result is final; ask an organiser to change it.")
+    return game
