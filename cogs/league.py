@@ -508,8 +508,10 @@ class League(commands.Cog):
         except ServiceError as refused:
             await present.reply(interaction, refused.message)
             return
-        played = len(state.live_rounds())
+        played = len(state.swiss_rounds())
         stage = f"after round {played} of {state.rounds_planned}" if played else "before round 1"
+        if len(state.live_rounds()) > played:
+            stage += " and the top cut"
         picture = await asyncio.to_thread(render_standings, state.name, table.standings(state),
                                           state.profile.tiebreak_short, f"Standings {stage}")
         text = "\n".join([f"Standings of '{state.name}':", *standing_lines(state)])

@@ -7,7 +7,7 @@ Exits non-zero naming each expectation that failed. The format is in docs/scenar
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Optional
 
 import msgspec
 import yaml
@@ -174,16 +174,13 @@ def check_battle(battle: arena.Battle, events: list[dict], expect: dict[str, Any
     failures = []
     view = _full(battle)
     for key, wanted in expect.items():
-        if key == "captains":
+        shared = _check_shared(key, wanted, events, arena.awaited(battle), battle.pending,
+                               lambda seat: arena.legal_commands(battle, seat))
+        if shared is not None:
+            failures += shared
+        elif key == "captains":
             for name, fields in wanted.items():
                 failures += _match(f"captains.{name}", _full(battle.captain(name)), fields)
-        elif key in ("awaiting", "decision"):
-            failures += _check_pause(key, arena.awaited(battle), battle.pending, wanted)
-        elif key in ("events", "no_events"):
-            failures += _check_events(key, events, wanted)
-        elif key == "legal":
-            for seat, sets in wanted.items():
-                failures += _check_legal(seat, set(arena.legal_commands(battle, seat)), sets)
         elif key in view:
             failures += _match(key, view[key], wanted)
         else:
@@ -191,35 +188,36 @@ def check_battle(battle: arena.Battle, events: list[dict], expect: dict[str, Any
     return failures
 
 
-def _check_pause(key: str, awaited: list[str], pending: list, wanted: Any) -> list[str]:
-    """`awaiting` (the seats the game waits for) or `decision` (the first pending decision)."""
+SHARED = ("awaiting", "decision", "events", "no_events", "legal")
+
+
+def _check_shared(key: str, wanted: Any, events: list[dict], awaited: list[str], pending: list,
+                  legal) -> Optional[list[str]]:
+    """The expectations every game's scenarios share (None for any other key): `awaiting`
+    the seats waited for, `decision` the first pending decision, `events` and `no_events`
+    against the last command's events, `legal` against `legal(seat)`."""
     if key == "awaiting":
         expected = [wanted] if isinstance(wanted, str) else wanted
         return [] if awaited == expected else [f"awaiting {awaited}, expected {wanted}"]
-    got = _full(pending[0]) if pending else None
-    return _match("decision", got, wanted) if got else [f"no decision pending, expected {wanted}"]
-
-
-def _check_events(key: str, events: list[dict], wanted: list[dict]) -> list[str]:
-    failures = []
-    for event in wanted:
-        seen = any(not _match("", got, event) for got in events)
-        if key == "events" and not seen:
-            failures.append(f"no event like {event} in {events}")
-        elif key == "no_events" and seen:
-            failures.append(f"an event like {event} happened")
-    return failures
-
-
-def _check_legal(seat: str, got: set[str], sets: dict[str, list[str]]) -> list[str]:
-    failures = []
-    for command in sets.get("includes", []):
-        if command not in got:
-            failures.append(f"{seat} cannot '{command}'; legal: {sorted(got)[:40]}")
-    for command in sets.get("excludes", []):
-        if command in got:
-            failures.append(f"{seat} can '{command}', expected not")
-    return failures
+    if key == "decision":
+        got = _full(pending[0]) if pending else None
+        return _match("decision", got, wanted) if got else [f"no decision pending, expected {wanted}"]
+    failures: list[str] = []
+    if key in ("events", "no_events"):
+        for event in wanted:
+            seen = any(not _match("", got, event) for got in events)
+            if key == "events" and not seen:
+                failures.append(f"no event like {event} in {events}")
+            elif key == "no_events" and seen:
+                failures.append(f"an event like {event} happened")
+        return failures
+    if key == "legal":
+        for seat, sets in wanted.items():
+            got = set(legal(seat))
+            failures += [f"{seat} cannot '{c}'; legal: {sorted(got)[:40]}" for c in sets.get("includes", []) if c not in got]
+            failures += [f"{seat} can '{c}', expected not" for c in sets.get("excludes", []) if c in got]
+        return failures
+    return None
 
 
 def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[str]:
@@ -236,13 +234,9 @@ def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[
                 player = dict(view["players"][state.seats.index(seat)])
                 player["hand_count"] = len(player.get("hand", []))
                 failures += _match(f"players.{seat}", player, fields)
-        elif key in ("awaiting", "decision"):
-            failures += _check_pause(key, rules.awaited(state), state.pending, wanted)
-        elif key in ("events", "no_events"):
-            failures += _check_events(key, events, wanted)
-        elif key == "legal":
-            for seat, sets in wanted.items():
-                failures += _check_legal(seat, set(rules.legal_commands(state, seat)), sets)
+        elif key in SHARED:
+            failures += _check_shared(key, wanted, events, rules.awaited(state), state.pending,
+                                      lambda seat: rules.legal_commands(state, seat))
         elif key == "sees":
             for viewer, targets in wanted.items():
                 for target, expected in targets.items():

@@ -81,6 +81,7 @@ def test_a_whole_top_cut_of_five_decides_the_places_of_the_players_in_it():
     # cut games score no Battle Points
     assert sum(r.battle_points for r in rows) == sum(r.battle_points for r in standings(event, 3))
     assert from_json(to_json(event)) == event
+    assert all(r.after_round <= 3 for r in event.rolloffs)  # the cut settles no ties
 
 
 def test_a_cut_game_needs_a_winner_and_its_bracket_cannot_be_swapped():

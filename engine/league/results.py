@@ -203,5 +203,5 @@ def _finalise(event: Event, rnd: Round, game: Game, claim: Claim, now: int) -> N
         rnd.status = "complete"
     if rnd.status == "complete":
         for later in event.live_rounds():
-            if later.number >= rnd.number and later.status == "complete":
+            if later.number >= rnd.number and later.status == "complete" and not later.cut:
                 settle_ties(event, later.number, now)
