@@ -65,6 +65,8 @@ def test_fleets_are_read_and_checked():
         arena.parse_fleet("Kirk")
     with pytest.raises(RuleError, match="taken"):
         arena.new_battle({"a": [("Kirk", 5)], "b": [("kirk", 4)]}, "a", 1)
+    with pytest.raises(RuleError, match="too long"):
+        arena.new_battle({"a": [("K" * 41, 5)], "b": [("Kor", 4)]}, "a", 1)
     with pytest.raises(RuleError, match="between 1 and 12"):
         arena.new_battle({"a": [("Kirk", 0)], "b": [("Kor", 4)]}, "a", 1)
 

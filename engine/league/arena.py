@@ -38,6 +38,7 @@ ARMED_DICE = 6  # an attack that spends a raw-materials token
 UNARMED_DICE = 3
 ROLL_OFF_DICE = 5
 BONUS_PER_SURVIVOR = 15
+NAME_MOST = 40  # a captain's name travels in a button's custom id (100 characters)
 SIDES = 8
 # The faces of the eight-sided attack die (ruling L26): 3 hits, 1 critical hit, 2 Battle Stations, 2 blanks.
 FACES = {1: "hit", 2: "hit", 3: "hit", 4: "critical", 5: "blank", 6: "blank", 7: "battle stations",
@@ -139,8 +140,9 @@ def new_battle(fleets: dict[str, list[tuple[str, int]]], initiative: str, seed: 
             raise RuleError("Each fleet needs at least one captain.")
         for name, skill in fleet:
             name = name.strip()
-            if not name or name.lower() in seen:
-                raise RuleError(f"Each captain needs a name of its own ({name!r} is empty or taken).")
+            if not name or name.lower() in seen or len(name) > NAME_MOST:
+                raise RuleError(f"Each captain needs a name of its own, up to {NAME_MOST} characters "
+                                f"({name!r} is empty, too long or taken).")
             if not 1 <= skill <= 12:
                 raise RuleError(f"{name}'s skill must be between 1 and 12.")
             seen.add(name.lower())
