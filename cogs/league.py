@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from cogs import present
 from cogs.clock import start_every
+from engine.league import clock
 from engine.league import standings as table
 from engine.service import ServiceError, Update
 from engine.service.league import Actor, LeagueService, LeagueUpdate, pairing_lines, standing_lines
@@ -544,6 +545,9 @@ class League(commands.Cog):
             return
         live = state.live_rounds()
         text = "\n".join([f"Round {live[-1].number}:", *pairing_lines(state, live[-1])]) if live else "No round yet."
+        end = clock.round_end(state, live[-1]) if live else None
+        if end is not None and clock.running(live[-1]):
+            text += f"\nRound clock: time is called <t:{end}:R> (<t:{end}:t>)."
         await present.reply(interaction, text)
 
     @league.command(name="drop", description="Drop out of an event (past games still count)")

@@ -84,6 +84,9 @@ async def test_the_round_clock_in_the_event_channel(monkeypatch, tmp_path):
         assert last_text(fake).startswith(
             f"Round 1 is published. Round clock: 20 minutes, time is called <t:{end}:R> (<t:{end}:t>).")
         count = len(fake.in_channel(CHANNEL_ID))
+        asked = fake.slash(ANN, "league pairings", event=1)
+        await fake.dispatch(asked)
+        assert fake.original(asked)["content"].endswith(f"\nRound clock: time is called <t:{end}:R> (<t:{end}:t>).")
         now.now = start + 4 * 60
         await fake.run(cog.tick())
         assert len(fake.in_channel(CHANNEL_ID)) == count  # nothing due yet
