@@ -20,9 +20,13 @@ from discord.ext import commands
 
 from cogs import present
 from cogs.clock import start_every
+from engine.league import clock
 from engine.league import standings as table
 from engine.service import ServiceError, Update
 from engine.service.league import Actor, LeagueService, LeagueUpdate, pairing_lines, standing_lines
+from engine.league.arena import legal_commands
+from images.arena import render_arena
+from images.printable import render_printable
 from images.standings import render_standings
 
 log = logging.getLogger("ready_room.league")
@@ -147,10 +151,53 @@ class AcceptClaim(discord.ui.DynamicItem[discord.ui.Button],
         await cog.answer(interaction, cog.desk.accept_claim(event, actor_of(interaction), *rest))
 
 
+class ArenaButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rrl:arena:(?P<event>\d+):(?P<command>.+)"):
+    """An Arena command at the presser's table (attack, assign a captain, gather, end the round)."""
+
+    def __init__(self, event: int, command: str):
+        super().__init__(discord.ui.Button(label=arena_label(command), style=discord.ButtonStyle.primary,
+                                           custom_id=f"rrl:arena:{event}:{command}"[:100]))
+        self.event, self.command = event, command
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["event"]), match["command"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog("League")
+        await cog.arena_answer(interaction, cog.desk.arena(self.event, interaction.user.id, self.command))
+
+
+def arena_label(command: str) -> str:
+    """A button's words for an Arena command."""
+    verb, _, rest = command.partition(" ")
+    words = {"attack": "Attack", "assign": "Damage to", "send": "Beam down", "gather": "Gather with",
+             "end": "End the round"}
+    return f"{words.get(verb, verb)} {rest}".strip()[:80]
+
+
+def arena_view(event: int, update: LeagueUpdate) -> Optional[discord.ui.View]:
+    """Buttons for what the table waits for (a captain lost with its ship is told by command)."""
+    battle = update.battle
+    if battle is None:
+        return None
+    commands_now = []
+    for player in battle.players:
+        commands_now += [c for c in legal_commands(battle, player) if not c.startswith("lost ")]
+    if not commands_now:
+        return None
+    view = discord.ui.View(timeout=None)
+    for command in list(dict.fromkeys(commands_now))[:25]:
+        view.add_item(ArenaButton(event, command))
+    return view
+
+
 class League(commands.Cog):
     """Leagues and organised-play events."""
 
     league = app_commands.Group(name="league", description="Leagues and organised-play events", guild_only=True)
+    arena = app_commands.Group(name="arena", description="The Arena scenario's Captains' Battle at your table",
+                               parent=league)
 
     def __init__(self, bot):
         self.bot = bot
@@ -158,11 +205,11 @@ class League(commands.Cog):
         self.task: Optional[asyncio.Task] = None
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(VerifyButton, SignOffButton, AcceptClaim)
+        self.bot.add_dynamic_items(VerifyButton, SignOffButton, AcceptClaim, ArenaButton)
         self.task = start_every(self.bot, self.tick, "ready-room-league-clock")
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(VerifyButton, SignOffButton, AcceptClaim)
+        self.bot.remove_dynamic_items(VerifyButton, SignOffButton, AcceptClaim, ArenaButton)
         if self.task is not None:
             self.task.cancel()
 
@@ -256,6 +303,35 @@ class League(commands.Cog):
         await interaction.response.send_message(present.clip("\n".join(update.public)), ephemeral=not public, **extra)
         return update
 
+    async def arena_answer(self, interaction: discord.Interaction, call) -> None:
+        """Post an Arena action in the channel with the dice board and the next buttons; a refusal privately."""
+        try:
+            update = await call
+        except ServiceError as refused:
+            await present.reply(interaction, refused.message)
+            return
+        text = present.clip("\n".join(update.public))
+        if update.battle is None:  # captains named, the opponent's still to come
+            await interaction.response.send_message(text)
+            return
+        event = update.event
+        names = {p: event.players[p].name for p in update.battle.players}
+        picture = await asyncio.to_thread(render_arena, update.battle, update.events, names,
+                                          f"{event.name}: the Arena, table {update.table}")
+        view = arena_view(update.event_id, update)
+        await interaction.response.send_message(text, file=discord.File(io.BytesIO(picture), filename="arena.png"),
+                                                **({"view": view} if view is not None else {}))
+
+    @arena.command(name="captains", description="Name your captains and their skills: NAME SKILL, ...")
+    @app_commands.describe(captains="Each captain and Captain Skill, e.g. Kirk 8, Sulu 5")
+    async def arena_captains(self, interaction: discord.Interaction, event: int, captains: str) -> None:
+        await self.arena_answer(interaction, self.desk.arena_captains(event, interaction.user.id, captains))
+
+    @arena.command(name="do", description="An Arena command: gather, lost, end, send, attack or assign")
+    @app_commands.describe(command="e.g. gather Kirk, lost Sulu, end, send Kor, attack, assign Kirk")
+    async def arena_do(self, interaction: discord.Interaction, event: int, command: str) -> None:
+        await self.arena_answer(interaction, self.desk.arena(event, interaction.user.id, command))
+
     @league.command(name="organisers", description="Choose the role whose members run events (administrators)")
     async def organisers(self, interaction: discord.Interaction, role: discord.Role) -> None:
         try:
@@ -269,10 +345,13 @@ class League(commands.Cog):
     async def create(self, interaction: discord.Interaction, name: str,
                      kind: Literal["one_day", "season"] = "one_day", rounds: app_commands.Range[int, 1, 20] = 3,
                      profile: Literal["op", "awaymissions"] = "op", max_build: app_commands.Range[int, 0, 1000] = 120,
-                     minutes: app_commands.Range[int, 1, 600] = 60, round_days: app_commands.Range[int, 1, 60] = 7) -> None:
+                     minutes: app_commands.Range[int, 1, 600] = 60, round_days: app_commands.Range[int, 1, 60] = 7,
+                     scenario: Literal["none", "arena"] = "none", top_cut: app_commands.Range[int, 0, 64] = 0,
+                     prizes: app_commands.Range[int, 0, 64] = 3) -> None:
         await self.answer(interaction, self.desk.create_event(
             interaction.guild_id, actor_of(interaction), name, channel_id=interaction.channel_id, profile=profile,
-            kind=kind, rounds_planned=rounds, max_build=max_build, time_limit_minutes=minutes, round_days=round_days))
+            kind=kind, rounds_planned=rounds, max_build=max_build, time_limit_minutes=minutes, round_days=round_days,
+            scenario="" if scenario == "none" else scenario, top_cut=top_cut, prizes=prizes))
 
     @league.command(name="open", description="Open sign-up (organisers)")
     async def open(self, interaction: discord.Interaction, event: int) -> None:
@@ -347,6 +426,17 @@ class League(commands.Cog):
     async def cancel(self, interaction: discord.Interaction, event: int) -> None:
         await self.answer(interaction, self.desk.cancel_round(event, actor_of(interaction)))
 
+    @league.command(name="repair", description="Pair the latest round again, before anyone has reported (organisers)")
+    async def repair(self, interaction: discord.Interaction, event: int) -> None:
+        await self.answer(interaction, self.desk.repair_round(event, actor_of(interaction)), public=False)
+
+    @league.command(name="player", description="Drop a player, or take a drop back (organisers)")
+    @app_commands.describe(action="drop: no more pairings from the next one; readd: paired again from the next round")
+    async def player(self, interaction: discord.Interaction, event: int, player: discord.Member,
+                     action: Literal["drop", "readd"]) -> None:
+        desk_call = self.desk.drop_player if action == "drop" else self.desk.readmit
+        await self.answer(interaction, desk_call(event, actor_of(interaction), player.id))
+
     @league.command(name="swap", description="Swap two players between tables of this round (organisers)")
     @app_commands.describe(note="Why, for the audit trail")
     async def swap(self, interaction: discord.Interaction, event: int, first: discord.Member,
@@ -419,14 +509,32 @@ class League(commands.Cog):
         except ServiceError as refused:
             await present.reply(interaction, refused.message)
             return
-        played = len(state.live_rounds())
+        played = len(state.swiss_rounds())
         stage = f"after round {played} of {state.rounds_planned}" if played else "before round 1"
+        if len(state.live_rounds()) > played:
+            stage += " and the top cut"
         picture = await asyncio.to_thread(render_standings, state.name, table.standings(state),
                                           state.profile.tiebreak_short, f"Standings {stage}")
         text = "\n".join([f"Standings of '{state.name}':", *standing_lines(state)])
         await interaction.response.send_message(present.clip(text), files=[
             discord.File(io.BytesIO(picture), filename=f"event-{event}.png"),
             discord.File(io.BytesIO(csv.encode()), filename=f"event-{event}.csv")])
+
+    @league.command(name="export", description="Standings and pairings as CSV and JSON, and a printable page of the standings")
+    async def export(self, interaction: discord.Interaction, event: int) -> None:
+        try:
+            state, files = await self.desk.exports(event)
+        except ServiceError as refused:
+            await present.reply(interaction, refused.message)
+            return
+        played = len(state.swiss_rounds())
+        stage = "Final standings" if state.status == "closed" else f"Standings after round {played}"
+        page = await asyncio.to_thread(render_printable, state.name, table.standings(state),
+                                       state.profile.tiebreak_short, f"{stage} of {state.rounds_planned}")
+        files[f"event-{event}-standings.png"] = page
+        await interaction.response.send_message(
+            f"'{state.name}': standings and pairings (CSV, JSON) and a printable page.",
+            files=[discord.File(io.BytesIO(data), filename=name) for name, data in files.items()])
 
     @league.command(name="pairings", description="This round's pairings")
     async def pairings(self, interaction: discord.Interaction, event: int) -> None:
@@ -437,6 +545,9 @@ class League(commands.Cog):
             return
         live = state.live_rounds()
         text = "\n".join([f"Round {live[-1].number}:", *pairing_lines(state, live[-1])]) if live else "No round yet."
+        end = clock.round_end(state, live[-1]) if live else None
+        if end is not None and clock.running(live[-1]):
+            text += f"\nRound clock: time is called <t:{end}:R> (<t:{end}:t>)."
         await present.reply(interaction, text)
 
     @league.command(name="drop", description="Drop out of an event (past games still count)")

@@ -35,14 +35,14 @@ class Dice(msgspec.Struct, gc=False):
             if value < limit:
                 return value % n
 
-    def roll(self, count: int = 1) -> list[int]:
-        """Roll `count` six-sided dice."""
+    def roll(self, count: int = 1, sides: int = 6) -> list[int]:
+        """Roll `count` dice of `sides` sides (six unless told)."""
         faces = []
         for _ in range(count):
             if self.scripted:
                 faces.append(self.scripted.pop(0))
             else:
-                faces.append(self.below(6) + 1)
+                faces.append(self.below(sides) + 1)
         return faces
 
     def shuffle(self, items: list) -> None:

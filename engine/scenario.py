@@ -7,7 +7,7 @@ Exits non-zero naming each expectation that failed. The format is in docs/scenar
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Optional
 
 import msgspec
 import yaml
@@ -17,6 +17,7 @@ from engine.awaymissions.context import Table
 from engine.awaymissions.layout import LayoutSpec
 from engine.awaymissions.state import GameState
 from engine.errors import PackError, RuleError
+from engine.league import arena
 
 DEFAULT_PLAYERS = {
     "p1": {"affiliation": "federation", "team": "federation-away-team"},
@@ -98,11 +99,18 @@ def _ruleset(spec: dict[str, Any]):
 
 def run(spec: dict[str, Any]) -> list[str]:
     """Play one scenario; returns the failures (empty when it passed)."""
+    if spec.get("game", "awaymissions") == "captains-battle":
+        return _play(spec, build_battle, arena.apply, check_battle)
+    return _play(spec, *_ruleset(spec))
+
+
+def _play(spec: dict[str, Any], make, apply, expect) -> list[str]:
+    """Build the position with `make`, send each step's commands through `apply`, and check
+    expectations with `expect`: the same steps for every game a scenario can play."""
     failures: list[str] = []
     refusal = spec.get("refused")
     try:
-        build_position, apply_command, check_expectations = _ruleset(spec)
-        state = build_position(spec)
+        state = make(spec)
     except (RuleError, PackError) as exc:
         if refusal is None:
             return [f"setup: the game was refused: {exc}"]
@@ -118,12 +126,12 @@ def run(spec: dict[str, Any]) -> list[str]:
         where = f"step {index + 1}"
         step = dict(step)
         if "dice" in step:
-            state.dice.scripted.extend(step.pop("dice"))
+            state.dice.scripted.extend(_faces(spec, step.pop("dice")))
         expected_error = step.pop("error", None)
         expectations = step.pop("expect", None)
         for seat, command in step.items():
             try:
-                new_state, events = apply_command(state, seat, str(command))
+                new_state, events = apply(state, seat, str(command))
             except RuleError as exc:
                 if expected_error is None:
                     failures.append(f"{where}: {seat}: {command}: refused: {exc}")
@@ -135,10 +143,94 @@ def run(spec: dict[str, Any]) -> list[str]:
                 failures.append(f"{where}: {seat}: {command}: accepted, expected error {expected_error!r}")
             state = new_state
         if expectations:
-            failures.extend(f"{where}: {f}" for f in check_expectations(state, events, expectations))
+            failures.extend(f"{where}: {f}" for f in expect(state, events, expectations))
     if spec.get("expect"):
-        failures.extend(f"final: {f}" for f in check_expectations(state, events, spec["expect"]))
+        failures.extend(f"final: {f}" for f in expect(state, events, spec["expect"]))
     return failures
+
+
+def _faces(spec: dict[str, Any], faces: list) -> list[int]:
+    """Scripted faces; a Captains' Battle scenario may name attack die faces (hit, critical, blank, bs)."""
+    if spec.get("game") != "captains-battle":
+        return list(faces)
+    return [f if isinstance(f, int) else arena.FACE_NUMBER[str(f).lower()] for f in faces]
+
+
+# ---- the Arena's Captains' Battle ------------------------------------------------------------
+
+
+def build_battle(spec: dict[str, Any]) -> arena.Battle:
+    """The Captains' Battle position a scenario describes: `fleets` ({p1: "Kirk 8, Sulu 5"}),
+    `initiative`, `seed`, then any of `round`, `mission_tokens`, `supply`, per-captain fields
+    (`captains: {Kirk: {away: true, materials: 2}}`) and `battle: true` to begin the battle."""
+    fleets = {seat: arena.parse_fleet(text) for seat, text in spec["fleets"].items()}
+    battle = arena.new_battle(fleets, spec.get("initiative", next(iter(fleets))), spec.get("seed", 1))
+    for name in ("round", "mission_tokens", "supply"):
+        if name in spec:
+            setattr(battle, name, spec[name])
+    for name, fields in (spec.get("captains") or {}).items():
+        captain = battle.captain(name)
+        for field, value in fields.items():
+            setattr(captain, field, value)
+    battle.dice.scripted = _faces(spec, spec.get("dice", []))
+    if spec.get("battle"):
+        for captain in battle.captains:
+            captain.away = True
+        battle.mission_tokens = 0
+        arena._begin_battle(battle, [])
+    return battle
+
+
+def check_battle(battle: arena.Battle, events: list[dict], expect: dict[str, Any]) -> list[str]:
+    """Expectations of a Captains' Battle: `captains`, `awaiting`, `decision`, `events`,
+    `no_events`, `legal` and any top-level field of the battle (phase, result, order ...)."""
+    failures = []
+    view = _full(battle)
+    for key, wanted in expect.items():
+        shared = _check_shared(key, wanted, events, arena.awaited(battle), battle.pending,
+                               lambda seat: arena.legal_commands(battle, seat))
+        if shared is not None:
+            failures += shared
+        elif key == "captains":
+            for name, fields in wanted.items():
+                failures += _match(f"captains.{name}", _full(battle.captain(name)), fields)
+        elif key in view:
+            failures += _match(key, view[key], wanted)
+        else:
+            failures.append(f"unknown expectation '{key}'")
+    return failures
+
+
+SHARED = ("awaiting", "decision", "events", "no_events", "legal")
+
+
+def _check_shared(key: str, wanted: Any, events: list[dict], awaited: list[str], pending: list,
+                  legal) -> Optional[list[str]]:
+    """The expectations every game's scenarios share (None for any other key): `awaiting`
+    the seats waited for, `decision` the first pending decision, `events` and `no_events`
+    against the last command's events, `legal` against `legal(seat)`."""
+    if key == "awaiting":
+        expected = [wanted] if isinstance(wanted, str) else wanted
+        return [] if awaited == expected else [f"awaiting {awaited}, expected {wanted}"]
+    if key == "decision":
+        got = _full(pending[0]) if pending else None
+        return _match("decision", got, wanted) if got else [f"no decision pending, expected {wanted}"]
+    failures: list[str] = []
+    if key in ("events", "no_events"):
+        for event in wanted:
+            seen = any(not _match("", got, event) for got in events)
+            if key == "events" and not seen:
+                failures.append(f"no event like {event} in {events}")
+            elif key == "no_events" and seen:
+                failures.append(f"an event like {event} happened")
+        return failures
+    if key == "legal":
+        for seat, sets in wanted.items():
+            got = set(legal(seat))
+            failures += [f"{seat} cannot '{c}'; legal: {sorted(got)[:40]}" for c in sets.get("includes", []) if c not in got]
+            failures += [f"{seat} can '{c}', expected not" for c in sets.get("excludes", []) if c in got]
+        return failures
+    return None
 
 
 def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[str]:
@@ -155,15 +247,9 @@ def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[
                 player = dict(view["players"][state.seats.index(seat)])
                 player["hand_count"] = len(player.get("hand", []))
                 failures += _match(f"players.{seat}", player, fields)
-        elif key == "awaiting":
-            got = rules.awaited(state)
-            if got != ([wanted] if isinstance(wanted, str) else wanted):
-                failures.append(f"awaiting {got}, expected {wanted}")
-        elif key == "decision":
-            got = _full(state.pending[0]) if state.pending else None
-            failures += _match("decision", got, wanted) if got else [f"no decision pending, expected {wanted}"]
-        elif key in ("events", "no_events", "legal"):
-            failures += shared_failures(key, wanted, state, events, rules.legal_commands)
+        elif key in SHARED:
+            failures += _check_shared(key, wanted, events, rules.awaited(state), state.pending,
+                                      lambda seat: rules.legal_commands(state, seat))
         elif key == "sees":
             for viewer, targets in wanted.items():
                 for target, expected in targets.items():
@@ -180,25 +266,6 @@ def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[
             failures += _match(key, view[key], wanted)
         else:
             failures.append(f"unknown expectation '{key}'")
-    return failures
-
-
-def shared_failures(key: str, wanted: Any, state: Any, events: list[dict], legal_commands) -> list[str]:
-    """The expectations every ruleset checks alike: `events` (each wanted event matches one
-    that happened), `no_events` (none matches) and `legal` (includes / excludes per seat)."""
-    failures = []
-    if key == "legal":
-        for seat, sets in wanted.items():
-            got = set(legal_commands(state, seat))
-            failures += [f"{seat} cannot '{c}'; legal: {sorted(got)[:40]}" for c in sets.get("includes", []) if c not in got]
-            failures += [f"{seat} can '{c}', expected not" for c in sets.get("excludes", []) if c in got]
-        return failures
-    for event in wanted:
-        happened = any(not _match("", got, event) for got in events)
-        if key == "events" and not happened:
-            failures.append(f"no event like {event} in {events}")
-        elif key == "no_events" and happened:
-            failures.append(f"an event like {event} happened")
     return failures
 
 

@@ -82,7 +82,7 @@ def _row(draw: ImageDraw.ImageDraw, top: int, row: Standing, most: int) -> None:
     if row.dropped:
         strike = top + 4 + size * 0.62
         draw.line([(NAME_X, strike), (NAME_X + text_width(row.name, size), strike)], fill=INK, width=2)
-    rank = row.title + (" · dropped" if row.dropped else "")
+    rank = row.title + (" · prize" if row.prize else "") + (" · dropped" if row.dropped else "")
     text(draw, (NAME_X, top + 24), rank, fit_size(rank, NAME_WIDTH, 12), SECONDARY)
     text(draw, (BP_RIGHT, middle), str(row.battle_points), 18, ink, "rm")
     length = bar_length(row.battle_points, most)

@@ -40,7 +40,8 @@ async def running_round(fake):
 async def test_sign_up_publish_verify_report_and_standings(monkeypatch, tmp_path):
     async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
         published = await running_round(fake)
-        assert published["content"].startswith("Round 1 is published.\nTable 1: ")
+        first, table = published["content"].splitlines()[:2]
+        assert first.startswith("Round 1 is published. Round clock: 60 minutes") and table.startswith("Table 1: ")
         # Ann checks Bo's build and signs it off.
         check = fake.click(ANN, int(published["id"]), "rrl:verify:1")
         await fake.dispatch(check)

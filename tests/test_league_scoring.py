@@ -7,7 +7,8 @@ from engine.league.event import Claim, from_json, rank_title, to_json
 from engine.league.profiles import AWAY_MISSIONS, OP, profile_from_data
 from engine.league.results import report
 from engine.league.rounds import pair_next_round, publish_round
-from engine.league.standings import fleet_points, round_average, round_scores, standings, to_csv
+from engine.league.export import standings_csv as to_csv
+from engine.league.standings import fleet_points, round_average, round_scores, standings
 from tests.league_helpers import started_event
 
 FLEET = Build(kind="fleet", entries=(BuildEntry("Enterprise", "ship", "FED", 90),), resource=BuildEntry("Tactical Station", "resource", points=30))
@@ -118,9 +119,9 @@ def test_csv_export():
     both_report(event, Claim(winner=a, surviving={a: 45, b: 0}))
     name = {p: event.players[p].name for p in event.players}
     lines = to_csv(event).splitlines()
-    assert lines[0] == "rank,title,player,name,battle_points,fleet_points,byes,dropped,round_1"
+    assert lines[0] == "rank,title,player,name,battle_points,fleet_points,byes,dropped,prize,round_1"
     assert lines[1:] == [
-        f"1,Admiral,{a},{name[a]},2,120,0,,win vs {name[b]}: 2 BP 120 FP",
-        f"2,Vice Admiral,{rnd.bye},{name[rnd.bye]},2,98,1,,bye: 2 BP 98 FP",  # (120 + 75) / 2 = 97.5
-        f"3,Rear Admiral,{b},{name[b]},1,75,0,,loss vs {name[a]}: 1 BP 75 FP",
+        f"1,Admiral,{a},{name[a]},2,120,0,,,win vs {name[b]}: 2 BP 120 FP",
+        f"2,Vice Admiral,{rnd.bye},{name[rnd.bye]},2,98,1,,,bye: 2 BP 98 FP",  # (120 + 75) / 2 = 97.5
+        f"3,Rear Admiral,{b},{name[b]},1,75,0,,,loss vs {name[a]}: 1 BP 75 FP",
     ]

@@ -16,6 +16,7 @@ from typing import Literal, Optional
 import msgspec
 
 from engine.errors import RuleError
+from engine.league.arena import Battle
 from engine.league.builds import Build, check_build
 from engine.league.profiles import OP, ScoringProfile
 
@@ -75,6 +76,13 @@ class Game(_Data):
     result: Optional[Claim] = None
     verified: dict[str, str] = {}
     linked_game: Optional[str] = None
+    captains: dict[str, list[tuple[str, int]]] = {}  # Arena: each player's captains and skills
+    battle: Optional[Battle] = None  # Arena: the Captains' Battle at this table
+    knockout: bool = False  # a top-cut game: it needs a winner
+
+    def under_way(self) -> bool:
+        """Has anything happened at this table (a report, a result, a bot game, the Arena)?"""
+        return bool(self.claims or self.result is not None or self.linked_game or self.captains)
 
     def opponent(self, player: str) -> str:
         """The other player at this table."""
@@ -91,6 +99,11 @@ class Round(_Data):
     notes: list[str] = []
     status: Literal["preview", "published", "complete"] = "preview"
     deadline: Optional[int] = None
+    cut: bool = False  # a round of the top cut (single elimination after the Swiss rounds)
+    bracket: list[str] = []  # top cut: the players in bracket order, "" for an empty place
+    advanced: list[str] = []  # top cut: players through to the next round without a game
+    started: Optional[int] = None  # one-day events: when the round clock started (publishing)
+    calls: list[str] = []  # the round clock's calls made so far: "15", "5" (minutes left), "time"
 
     def game_of(self, player: str) -> Optional[Game]:
         """The game `player` has in this round, if any."""
@@ -131,6 +144,9 @@ class Event(_Data):
     round_days: int = 7
     max_build: int = 120
     profile: ScoringProfile = OP
+    scenario: Literal["", "arena"] = ""
+    top_cut: int = 0  # after the Swiss rounds, single elimination of the top N (0: none)
+    prizes: int = 3  # prize places marked in the standings
     late_joins: bool = True
     status: Literal["draft", "open", "running", "closed"] = "draft"
     players: dict[str, Player] = {}
@@ -142,6 +158,10 @@ class Event(_Data):
         """Published and complete rounds (a preview does not count)."""
         return [r for r in self.rounds if r.status != "preview"]
 
+    def swiss_rounds(self) -> list[Round]:
+        """The live Swiss rounds (the top cut left out)."""
+        return [r for r in self.live_rounds() if not r.cut]
+
 
 def new_event(event_id: str, name: str, seed: int, **options) -> Event:
     """A draft event; `options` are Event fields (kind, rounds_planned, max_build, profile ...)."""
@@ -151,6 +171,8 @@ def new_event(event_id: str, name: str, seed: int, **options) -> Event:
         raise RuleError(f"Event settings refused: {exc}") from None
     if event.rounds_planned < 1 or event.round_days < 1 or event.time_limit_minutes < 1 or event.max_build < 0:
         raise RuleError("Rounds, round days and time limit must be at least 1; the maximum build not negative.")
+    if event.top_cut == 1 or event.top_cut < 0 or event.prizes < 0:
+        raise RuleError("A top cut takes at least 2 players (0 for none); prize places cannot be negative.")
     return event
 
 
@@ -253,6 +275,25 @@ def drop(event: Event, player: str, actor: str, now: int) -> None:
     discard_preview(event)
     p.dropped_after = len(event.rounds)
     log(event, actor, now, "drop", p.name)
+
+
+def readmit(event: Event, player: str, actor: str, now: int) -> int:
+    """Take back a drop: the player is paired again from the next round not yet published
+    (a waiting preview is remade); rounds missed meanwhile score nothing (ruling L29)."""
+    require_status(event, "running")
+    p = _player(event, player)
+    if p.dropped_after is None:
+        raise RuleError(f"{p.name} has not dropped.")
+    if len(event.live_rounds()) >= event.rounds_planned:
+        raise RuleError(f"All {event.rounds_planned} rounds have been published: there is no round left to play.")
+    discard_preview(event)
+    first = len(event.rounds) + 1
+    missed = first - 1 - p.dropped_after
+    p.dropped_after = None
+    if missed > 0:
+        p.joined_round = first  # pairing asks only about rounds to come
+    log(event, actor, now, "re-add", f"{p.name} from round {first}" + (f" ({missed} round(s) missed)" if missed else ""))
+    return first
 
 
 def close(event: Event, actor: str, now: int) -> None:

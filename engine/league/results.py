@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from engine.errors import RuleError
+from engine.league.arena_table import battle_bonus
 from engine.league.builds import Build
 from engine.league.event import Claim, Event, Game, Round, discard_preview, require_status, log
-from engine.league.rounds import current_round
+from engine.league.rounds import current_round, open_game
 from engine.league.standings import played_tiebreak, settle_ties
 
 
@@ -19,7 +20,7 @@ def verify_build(event: Event, verifier: str, sheet: Union[Build, str], now: int
     """Sign off the opponent's locked build before this round's game, by its hash or by
     the sheet the opponent shows (compared with the locked hash)."""
     require_status(event, "running")
-    game = _open_game(event, verifier)
+    game = open_game(event, verifier)
     opponent = event.players[game.opponent(verifier)]
     build_hash = sheet.digest() if isinstance(sheet, Build) else sheet
     if build_hash != opponent.build_hash:
@@ -38,7 +39,7 @@ def report(event: Event, player: str, claim: Claim, now: int = 0) -> Game:
     require_status(event, "running")
     if claim.outcome == "forfeit":
         raise RuleError("Forfeits are decided by the deadline policy or an organiser.")
-    game = _open_game(event, player)
+    game = open_game(event, player)
     check_claim(event, game, claim)
     earlier = game.claims.get(player)
     game.claims[player] = claim
@@ -126,6 +127,8 @@ def check_claim(event: Event, game: Game, claim: Claim) -> None:
     """Refuse a claim that does not fit the game or the event's scoring profile."""
     players = set(game.players)
     names = {p: event.players[p].name for p in players}
+    if game.knockout and claim.winner is None:
+        raise RuleError("A top-cut game needs a winner (a roll-off at the table settles a level game).")
     if claim.outcome != "played":
         if claim.surviving or claim.mission_points or claim.bonus:
             raise RuleError("Only a played game carries points.")
@@ -138,6 +141,12 @@ def check_claim(event: Event, game: Game, claim: Claim) -> None:
         raise RuleError("A played game needs a winner, one of the two players.")
     if set(claim.bonus) - players or any(v < 0 for v in claim.bonus.values()):
         raise RuleError("Bonus points go to the two players and cannot be negative.")
+    recorded = battle_bonus(game)
+    if recorded is not None and claim.bonus != recorded:
+        given = ", ".join(f"{names[p]} +{b}" for p, b in sorted(recorded.items()))
+        if not given:
+            raise RuleError("The Captains' Battle at this table gave no bonus (it did not finish), so none is reported.")
+        raise RuleError(f"The Captains' Battle at this table gave {given}; the result carries that bonus.")
     if event.profile.tiebreak == "fleet_points":
         if claim.mission_points or set(claim.surviving) != players:
             raise RuleError("Report the squad points left in each player's surviving fleet.")
@@ -178,16 +187,6 @@ def describe(event: Event, claim: Claim) -> str:
     return f"{name(claim.winner)} wins ({detail}{bonus})"
 
 
-def _open_game(event: Event, player: str) -> Game:
-    rnd = current_round(event)
-    game = rnd.game_of(player)
-    if game is None:
-        raise RuleError(f"You have no game in round {rnd.number}.")
-    if game.status == "final":
-        raise RuleError("That game's result is final; ask an organiser to change it.")
-    return game
-
-
 def _game_at(event: Event, round_number: int, table: int) -> tuple[Round, Game]:
     for rnd in event.live_rounds():
         if rnd.number == round_number:
@@ -204,5 +203,5 @@ def _finalise(event: Event, rnd: Round, game: Game, claim: Claim, now: int) -> N
         rnd.status = "complete"
     if rnd.status == "complete":
         for later in event.live_rounds():
-            if later.number >= rnd.number and later.status == "complete":
+            if later.number >= rnd.number and later.status == "complete" and not later.cut:
                 settle_ties(event, later.number, now)

@@ -5,6 +5,7 @@ from engine.errors import RuleError
 from engine.league.event import Event, Game, Round, discard_preview, require_status, log
 from engine.league.pairing import Entrant, pair_first_round, pair_round, seeded_dice
 from engine.league.standings import settle_ties, standings, totals
+from engine.league.topcut import pair_cut
 
 DAY = 86400
 
@@ -17,7 +18,15 @@ def pair_next_round(event: Event, actor: str, now: int) -> Round:
         raise RuleError(f"Round {event.rounds[-1].number} still has games without a final result.")
     number = len(event.rounds) + 1
     if number > event.rounds_planned:
-        raise RuleError(f"All {event.rounds_planned} rounds have been paired.")
+        if not event.top_cut:
+            raise RuleError(f"All {event.rounds_planned} rounds have been paired.")
+        settle_ties(event, event.rounds_planned, now)
+        seeds = [row.player for row in standings(event, event.rounds_planned)
+                 if event.players[row.player].dropped_after is None]
+        rnd = pair_cut(event, number, seeds)
+        event.rounds.append(rnd)
+        log(event, actor, now, "pair", f"round {number} preview (top cut)")
+        return rnd
     if sum(p.active_in(number) for p in event.players.values()) < 2:
         raise RuleError("Fewer than two players are left to pair.")
     if number == 1:
@@ -49,6 +58,8 @@ def publish_round(event: Event, actor: str, now: int) -> Round:
     rnd.status = "published"
     if event.kind == "season":
         rnd.deadline = now + event.round_days * DAY
+    else:
+        rnd.started = now  # the round clock starts (engine/league/clock.py)
     log(event, actor, now, "publish", f"round {rnd.number}")
     return rnd
 
@@ -61,13 +72,32 @@ def cancel_round(event: Event, actor: str, now: int) -> Round:
     if not live or live[-1].status != "published":
         raise RuleError("There is no published round in play to cancel.")
     rnd = live[-1]
-    reported = [g.table for g in rnd.games if g.claims or g.result is not None or g.linked_game]
+    reported = [g.table for g in rnd.games if g.under_way()]
     if reported:
         raise RuleError(f"Round {rnd.number} cannot be cancelled: table(s) {', '.join(map(str, reported))} "
-                        "already have results or a bot game; fix results with /league result instead.")
+                        "already have results, a bot game or an Arena under way; fix results with /league result instead.")
     discard_preview(event)
     event.rounds.remove(rnd)
+    for player in event.players.values():  # a drop during the cancelled round now counts from it (L28)
+        if player.dropped_after == rnd.number:
+            player.dropped_after = rnd.number - 1
     log(event, actor, now, "cancel round", f"round {rnd.number}: {_pairing_text(event, rnd)}")
+    return rnd
+
+
+def repair_round(event: Event, actor: str, now: int) -> Round:
+    """Pair the latest round again: a published round nobody has reported in is cancelled
+    first; a preview is simply remade. The new pairing is a preview, to publish again; it
+    differs only if something changed (a drop, a re-add, a fixed result), because the same
+    event state always pairs the same way (ruling L28)."""
+    require_status(event, "running")
+    live = event.live_rounds()
+    if live and live[-1].status == "published":
+        cancel_round(event, actor, now)
+    elif not (event.rounds and event.rounds[-1].status == "preview"):
+        raise RuleError("There is no round being paired or played to pair again.")
+    rnd = pair_next_round(event, actor, now)
+    log(event, actor, now, "re-pair", f"round {rnd.number}: {_pairing_text(event, rnd)}")
     return rnd
 
 
@@ -78,6 +108,8 @@ def swap_players(event: Event, actor: str, now: int, first: str, second: str, no
     if not event.rounds or event.rounds[-1].status == "complete":
         raise RuleError("There is no round being paired or played to change.")
     rnd = event.rounds[-1]
+    if rnd.cut:
+        raise RuleError("The top cut follows its bracket; players cannot be swapped there.")
     seats = {}
     for player in (first, second):
         if player not in event.players:
@@ -85,8 +117,8 @@ def swap_players(event: Event, actor: str, now: int, first: str, second: str, no
         game = rnd.game_of(player)
         if game is None and rnd.bye != player:
             raise RuleError(f"{event.players[player].name} is not in round {rnd.number}.")
-        if game is not None and (game.claims or game.result is not None or game.linked_game):
-            raise RuleError(f"Table {game.table} already has a report or a bot game; it cannot change.")
+        if game is not None and game.under_way():
+            raise RuleError(f"Table {game.table} already has a report, a bot game or an Arena; it cannot change.")
         seats[player] = game
     if first == second or (seats[first] is not None and seats[first] is seats[second]):
         raise RuleError("Choose two players at different tables.")
@@ -115,3 +147,14 @@ def current_round(event: Event) -> Round:
     if not live:
         raise RuleError("No round has been published yet.")
     return live[-1]
+
+
+def open_game(event: Event, player: str) -> Game:
+    """The player's game in the latest live round, while it has no final result."""
+    rnd = current_round(event)
+    game = rnd.game_of(player)
+    if game is None:
+        raise RuleError(f"You have no game in round {rnd.number}.")
+    if game.status == "final":
+        raise RuleError("That game's result is final; ask an organiser to change it.")
+    return game

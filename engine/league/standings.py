@@ -1,4 +1,4 @@
-"""Scores, standings, recorded roll-offs, rank titles and the CSV export.
+"""Scores, standings, recorded roll-offs and rank titles (exports: engine/league/export.py).
 
 A game scores only once its result is final. A bye (and a win by forfeit) scores the
 profile's Battle Points at once; its tiebreak points are the average of that round's
@@ -6,16 +6,14 @@ played games, rounded up, and stay provisional until the round is complete.
 """
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 from typing import Optional
 
+from engine.league.arena import ROLL_OFF_DICE, SIDES, battle_stations
 from engine.league.event import Claim, Event, RollOff, Round, log, rank_title
 from engine.league.pairing import seeded_dice
+from engine.league.topcut import cut_places
 
-BATTLE_STATIONS = 8  # one face of the eight-sided attack die
-ROLL_OFF_DICE = 5
 
 
 def fleet_points(max_build: int, opponent_surviving: int) -> int:
@@ -106,7 +104,7 @@ class Totals:
 def totals(event: Event, through: Optional[int] = None) -> dict[str, Totals]:
     """Totals per player over the live rounds up to round `through` (default: all)."""
     result = {pid: Totals(pid) for pid in event.players}
-    for rnd in event.live_rounds():
+    for rnd in event.swiss_rounds():
         if through is not None and rnd.number > through:
             break
         for game in rnd.games:
@@ -137,6 +135,7 @@ class Standing:
     provisional: bool = False
     tied: bool = False
     dropped: bool = False
+    prize: bool = False  # a prize place of the final standings (the event is closed)
 
 
 def _tie_groups(event: Event, table: dict[str, Totals]) -> list[list[str]]:
@@ -161,7 +160,7 @@ def roll_off(event: Event, after_round: int, group: list[str]) -> RollOff:
     def settle(players: list[str]) -> list[str]:
         if len(players) == 1:
             return players
-        throw = {p: sum(dice.below(8) + 1 == BATTLE_STATIONS for _ in range(ROLL_OFF_DICE)) for p in players}
+        throw = {p: battle_stations(dice.roll(ROLL_OFF_DICE, SIDES)) for p in players}
         throws.append(throw)
         order = []
         for count in sorted(set(throw.values()), reverse=True):
@@ -198,41 +197,23 @@ def standings(event: Event, through: Optional[int] = None) -> list[Standing]:
     A tie without a roll-off (its round is not complete yet) is shown by name, `tied`.
     """
     table = totals(event, through)
-    last = max((r.number for r in event.live_rounds() if through is None or r.number <= through), default=0)
-    rows: list[Standing] = []
+    last = max((r.number for r in event.swiss_rounds() if through is None or r.number <= through), default=0)
+    order: list[tuple[str, bool]] = []
     for group in _tie_groups(event, table):
         rolloff = _recorded(event, last, group) if len(group) > 1 else None
-        order = rolloff.order if rolloff else sorted(group, key=lambda p: (event.players[p].name, p))
-        for pid in order:
-            p, t = event.players[pid], table[pid]
-            rank = len(rows) + 1
-            rows.append(Standing(
-                rank=rank, title=rank_title(rank), player=pid, name=p.name,
-                battle_points=t.battle_points, tiebreak=t.tiebreak, provisional=t.provisional,
-                tied=len(group) > 1 and rolloff is None, dropped=p.dropped_after is not None,
-            ))
+        ranked = rolloff.order if rolloff else sorted(group, key=lambda p: (event.players[p].name, p))
+        order += [(pid, len(group) > 1 and rolloff is None) for pid in ranked]
+    if through is None:  # the top cut decides the places of the players in it (L30)
+        swiss = [pid for pid, _tied in order]
+        cut = cut_places(event, swiss)
+        order = [(pid, False) for pid in cut] + [(pid, tied) for pid, tied in order if pid not in cut]
+    rows: list[Standing] = []
+    for pid, tied in order:
+        p, t = event.players[pid], table[pid]
+        rank = len(rows) + 1
+        rows.append(Standing(
+            rank=rank, title=rank_title(rank), player=pid, name=p.name,
+            battle_points=t.battle_points, tiebreak=t.tiebreak, provisional=t.provisional,
+            tied=tied, dropped=p.dropped_after is not None, prize=event.status == "closed" and rank <= event.prizes,
+        ))
     return rows
-
-
-def to_csv(event: Event) -> str:
-    """The standings with each round's result, as CSV text."""
-    table = totals(event)
-    numbers = [r.number for r in event.live_rounds()]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    short = event.profile.tiebreak_short
-    writer.writerow(["rank", "title", "player", "name", "battle_points", event.profile.tiebreak,
-                     "byes", "dropped", *[f"round_{n}" for n in numbers]])
-    for row in standings(event):
-        cells = []
-        for n in numbers:
-            score = table[row.player].rounds.get(n)
-            if score is None:
-                cells.append("")
-                continue
-            versus = f" vs {event.players[score.opponent].name}" if score.opponent else ""
-            mark = " (provisional)" if score.provisional else ""
-            cells.append(f"{score.outcome}{versus}: {score.battle_points} BP {score.tiebreak} {short}{mark}")
-        writer.writerow([row.rank, row.title, row.player, row.name, row.battle_points, row.tiebreak,
-                         table[row.player].byes, "yes" if row.dropped else "", *cells])
-    return out.getvalue()

@@ -53,7 +53,7 @@ def build(spec: dict[str, Any]) -> GameState:
 
 def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[str]:
     """Compare the state (and the last command's events) with expectations."""
-    from engine.scenario import _full, _match, shared_failures
+    from engine.scenario import SHARED, _check_shared, _full, _match
 
     failures = []
     view = _full(state)
@@ -69,12 +69,9 @@ def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[
                     failures.append(f"{key}.{code}: missing")
                 else:
                     failures += _match(f"{key}.{code}", view[key][code], fields)
-        elif key == "awaiting":
-            got = rules.awaited(state)
-            if got != ([wanted] if isinstance(wanted, str) else wanted):
-                failures.append(f"awaiting {got}, expected {wanted}")
-        elif key in ("events", "no_events", "legal"):
-            failures += shared_failures(key, wanted, state, events, rules.legal_commands)
+        elif key in SHARED:
+            failures += _check_shared(key, wanted, events, rules.awaited(state), state.pending,
+                                      lambda seat: rules.legal_commands(state, seat))
         elif key in view:
             failures += _match(key, view[key], wanted)
         else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import json
 import secrets
@@ -22,7 +23,10 @@ from db import Database
 from db.league_store import LeagueRow, LeagueStore
 from engine.errors import RuleError
 from engine.league import event as league
-from engine.league import results, rounds, standings
+from engine.league import arena_table, clock, export, results, rounds, standings
+from engine.league.arena import parse_fleet
+from engine.league.arena_table import battle_bonus
+from engine.league.arena import Battle
 from engine.league.builds import Build
 from engine.league.event import Claim, Event, Game
 from engine.league.profiles import PROFILES
@@ -51,6 +55,9 @@ class LeagueUpdate:
     event: Event
     public: list[str] = field(default_factory=list)
     channel_id: Optional[int] = None
+    table: Optional[int] = None  # the Arena: the table the update is about
+    battle: Optional[Battle] = None  # the Arena: its state after the action
+    events: list[dict] = field(default_factory=list)  # the Arena: what the action did
 
 
 @dataclass(frozen=True)
@@ -175,7 +182,9 @@ class LeagueService:
         if event.status != "running" or not event.live_rounds():
             return None
         rnd = event.live_rounds()[-1]
-        if rnd.deadline is None or rnd.status == "complete":
+        if rnd.deadline is None:
+            return clock.next_call(event, rnd)
+        if rnd.status == "complete":
             return None
         if not any(g.status == "pending" for g in rnd.games):
             return None
@@ -206,10 +215,13 @@ class LeagueService:
         return await self._apply(event_id, act, actor)
 
     async def publish_round(self, event_id: int, actor: Actor) -> LeagueUpdate:
-        """Publish the previewed round."""
+        """Publish the previewed round; a one-day round's clock starts."""
         def act(event, now):
             rnd = rounds.publish_round(event, str(actor.user_id), now)
             when = f" Deadline: <t:{rnd.deadline}:f>." if rnd.deadline else ""
+            end = clock.round_end(event, rnd)
+            if end is not None:
+                when += f" Round clock: {event.time_limit_minutes} minutes, time is called <t:{end}:R> (<t:{end}:t>)."
             return [f"Round {rnd.number} is published.{when}", *pairing_lines(event, rnd)]
         return await self._apply(event_id, act, actor)
 
@@ -237,6 +249,21 @@ class LeagueService:
         def act(event, now):
             rnd = rounds.cancel_round(event, str(actor.user_id), now)
             return [f"Round {rnd.number} is cancelled; its pairings no longer stand. It will be paired again."]
+        return await self._apply(event_id, act, actor)
+
+    async def repair_round(self, event_id: int, actor: Actor) -> LeagueUpdate:
+        """Pair the latest round again (a published one nobody reported in is cancelled first)."""
+        def act(event, now):
+            rnd = rounds.repair_round(event, str(actor.user_id), now)
+            return [f"Round {rnd.number} paired again (a preview: publish it when it is right):",
+                    *pairing_lines(event, rnd), *rnd.notes]
+        return await self._apply(event_id, act, actor)
+
+    async def readmit(self, event_id: int, actor: Actor, user_id: int) -> LeagueUpdate:
+        """An organiser takes back a player's drop."""
+        def act(event, now):
+            first = league.readmit(event, str(user_id), str(actor.user_id), now)
+            return [f"{event.players[str(user_id)].name} is back in the event from round {first}."]
         return await self._apply(event_id, act, actor)
 
     async def swap_players(self, event_id: int, actor: Actor, first: int, second: int,
@@ -376,6 +403,37 @@ class LeagueService:
             return [f"{event.players[str(user_id)].name} has dropped."]
         return await self._apply(event_id, act)
 
+    # ---- the Arena's Captains' Battle ------------------------------------------------------
+
+    async def arena_captains(self, event_id: int, user_id: int, text: str) -> LeagueUpdate:
+        """Name your captains for the Arena at your table ("Kirk 8, Sulu 5")."""
+        def act(event, now):
+            game = arena_table.declare_captains(event, str(user_id), parse_fleet(text), now)
+            lines = [f"Table {game.table}: {event.players[str(user_id)].name} names the captains "
+                     + ", ".join(f"{n} (skill {s})" for n, s in game.captains[str(user_id)]) + "."]
+            if game.battle is not None:
+                lines += [f"The Arena begins: {event.players[game.battle.initiative].name} has initiative.",
+                          *arena_lines(event, game.battle, [])]
+            return lines, game, []
+        return await self._arena(event_id, act)
+
+    async def arena(self, event_id: int, user_id: int, command: str) -> LeagueUpdate:
+        """One Arena command at your table (gather, lost, end, send, attack, assign)."""
+        def act(event, now):
+            game, events = arena_table.arena_command(event, str(user_id), command, now)
+            return arena_lines(event, game.battle, events), game, events
+        return await self._arena(event_id, act)
+
+    async def _arena(self, event_id: int, act: Callable[[Event, int], tuple[list[str], Game, list[dict]]]) -> LeagueUpdate:
+        """`_apply` for an Arena action, the table's battle and events added to the update."""
+        found: dict = {}
+
+        def action(event, now):
+            lines, game, events = act(event, now)
+            found.update(table=game.table, battle=game.battle, events=events)
+            return lines
+        return dataclasses.replace(await self._apply(event_id, action), **found)
+
     # ---- bot-run games -----------------------------------------------------------------
 
     async def pairing_to_play(self, event_id: int, user_id: int) -> Pairing:
@@ -442,6 +500,9 @@ class LeagueService:
         for row in await self.store.due(now):
             event = league.from_json(row.state)
             rnd = event.live_rounds()[-1]
+            if rnd.deadline is None:
+                updates.append(await self._apply(row.id, round_clock))
+                continue
             if now < rnd.deadline:
                 reminders += await self._remind(row.id, rnd, now, row.channel_id)
                 await self._apply(row.id, lambda e, n: [])  # moves next_due on to the deadline
@@ -476,10 +537,39 @@ class LeagueService:
         """Remember the Discord thread opened for a pairing (reminders go there)."""
         await self.store.set_thread(event_id, round_number, table, thread_id)
 
+    async def exports(self, event_id: int) -> tuple[Event, dict[str, bytes]]:
+        """The standings and pairings as CSV and JSON files, by file name (drawing is the caller's)."""
+        _row, event = await self.get(event_id)
+        files = {f"event-{event_id}-standings.csv": export.standings_csv(event),
+                 f"event-{event_id}-pairings.csv": export.pairings_csv(event),
+                 f"event-{event_id}.json": export.write_json(event)}
+        return event, {name: text.encode() for name, text in files.items()}
+
     async def standings_csv(self, event_id: int) -> str:
         """The standings as CSV text."""
         _row, event = await self.get(event_id)
-        return standings.to_csv(event)
+        return export.standings_csv(event)
+
+
+def round_clock(event: Event, now: int) -> list[str]:
+    """The round clock's call that is due, in words (engine/league/clock.py)."""
+    rnd = event.live_rounds()[-1]
+    call = clock.make_calls(event, rnd, now)
+    if call is None:
+        return []
+    if call != "time":
+        return [f"Round {rnd.number}: {call} minutes left on the clock (time is called <t:{clock.round_end(event, rnd)}:t>)."]
+    open_tables = [g for g in rnd.games if g.status != "final"]
+    points = event.profile.tiebreak_label
+    lines = [f"Round {rnd.number}: time! Play stops now."]
+    if open_tables:
+        lines += [f"Games still in progress end where they stand: the most {points} wins "
+                  "(squad points left on the table count, plus the bonus of a finished Captains' Battle; "
+                  "a battle not finished gives none). Level: each player rolls five attack dice, most Battle "
+                  "Stations wins. Report with /league report.",
+                  "Still open: " + ", ".join(f"table {g.table} ({' vs '.join(event.players[p].name for p in g.players)})"
+                                             for g in open_tables)]
+    return lines
 
 
 def pairing_lines(event: Event, rnd) -> list[str]:
@@ -488,6 +578,8 @@ def pairing_lines(event: Event, rnd) -> list[str]:
     lines = [f"Table {g.table}: {name(g.players[0])} vs {name(g.players[1])}" for g in rnd.games]
     if rnd.bye:
         lines.append(f"Bye: {name(rnd.bye)}")
+    if rnd.advanced:
+        lines.append(f"Through to the next round of the top cut: {', '.join(name(p) for p in rnd.advanced)}")
     return lines
 
 
@@ -497,7 +589,7 @@ def standing_lines(event: Event) -> list[str]:
     return [
         f"{row.rank}. {row.title} {row.name}: {row.battle_points} BP, {row.tiebreak} {short}"
         + (" (provisional)" if row.provisional else "") + (" (tied: roll-off pending)" if row.tied else "")
-        + (" (dropped)" if row.dropped else "")
+        + (" (dropped)" if row.dropped else "") + (" (prize)" if row.prize else "")
         for row in standings.standings(event)
     ]
 
@@ -531,6 +623,9 @@ def claim_from(event: Event, game: Game, winner: Optional[int], winner_points: i
     if forfeit:
         return Claim(outcome="forfeit", winner=won)
     bonus = {p: b for p, b in ((won, winner_bonus), (lost, loser_bonus)) if b}
+    recorded = battle_bonus(game)
+    if recorded is not None and not bonus:
+        bonus = recorded  # the Captains' Battle played here gave it (L27)
     if event.profile.tiebreak == "fleet_points":
         return Claim(winner=won, surviving={won: winner_points, lost: loser_points}, bonus=bonus)
     return Claim(winner=won, mission_points={won: winner_points, lost: loser_points}, bonus=bonus)
@@ -542,3 +637,47 @@ def _build(data: dict) -> Build:
         return msgspec.convert(data, Build)
     except msgspec.ValidationError as error:
         raise IllegalCommand(f"That build sheet is not readable: {error}") from error
+
+
+def arena_lines(event: Event, battle: Battle, events: list[dict]) -> list[str]:
+    """What an Arena action did, in words, then what the table waits for."""
+    name = lambda p: event.players[p].name  # noqa: E731
+    lines = []
+    for e in events:
+        kind = e["type"]
+        if kind == "mission_token":
+            lines.append(f"End of round {e['round']}: a mission token is removed ({e['left']} left).")
+        elif kind == "away_team":
+            lines.append(f"{e['captain']} ({name(e['player'])}) beams down with the away team.")
+        elif kind == "rolled":
+            armed = {True: " with raw materials", False: " without raw materials"}.get(e.get("armed"), "")
+            what = f": {e['damage']} damage" if "damage" in e else ""
+            lines.append(f"{e['captain']} rolls {len(e['faces'])} dice{armed}: {', '.join(e['faces'])}{what}.")
+        elif kind == "gathered":
+            lines.append(f"{e['captain']} gathers {e['tokens']} raw materials ({e['supply']} left in the pile).")
+        elif kind == "damaged":
+            lines.append(f"{e['captain']} takes {e['damage']} damage ({e['total']} in all).")
+        elif kind == "destroyed":
+            also = " but still makes this attack (simultaneous attack)" if e.get("still_attacks") else ""
+            lines.append(f"{e['captain']} is destroyed{also}.")
+        elif kind == "battle_begins":
+            lines.append("Every captain is on the planet: the Captains' Battle begins.")
+        elif kind == "pass":
+            lines.append(f"Attack order, pass {e['number']}: {', '.join(e['order'])}.")
+        elif kind == "battle_over":
+            extra = " after a roll-off" if e["roll_off"] else ""
+            kept = ", ".join(e["survivors"][e["winner"]]) or "no captain"
+            lines.append(f"{name(e['winner'])} wins the Captains' Battle{extra} with {kept} standing: "
+                         + ", ".join(f"{name(p)} +{b} Fleet Points" for p, b in e["bonus"].items()) + ".")
+    if battle.pending:
+        d = battle.pending[0]
+        if d.kind == "attack":
+            lines.append(f"Next: {name(d.player)} attacks with {d.options[0]}.")
+        elif d.kind == "assign":
+            lines.append(f"Next: {name(d.player)} puts {d.damage} damage on one captain: {', '.join(d.options)}.")
+        else:
+            lines.append(f"Next: {name(d.player)} chooses who beams down: {', '.join(d.options)}.")
+    elif battle.phase == "space":
+        lines.append(f"Round {battle.round}, {battle.mission_tokens} mission token(s) left; "
+                     "gather raw materials, or end the round.")
+    return lines

@@ -1,0 +1,109 @@
+"""The round clock of a one-day event: the time limit counts down from publishing, calls at
+15 and 5 minutes left, then time and the kit's scoring of games in progress; on a hand-moved
+clock, in the engine and through the fake Discord."""
+import pytest
+
+from engine.errors import RuleError
+from engine.league import clock
+from engine.league.arena_table import arena_command, declare_captains
+from engine.league.builds import Build, BuildEntry
+from engine.league.event import Claim
+from engine.league.results import report
+from engine.league.rounds import pair_next_round, publish_round
+from tests.discord_harness import CHANNEL_ID, FakeDiscord
+from tests.league_helpers import started_event
+from tests.test_league_discord import ANN, BO, last_text
+from tests.test_league_seasons import Clock, published
+
+FLEET = Build(kind="fleet", entries=(BuildEntry("Constitution", points=100),))
+
+
+def live_round(minutes=60, **options):
+    event = started_event(["Ann", "Bo"], FLEET, seed=3, time_limit_minutes=minutes, **options)
+    pair_next_round(event, "org", 0)
+    return event, publish_round(event, "org", 1000)
+
+
+def test_the_clock_calls_15_and_5_minutes_then_time():
+    event, rnd = live_round()
+    assert clock.round_end(event, rnd) == 1000 + 3600
+    assert clock.schedule(event, rnd) == [("15", 1000 + 45 * 60), ("5", 1000 + 55 * 60), ("time", 4600)]
+    assert clock.make_calls(event, rnd, 1000 + 44 * 60) is None
+    assert clock.next_call(event, rnd) == 1000 + 45 * 60
+    assert clock.make_calls(event, rnd, 1000 + 45 * 60) == "15"
+    assert clock.make_calls(event, rnd, 1000 + 46 * 60) is None  # called once
+    assert clock.make_calls(event, rnd, 1000 + 55 * 60) == "5"
+    assert clock.make_calls(event, rnd, 4600) == "time"
+    assert clock.time_called(rnd) and clock.next_call(event, rnd) is None
+    assert event.audit[-1].action == "time" and "tables still open: 1" in event.audit[-1].detail
+
+
+def test_a_short_round_gets_only_the_warnings_that_fit_and_missed_calls_are_not_made_late():
+    event, rnd = live_round(minutes=10)
+    assert [c for c, _at in clock.schedule(event, rnd)] == ["5", "time"]
+    assert clock.make_calls(event, rnd, 1000 + 3600) == "time"  # the bot was away: just time
+    assert rnd.calls == ["5", "time"]
+
+
+def test_season_rounds_and_finished_rounds_run_no_clock():
+    event = started_event(["Ann", "Bo"], FLEET, seed=3, kind="season")
+    pair_next_round(event, "org", 0)
+    rnd = publish_round(event, "org", 0)
+    assert clock.round_end(event, rnd) is None and clock.next_call(event, rnd) is None
+    event, rnd = live_round()
+    a, b = rnd.games[0].players
+    for player in (a, b):
+        report(event, player, Claim(winner=a, surviving={a: 40, b: 0}), 1100)
+    assert rnd.status == "complete" and clock.next_call(event, rnd) is None
+
+
+def test_at_time_an_unfinished_captains_battle_stops_and_gives_no_bonus():
+    event, rnd = live_round(scenario="arena")
+    a, b = rnd.games[0].players
+    declare_captains(event, a, [("Kirk", 5)], 1100)
+    declare_captains(event, b, [("Kor", 4)], 1100)
+    arena_command(event, a, "end", 1200)
+    clock.make_calls(event, rnd, 4600)
+    with pytest.raises(RuleError, match="Time has been called"):
+        arena_command(event, a, "end", 4700)
+    with pytest.raises(RuleError, match="gave no bonus"):
+        report(event, a, Claim(winner=a, surviving={a: 60, b: 50}, bonus={a: 15}), 4800)
+    # at time both fleets stand: the most Fleet Points win (100 - 50 = 50 against 100 - 60 = 40)
+    with pytest.raises(RuleError, match="most Fleet Points win"):
+        report(event, b, Claim(winner=b, surviving={a: 60, b: 50}), 4800)
+    report(event, a, Claim(winner=a, surviving={a: 60, b: 50}), 4800)
+
+
+async def test_the_round_clock_in_the_event_channel(monkeypatch, tmp_path):
+    now = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db"), clock=now) as fake:
+        cog = fake.bot.get_cog("League")
+        start = int(now.now)
+        await published(fake, [ANN, BO], minutes=20)
+        end = start + 20 * 60
+        assert last_text(fake).startswith(
+            f"Round 1 is published. Round clock: 20 minutes, time is called <t:{end}:R> (<t:{end}:t>).")
+        count = len(fake.in_channel(CHANNEL_ID))
+        asked = fake.slash(ANN, "league pairings", event=1)
+        await fake.dispatch(asked)
+        assert fake.original(asked)["content"].endswith(f"\nRound clock: time is called <t:{end}:R> (<t:{end}:t>).")
+        now.now = start + 4 * 60
+        await fake.run(cog.tick())
+        assert len(fake.in_channel(CHANNEL_ID)) == count  # nothing due yet
+        now.now = start + 5 * 60
+        await fake.run(cog.tick())
+        assert last_text(fake) == f"Round 1: 15 minutes left on the clock (time is called <t:{end}:t>)."
+        now.now = start + 15 * 60
+        await fake.run(cog.tick())
+        assert last_text(fake) == f"Round 1: 5 minutes left on the clock (time is called <t:{end}:t>)."
+        await fake.run(cog.tick())
+        assert len(fake.in_channel(CHANNEL_ID)) == count + 2  # each call once
+        now.now = end
+        await fake.run(cog.tick())
+        first, rule, still = last_text(fake).splitlines()
+        assert first == "Round 1: time! Play stops now."
+        assert rule.startswith("Games still in progress end where they stand: the most Fleet Points wins")
+        assert still in ("Still open: table 1 (Ann vs Bo)", "Still open: table 1 (Bo vs Ann)")
+        now.now = end + 600
+        await fake.run(cog.tick())
+        assert len(fake.in_channel(CHANNEL_ID)) == count + 3
