@@ -101,7 +101,11 @@ def run(spec: dict[str, Any]) -> list[str]:
     """Play one scenario; returns the failures (empty when it passed)."""
     if spec.get("game", "awaymissions") == "captains-battle":
         return _play(spec, build_battle, arena.apply, check_battle)
-    return _play(spec, *_ruleset(spec))
+    try:
+        played = _ruleset(spec)
+    except ValueError as exc:
+        return [f"setup: {exc}"]
+    return _play(spec, *played)
 
 
 def _play(spec: dict[str, Any], make, apply, expect) -> list[str]:
