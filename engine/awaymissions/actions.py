@@ -15,7 +15,7 @@ from engine.errors import RuleError
 
 # --- choosing who acts -------------------------------------------------------------
 def can_activate(t: Table, seat: str) -> bool:
-    """Whether a side still has something to activate this round."""
+    """Whether a seat still has something to activate this round."""
     mine = t.characters_of(seat)
     if not mine:
         return False
@@ -23,28 +23,35 @@ def can_activate(t: Table, seat: str) -> bool:
 
 
 def next_activation(t: Table) -> bool:
-    """Ask the next side able to activate; False when nobody can (the round is over)."""
+    """Ask the next side able to activate; False when nobody can (the round is over).
+
+    A side is a seat, or in a team game a team: any teammate may choose which of the
+    team's characters activates (or whose bonus action token is spent)."""
     s = t.state
     for _ in range(len(s.order)):
-        seat = s.order[s.turn % len(s.order)]
-        if can_activate(t, seat):
-            t.ask("activate", seat)
+        side = s.order[s.turn % len(s.order)]
+        if any(can_activate(t, seat) for seat in t.seats_of(side)):
+            t.ask_side("activate", side)
             return True
         s.turn += 1
     return False
 
 
 def activate(t: Table, seat: str, code: str, bonus: bool) -> None:
-    character = t.own_character(code, seat)
-    player = t.state.player(seat)
+    """Start an activation. In a team game the character may be a teammate's: the activation
+    is then that player's, and a bonus action token is spent from that player's tokens."""
+    character = t.own_character(code, seat, team=True)
+    owner = character.controller
+    player = t.state.player(owner)
     if bonus:
         if player.bonus_actions <= 0:
-            raise RuleError("You have no bonus action token.")
+            raise RuleError("You have no bonus action token." if owner == seat else
+                            f"{player.name} has no bonus action token to spend on {character.name}.")
         player.bonus_actions -= 1
     elif character.activated:
         raise RuleError(f"{character.name} has already activated this round; use a bonus action token instead.")
-    t.state.activation = Activation(player=seat, character=character.id, bonus=bonus, actions_left=1 if bonus else 2)
-    t.emit("activated", character=character.id, seat=seat, bonus=bonus)
+    t.state.activation = Activation(player=owner, character=character.id, bonus=bonus, actions_left=1 if bonus else 2)
+    t.emit("activated", character=character.id, seat=owner, bonus=bonus, **({"by": seat} if owner != seat else {}))
     cards.open_window(t, "activated", character)
 
 

@@ -48,6 +48,36 @@ class Table:
     def team_of(self, seat: str) -> str:
         return self.state.player(seat).team
 
+    @property
+    def team_game(self) -> bool:
+        """Two teams of players (a 2 vs 2 game), as opposed to every player for themselves."""
+        return bool(self.state.options.get("teams"))
+
+    def sides(self) -> list[str]:
+        """Who takes turns: the seats, or in a team game the teams (in seat order)."""
+        if not self.team_game:
+            return self.state.seats
+        return list(dict.fromkeys(p.team for p in self.state.players))
+
+    def side_of(self, seat: str) -> str:
+        return self.team_of(seat) if self.team_game else seat
+
+    def seats_of(self, side: str) -> list[str]:
+        """The seats of a side (one seat, or a team's seats in seat order)."""
+        if not self.team_game:
+            return [side]
+        return [p.seat for p in self.state.players if p.team == side]
+
+    def opponents(self, seat: str) -> list[str]:
+        """The seats a rule naming 'an opponent' may pick from: every player of another team."""
+        team = self.team_of(seat)
+        return [p.seat for p in self.state.players if p.team != team]
+
+    def ask_side(self, kind: str, side: str, **info) -> None:
+        """Ask a side: one seat, or a whole team (any teammate may answer, the first answer counts)."""
+        seats = self.seats_of(side)
+        self.state.pending.append(Decision(kind=kind, player=seats[0], info=info, also=seats[1:]))
+
     def friendly(self, a: Character, b: Character) -> bool:
         return self.team_of(a.controller) == self.team_of(b.controller)
 
@@ -79,6 +109,10 @@ class Table:
         return [c for c in self.state.characters.values()
                 if c.controller == seat and (c.in_play or not in_play)]
 
+    def characters_of_side(self, side: str, in_play: bool = True) -> list[Character]:
+        """The characters a side may choose from: a seat's, or every teammate's in a team game."""
+        return [c for seat in self.seats_of(side) for c in self.characters_of(seat, in_play)]
+
     # --- lookups -----------------------------------------------------------------
     def character(self, code: str) -> Character:
         found = self.state.characters.get(code.upper())
@@ -86,10 +120,12 @@ class Table:
             raise RuleError(f"There is no character '{code}' in this game.")
         return found
 
-    def own_character(self, code: str, seat: str) -> Character:
+    def own_character(self, code: str, seat: str, team: bool = False) -> Character:
+        """A character of `seat` in the mission area (with `team`, of any teammate in a team game)."""
         character = self.character(code)
-        if character.controller != seat:
-            raise RuleError(f"{character.name} is not yours.")
+        mine = self.side_of(character.controller) == self.side_of(seat) if team else character.controller == seat
+        if not mine:
+            raise RuleError(f"{character.name} is not yours" + (" nor your team's." if team and self.team_game else "."))
         if not character.in_play:
             raise RuleError(f"{character.name} is not in the mission area.")
         return character

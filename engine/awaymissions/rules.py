@@ -58,14 +58,14 @@ def advance(t: Table) -> None:
 
 def awaited(state: GameState) -> list[str]:
     """Seats that must answer a decision now, in the order they were asked."""
-    return list(dict.fromkeys(d.player for d in state.pending))
+    return list(dict.fromkeys(seat for d in state.pending for seat in (d.player, *d.also)))
 
 
 def _decision(state: GameState, seat: str) -> Decision:
     if state.phase == "over":
         raise RuleError("The game is over.")
     for decision in state.pending:
-        if decision.player == seat:
+        if decision.answerable_by(seat):
             return decision
     waiting = ", ".join(awaited(state)) or "nobody"
     raise RuleError(f"It is not your decision (waiting for {waiting}).")
@@ -355,7 +355,7 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
     decision = decision_for(state, seat, verb)
     new = clone(state)
     t = Table(new)
-    index = next(i for i, d in enumerate(new.pending) if d.player == seat)
+    index = next(i for i, d in enumerate(new.pending) if d.answerable_by(seat))
     t.decision = new.pending[index]
     if decision.kind not in _SELF_CLOSING:
         new.pending.pop(index)
@@ -400,7 +400,7 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
     """
     if state.phase == "over":
         return []
-    decision = next((d for d in state.pending if d.player == seat), None)
+    decision = next((d for d in state.pending if d.answerable_by(seat)), None)
     if decision is None:
         return []
     t = Table(state)
@@ -409,10 +409,9 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
 
 
 def _legal_activate(t, seat, d):
-    player = t.state.player(seat)
-    options = [f"activate {c.id}" for c in t.characters_of(seat) if not c.activated]
-    if player.bonus_actions:
-        options += [f"bonus {c.id}" for c in t.characters_of(seat)]
+    mine = t.characters_of_side(t.side_of(seat))
+    options = [f"activate {c.id}" for c in mine if not c.activated]
+    options += [f"bonus {c.id}" for c in mine if t.state.player(c.controller).bonus_actions]
     return options
 
 
@@ -497,10 +496,11 @@ def _legal_place(t, seat, d):
     if d.kind == "place_drone":
         return [f"place {d.info['character']} {space}" for space in d.info["spaces"]]
     status = "reserve" if d.info.get("why") == "beam down" else "waiting"
-    waiting = [c for c in t.characters_of(seat, in_play=False) if c.status == status
-               and (status == "reserve" or c.escalation == t.state.round)]
-    spaces = setup.placement_spaces(t, seat)
-    return [f"place {c.id} {space}" for c in waiting for space in spaces]
+    mine = t.characters_of_side(t.side_of(seat), in_play=False) if status == "reserve" else \
+        t.characters_of(seat, in_play=False)
+    waiting = [c for c in mine if c.status == status and (status == "reserve" or c.escalation == t.state.round)]
+    spaces = {c.controller: setup.placement_spaces(t, c.controller) for c in waiting}
+    return [f"place {c.id} {space}" for c in waiting for space in spaces[c.controller]]
 
 
 def _legal_cards(verb):

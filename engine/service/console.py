@@ -115,7 +115,7 @@ class Console:
         """The player's decision and hand."""
         view = await self.service.view(self.game_id, user_id)
         seat = "p1" if user_id == 1 else "p2"
-        pending = [d["kind"] for d in view["pending"] if d["player"] == seat]
+        pending = [d["kind"] for d in view["pending"] if d["player"] == seat or seat in d.get("also", [])]
         hand = next(p.get("hand", []) for p in view["players"] if p["seat"] == seat)
         return f"Decision: {', '.join(pending) or 'none'}. Hand: {', '.join(hand) or 'empty'}."
 
