@@ -64,6 +64,9 @@ def end_activation(t: Table) -> None:
     t.emit("activation_over", character=a.character, seat=a.player)
     s.activation = None
     s.turn += 1
+    from engine.awaymissions.setup import check_annihilation
+
+    check_annihilation(t)
 
 
 def acting(t: Table, seat: str, code: str, moving: bool = False) -> Character:
@@ -254,9 +257,8 @@ def _adjacent(t: Table, a: Character, b: Character) -> bool:
 
 def open_roll(t: Table, roll: Roll) -> None:
     """Put rolled dice on the table and open their re-roll window."""
-    roll.window = [roll.active_player] + [s for s in (roll.actor_player, roll.target_player)
-                                          if s and s != roll.active_player]
-    roll.window = list(dict.fromkeys(roll.window))
+    roll.window = list(dict.fromkeys(t.side_of(s) for s in (roll.active_player, roll.actor_player, roll.target_player)
+                                     if s))
     t.state.roll = roll
     t.emit("rolled", kind=roll.kind, actor=roll.actor, target=roll.target, dice=list(roll.dice),
            opposing=list(roll.opposing))
@@ -365,27 +367,36 @@ def pass_action(t: Table, seat: str) -> None:
 
 
 # --- re-roll windows and resolution ---------------------------------------------------
-def window_seat(t: Table) -> Optional[str]:
-    """Who may re-roll now, or None when the window has closed.
+def window_seats(t: Table) -> Optional[list[str]]:
+    """Who may re-roll now (a seat, or the teammates of a team who may), or None when the
+    window has closed.
 
-    Players take turns from the active player; a player with no card in hand passes
-    automatically (hand sizes are public, so this reveals nothing).
+    Sides take turns from the active player's; a player with no card in hand passes
+    automatically (hand sizes are public, so this reveals nothing). In a team game any
+    teammate may discard to re-roll the team's dice.
     """
     roll = t.state.roll
     while roll.passes < len(roll.window):
-        seat = roll.window[roll.turn % len(roll.window)]
-        player = t.state.player(seat)
-        if player.hand and "reroll" not in player.mute:
-            return seat
+        side = roll.window[roll.turn % len(roll.window)]
+        seats = [seat for seat in t.seats_of(side)
+                 if t.state.player(seat).hand and "reroll" not in t.state.player(seat).mute]
+        if seats:
+            return seats
         roll.passes += 1
         roll.turn += 1
     return None
 
 
+def roll_side(t: Table, seat: str) -> str:
+    """Which dice of the roll are `seat`'s side's: the actor's, or the target's."""
+    roll = t.state.roll
+    return "actor" if t.side_of(seat) == t.side_of(roll.actor_player) else "target"
+
+
 def reroll(t: Table, seat: str, card: str, which: list[str]) -> None:
     roll = t.state.roll
     player = t.state.player(seat)
-    side = "actor" if seat == roll.actor_player else "target"
+    side = roll_side(t, seat)
     dice = roll.dice if side == "actor" else roll.opposing
     if not dice:
         raise RuleError("You have no dice in this roll to re-roll.")

@@ -143,8 +143,9 @@ class Table:
         return self.card_kind(code) == "mission"
 
     # --- flow --------------------------------------------------------------------
-    def ask(self, kind: str, seat: str, **info) -> None:
-        self.state.pending.append(Decision(kind=kind, player=seat, info=info))
+    def ask(self, kind: str, seat: str, *, also: Iterable[str] = (), **info) -> None:
+        """Ask `seat` (and teammates in `also`, any of whom may answer instead)."""
+        self.state.pending.append(Decision(kind=kind, player=seat, info=info, also=list(also)))
 
     def queue_first(self, item: Pending) -> None:
         """Put work at the front of the queue; work queued inside an open re-roll window

@@ -274,10 +274,21 @@ def _draw(t, e: v.Draw, seat, card, subject):
 
 
 def _discard(t, e: v.Discard, seat, card, subject):
-    victim = seat if e.who == "self" else next(p.seat for p in t.state.players if t.team_of(p.seat) != t.team_of(seat))
+    if e.who == "self":
+        discard_at_random(t, seat, e.count, card)
+        return
+    options = t.opponents(seat)
+    if len(options) > 1:  # more than one opponent: the card's player picks which
+        t.ask("opponent", seat, options=options, card=card, count=e.count)
+    elif options:
+        discard_at_random(t, options[0], e.count, card)
+
+
+def discard_at_random(t: Table, victim: str, count: int, card: Optional[str]) -> None:
+    """`victim` discards `count` cards from hand, chosen by the game's dice."""
     player = t.state.player(victim)
     gone = []
-    for _ in range(min(e.count, len(player.hand))):
+    for _ in range(min(count, len(player.hand))):
         code = player.hand.pop(t.state.dice.below(len(player.hand)))
         t.discard(player, code)
         gone.append(code)

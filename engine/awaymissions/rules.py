@@ -29,9 +29,9 @@ def advance(t: Table) -> None:
     s = t.state
     while not s.pending and s.phase != "over":
         if s.roll is not None and s.roll.stage == "rolled" and not (s.queue and s.queue[0].in_roll):
-            seat = actions.window_seat(t)
-            if seat is not None:
-                t.ask("reroll", seat, roll=s.roll.kind)
+            seats = actions.window_seats(t)
+            if seats is not None:
+                t.ask("reroll", seats[0], also=seats[1:], roll=s.roll.kind)
             else:
                 actions.resolve_roll(t)
         elif s.queue:
@@ -128,9 +128,9 @@ def _on_play(t, seat, args):
         cards.play_interrupt(t, seat, args[0], t.decision.info["trigger"], t.decision.info["subject"])
     else:
         roll = t.state.roll
-        if seat == roll.active_player:
+        if t.side_of(seat) == t.side_of(roll.active_player):
             raise RuleError("Interrupts are played only in an opponent's activation.")
-        subject = roll.actor if seat == roll.actor_player else roll.target
+        subject = roll.actor if actions.roll_side(t, seat) == "actor" else roll.target
         cards.play_interrupt(t, seat, args[0], "rolled", subject)
         roll.passes = 0
         roll.turn += 1
@@ -158,6 +158,15 @@ def _on_choose(t, seat, args):
     if code not in info["options"]:
         raise RuleError(f"Choose the challenger from: {', '.join(info['options'])}.")
     effects.start_test(t, t.state.characters[info["character"]], info["specialization"], code, info["then"])
+
+
+def _on_opponent(t, seat, args):
+    info = t.decision.info
+    chosen = args[0].lower()
+    if chosen not in info["options"]:
+        raise RuleError(f"Choose the opponent from: {', '.join(info['options'])}.")
+    t.emit("opponent_chosen", seat=seat, opponent=chosen, card=info["card"])
+    effects.discard_at_random(t, chosen, info["count"], info["card"])
 
 
 def _on_adjust(t, seat, args):
@@ -253,6 +262,7 @@ COMMANDS: dict[str, Verb] = {
     "damage": Verb(("damage",), _on_damage, "damage CHARACTER attack=1 move=1 ...", 2, 5, "UL"),
     "take": Verb(("search",), _on_take, "take CARD", 1, 1, "L"),
     "choose": Verb(("challenger",), _on_choose, "choose CHALLENGER", 1, 1, "U"),
+    "opponent": Verb(("opponent",), _on_opponent, "opponent SEAT", 1, 1, "L"),
     "adjust": Verb(("adjudicate",), _on_adjust, "adjust CHARACTER field=value | adjust points=N", 1, 2, "T"),
     "done": Verb(("adjudicate",), _on_done, "done", 0, 0),
     "resolve": Verb(("simultaneous",), _on_resolve, "resolve CARD", 1, 1, "L"),
@@ -274,7 +284,7 @@ RULE_OF = {
     "activate": "activation", "bonus": "bonus-action-token", "move": "move", "attack": "attack",
     "cover": "take-cover", "recover": "recover", "special": "special-action", "draw": "draw-instead",
     "cycle": "cycle", "play": "event-card", "pass": "action", "reroll": "re-roll", "damage": "damage",
-    "take": "search", "choose": "skill-test", "adjust": "event-card", "done": "event-card",
+    "take": "search", "choose": "skill-test", "opponent": "opponent", "adjust": "event-card", "done": "event-card",
     "resolve": "permanent", "corridor": "scan-mission-area", "board": "scan-mission-area",
     "core": "core-mission", "start": "beam-down", "place": "beam-down", "discard": "draw-phase",
     "redraw": "reverse-polarity", "keep": "draw-phase", "mute": "interrupt", "unmute": "interrupt",
@@ -381,7 +391,7 @@ _HINTS = {
     "reroll": "reroll CARD DICE, play INTERRUPT or pass", "damage": "damage CHARACTER attack=N ...",
     "corridor": "corridor SIDE", "interrupt": "play INTERRUPT or pass", "effect_move": "move CHARACTER SPACE or pass",
     "effect_place": "place CHARACTER SPACE", "free_action": "the free action, or pass", "search": "take CARD or pass",
-    "challenger": "choose CHALLENGER", "adjudicate": "adjust ... then done", "simultaneous": "resolve CARD or pass",
+    "challenger": "choose CHALLENGER", "opponent": "opponent SEAT", "adjudicate": "adjust ... then done", "simultaneous": "resolve CARD or pass",
     "board": "board BOARD SLOT", "core": "core CARD", "start_area": "start BOARD", "place": "place CHARACTER SPACE",
     "place_drone": "place CHARACTER SPACE", "discard": "discard CARDS or keep", "redraw": "redraw CARDS or keep",
 }
@@ -473,10 +483,11 @@ def _playable(t, seat, leader):
 
 def _legal_reroll(t, seat, d):
     roll = t.state.roll
-    dice = roll.dice if seat == roll.actor_player else roll.opposing
+    mine = actions.roll_side(t, seat)
+    dice = roll.dice if mine == "actor" else roll.opposing
     options = ["pass"]
-    if seat != roll.active_player:
-        subject = roll.actor if seat == roll.actor_player else roll.target
+    if t.side_of(seat) != t.side_of(roll.active_player):
+        subject = roll.actor if mine == "actor" else roll.target
         options += cards.interrupt_choices(t, seat, "rolled", subject)
     for card in dict.fromkeys(t.state.player(seat).hand if dice else []):
         options.append(f"reroll {card} all")
@@ -551,6 +562,7 @@ _LEGAL = {
     "free_action": _legal_free_action,
     "search": lambda t, seat, d: ["pass"] + [f"take {c}" for c in d.info["secret"]["options"]],
     "challenger": lambda t, seat, d: [f"choose {c}" for c in d.info["options"]],
+    "opponent": lambda t, seat, d: [f"opponent {c}" for c in d.info["options"]],
     "adjudicate": lambda t, seat, d: ["done"],
     "simultaneous": lambda t, seat, d: ["pass"] + [f"resolve {c}" for c in d.info["options"]],
 }

@@ -483,7 +483,9 @@ def end_round(t: Table) -> None:
 
 
 def score_game(t: Table) -> None:
-    """Beam up and debrief: points from scored missions and bonus tokens; ties by missions."""
+    """Beam up and debrief: points from scored missions and bonus tokens; the highest total
+    wins, a tie goes to the most missions scored, and a tie on both is a draw between those
+    still tied. In a team game a team's points and missions are its players' added up."""
     s = t.state
     scores, missions = {}, {}
     for p in s.players:
@@ -492,13 +494,44 @@ def score_game(t: Table) -> None:
             t.emit("scored_at_end", seat=p.seat, cards=scored)
         scores[p.seat] = sum(t.pack.cards[c].points for c in p.scoring_area) + p.bonus_points + core
         missions[p.seat] = sum(1 for c in p.scoring_area if t.is_mission(c))
-    best = max(scores.values())
-    leaders = [seat for seat, pts in scores.items() if pts == best]
+    sides = t.sides()
+    side_scores = {side: sum(scores[seat] for seat in t.seats_of(side)) for side in sides}
+    side_missions = {side: sum(missions[seat] for seat in t.seats_of(side)) for side in sides}
+    best = max(side_scores.values())
+    leaders = [side for side in sides if side_scores[side] == best]
     if len(leaders) > 1:
-        most = max(missions[seat] for seat in leaders)
-        leaders = [seat for seat in leaders if missions[seat] == most]
+        most = max(side_missions[side] for side in leaders)
+        leaders = [side for side in leaders if side_missions[side] == most]
     winner = leaders[0] if len(leaders) == 1 else None
+    result: dict[str, Any] = {"scores": scores, "missions": missions, "winner": winner}
+    extra: dict[str, Any] = {}
+    if winner is None and len(sides) > 2:
+        extra["drawn"] = leaders  # who shares the draw (with two sides, both)
+    if t.team_game:
+        extra.update(teams=side_scores, team_missions=side_missions,
+                     winners=t.seats_of(winner) if winner else [])
+    result.update(extra)
+    _game_over(t, result)
+
+
+def _game_over(t: Table, result: dict[str, Any]) -> None:
+    s = t.state
     s.phase = "over"
     s.pending = []
-    s.result = {"scores": scores, "missions": missions, "winner": winner}
-    t.emit("game_over", scores=scores, missions=missions, winner=winner)
+    s.result = result
+    t.emit("game_over", **result)
+
+
+def check_annihilation(t: Table) -> bool:
+    """In a team game made with the annihilation option: when one team has no character in
+    play at the end of an activation and the other has, the other team wins at once."""
+    if not (t.team_game and t.state.options.get("annihilation")):
+        return False
+    standing = [side for side in t.sides() if t.characters_of_side(side)]
+    if len(standing) != 1:
+        return False
+    winner = standing[0]
+    beaten = [side for side in t.sides() if side != winner]
+    _game_over(t, {"winner": winner, "winners": t.seats_of(winner), "annihilated": beaten[0],
+                   "round": t.state.round})
+    return True
