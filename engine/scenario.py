@@ -34,6 +34,9 @@ def build(spec: dict[str, Any]) -> GameState:
         "layout": layout if isinstance(layout, str) else None,
         "cube": spec.get("cube", False),
     }
+    for option in ("mode", "annihilation"):
+        if option in spec:
+            config[option] = spec[option]
     state = rules.new_game(config, spec.get("seed", 1))
     if isinstance(layout, dict):
         state.layout = msgspec.convert(layout, LayoutSpec)
@@ -75,8 +78,13 @@ def _set_position(state: GameState, spec: dict[str, Any], start: dict[str, Any])
     for seat, count in (spec.get("bonus_actions") or {}).items():
         state.player(seat).bonus_actions = count
     if state.phase == "action":
-        first = start.get("turn", state.seats[0])
-        state.order = [first] + [s for s in state.seats if s != first]
+        sides = Table(state).sides()
+        if "order" in start:
+            state.order = list(start["order"])
+        else:
+            first = start.get("turn", sides[0])
+            first = Table(state).side_of(first) if first in state.seats else first
+            state.order = [first] + [s for s in sides if s != first]
         state.turn = 0
     state.dice.scripted = list(spec.get("dice", []))
     rules.advance(Table(state))

@@ -299,7 +299,7 @@ def place_board(t: Table, seat: str, board: str, slot: str, flip: str | None) ->
 
 def board_choices(t: Table) -> list[str]:
     s = t.state
-    slots = ("nw", "ne", "sw", "se")
+    slots = s.layout.slots
     options = []
     for code, board in t.pack.boards.items():
         if board.kind != "mission":
