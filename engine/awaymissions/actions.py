@@ -8,7 +8,7 @@ from typing import Optional
 from engine.awaymissions import cards, combat, effects
 from engine.awaymissions.vocabulary import SkillTest
 from engine.awaymissions.context import Table
-from engine.awaymissions.geometry import reachable
+from engine.awaymissions.geometry import adjacent, line_of_sight, reachable
 from engine.awaymissions.state import Activation, Attack, Character, Pending, Roll
 from engine.errors import RuleError
 
@@ -142,14 +142,14 @@ def move(t: Table, seat: str, code: str, target: str) -> None:
 def attack_targets(t: Table, character: Character, weapon: Attack) -> list[Character]:
     """Hostile characters this attack may target: in line of sight, and adjacent for melee."""
     targets = []
+    occupied, screens = t.occupied(), t.screens(character)
     for other in t.state.characters.values():
         if not other.in_play or t.friendly(other, character):
             continue
         if weapon.melee:
-            d = t.distance(character.space, other.space)
-            if d is None or d > 1:
+            if not adjacent(t.geo, character.space, other.space, occupied):
                 continue
-        if t.sees(character, other.space):
+        if line_of_sight(t.geo, character.space, other.space, occupied, screens):
             targets.append(other)
     return targets
 
@@ -251,8 +251,7 @@ def stunned_defense(defense: int, stun: int) -> int:
 
 
 def _adjacent(t: Table, a: Character, b: Character) -> bool:
-    d = t.distance(a.space, b.space)
-    return d is not None and d <= 1
+    return t.adjacent(a.space, b.space)
 
 
 def open_roll(t: Table, roll: Roll) -> None:

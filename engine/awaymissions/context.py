@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from engine.awaymissions.content import Pack, load_pack
-from engine.awaymissions.geometry import line_of_sight, distance
+from engine.awaymissions.geometry import adjacent, line_of_sight, distance
 from engine.awaymissions.layout import Geometry, geometry
 from engine.awaymissions.state import Character, Decision, GameState, Pending, Player
 from engine.errors import RuleError
@@ -20,6 +20,7 @@ class Table:
         self.decision: Optional[Decision] = None  # the decision the current command answers
         self.challenger: Optional[str] = None  # a challenger named by the command being carried out
         self._geo: Optional[Geometry] = None
+        self._teams: Optional[dict[str, str]] = None
 
     # --- board -------------------------------------------------------------------
     @property
@@ -37,16 +38,28 @@ class Table:
     def distance(self, a: str, b: str) -> Optional[int]:
         return distance(self.geo, a, b, self.occupied())
 
+    def adjacent(self, a: str, b: str) -> bool:
+        """Spaces at most one apart (the same space, or neighbours across an open edge or door)."""
+        return adjacent(self.geo, a, b, self.occupied())
+
+    def screens(self, viewer: Character) -> set[str]:
+        """Spaces that block the viewer's line of sight: those holding its friends."""
+        team = self.team_of(viewer.controller)
+        screens = {c.space for c in self.state.characters.values()
+                   if c.in_play and c.space and self.team_of(c.controller) == team}
+        screens.discard(viewer.space)
+        return screens
+
     def sees(self, viewer: Character, space: str) -> bool:
         """Line of sight from the viewer's space, screened by the viewer's friends."""
-        screens = {c.space for c in self.state.characters.values()
-                   if c.in_play and c.space and self.friendly(c, viewer)}
-        screens.discard(viewer.space)
-        return line_of_sight(self.geo, viewer.space, space, self.occupied(), screens)
+        return line_of_sight(self.geo, viewer.space, space, self.occupied(), self.screens(viewer))
 
     # --- sides -------------------------------------------------------------------
     def team_of(self, seat: str) -> str:
-        return self.state.player(seat).team
+        teams = self._teams
+        if teams is None:  # seats never change team, so this is kept for the command
+            teams = self._teams = {p.seat: p.team for p in self.state.players}
+        return teams[seat]
 
     @property
     def team_game(self) -> bool:

@@ -79,8 +79,7 @@ def holds(t: Table, condition, seat: str, subject: Optional[Character]) -> bool:
             if other.in_play and other.id != subject.id and t.friendly(other, subject) == (condition.side == "friendly"):
                 if condition.keyword and not other.has_keyword(condition.keyword):
                     continue
-                d = t.distance(subject.space, other.space)
-                if d is not None and d <= 1:
+                if t.adjacent(subject.space, other.space):
                     return True
         return False
     if isinstance(condition, v.Tokens):
@@ -355,7 +354,7 @@ def _test(t, e: v.SkillTest, seat, card, subject):
 def challengers(t: Table, subject: Character) -> list[str]:
     """Who may oppose the subject's skill test: hostile characters in play adjacent to it."""
     return [c.id for c in t.state.characters.values()
-            if c.in_play and not t.friendly(c, subject) and (t.distance(subject.space, c.space) or 9) <= 1]
+            if c.in_play and not t.friendly(c, subject) and t.adjacent(subject.space, c.space)]
 
 
 def _no_test(t: Table, e: v.SkillTest, seat: str, card: Optional[str], subject: Optional[Character]) -> None:
