@@ -74,7 +74,7 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     config: {"pack": folder, "players": [{"seat", "name", "affiliation", "team",
     "deck", "swaps"?, "commander"?, "side"?}, ...], "layout": preset name or absent for the
     board-placement setup, "cube": bool, "mode": "teams" (4 players, 2 vs 2),
-    "annihilation": bool (team games)}.
+    "annihilation": bool (team games), "dice": faces scripted before any roll (tests)}.
 
     Two, three or four seats. Every seat plays for itself unless the game is a team game:
     `"mode": "teams"` pairs seats 1 and 3 against 2 and 4 (teams "team-a", "team-b"),
@@ -132,7 +132,9 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         options["annihilation"] = bool(config.get("annihilation"))
     elif config.get("annihilation"):
         raise RuleError("Annihilation is an option of team games.")
-    state = GameState(pack=pack_ref(pack.path), seed=seed, dice=Dice.seeded(seed), players=players,
+    dice = Dice.seeded(seed)
+    dice.scripted = [int(face) for face in config.get("dice") or []]  # tests and scenarios: the first faces
+    state = GameState(pack=pack_ref(pack.path), seed=seed, dice=dice, players=players,
                       characters=characters, layout=layout, options=options)
     table = Table(state)
     advance(table)
