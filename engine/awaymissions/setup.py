@@ -152,12 +152,12 @@ def _sides(config: dict[str, Any], seats: list[dict[str, Any]]) -> list[Optional
         return [None] * len(seats)
     if len(seats) != 4:
         raise RuleError("A team game is played by four players, two against two.")
-    given = [s.get("side") for s in seats]
+    given = [str(s["side"]).lower() if s.get("side") else None for s in seats]
     if not any(given):
         return ["team-a", "team-b", "team-a", "team-b"]
     if not all(given) or sorted(Counter(given).values()) != [2, 2]:
         raise RuleError("A team game has two teams of two: give every seat a side, two seats per side.")
-    return [str(side).lower() for side in given]
+    return given
 
 
 # --- setup steps -------------------------------------------------------------------
