@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from engine.awaymissions import rules as awaymissions_rules
 from engine.awaymissions import state as awaymissions_state
@@ -25,6 +25,19 @@ class Ruleset:
     default_options: dict = field(default_factory=dict)
     dice_events: frozenset[str] = frozenset()
     display_names: Callable[[Any], dict[str, str]] = lambda state: {}
+    table_seats: Optional[Callable[[dict], tuple[str, ...]]] = None  # seats a game's config asks for
+
+    def seats_for(self, config: dict) -> tuple[str, ...]:
+        """The seats of a game made with `config` (the ruleset's default seats otherwise)."""
+        return self.table_seats(config) if self.table_seats else self.seats
+
+
+def _away_mission_seats(config: dict) -> tuple[str, ...]:
+    """Two seats, or `"seats": 3 or 4` in the config; `"mode": "teams"` is four (2 vs 2)."""
+    count = 4 if config.get("mode") == "teams" else int(config.get("seats") or 2)
+    if not 2 <= count <= 4:
+        raise ValueError("Away Missions seats two, three or four players.")
+    return tuple(f"p{i + 1}" for i in range(count))
 
 
 AWAY_MISSIONS = Ruleset(
@@ -41,6 +54,7 @@ AWAY_MISSIONS = Ruleset(
     default_options={"pack": "content/starter", "layout": "standard"},
     dice_events=frozenset({"rolled", "rerolled", "roll_off"}),
     display_names=awaymissions_rules.display_names,
+    table_seats=_away_mission_seats,
 )
 
 RULESETS: dict[str, Ruleset] = {AWAY_MISSIONS.name: AWAY_MISSIONS}
