@@ -43,7 +43,7 @@ class YourMove(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:turn:{G
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await present.show_panel(interaction.client, interaction, self.game)
+        await present.show_panel(interaction.client, interaction, self.game, catch_up=True)
 
 
 class CommandButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -80,6 +80,68 @@ class CommandPick(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:pick
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
         await choose(interaction, self.game, self.version, lambda commands: commands[_index(self.item.values[0])])
+
+
+class StandingButton(discord.ui.DynamicItem[discord.ui.Button],
+                     template=rf"rr:stand:{GAME}:{VERSION}:(?P<n>\d+)"):
+    """A standing choice offered beside the decision (e.g. pass every reaction this round)."""
+
+    def __init__(self, game: int, version: int, n: int, label: str, row: int | None = None):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, row=row,
+                                           custom_id=f"rr:stand:{game}:{version}:{n}"))
+        self.game, self.version, self.n = game, version, n
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(*_ids(match), int(match["n"]), item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        try:
+            shown = await interaction.client.service.panel(self.game, interaction.user.id)
+        except present.ServiceError as refused:
+            await present.reply(interaction, refused.message)
+            return
+        if shown.version != self.version or self.n >= len(shown.standing):
+            await present.reply(interaction, "The game moved on since this panel was shown; press **Your move** again.")
+            return
+        await present.act(interaction.client, interaction, self.game, self.version, shown.standing[self.n][1])
+
+
+class TakeBackAsk(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:takeback:{GAME}:{VERSION}"):
+    """On the actor's private message: ask the others to let them take the action back."""
+
+    def __init__(self, game: int, version: int, row: int | None = None):
+        super().__init__(discord.ui.Button(label="Take back", style=discord.ButtonStyle.danger, row=row,
+                                           custom_id=f"rr:takeback:{game}:{version}"))
+        self.game, self.version = game, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(*_ids(match))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await present.ask_take_back(interaction, self.game, self.version)
+
+
+class TakeBackAnswer(discord.ui.DynamicItem[discord.ui.Button],
+                     template=rf"rr:takeback:{GAME}:{VERSION}:(?P<answer>yes|no)"):
+    """On the request in the thread: another player agrees to the take-back, or refuses it."""
+
+    def __init__(self, game: int, version: int, answer: str):
+        super().__init__(discord.ui.Button(
+            label="Agree" if answer == "yes" else "Refuse", custom_id=f"rr:takeback:{game}:{version}:{answer}",
+            style=discord.ButtonStyle.success if answer == "yes" else discord.ButtonStyle.secondary))
+        self.game, self.version, self.answer = game, version, answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(*_ids(match), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await present.answer_take_back(interaction, self.game, self.version, self.answer == "yes")
 
 
 class CardPick(discord.ui.DynamicItem[discord.ui.Select],
@@ -259,5 +321,5 @@ async def choose(interaction: discord.Interaction, game: int, version: int, pick
     await present.act(bot, interaction, game, version, command)
 
 
-ITEMS = (YourMove, CommandButton, CommandPick, CardPick, OpenGroup, PageButton, JoinButton, StartButton,
+ITEMS = (YourMove, CommandButton, CommandPick, StandingButton, TakeBackAsk, TakeBackAnswer, CardPick, OpenGroup, PageButton, JoinButton, StartButton,
          TeamButton, CommanderPick, SwapPick)

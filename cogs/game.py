@@ -1,7 +1,6 @@
 """/game: start a game in its own thread, look at it, concede or abort it, list my turns."""
 from __future__ import annotations
 
-import json
 from typing import Literal, Optional
 
 import discord
@@ -10,10 +9,9 @@ from discord.ext import commands
 
 from cogs import present
 from engine.service import NotAllowed, ServiceError
-from engine.service.text import public_line
 
 LAYOUTS = Literal["standard", "borg-corridor", "cube", "build"]
-LOG_LINES = 25
+LOG_PAGE = 15  # moves per page of /game log
 
 
 class Game(commands.Cog):
@@ -82,19 +80,15 @@ class Game(commands.Cog):
                                        interaction.filesize_limit)
         await interaction.edit_original_response(content=text, attachments=present.as_files(drawn))
 
-    @game.command(name="log", description="The last moves, as everyone may read them")
+    @game.command(name="log", description="The moves so far, as everyone may read them, a page at a time")
     async def log(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             info = await present.game_here(self.bot, interaction)
-            entries = await self.bot.service.log(info.id)
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
             return
-        names = present.names_of(info)
-        lines = [f"{e.seq}. " + "; ".join(filter(None, (public_line(event, names) for event in json.loads(e.events))))
-                 for e in entries[-LOG_LINES:]]
-        await interaction.edit_original_response(content=present.clip("\n".join(lines) or "No moves yet."))
+        await show_log(interaction, info.id, page=None)
 
     @game.command(name="concede", description="Give up this game")
     async def concede(self, interaction: discord.Interaction) -> None:
@@ -133,6 +127,50 @@ class Game(commands.Cog):
         await interaction.edit_original_response(content=present.clip(present.my_games(waiting)))
 
 
+def log_page(game_id: int, moments: list, page: Optional[int]) -> tuple[str, Optional[discord.ui.View]]:
+    """One page of a game's log (the last page when `page` is None), with Earlier/Later buttons."""
+    pages = max(1, -(-len(moments) // LOG_PAGE))
+    page = pages - 1 if page is None else min(max(page, 0), pages - 1)
+    shown = moments[page * LOG_PAGE:(page + 1) * LOG_PAGE]
+    lines = [f"**Game #{game_id} log**, page {page + 1} of {pages}"]
+    lines += [f"{m.seq}. " + "; ".join(m.lines) for m in shown if m.lines]
+    view = discord.ui.View(timeout=None)
+    if page > 0:
+        view.add_item(LogPage(game_id, page - 1, "Earlier"))
+    if page < pages - 1:
+        view.add_item(LogPage(game_id, page + 1, "Later"))
+    return present.clip("\n".join(lines) if moments else "No moves yet."), view if view.children else None
+
+
+async def show_log(interaction: discord.Interaction, game_id: int, page: Optional[int]) -> None:
+    """Show a page of the log in the interaction's (deferred, private) message."""
+    try:
+        moments = await interaction.client.service.history(game_id)
+    except ServiceError as refused:
+        await interaction.edit_original_response(content=refused.message)
+        return
+    content, view = log_page(game_id, moments, page)
+    await interaction.edit_original_response(content=content, view=view)
+
+
+class LogPage(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:log:(?P<game>\d+):(?P<page>\d+)"):
+    """Turns the private log to another page."""
+
+    def __init__(self, game: int, page: int, label: str):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
+                                           custom_id=f"rr:log:{game}:{page}"))
+        self.game, self.page = game, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), int(match["page"]), item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await show_log(interaction, self.game, self.page)
+
+
 async def setup(bot) -> None:
     """Extension entry point."""
     await bot.add_cog(Game(bot))
+    bot.add_dynamic_items(LogPage)

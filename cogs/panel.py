@@ -17,6 +17,7 @@ MAX_ROWS = 5
 PER_ROW = 5
 MAX_OPTIONS = 25
 LABEL = 80
+DESCRIPTION = 100  # characters of a select option's description
 CARD_VERBS = ("discard", "redraw")
 
 

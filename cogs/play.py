@@ -131,15 +131,11 @@ class Play(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             info = await present.game_here(self.bot, interaction)
-            view = await self.bot.service.view(info.id, interaction.user.id)
+            shown = await self.bot.service.panel(info.id, interaction.user.id)
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
             return
-        seat = present.seat_of(info, interaction.user.id)
-        if seat is None:
-            await interaction.edit_original_response(content="You are not a player in this game.")
-            return
-        await interaction.edit_original_response(content=present.decision_text(view, seat) or "Nothing to show.")
+        await interaction.edit_original_response(content=present.panel_text(shown) or "Nothing to show.")
 
 
 async def setup(bot) -> None:

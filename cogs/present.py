@@ -19,7 +19,8 @@ from cogs import buttons
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.setup import away_team
 from engine.errors import PackError, RuleError
-from engine.service import GameInfo, LobbyError, NotAPlayer, ServiceError, Update
+from engine.service import GameInfo, LobbyError, NotAPlayer, Panel, ServiceError, Update
+from engine.service.text import readable
 from images import render_board, render_dice
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("ready_room.present")
 MAX_CONTENT = 2000
 UPLOAD_LIMIT = 10 << 20  # Discord's attachment bytes per message, for a server whose limit is unknown
+CATCH_UP_LINES = 8  # lines of "since your last move" on a panel
 TABLE_LINES = 40  # summary lines a table message remembers within one decision
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -211,13 +213,15 @@ async def forget_table(bot: "ReadyRoom", info: GameInfo) -> None:
 async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> bool:
     """Show the update on the game's table message: summary, board, dice, whose move.
 
-    While the same players are awaited, the table message is edited (its pictures replaced)
-    and keeps the lines of the decision so far; when somebody else is awaited, or the game
-    ends, a fresh message mentions the newly awaited once. The message id lives in the
-    guild's settings, so this holds across restarts; a deleted table message is replaced.
-    A post that fails is tried again, then made in the game's channel instead of its
-    thread. Returns False when the table could not be updated anywhere (the move itself
-    is stored; the caller tells the actor).
+    One table message per turn (a player's activation, or a set-up step): while the turn
+    goes on it is edited (pictures replaced, lines added). Somebody newly asked within the
+    turn (a reaction window, or the active player again after one) is mentioned in a short
+    ping message, deleted at the next update, so the thread keeps one message per turn. A
+    new turn, or the end of the game, gets a fresh table message that mentions the newly
+    awaited once. The record lives in the guild's settings, so this holds across restarts;
+    a deleted table message is replaced. A post that fails is tried again, then made in
+    the game's channel instead of its thread. Returns False when the table could not be
+    updated anywhere (the move itself is stored; the caller tells the actor).
     """
     info = await bot.service.get(update.game_id)
     drawn = await drawings(bot, update.game_id, update.events, update.images, upload_limit(bot, info.guild_id))
@@ -225,32 +229,62 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id))
     ping = to_ping(update, actor_id, table["awaited"] if table else ())
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ping])
-    message, place = None, None
-    if table is not None and awaited and table["awaited"] == awaited:
+    if table is not None:
+        await _unping(bot, table, info)
+    message, place, pings = None, None, []
+    same_turn = table is not None and awaited and (
+        table["awaited"] == awaited or (update.turn is not None and table.get("turn") == update.turn))
+    if same_turn:
         lines = (table["lines"] + update.public)[-TABLE_LINES:]
         place = table.get("channel") or info.thread_id or info.channel_id
         try:
             message = await bot.get_partial_messageable(place).get_partial_message(table["message"]).edit(
-                content=summary(update, info, ping, lines), attachments=as_files(drawn),
-                view=turn_view(update), allowed_mentions=mentions)
+                content=summary(update, info, (), lines), attachments=as_files(drawn),
+                view=turn_view(update), allowed_mentions=NO_MENTIONS)
         except discord.NotFound:
             log.info("table message of game %s is gone; posting a new one", info.id)
         except discord.HTTPException as error:
             log.warning("table message of game %s could not be edited (%s); posting a new one", info.id, error)
+        if message is not None and ping:
+            pings = await _ping(bot, place, update, info, ping, mentions)
     if message is None:
         lines = update.public[-TABLE_LINES:]
         message, place = await _post(bot, info, summary(update, info, ping, lines), drawn,
                                      turn_view(update) if awaited else None, mentions)
     if message is not None and awaited:
-        await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id),
-                                            {"message": message.id, "channel": place, "awaited": awaited,
-                                             "lines": lines})
+        await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), {
+            "message": message.id, "channel": place, "awaited": awaited, "lines": lines, "turn": update.turn,
+            "pings": pings})
     elif message is not None:
         await forget_table(bot, info)
     await deliver_private(bot, update, skip=actor_id)
     if update.status == "over":
         bot.dispatch("game_over", update)  # the league cog records games linked to a pairing
     return message is not None
+
+
+async def _ping(bot: "ReadyRoom", place: int, update: Update, info: GameInfo, users: list[int],
+                mentions: discord.AllowedMentions) -> list[int]:
+    """A short message mentioning `users`, asked within the turn; its id, to delete later."""
+    asked = ", ".join(f"<@{u}>" for u in users)
+    try:
+        sent = await bot.get_partial_messageable(place).send(
+            f"{asked}: your decision in game #{update.game_id} (the table message above).",
+            view=turn_view(update), allowed_mentions=mentions)
+    except discord.HTTPException as error:
+        log.warning("game %s: no ping for users %s: %s", info.id, users, error)
+        return []
+    return [sent.id]
+
+
+async def _unping(bot: "ReadyRoom", table: dict, info: GameInfo) -> None:
+    """Delete the ping messages of the table's last update: they have done their job."""
+    place = table.get("channel") or info.thread_id or info.channel_id
+    for message_id in table.get("pings") or []:
+        try:
+            await bot.get_partial_messageable(place).get_partial_message(message_id).delete()
+        except discord.HTTPException as error:
+            log.info("ping message %s not deleted: %s", message_id, error)
 
 
 POST_TRIES = 2  # tries in one place before falling back to the next
@@ -308,59 +342,121 @@ async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, 
         await refuse(interaction, refused)
         return None
     try:
-        posted = await publish(bot, update, user)
+        posted = await publish(bot, update, user) if update.public or update.images else True
     except Exception:  # the move is stored whatever happens to its presentation
         log.exception("game %s: the table could not be updated", game_id)
         posted = False
     mine = update.private.get(next((s for s, u in update.players.items() if u == user), ""), [])
-    done = [f"Done: `{command}`"] + mine
+    done = [f"Done: {update.said or command}"] + mine
     if not posted:
         waiting = ", ".join(t.name for t in update.awaited) if update.status == "active" else ""
         done.append("Your move is stored, but Discord would not take the table message, so nobody was "
                     "told in the game's thread" + (f": please let {waiting} know it is their move." if waiting else "."))
-    await interaction.edit_original_response(content=clip("\n".join(done)), view=None)
+    take_back = update.version if update.can_take_back and update.status == "active" else None
+    if update.status == "active" and any(t.user_id == user for t in update.awaited):
+        await show_panel(bot, interaction, game_id, note="\n".join(done), take_back=take_back)  # it follows you
+    else:
+        view = None
+        if take_back is not None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(buttons.TakeBackAsk(game_id, take_back))
+        await interaction.edit_original_response(content=clip("\n".join(done)), view=view)
     return update
 
 
-def decision_text(view: dict, seat: str) -> str:
-    """The seat's pending decision and hand, for its private panel."""
-    decision = next((d for d in view.get("pending", []) if d["player"] == seat), None)
-    lines = []
-    if decision is not None:
-        info = ", ".join(f"{k} {v}" for k, v in (decision.get("info") or {}).items())
-        lines.append(f"Your decision: **{decision['kind']}**" + (f" ({info})" if info else ""))
-    hand = next((p.get("hand") for p in view["players"] if p["seat"] == seat), None)
-    if hand is not None:
-        lines.append("Your hand: " + (", ".join(hand) or "empty"))
+async def ask_take_back(interaction: discord.Interaction, game_id: int, version: int) -> None:
+    """Post the actor's request to take back their last action, for the others to answer."""
+    bot = interaction.client
+    try:
+        info = await bot.service.get(game_id)
+        moments = await bot.service.history(game_id)
+    except ServiceError as refused:
+        await reply(interaction, refused.message)
+        return
+    last = moments[-1] if moments else None
+    mine = seat_of(info, interaction.user.id)
+    if info.version != version or last is None or last.seat != mine:
+        await reply(interaction, "The game moved on: that action can no longer be taken back.")
+        return
+    others = [s.user_id for s in info.seats if s.user_id != interaction.user.id]
+    view = discord.ui.View(timeout=None)
+    view.add_item(buttons.TakeBackAnswer(game_id, version, "yes"))
+    view.add_item(buttons.TakeBackAnswer(game_id, version, "no"))
+    asked = ", ".join(f"<@{u}>" for u in others)
+    what = "; ".join(last.lines) or "their last action"
+    await bot.get_partial_messageable(info.thread_id or info.channel_id).send(
+        clip(f"{interaction.user.display_name} asks to take back: {what}.\n{asked}, do you agree?"), view=view,
+        allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
+                                                 users=[discord.Object(u) for u in others]))
+    await reply(interaction, "Asked: the others may agree or refuse in the game's thread.")
+
+
+async def answer_take_back(interaction: discord.Interaction, game_id: int, version: int, agree: bool) -> None:
+    """Another player's answer to a take-back request (the request message is deferred)."""
+    bot = interaction.client
+    try:
+        info = await bot.service.get(game_id)
+        if seat_of(info, interaction.user.id) is None:
+            raise NotAPlayer("Only the game's players answer a take-back.")
+        update = await bot.service.take_back(game_id, interaction.user.id, version) if agree else None
+    except ServiceError as refused:
+        await refuse(interaction, refused)
+        return
+    who = interaction.user.display_name
+    await interaction.message.edit(
+        content=f"{interaction.message.content}\n{who} {'agreed: taken back' if agree else 'refused: the action stands'}.",
+        view=None, allowed_mentions=NO_MENTIONS)
+    if update is not None:
+        await publish(bot, update, interaction.user.id)
+
+
+def panel_text(shown: Panel, note: str = "") -> str:
+    """The private panel's words: what just happened (if anything), the question, the hand."""
+    lines = [note] if note else []
+    if shown.question:
+        lines.append(f"**{shown.question}**")
+    if shown.hand is not None:
+        lines.append("Your hand: " + (", ".join(shown.hand) or "empty"))
     return "\n".join(lines)
 
 
-def panel_view(game_id: int, version: int, commands: list[str], layout: panel.Layout,
-               group: int = -1, page: int = 0) -> discord.ui.View:
-    """The components of one panel page (all dynamic, so they work after a restart)."""
+def panel_view(game_id: int, shown: Panel, layout: panel.Layout, group: int = -1, page: int = 0) -> discord.ui.View:
+    """The components of one panel page (all dynamic, so they work after a restart).
+    Options that roll dice carry their exact odds as their description."""
     view = discord.ui.View(timeout=None)
+    commands, labels, version = shown.commands, shown.labels, shown.version
     all_groups = panel.groups(commands)
     row = 0
     for n, (placeholder, indices) in enumerate(layout.selects):
-        key = panel.group_key(commands[indices[0]])
-        options = [discord.SelectOption(label=panel.label(commands[i], key), value=str(i)) for i in indices]
+        code_key = panel.group_key(commands[indices[0]])
+        key = readable(code_key, shown.names)
+        options = [discord.SelectOption(label=panel.label(labels[i], key), value=str(i),
+                                        description=shown.odds.get(i, "")[:panel.DESCRIPTION] or None)
+                   for i in indices]
+        placeholder = placeholder.replace(code_key, key, 1)
         view.add_item(buttons.CommandPick(game_id, version, n, placeholder[:150], options, row=row))
         row += 1
     for n in range(0, len(layout.drill), panel.MAX_OPTIONS):
         chunk = layout.drill[n:n + panel.MAX_OPTIONS]
-        options = [discord.SelectOption(label=all_groups[g].key[:panel.LABEL], value=str(g),
-                                        description=f"{len(all_groups[g].indices)} choices") for g in chunk]
+        options = [discord.SelectOption(label=readable(all_groups[g].key, shown.names)[:panel.LABEL],
+                                        value=str(g), description=f"{len(all_groups[g].indices)} choices")
+                   for g in chunk]
         view.add_item(buttons.OpenGroup(game_id, version, n, options, row=row))
         row += 1
     if layout.cards is not None:
         verb, cards = layout.cards
-        options = [discord.SelectOption(label=card[:panel.LABEL], value=str(i)) for i, card in enumerate(cards)]
+        options = [discord.SelectOption(label=readable(card, shown.names)[:panel.LABEL], value=str(i))
+                   for i, card in enumerate(cards)]
         view.add_item(buttons.CardPick(game_id, version, verb, options, row=row))
         row += 1
     for n, index in enumerate(layout.buttons):
-        view.add_item(buttons.CommandButton(game_id, version, index, commands[index][:panel.LABEL],
-                                    row=row + n // panel.PER_ROW))
+        view.add_item(buttons.CommandButton(game_id, version, index, labels[index][:panel.LABEL],
+                                            row=row + n // panel.PER_ROW))
     row += -(-len(layout.buttons) // panel.PER_ROW)
+    if group < 0 and shown.standing and layout.rows < panel.MAX_ROWS:
+        for n, (label, _) in enumerate(shown.standing[:panel.PER_ROW]):
+            view.add_item(buttons.StandingButton(game_id, version, n, label[:panel.LABEL], row=row))
+        row += 1
     if layout.back:
         view.add_item(buttons.PageButton(game_id, version, -1, 0, "Back", row=row))
     if layout.next_page is not None:
@@ -368,36 +464,51 @@ def panel_view(game_id: int, version: int, commands: list[str], layout: panel.La
     return view
 
 
+def catch_up_text(lines: list[str]) -> str:
+    """"Since your last move": the newest lines of what the others did, a few at most."""
+    if not lines:
+        return ""
+    shown = lines[-CATCH_UP_LINES:]
+    more = f" ({len(lines) - len(shown)} earlier in /game log)" if len(lines) > len(shown) else ""
+    return "\n".join([f"Since your last move{more}:"] + [f"• {line}" for line in shown])
+
+
 async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int,
-                     group: int = -1, page: int = 0, version: Optional[int] = None) -> None:
+                     group: int = -1, page: int = 0, version: Optional[int] = None, note: str = "",
+                     catch_up: bool = False, take_back: Optional[int] = None) -> None:
     """Show (or turn to a page of) the user's private panel; the interaction is deferred.
 
-    With `version`, a panel made for an older version of the game is refused.
+    With `version`, a panel made for an older version of the game is refused. `note`
+    (what the user just did) goes above the question; with `catch_up`, a player back
+    after a while first reads what happened since their last action.
     """
     user = interaction.user.id
     try:
-        current, commands = await bot.service.legal_commands(game_id, user)
-        info = await bot.service.get(game_id)
-        view = await bot.service.view(game_id, user)
+        if catch_up:
+            note = catch_up_text(await bot.service.catch_up(game_id, user)) or note
+        shown = await bot.service.panel(game_id, user)
+        info = await bot.service.get(game_id) if not shown.commands else None
     except ServiceError as refused:
         await reply(interaction, refused.message)
         return
-    if version is not None and version != current:
+    if version is not None and version != shown.version:
         await reply(interaction, "This panel is out of date; press **Your move** again.")
         return
-    if not commands:
+    if info is not None:
         waiting = ", ".join(t.name for t in info.awaited) or "nobody"
         await reply(interaction, f"It is not your decision; waiting for {waiting}.")
         return
-    if group >= len(panel.groups(commands)):
+    if group >= len(panel.groups(shown.commands)):
         await reply(interaction, "That choice is not on your panel; press **Your move** again.")
         return
-    layout = panel.main_page(commands) if group < 0 else panel.group_page(commands, group, page)
-    text = decision_text(view, seat_of(info, user))
+    layout = panel.main_page(shown.commands) if group < 0 else panel.group_page(shown.commands, group, page)
+    text = panel_text(shown, note)
     if group >= 0:
-        text += f"\nChoose: {panel.groups(commands)[group].key} ..."
-    await interaction.edit_original_response(
-        content=clip(text or "Your move:"), view=panel_view(game_id, current, commands, layout, group, page))
+        text += f"\nChoose: {readable(panel.groups(shown.commands)[group].key, shown.names)} ..."
+    view = panel_view(game_id, shown, layout, group, page)
+    if take_back is not None and layout.rows + bool(shown.standing) < panel.MAX_ROWS:
+        view.add_item(buttons.TakeBackAsk(game_id, take_back, row=panel.MAX_ROWS - 1))
+    await interaction.edit_original_response(content=clip(text or "Your move:"), view=view)
 
 
 # ---- the lobby ---------------------------------------------------------------------------

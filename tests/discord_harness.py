@@ -87,6 +87,7 @@ class FakeDiscord:
         self.database, self.clock = database, clock
         self.sent: list[Sent] = []
         self.messages: dict[int, dict] = {}
+        self.deleted: list[int] = []  # ids of messages the bot deleted
         self.channels: dict[int, dict] = {CHANNEL_ID: {
             "id": str(CHANNEL_ID), "type": 0, "guild_id": str(GUILD_ID), "name": "general", "position": 0,
             "permission_overwrites": [], "nsfw": False, "parent_id": None, "rate_limit_per_user": 0}}
@@ -387,6 +388,12 @@ class FakeDiscord:
             if int(m[2]) not in self.messages:
                 raise discord.NotFound(_Response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
             return self._edit(int(m[2]), body, taken)
+        if method == "DELETE" and (m := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path)):
+            self._record(method, path, body, taken, message_id=int(m[2]))
+            if self.messages.pop(int(m[2]), None) is None:
+                raise discord.NotFound(_Response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
+            self.deleted.append(int(m[2]))
+            return None
         raise AssertionError(f"unexpected Discord request {method} {path}")
 
     async def _webhook(self, adapter, route, session, *, payload=None, multipart=None, files=None, **kwargs):

@@ -13,7 +13,7 @@ from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord, choose, ope
 ANN, BO = user(1, "Ann"), user(2, "Bo")
 MEMBERS = {1: ANN, 2: BO}
 SEED = 6
-MOST_REQUESTS = 8  # to Discord per accepted action: opening the panel, the click, the table, the answer
+MOST_REQUESTS = 10  # to Discord per accepted action: opening the panel, the click, the table, a ping and the deleted one, the answer
 
 
 async def new_game(fake: FakeDiscord) -> tuple[int, int]:
@@ -122,28 +122,41 @@ async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loo
                 requests = fake.sent[sent:]
                 most = max(most, len(requests))
                 assert len(requests) <= MOST_REQUESTS, [(r.method, r.path) for r in requests]
-                posted = [r for r in requests if r.path.startswith(f"/channels/{thread}/messages")]
-                assert len(posted) == 1, "one table request per accepted action, whatever else happens"
-                update = posted[0]
+                to_thread = [r for r in requests if r.path.startswith(f"/channels/{thread}/messages")]
+                assert {r.message_id for r in to_thread if r.method == "DELETE"} == set(stored.get("pings") or []), \
+                    "the pings of the last update are deleted, nothing else"
+                tables = [r for r in to_thread if r.method == "PATCH" or (r.method == "POST" and r.files)]
+                assert len(tables) == 1, "one table request per accepted action, whatever else happens"
+                update = tables[0]
                 pictures = [name for name, _ in update.files]
                 assert pictures[0] == "board.png"
                 if any(e["type"] in ("rolled", "rerolled")
                        for e in json.loads((await fake.bot.service.log(game_id))[-1].events)):
                     assert pictures == ["board.png", "dice.png"]
                     rolls += 1
-                new = fake.in_channel(thread)[messages:]
-                if awaited(after) and awaited(after) == stored["awaited"]:  # same decision: edit in place
-                    assert update.method == "PATCH" and update.message_id == stored["message"] and new == []
+                new = fake.in_channel(thread)[messages - len(stored.get("pings") or []):]
+                newly = set(awaited(after)) - {turn.user_id} - set(stored["awaited"])  # one ping per decision
+                pings = [r for r in to_thread if r.method == "POST" and not r.files]
+                now_turn = (await table(fake, game_id) or {}).get("turn")
+                same_turn = bool(awaited(after)) and (awaited(after) == stored["awaited"]
+                                                      or (now_turn is not None and now_turn == stored.get("turn")))
+                if same_turn:
+                    # the same turn goes on: the table message is edited, whoever is newly asked gets a short ping
+                    assert update.method == "PATCH" and update.message_id == stored["message"]
                     shown = fake.messages[stored["message"]]
                     assert [a["filename"] for a in shown["attachments"]] == pictures
                     assert [line for line in shown["content"].splitlines() if line[0] == "•"][:len(earlier)] == earlier
+                    assert update.json["allowed_mentions"].get("users", []) == []
+                    assert len(pings) == (1 if newly else 0) and len(new) == len(pings)
+                    if newly:
+                        assert set(map(int, pings[0].json["allowed_mentions"]["users"])) == newly
+                        assert all(f"<@{u}>" in pings[0].json["content"] for u in newly)
                     edits += 1
                     shown_actions += 1
-                else:  # somebody else is awaited (or the game ended): a fresh message pings them once
-                    assert update.method == "POST" and len(new) == 1
+                else:  # a new turn (or the game ended): a fresh table message pings the newly awaited once
+                    assert update.method == "POST" and len(new) == 1 and pings == []
                     pinged = set(map(int, update.json["allowed_mentions"]["users"]))
-                    # one ping per decision: not the actor, not whoever was already awaited (and pinged)
-                    assert pinged == set(awaited(after)) - {turn.user_id} - set(stored["awaited"])
+                    assert pinged == newly
                     assert all(f"<@{u}>" in new[0]["content"] for u in pinged)
                     posts += 1
                     shown_actions = 1

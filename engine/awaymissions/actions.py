@@ -62,6 +62,8 @@ def end_activation(t: Table) -> None:
     if not a.bonus and character is not None and character.in_play:
         character.activated = True
     t.emit("activation_over", character=a.character, seat=a.player)
+    for p in s.players:
+        p.end_prepass("activation")
     s.activation = None
     s.turn += 1
     from engine.awaymissions.setup import check_annihilation
@@ -378,7 +380,7 @@ def window_seats(t: Table) -> Optional[list[str]]:
     while roll.passes < len(roll.window):
         side = roll.window[roll.turn % len(roll.window)]
         seats = [seat for seat in t.seats_of(side)
-                 if t.state.player(seat).hand and "reroll" not in t.state.player(seat).mute]
+                 if t.state.player(seat).hand and not t.state.player(seat).passes("reroll")]
         if seats:
             return seats
         roll.passes += 1

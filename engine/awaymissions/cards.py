@@ -161,7 +161,7 @@ def open_window(t: Table, trigger: str, subject: Character) -> None:
     active = s.activation.player if s.activation else None
     seats = []
     for p in s.players:
-        if p.seat == active or trigger in p.mute or not p.hand:
+        if p.seat == active or p.passes(trigger) or not p.hand:
             continue
         own = t.team_of(subject.controller) == t.team_of(p.seat)
         if (trigger in ("attacked", "rolled", "damaged")) != own:

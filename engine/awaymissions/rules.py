@@ -20,7 +20,7 @@ from engine.awaymissions.state import Decision, GameState, clone
 from engine import command_text
 from engine.errors import RuleError
 
-__all__ = ["new_game", "apply", "canonical", "legal_commands", "awaited", "view_for", "advance", "display_names",
+__all__ = ["new_game", "apply", "canonical", "can_take_back", "is_standing", "standing_choices", "turn_of", "legal_commands", "awaited", "view_for", "advance", "display_names",
            "decision_for"]
 
 
@@ -59,6 +59,17 @@ def advance(t: Table) -> None:
 def awaited(state: GameState) -> list[str]:
     """Seats that must answer a decision now, in the order they were asked."""
     return list(dict.fromkeys(seat for d in state.pending for seat in (d.player, *d.also)))
+
+
+def turn_of(state: GameState) -> Optional[str]:
+    """The seat whose turn it is: the active player of the current activation, or the one
+    seat being asked (to activate, or a set-up step); None while several are asked at once."""
+    if state.phase == "over":
+        return None
+    if state.activation is not None:
+        return state.activation.player
+    seats = awaited(state)
+    return seats[0] if len(seats) == 1 else None
 
 
 def _decision(state: GameState, seat: str) -> Decision:
@@ -274,7 +285,7 @@ COMMANDS: dict[str, Verb] = {
     "discard": Verb(("discard",), _on_discard, "discard CARD ...", 1, None, "L"),
     "redraw": Verb(("redraw",), _on_redraw, "redraw CARD ...", 1, None, "L"),
     "keep": Verb(("discard", "redraw"), _on_keep, "keep", 0, 0),
-    "mute": Verb((), None, "mute WINDOW ...", 0, None, "L"),
+    "mute": Verb((), None, "mute WINDOW ... [activation|round]", 0, None, "L"),
     "unmute": Verb((), None, "unmute WINDOW ...", 0, None, "L"),
 }
 _STANDING = ("mute", "unmute")  # standing choices: sent at any time, answer no decision
@@ -322,22 +333,74 @@ def canonical(command: Any) -> str:
 _SELF_CLOSING = {"damage", "place_drone", "effect_place", "adjudicate"}
 
 
+PREPASS_SCOPES = ("activation", "round")
+
+
+def standing_choices(state: GameState, seat: str) -> list[tuple[str, str]]:
+    """(label, command) of the standing choices worth offering `seat` now: passing every
+    window in advance, when a window is what it is asked."""
+    asked = next((d for d in state.pending if d.answerable_by(seat)), None)
+    if asked is None or _window_of(asked) is None:
+        return []
+    return [("Pass reactions for this activation", "mute all activation"),
+            ("Pass reactions for this round", "mute all round")]
+
+
+# events that reveal nothing hidden and roll nothing: an action made only of these may be
+# taken back with the opponent's consent (R42)
+TAKE_BACK_EVENTS = frozenset({
+    "activated", "activation_over", "moved", "cover", "recovered", "passed", "declined", "placed",
+    "corridor", "board_placed", "start_area", "mute", "unmute", "bonus_actions"})
+
+
+def can_take_back(events: list[dict]) -> bool:
+    """Whether the action that produced `events` may be taken back (R42)."""
+    return bool(events) and all(e["type"] in TAKE_BACK_EVENTS and "private" not in e for e in events)
+
+
+def is_standing(command: str) -> bool:
+    """Whether a (canonical) command is a standing choice, sent at any time."""
+    return command.split()[0] in _STANDING
+
+
 def _on_mute(state: GameState, seat: str, args: list[str], mute: bool) -> tuple[GameState, list[dict]]:
-    """Standing choice, at any time: never (mute) or again (unmute) be stopped for a window."""
+    """Standing choice, at any time: pass windows in advance (mute) or be asked again (unmute).
+
+    `mute WINDOW ... [activation|round]`: for the rest of the current activation, the rest
+    of the round, or (no scope) always; `all` names every window. The choice is private
+    (R41): the event is the player's alone.
+    """
     from engine.awaymissions.vocabulary import TRIGGERS
 
     known = ("reroll", *TRIGGERS)
-    if not args or any(a.lower() not in known for a in args):
-        raise RuleError(f"Say which windows: {', '.join(known)}.")
+    words = [a.lower() for a in args]
+    scope = words.pop() if mute and words and words[-1] in PREPASS_SCOPES else None
+    if not words or any(w not in (*known, "all") for w in words):
+        raise RuleError(f"Say which windows: {', '.join(known)} or all"
+                        + (", then optionally activation or round." if mute else "."))
+    windows = list(known) if "all" in words else list(dict.fromkeys(words))
     new = clone(state)
     player = new.player(seat)
-    for window in (a.lower() for a in args):
-        if mute and window not in player.mute:
-            player.mute.append(window)
-        elif not mute and window in player.mute:
-            player.mute.remove(window)
+    player.mute = [entry for entry in player.mute if entry.split("@")[0] not in windows]
+    if mute:
+        player.mute += [f"{w}@{scope}" if scope else w for w in windows]
+    until = {"activation": "for the rest of this activation", "round": "for the rest of this round"}.get(
+        scope, "until you unmute" if mute else "again")
+    events = [{"type": "mute" if mute else "unmute", "private": {seat: [f"{', '.join(windows)} {until}"]}}]
+    asked = next((d for d in new.pending if d.player == seat and not d.also), None)
+    # the open window is passed too (a window put to a team stays open for the teammates)
+    if mute and asked is not None and _window_of(asked) in windows:
+        new, passed = apply(new, seat, "pass")
+        events += passed
     new.version = state.version + 1
-    return new, [{"type": "mute" if mute else "unmute", "seat": seat, "windows": [a.lower() for a in args]}]
+    return new, events
+
+
+def _window_of(decision: Decision) -> Optional[str]:
+    """The window a decision is, if it is one ("reroll" or an interrupt moment)."""
+    if decision.kind == "reroll":
+        return "reroll"
+    return (decision.info or {}).get("trigger") if decision.kind == "interrupt" else None
 
 
 def decision_for(state: GameState, seat: str, verb: str) -> Decision:
@@ -570,9 +633,12 @@ _LEGAL = {
 
 # --- views ----------------------------------------------------------------------------------
 def display_names(state: GameState) -> dict[str, str]:
-    """Card codes -> card names, for readable lines (character codes stay as players type them)."""
+    """Card codes and special action codes -> their names, for readable lines (character
+    codes stay as players type them)."""
     pack = Table(state).pack
-    return {code: card.name for code, card in pack.cards.items()}
+    names = {a.code: a.name for holder in (*pack.characters.values(), *pack.cards.values())
+             for a in holder.special_actions}
+    return names | {code: card.name for code, card in pack.cards.items()}
 
 
 
@@ -596,7 +662,9 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
         hand = player.pop("hand", [])
         interrupts = player.pop("interrupts", [])
         player["hand_count"] = len(hand)
+        mute = player.pop("mute", [])
         if team is not None and player["team"] == team:
+            player["mute"] = mute  # pre-passes are private (R41)
             player["hand"] = hand
             player["interrupts"] = interrupts
     return view

@@ -475,9 +475,13 @@ def end_round(t: Table) -> None:
     s = t.state
     for p in s.players:
         p.bonus_actions = 0
+        p.end_prepass("round")
     for c in s.characters.values():
         c.boosts = {}
-    t.emit("round_over", number=s.round)
+    t.emit("round_over", number=s.round, standing={
+        p.seat: {"points": sum(t.pack.cards[c].points for c in p.scoring_area) + p.bonus_points,
+                 "in_play": sum(c.controller == p.seat and c.in_play for c in s.characters.values())}
+        for p in s.players})
     if s.round < ROUNDS:
         start_round(t, s.round + 1)
     else:

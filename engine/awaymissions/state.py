@@ -84,7 +84,15 @@ class Player(_Data):
     permanents: list[str] = []  # Permanent events in play
     table_missions: list[str] = []  # missions played to the table, not yet scored
     interrupts: list[str] = []  # the interrupt cards of this player's deck list (public at the table)
-    mute: list[str] = []  # windows this player never wants to be stopped for
+    mute: list[str] = []  # pre-passed windows: "attacked" always, "attacked@round", "attacked@activation"
+
+    def passes(self, window: str) -> bool:
+        """Whether this player pre-passed `window` (a moment kind or "reroll") for now."""
+        return any(entry.split("@")[0] == window for entry in self.mute)
+
+    def end_prepass(self, scope: str) -> None:
+        """Drop the pre-passes made for the activation or round (`scope`) that just ended."""
+        self.mute = [entry for entry in self.mute if not entry.endswith(f"@{scope}")]
 
 
 class Decision(_Data):

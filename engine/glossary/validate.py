@@ -9,10 +9,12 @@ from __future__ import annotations
 import os
 import re
 import sys
+from typing import Optional
 
 from engine.awaymissions.content import PROJECT_ROOT, load_pack
 from engine.errors import PackError
 from engine.glossary import GLOSSARY_DIR, Glossary, load_entries
+from engine.glossary.cards import pack_folders
 
 RULING_FILES = ("docs/rulings.md", "docs/leagues.md")
 _RULING = re.compile(r"\*\*([A-Z]\d+)\. ")
@@ -27,8 +29,9 @@ def ruling_ids() -> set[str]:
     return ids
 
 
-def glossary_problems(folder: str = GLOSSARY_DIR, packs: tuple[str, ...] = ("content/starter",)) -> list[str]:
-    """Every problem of the glossary in `folder`, against the cards of `packs`."""
+def glossary_problems(folder: str = GLOSSARY_DIR, packs: Optional[list[str]] = None) -> list[str]:
+    """Every problem of the glossary in `folder`, against the cards of `packs` (default: every pack)."""
+    packs = packs or pack_folders()
     try:
         entries = load_entries(folder)
     except PackError as error:
@@ -59,8 +62,9 @@ def glossary_problems(folder: str = GLOSSARY_DIR, packs: tuple[str, ...] = ("con
 
 
 def main(argv: list[str]) -> int:
+    """`python -m engine.glossary.validate [GLOSSARY_FOLDER [PACK ...]]`: exit 1 on any problem."""
     folder = argv[0] if argv else GLOSSARY_DIR
-    problems = glossary_problems(folder, tuple(argv[1:]) or ("content/starter",))
+    problems = glossary_problems(folder, list(argv[1:]) or None)
     for problem in problems:
         print(problem)
     print(f"{folder}: {'ok' if not problems else f'{len(problems)} problem(s)'}")

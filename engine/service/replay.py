@@ -19,6 +19,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
+import msgspec
+
 from db import Database, DatabaseBusy, GameRow, LogEntry, SchemaTooNew, integrity_problems
 from engine.errors import RuleError
 from engine.service import text
@@ -36,12 +38,28 @@ class Check:
     problem: Optional[str] = None
 
 
+TAKE_BACK = "take back"  # a log entry of the service: the command before it was taken back
+
+
 def rebuild(ruleset: Ruleset, config: dict, seed: int, commands: Iterable[tuple[str, str]]) -> Any:
-    """The state reached by dealing `config` with `seed` and applying (seat, command) in order."""
+    """The state reached by dealing `config` with `seed` and applying (seat, command) in order;
+    a TAKE_BACK entry returns to the state before the command it follows."""
     state = ruleset.new_game(config, seed)
+    before = None
     for seat, command in commands:
+        if command == TAKE_BACK:
+            if before is None:
+                raise RuleError("A take-back follows no command that could be taken back.")
+            state, before = taken_back(before, state.version + 1), None
+            continue
+        before = state
         state, _ = ruleset.apply(state, seat, command)
     return state
+
+
+def taken_back(before: Any, version: int) -> Any:
+    """The state `before` an action, as the game's next version once the action is taken back."""
+    return msgspec.structs.replace(before, version=version)
 
 
 def check(row: GameRow, log: list[LogEntry]) -> Check:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from engine.awaymissions import odds as awaymissions_odds
 from engine.awaymissions import rules as awaymissions_rules
 from engine.awaymissions import state as awaymissions_state
 
@@ -25,6 +26,11 @@ class Ruleset:
     default_options: dict = field(default_factory=dict)
     dice_events: frozenset[str] = frozenset()
     display_names: Callable[[Any], dict[str, str]] = lambda state: {}
+    preview: Callable[[Any, str, str], Any] = lambda state, seat, command: None  # odds of a command, or None
+    standing: Callable[[str], bool] = lambda command: False  # a choice sent at any time, answering no decision
+    standing_choices: Callable[[Any, str], list[tuple[str, str]]] = lambda state, seat: []  # (label, command) to offer
+    turn_of: Callable[[Any], Optional[str]] = lambda state: None  # whose turn it is (one table message per turn)
+    can_take_back: Callable[[list[dict]], bool] = lambda events: False  # nothing rolled or revealed by them
     table_seats: Optional[Callable[[dict], tuple[str, ...]]] = None  # seats a game's config asks for
 
     def seats_for(self, config: dict) -> tuple[str, ...]:
@@ -54,6 +60,11 @@ AWAY_MISSIONS = Ruleset(
     default_options={"pack": "content/starter", "layout": "standard"},
     dice_events=frozenset({"rolled", "rerolled", "roll_off"}),
     display_names=awaymissions_rules.display_names,
+    preview=awaymissions_odds.preview,
+    standing=awaymissions_rules.is_standing,
+    standing_choices=awaymissions_rules.standing_choices,
+    turn_of=awaymissions_rules.turn_of,
+    can_take_back=awaymissions_rules.can_take_back,
     table_seats=_away_mission_seats,
 )
 

@@ -24,10 +24,12 @@ from engine.service import text
 from engine.service.errors import (DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
                                    NotAllowed, NotAPlayer, NotYourDecision, StaleVersion, StorageBusy,
                                    UnknownGame)
+from engine.service.replay import TAKE_BACK, rebuild, taken_back
 from engine.service.rulesets import RULESETS, Ruleset
 
 MAX_COMMAND_LENGTH = 1000
 DEFAULT_REMIND_AFTER = 24 * 3600.0
+CATCH_UP_AFTER = 15 * 60.0  # a player back after this long sees what happened since their last action
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,36 @@ class Update:
     players: dict[str, int]
     result: Optional[dict] = None
     events: list[dict] = field(default_factory=list)
+    said: str = ""  # the accepted command as a person reads it (card names, not codes)
+    can_take_back: bool = False  # the actor may ask to take this action back (nothing rolled or revealed)
+    turn: Optional[str] = None  # the seat whose turn it is now (ruleset.turn_of), if one
+
+
+@dataclass(frozen=True)
+class Panel:
+    """What one player's private panel shows: the decision as a question, the legal
+    commands (by index) with readable labels, the exact odds of those that roll dice,
+    and the player's hand by name."""
+
+    version: int
+    seat: str
+    question: str
+    commands: list[str]
+    labels: list[str]
+    odds: dict[int, str]
+    hand: Optional[list[str]]
+    names: dict[str, str]  # card codes and seats -> what people call them
+    standing: list[tuple[str, str]] = field(default_factory=list)  # (label, command) offered beside the decision
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One accepted command as anyone may read it."""
+
+    seq: int
+    seat: Optional[str]
+    at: float
+    lines: list[str]
 
 
 def game_key(game_id: Any) -> int:
@@ -370,12 +402,15 @@ class GameService:
                 raise StaleVersion(f"The game moved on (it is now at move {hot.state.version}); "
                                    "look at the table again and resend if still wanted.")
             awaited = hot.ruleset.awaited(hot.state)
-            if seat not in awaited:
+            standing = hot.ruleset.standing(command)
+            if seat not in awaited and not standing:
                 raise NotYourDecision(f"It is not your decision; waiting for {self._who(hot, awaited)}.")
             try:
                 state, events = hot.ruleset.apply(hot.state, seat, command)
             except RuleError as error:
                 raise IllegalCommand(str(error), error.term) from error
+            answered = not standing or (seat in awaited and hot.ruleset.legal_commands(hot.state, seat)
+                                        != hot.ruleset.legal_commands(state, seat))
             now = self._clock()
             over = state.phase == "over"
             change = GameWrite(
@@ -384,19 +419,20 @@ class GameService:
                 state=hot.ruleset.to_json(state).decode(), at=now,
                 result=json.dumps(state.result) if over else None,
                 log=[LogEntry(state.version, seat, user_id, command, json.dumps(events), now)])
-            waits = self._rewait(hot, change, state, seat, now)
+            waits = self._rewait(hot, change, state, seat if answered else None, now)  # a standing choice keeps the clock
             del state  # nothing holds a live state while the commit waits (change.state has it)
             hot.let_go()
             await self._commit(hot, change)
             hot.waits = waits
             names = hot.names()
-            images = ["board"]
+            images = ["board"] if answered else []  # a standing choice alone changes nothing on the table
             if any(e["type"] in hot.ruleset.dice_events for e in events):
                 images.append("dice")
             lines = [line for line in (text.public_line(e, names) for e in events) if line]
             update = self._update(hot, lines, images,
                                   text.private_lines(events, names))
-            return dataclasses.replace(update, events=[
+            return dataclasses.replace(update, said=text.readable(command, names),
+                                       can_take_back=answered and hot.ruleset.can_take_back(events), events=[
                 {k: v for k, v in e.items() if k != "private"} for e in events])
 
     async def concede(self, game_id: int, user_id: int) -> Update:
@@ -453,6 +489,81 @@ class GameService:
         async with self._game(game_id) as hot:
             seat = self._require_player_in_play(hot, user_id)
             return hot.state.version, hot.ruleset.legal_commands(hot.state, seat)
+
+    async def panel(self, game_id: int, user_id: int) -> Panel:
+        """The user's private panel for the current decision (no commands when none is theirs)."""
+        async with self._game(game_id) as hot:
+            seat = self._require_player_in_play(hot, user_id)
+            state, names = hot.state, hot.names()
+            commands = hot.ruleset.legal_commands(state, seat)
+            view = hot.ruleset.view_for(state, seat)
+            odds = {}
+            for index, command in enumerate(commands):
+                chances = hot.ruleset.preview(state, seat, command)
+                if chances is not None:
+                    odds[index] = text.odds_text(chances)
+            decision = next((d for d in view.get("pending", []) if d["player"] == seat), None)
+            hand = next((p.get("hand") for p in view.get("players", []) if p["seat"] == seat), None)
+            return Panel(version=state.version, seat=seat,
+                         question=text.question(decision, names) if decision else "",
+                         commands=commands, labels=[text.readable(c, names) for c in commands], odds=odds,
+                         hand=None if hand is None else [names.get(card, card) for card in hand], names=names,
+                         standing=hot.ruleset.standing_choices(state, seat))
+
+    async def take_back(self, game_id: int, user_id: int, version: int) -> Update:
+        """Take back the last action of the game at `version`, with the consent of `user_id`,
+        another player: only an action that rolled no die and revealed or drew no hidden
+        card (R42). The log keeps the action and the take-back."""
+        async with self._game(game_id) as hot:
+            seat = self._require_player_in_play(hot, user_id)
+            if version != hot.state.version:
+                raise StaleVersion("The game moved on since the request; it can no longer be taken back.")
+            log = await self.db.log(hot.row.id)
+            last = log[-1] if log else None
+            if last is None or last.command == TAKE_BACK or last.seat is None:
+                raise NotAllowed("There is no action to take back.")
+            if last.seat == seat:
+                raise NotAllowed("Another player must agree to take your action back.")
+            if not hot.ruleset.can_take_back(json.loads(last.events)):
+                raise NotAllowed("That action rolled dice or showed or drew a card: it cannot be taken back.")
+            config = json.loads(hot.row.config)
+            earlier = [(e.seat, e.command) for e in log[:-1]]
+            before = await asyncio.to_thread(rebuild, hot.ruleset, config, hot.row.seed, earlier)
+            state = taken_back(before, hot.state.version + 1)
+            names = hot.names()
+            events = [{"type": "taken_back", "seat": last.seat, "command": text.readable(last.command, names),
+                       "by": seat}]
+            now = self._clock()
+            change = GameWrite(
+                game_id=hot.row.id, from_version=hot.row.version, from_status="active", version=state.version,
+                status="active", state=hot.ruleset.to_json(state).decode(), at=now,
+                log=[LogEntry(state.version, seat, user_id, TAKE_BACK, json.dumps(events), now)])
+            waits = self._rewait(hot, change, state, None, now)
+            hot.let_go()
+            await self._commit(hot, change)
+            hot.waits = waits
+            lines = [text.public_line(e, names) for e in events]
+            return dataclasses.replace(self._update(hot, lines, ["board"], {}), events=events)
+
+    async def history(self, game_id: int) -> list[Moment]:
+        """Every accepted command as anyone may read it, oldest first (card names, player names)."""
+        async with self._game(game_id) as hot:
+            names = hot.names()
+            entries = await self.db.log(hot.row.id)
+        return [Moment(e.seq, e.seat, e.at, [line for line in (text.public_line(event, names)
+                                                              for event in json.loads(e.events)) if line])
+                for e in entries]
+
+    async def catch_up(self, game_id: int, user_id: int, after: float = CATCH_UP_AFTER) -> list[str]:
+        """What the others did since the user's last action, when that was at least `after`
+        seconds ago (public lines, oldest first); [] otherwise."""
+        moments = await self.history(game_id)
+        async with self._game(game_id) as hot:
+            seat = hot.seat_of(user_id)
+        mine = [m for m in moments if m.seat == seat]
+        if seat is None or not mine or self._clock() - mine[-1].at < after:
+            return []
+        return [line for m in moments if m.seq > mine[-1].seq for line in m.lines]
 
     async def log(self, game_id: int) -> list[LogEntry]:
         """The accepted commands of a game, oldest first."""
@@ -572,5 +683,7 @@ class GameService:
     def _update(self, hot: _Hot, public: list[str], images: list[str],
                 private: dict[str, list[str]]) -> Update:
         r = hot.row
+        turn = hot.ruleset.turn_of(hot.state) if r.status == "active" and hot.state is not None else None
         return Update(r.id, r.version, r.status, public, images, private, self._turns(hot),
-                      {s.seat: s.user_id for s in hot.seats}, json.loads(r.result) if r.result else None)
+                      {s.seat: s.user_id for s in hot.seats}, json.loads(r.result) if r.result else None,
+                      turn=turn)

@@ -63,17 +63,18 @@ _PUBLIC = {
     "test_impossible": "The test for {card} cannot be taken",
     "round_effect": "{seat} resolves {card}",
     "passed_effects": "{seat} resolves no more start-of-round effects",
-    "mute": "{seat} will not be stopped for {windows}",
-    "unmute": "{seat} will be stopped again for {windows}",
     "resolved": "{kind} result: {successes} success(es)",
+    "taken_back": "{seat} takes back '{command}' ({by} agreed)",
 }
 
 # events that need no public line (a reaction moment nobody used)
-_SILENT = {"declined"}
+_SILENT = {"declined", "mute", "unmute"}  # pre-passes are private (R41)
 
 _PRIVATE = {
     "drew": "You drew: {items}",
     "cycled": "You drew: {items}",
+    "mute": "You pass in advance: {items}",
+    "unmute": "You will be asked again: {items}",
 }
 
 
@@ -91,6 +92,10 @@ def public_line(event: dict, names: dict[str, str]) -> str:
     """One line about `event` that anyone may read; seats appear as player names."""
     if event["type"] in _SILENT:
         return ""
+    if event["type"] == "round_over" and "standing" in event:
+        return f"Round {event['number']} is over · " + " · ".join(
+            f"{names.get(seat, seat)} {mark['points']} point(s), {mark['in_play']} in play"
+            for seat, mark in event["standing"].items())
     fields = {k: _show(v, names) for k, v in event.items() if k not in ("type", "private")}
     template = _PUBLIC.get(event["type"])
     if template is not None:
@@ -112,3 +117,84 @@ def private_lines(events: list[dict], names: Optional[dict[str, str]] = None) ->
             shown = ", ".join(names.get(i, str(i)) for i in items) if isinstance(items, list) else str(items)
             lines.setdefault(seat, []).append(template.format(items=shown))
     return lines
+
+
+# --- what a player reads on their panel --------------------------------------------------
+
+_QUESTIONS = {
+    "activate": "Which character activates next (or which bonus action token do you use)?",
+    "action": "What does {character} do next? ({left} action(s) left)",
+    "reroll": "Re-roll any of the {roll} dice, play an interrupt, or keep them?",
+    "damage": "How does {character} take {amount} damage?",
+    "corridor": "Which way does the Main Corridor lie?",
+    "board": "Which board goes where?",
+    "core": "Which core mission do you play?",
+    "start_area": "Where does your away team beam down?",
+    "place": "Where do you place your next character ({why})?",
+    "place_drone": "Where does the new drone {character} appear?",
+    "discard": "Discard any cards from your opening hand?",
+    "redraw": "Return cards and draw again?",
+    "effect_move": "Move {character} up to {steps} space(s) ({card})?",
+    "effect_place": "Where is {character} placed ({card})?",
+    "free_action": "Take the free {action} with {character} ({card})?",
+    "search": "Take one of the cards found ({card})?",
+    "challenger": "Who challenges {character}'s {specialization} test?",
+    "adjudicate": "Adjust the game as {card} says, then choose done.",
+    "simultaneous": "Resolve a start-of-round effect?",
+}
+
+_MOMENTS = {
+    "attacked": "before the attack on {subject} is rolled",
+    "rolled": "on {subject}'s roll",
+    "damaged": "before {subject} takes the damage",
+    "activated": "as {subject} activates",
+    "moved": "after {subject} moved",
+}
+
+
+def question(decision: dict, names: dict[str, str]) -> str:
+    """A pending decision (as in a view) put as a question to its player."""
+    info = {k: _show(v, names) for k, v in (decision.get("info") or {}).items() if k != "secret"}
+    if decision["kind"] == "interrupt":
+        moment = _MOMENTS.get(decision["info"].get("trigger"), "now ({trigger})")
+        return "Play an interrupt " + moment.format_map(_Missing(info)) + "?"
+    template = _QUESTIONS.get(decision["kind"])
+    if template is None:
+        return f"Your decision: {decision['kind'].replace('_', ' ')}"
+    return template.format_map(_Missing(info))
+
+
+class _Missing(dict):
+    """Format fields: a field the decision lacks reads as '?' rather than failing."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def readable(command: str, names: dict[str, str]) -> str:
+    """A command with card codes replaced by card names ('play fed-sup-x REYES' -> 'play Aimed Shot REYES');
+    the verb stays as it is."""
+    verb, *rest = command.split()
+    return " ".join([verb, *(names.get(word, word) for word in rest)])
+
+
+def odds_text(odds: Any) -> str:
+    """The exact chances of an attack or skill test (engine odds), in one short line."""
+    if hasattr(odds, "passed"):
+        against = f" vs {odds.opposing}" if odds.opposing is not None else ""
+        return f"pass {_percent(odds.passed)} ({odds.dice} dice{against}, {odds.needed} needed)"
+    if odds.stun:
+        return f"stun {_percent(odds.stun)}, no effect {_percent(1 - odds.stun)} ({odds.dice} vs {odds.defense} dice)"
+    chances = sorted(odds.damage.items())
+    shown = [f"{damage}: {_percent(chance)}" for damage, chance in chances[:4]]
+    if len(chances) > 4:
+        shown.append(f"{chances[4][0]}+: {_percent(sum(c for _, c in chances[4:]))}")
+    line = "damage " + " · ".join(shown)
+    if odds.neutralize:
+        line += f"; neutralized {_percent(odds.neutralize)}"
+    return line
+
+
+def _percent(chance: Any) -> str:
+    value = float(chance) * 100
+    return f"{value:.0f}%" if value >= 1 or value == 0 else "<1%"
