@@ -55,19 +55,30 @@ class Console:
 
     def __init__(self, service: GameService, pictures: str, *, ask: Ask = _terminal,
                  say: Callable[[str], None] = print, hotseat: bool = False, rng: Optional[random.Random] = None,
-                 team: Optional[dict] = None):
+                 team: Optional[dict] = None, players: int = 2, teams: bool = False):
         self.service, self.folder, self.ask, self.say = service, pictures, ask, say
         self.team = team or FED
+        self.players = 4 if teams else players
+        self.teams = teams
         self.humans = {1, 2} if hotseat else {1}
         self.rng = rng or random.Random()
         self.game_id = 0
 
     async def play(self, seed: Optional[int] = None) -> Update:
         """Create, start and play a game until it ends or the player quits; the last update."""
-        info = await self.service.create(creator=1, seed=seed)
+        options = None
+        if self.players > 2:  # six boards; 2 vs 2 pairs you (p1) with p3
+            options = {"layout": "six", **({"mode": "teams"} if self.teams else {"seats": self.players})}
+        info = await self.service.create(creator=1, seed=seed, options=options)
         self.game_id = info.id
-        await self.service.join(info.id, 1, "Player 1" if len(self.humans) > 1 else "You", **self.team)
-        await self.service.join(info.id, 2, "Player 2" if len(self.humans) > 1 else "Computer", **BORG)
+        for user in range(1, self.players + 1):
+            if len(self.humans) > 1 and user in self.humans:
+                name = f"Player {user}"
+            elif user == 1:
+                name = "You"
+            else:
+                name = "Computer" if self.players == 2 else f"Computer {user}"
+            await self.service.join(info.id, user, name, **(self.team if user == 1 else (BORG, FED)[user % 2]))
         update = await self.service.start(info.id, 1)
         self.say(f"Game #{info.id} (pictures in {self.folder}/). {HELP}")
         await self.show(update)
@@ -114,7 +125,7 @@ class Console:
     async def hand(self, user_id: int) -> str:
         """The player's decision and hand."""
         view = await self.service.view(self.game_id, user_id)
-        seat = "p1" if user_id == 1 else "p2"
+        seat = f"p{user_id}"
         pending = [d["kind"] for d in view["pending"] if d["player"] == seat or seat in d.get("also", [])]
         hand = next(p.get("hand", []) for p in view["players"] if p["seat"] == seat)
         return f"Decision: {', '.join(pending) or 'none'}. Hand: {', '.join(hand) or 'empty'}."
@@ -168,8 +179,10 @@ def human_team(commander: Optional[str] = None, swaps: Sequence[str] = ()) -> di
 
 async def play_local(database: str, pictures: str, *, hotseat: bool = False, seed: Optional[int] = None,
                      commander: Optional[str] = None, swaps: Sequence[str] = (),
-                     ask: Ask = _terminal, say: Callable[[str], None] = print) -> int:
-    """Play one local game over the database at `database`; exit status 0 (2: a refused team)."""
+                     ask: Ask = _terminal, say: Callable[[str], None] = print,
+                     players: int = 2, teams: bool = False) -> int:
+    """Play one local game over the database at `database`; exit status 0 (2: a refused team).
+    `players` 3 or 4 plays a free-for-all on six boards, `teams` 2 vs 2 (you and p3)."""
     try:
         team = human_team(commander, swaps)
     except RuleError as refused:
@@ -178,7 +191,7 @@ async def play_local(database: str, pictures: str, *, hotseat: bool = False, see
     service = await GameService.open(database)
     try:
         await Console(service, pictures, ask=ask, say=say, hotseat=hotseat,
-                      rng=random.Random(seed), team=team).play(seed)
+                      rng=random.Random(seed), team=team, players=players, teams=teams).play(seed)
     finally:
         await service.close()
     return 0
