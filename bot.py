@@ -43,6 +43,7 @@ To run the bot on Discord:
 To play without Discord, right here in the terminal:
   python bot.py --local              (you against a simple opponent)
   python bot.py --local --hotseat    (two people at one keyboard)
+  python bot.py --local --players 3  (you against two computer players; --mode teams: 2 vs 2)
 """
 
 
@@ -119,13 +120,18 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--commander", help="local: your alternative commander (e.g. LINDQ)")
     parser.add_argument("--swap", action="append", default=[], metavar="OLD=NEW",
                         help="local: swap a mission specialist of your team (repeatable)")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                        help="local: players at the table (3 or 4: every player for themselves, six boards)")
+    parser.add_argument("--mode", choices=("free-for-all", "teams"), default="free-for-all",
+                        help="local: teams is 2 vs 2, you and the third seat against the other two")
     args = parser.parse_args(argv)
     config = Config.from_env()
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.local:
         from engine.service.console import play_local
         return asyncio.run(play_local(config.database, args.pictures, hotseat=args.hotseat, seed=args.seed,
-                                      commander=args.commander, swaps=args.swap, ruleset=args.ruleset))
+                                      commander=args.commander, swaps=args.swap, ruleset=args.ruleset,
+                                      players=args.players, teams=args.mode == "teams"))
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2

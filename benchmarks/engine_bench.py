@@ -31,14 +31,25 @@ CONFIG = {
 }
 
 
+def table_config(players, teams=False):
+    """Three or four seats, Federation and Borg in turn; with `teams` p1 and p3 against p2 and p4."""
+    affiliations = ["federation", "borg"]
+    config = {"pack": "content/starter",
+              "players": [{"seat": f"p{i + 1}", "affiliation": affiliations[i % 2],
+                           "team": f"{affiliations[i % 2]}-away-team"} for i in range(players)]}
+    if teams:
+        config["mode"] = "teams"
+    return config
+
+
 def p95(values):
     return sorted(values)[int(len(values) * 0.95) - 1]
 
 
-def time_games(count, layout):
+def time_games(count, layout, base=CONFIG):
     times, commands = [], []
     for seed in range(count):
-        config = dict(CONFIG, layout=layout) if layout else CONFIG
+        config = dict(base, layout=layout) if layout else base
         start = time.perf_counter()
         state = rules.new_game(config, seed)
         state, log = play_out(state, random.Random(seed))
@@ -105,11 +116,19 @@ def main():
     attack = time_attack()
     print(f"one attack (apply, roll, resolve, damage): median {statistics.median(attack) * 1e6:.0f} us, "
           f"p95 {p95(attack) * 1e6:.0f} us")
-    for label, layout in (("preset layout", "standard"), ("boards placed in setup", None)):
-        times, commands = time_games(games, layout)
+    medians = {}
+    for label, layout, base in (("preset layout", "standard", CONFIG), ("boards placed in setup", None, CONFIG),
+                                ("3 players, boards placed", None, table_config(3)),
+                                ("4 players, boards placed", None, table_config(4)),
+                                ("2 vs 2, boards placed", None, table_config(4, teams=True))):
+        times, commands = time_games(games, layout, base)
+        medians[label] = statistics.median(times)
         print(f"complete random game, {label}: median {statistics.median(times) * 1e3:.1f} ms, "
               f"p95 {p95(times) * 1e3:.1f} ms, {statistics.median(commands):.0f} commands "
               f"(random player included), {games} games")
+    two = medians["boards placed in setup"]
+    print(f"4-player game / 2-player game (medians): {medians['4 players, boards placed'] / two:.2f}x; "
+          f"2 vs 2: {medians['2 vs 2, boards placed'] / two:.2f}x (target: under 4x)")
 
     for label, config in (("Coalition against Renegades", {"players": [{"seat": "p1"}, {"seat": "p2"}]}),
                           ("solo against NPC Coalition ships", {"mode": "coop", "players": [{"seat": "p1"}]})):

@@ -25,22 +25,40 @@ DEFAULT_PLAYERS = {
 }
 
 
+TABLES = {3: 3, 4: 4, "teams": 4}
+
+
+def table_players(table: Any) -> dict[str, dict[str, str]]:
+    """The seats of a `table: 3`, `4` or `teams` scenario: Federation and Borg starter teams in
+    turn (p1 and p3 Federation, p2 and p4 Borg); the second copy of a character is coded with
+    its seat's number (REYES-3, NEXUS-4)."""
+    if table not in TABLES:
+        raise ValueError(f"table must be 3, 4 or teams, not {table!r}")
+    return {f"p{i + 1}": dict(DEFAULT_PLAYERS["p1" if i % 2 == 0 else "p2"]) for i in range(TABLES[table])}
+
+
 def build(spec: dict[str, Any]) -> GameState:
     """The starting position a scenario describes."""
-    players = spec.get("players", DEFAULT_PLAYERS)
-    layout = spec.get("layout", "standard")
+    players = spec.get("players") or (table_players(spec["table"]) if "table" in spec else DEFAULT_PLAYERS)
+    layout = spec.get("layout", "standard" if len(players) == 2 else "six")
     config = {
         "pack": spec.get("pack", "content/starter"),
         "players": [{"seat": seat, **seat_spec} for seat, seat_spec in players.items()],
         "layout": layout if isinstance(layout, str) else None,
         "cube": spec.get("cube", False),
     }
+    if spec.get("start") is None and spec.get("dice"):
+        config["dice"] = list(spec["dice"])  # without a start the dice decide setup's first roll-offs
+    if spec.get("table") == "teams":
+        config["mode"] = "teams"
+    for option in ("mode", "annihilation"):
+        if option in spec:
+            config[option] = spec[option]
     state = rules.new_game(config, spec.get("seed", 1))
     if isinstance(layout, dict):
         state.layout = msgspec.convert(layout, LayoutSpec)
     start = spec.get("start")
     if start is None:
-        state.dice.scripted = list(spec.get("dice", []))
         return state
     _set_position(state, spec, start)
     return state
@@ -76,8 +94,13 @@ def _set_position(state: GameState, spec: dict[str, Any], start: dict[str, Any])
     for seat, count in (spec.get("bonus_actions") or {}).items():
         state.player(seat).bonus_actions = count
     if state.phase == "action":
-        first = start.get("turn", state.seats[0])
-        state.order = [first] + [s for s in state.seats if s != first]
+        sides = Table(state).sides()
+        if "order" in start:
+            state.order = list(start["order"])
+        else:
+            first = start.get("turn", sides[0])
+            first = Table(state).side_of(first) if first in state.seats else first
+            state.order = [first] + [s for s in sides if s != first]
         state.turn = 0
     state.dice.scripted = list(spec.get("dice", []))
     rules.advance(Table(state))
@@ -260,6 +283,13 @@ def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[
                     got = table.sees(state.characters[viewer], _space_of(state, target))
                     if got != expected:
                         failures.append(f"{viewer} sees {target}: {got}, expected {expected}")
+        elif key == "hands_visible":
+            for viewer, seats in wanted.items():
+                view = rules.view_for(state, viewer)
+                for seat, expected in seats.items():
+                    got = "hand" in view["players"][state.seats.index(seat)]
+                    if got != expected:
+                        failures.append(f"{viewer} sees {seat}'s hand: {got}, expected {expected}")
         elif key == "distance":
             for pair, expected in wanted.items():
                 a, b = pair.split()

@@ -28,6 +28,24 @@ def two_player_config(layout=None, cube=False):
     return config
 
 
+def multi_config(players=3, teams=False, layout=None, annihilation=False):
+    """Three or four seats: Federation (p1, p3) and Borg (p2, p4) with the starter teams and
+    decks; with `teams`, p1 and p3 against p2 and p4."""
+    names = ["Ann", "Bo", "Cy", "Di"]
+    affiliations = ["federation", "borg"]
+    config = {
+        "pack": STARTER,
+        "players": [{"seat": f"p{i + 1}", "name": names[i], "affiliation": affiliations[i % 2],
+                     "team": f"{affiliations[i % 2]}-away-team"} for i in range(players)],
+    }
+    if teams:
+        config["mode"] = "teams"
+        config["annihilation"] = annihilation
+    if layout:
+        config["layout"] = layout
+    return config
+
+
 @pytest.fixture
 def config():
     return two_player_config()

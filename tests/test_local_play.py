@@ -121,3 +121,17 @@ async def test_local_play_never_prints_the_cards_the_computer_returns_to_its_dec
     text = "\n".join(said)
     assert "returns" in text  # the public line says how many
     assert not [card for card in computer.returned if card in text]
+
+
+async def test_three_players_and_two_against_two_are_played_locally(tmp_path):
+    for options, seats in (({"players": 3}, 3), ({"teams": True}, 4)):
+        ask, prompts = scripted(["1"] * 4 + ["quit"])
+        said = []
+        database = str(tmp_path / f"local{seats}.db")
+        await play_local(database, str(tmp_path / "pictures"), seed=4, ask=ask, say=said.append, **options)
+        conn = sqlite3.connect(database)
+        assert conn.execute("SELECT COUNT(*) FROM seats").fetchone()[0] == seats
+        state = json.loads(conn.execute("SELECT state FROM games").fetchone()[0])
+        assert state["layout"]["six"] is True and len(state["players"]) == seats
+        assert bool(state["options"].get("teams")) == (seats == 4)
+        assert set(prompts) == {"You> "} and "Computer 2 acts:" in "\n".join(said)

@@ -136,3 +136,32 @@ async def test_seat_options_change_in_the_lobby_only_and_reach_the_game(service)
     with pytest.raises(LobbyError, match="already started"):
         await service.set_seat_options(game.id, 1, commander="LINDQ")
     assert "commander" not in (await service.seat_options(game.id, 1))[1]
+
+
+async def test_three_seats_are_asked_for_and_filled_in_turn(service):
+    game = await service.create(creator=1, channel_id=21, seed=3, options={"seats": 3, "layout": "six"})
+    await service.join(game.id, 1, "Ann", **FED)
+    await service.join(game.id, 2, "Bo", **BORG)
+    with pytest.raises(LobbyError, match="2 of 3"):
+        await service.start(game.id, 1)
+    info = await service.join(game.id, 3, "Cy", **FED)
+    assert [s.seat for s in info.seats] == ["p1", "p2", "p3"]
+    with pytest.raises(LobbyError, match="full"):
+        await service.join(game.id, 4, "Di", **BORG)
+    update = await service.start(game.id, 1)
+    assert update.players == {"p1": 1, "p2": 2, "p3": 3}
+    with pytest.raises(LobbyError, match="two, three or four"):
+        await service.create(creator=1, channel_id=22, options={"seats": 5})
+
+
+async def test_a_team_game_seats_four_and_a_concession_loses_for_the_whole_team(service):
+    game = await service.create(creator=1, channel_id=23, seed=4, options={"mode": "teams", "layout": "six"})
+    for user, (name, seat) in enumerate((("Ann", FED), ("Bo", BORG), ("Cy", FED), ("Di", BORG)), start=1):
+        await service.join(game.id, user, name, **seat)
+    update = await service.start(game.id, 3)
+    assert update.players == {"p1": 1, "p2": 2, "p3": 3, "p4": 4}
+    view = await service.view(game.id, 1)
+    assert [p["team"] for p in view["players"]] == ["team-a", "team-b", "team-a", "team-b"]
+    assert "hand" in view["players"][2] and "hand" not in view["players"][1]
+    conceded = await service.concede(game.id, 2)
+    assert conceded.result["winner"] == ["p1", "p3"] and conceded.result["conceded"] == "p2"

@@ -8,14 +8,14 @@ from typing import Optional
 from engine.awaymissions import cards, combat, effects
 from engine.awaymissions.vocabulary import SkillTest
 from engine.awaymissions.context import Table
-from engine.awaymissions.geometry import reachable
+from engine.awaymissions.geometry import adjacent, line_of_sight, reachable
 from engine.awaymissions.state import Activation, Attack, Character, Pending, Roll
 from engine.errors import RuleError
 
 
 # --- choosing who acts -------------------------------------------------------------
 def can_activate(t: Table, seat: str) -> bool:
-    """Whether a side still has something to activate this round."""
+    """Whether a seat still has something to activate this round."""
     mine = t.characters_of(seat)
     if not mine:
         return False
@@ -23,28 +23,35 @@ def can_activate(t: Table, seat: str) -> bool:
 
 
 def next_activation(t: Table) -> bool:
-    """Ask the next side able to activate; False when nobody can (the round is over)."""
+    """Ask the next side able to activate; False when nobody can (the round is over).
+
+    A side is a seat, or in a team game a team: any teammate may choose which of the
+    team's characters activates (or whose bonus action token is spent)."""
     s = t.state
     for _ in range(len(s.order)):
-        seat = s.order[s.turn % len(s.order)]
-        if can_activate(t, seat):
-            t.ask("activate", seat)
+        side = s.order[s.turn % len(s.order)]
+        if any(can_activate(t, seat) for seat in t.seats_of(side)):
+            t.ask_side("activate", side)
             return True
         s.turn += 1
     return False
 
 
 def activate(t: Table, seat: str, code: str, bonus: bool) -> None:
-    character = t.own_character(code, seat)
-    player = t.state.player(seat)
+    """Start an activation. In a team game the character may be a teammate's: the activation
+    is then that player's, and a bonus action token is spent from that player's tokens."""
+    character = t.own_character(code, seat, team=True)
+    owner = character.controller
+    player = t.state.player(owner)
     if bonus:
         if player.bonus_actions <= 0:
-            raise RuleError("You have no bonus action token.")
+            raise RuleError("You have no bonus action token." if owner == seat else
+                            f"{player.name} has no bonus action token to spend on {character.name}.")
         player.bonus_actions -= 1
     elif character.activated:
         raise RuleError(f"{character.name} has already activated this round; use a bonus action token instead.")
-    t.state.activation = Activation(player=seat, character=character.id, bonus=bonus, actions_left=1 if bonus else 2)
-    t.emit("activated", character=character.id, seat=seat, bonus=bonus)
+    t.state.activation = Activation(player=owner, character=character.id, bonus=bonus, actions_left=1 if bonus else 2)
+    t.emit("activated", character=character.id, seat=owner, bonus=bonus, **({"by": seat} if owner != seat else {}))
     cards.open_window(t, "activated", character)
 
 
@@ -59,6 +66,9 @@ def end_activation(t: Table) -> None:
         p.end_prepass("activation")
     s.activation = None
     s.turn += 1
+    from engine.awaymissions.setup import check_annihilation
+
+    check_annihilation(t)
 
 
 def acting(t: Table, seat: str, code: str, moving: bool = False) -> Character:
@@ -134,14 +144,14 @@ def move(t: Table, seat: str, code: str, target: str) -> None:
 def attack_targets(t: Table, character: Character, weapon: Attack) -> list[Character]:
     """Hostile characters this attack may target: in line of sight, and adjacent for melee."""
     targets = []
+    occupied, screens = t.occupied(), t.screens(character)
     for other in t.state.characters.values():
         if not other.in_play or t.friendly(other, character):
             continue
         if weapon.melee:
-            d = t.distance(character.space, other.space)
-            if d is None or d > 1:
+            if not adjacent(t.geo, character.space, other.space, occupied):
                 continue
-        if t.sees(character, other.space):
+        if line_of_sight(t.geo, character.space, other.space, occupied, screens):
             targets.append(other)
     return targets
 
@@ -243,15 +253,13 @@ def stunned_defense(defense: int, stun: int) -> int:
 
 
 def _adjacent(t: Table, a: Character, b: Character) -> bool:
-    d = t.distance(a.space, b.space)
-    return d is not None and d <= 1
+    return t.adjacent(a.space, b.space)
 
 
 def open_roll(t: Table, roll: Roll) -> None:
     """Put rolled dice on the table and open their re-roll window."""
-    roll.window = [roll.active_player] + [s for s in (roll.actor_player, roll.target_player)
-                                          if s and s != roll.active_player]
-    roll.window = list(dict.fromkeys(roll.window))
+    roll.window = list(dict.fromkeys(t.side_of(s) for s in (roll.active_player, roll.actor_player, roll.target_player)
+                                     if s))
     t.state.roll = roll
     t.emit("rolled", kind=roll.kind, actor=roll.actor, target=roll.target, dice=list(roll.dice),
            opposing=list(roll.opposing))
@@ -360,27 +368,36 @@ def pass_action(t: Table, seat: str) -> None:
 
 
 # --- re-roll windows and resolution ---------------------------------------------------
-def window_seat(t: Table) -> Optional[str]:
-    """Who may re-roll now, or None when the window has closed.
+def window_seats(t: Table) -> Optional[list[str]]:
+    """Who may re-roll now (a seat, or the teammates of a team who may), or None when the
+    window has closed.
 
-    Players take turns from the active player; a player with no card in hand passes
-    automatically (hand sizes are public, so this reveals nothing).
+    Sides take turns from the active player's; a player with no card in hand passes
+    automatically (hand sizes are public, so this reveals nothing). In a team game any
+    teammate may discard to re-roll the team's dice.
     """
     roll = t.state.roll
     while roll.passes < len(roll.window):
-        seat = roll.window[roll.turn % len(roll.window)]
-        player = t.state.player(seat)
-        if player.hand and not player.passes("reroll"):
-            return seat
+        side = roll.window[roll.turn % len(roll.window)]
+        seats = [seat for seat in t.seats_of(side)
+                 if t.state.player(seat).hand and not t.state.player(seat).passes("reroll")]
+        if seats:
+            return seats
         roll.passes += 1
         roll.turn += 1
     return None
 
 
+def roll_side(t: Table, seat: str) -> str:
+    """Which dice of the roll are `seat`'s side's: the actor's, or the target's."""
+    roll = t.state.roll
+    return "actor" if t.side_of(seat) == t.side_of(roll.actor_player) else "target"
+
+
 def reroll(t: Table, seat: str, card: str, which: list[str]) -> None:
     roll = t.state.roll
     player = t.state.player(seat)
-    side = "actor" if seat == roll.actor_player else "target"
+    side = roll_side(t, seat)
     dice = roll.dice if side == "actor" else roll.opposing
     if not dice:
         raise RuleError("You have no dice in this roll to re-roll.")

@@ -170,8 +170,16 @@ def open_window(t: Table, trigger: str, subject: Character) -> None:
                    and effects.all_hold(t, t.pack.cards[code].requires, p.seat, subject) for code in p.interrupts):
             continue
         seats.append(p.seat)
-    if seats:
-        s.queue.insert(0, Pending(kind="window", data={"trigger": trigger, "subject": subject.id, "seats": seats}))
+    if not seats:
+        return
+    data = {"trigger": trigger, "subject": subject.id, "seats": seats}
+    if t.team_game:  # one question per team: any teammate who might answer may, the first answer counts
+        teams: dict[str, list[str]] = {}
+        for seat in seats:
+            teams.setdefault(t.team_of(seat), []).append(seat)
+        data["seats"] = [members[0] for members in teams.values()]
+        data["also"] = {members[0]: members[1:] for members in teams.values() if len(members) > 1}
+    s.queue.insert(0, Pending(kind="window", data=data))
 
 
 def next_window_seat(t: Table, item: Pending) -> None:
@@ -179,7 +187,8 @@ def next_window_seat(t: Table, item: Pending) -> None:
     seat = seats.pop(0)
     if not seats:
         t.state.queue.remove(item)
-    t.ask("interrupt", seat, trigger=item.data["trigger"], subject=item.data["subject"])
+    also = item.data.get("also", {}).get(seat, [])
+    t.ask("interrupt", seat, also=also, trigger=item.data["trigger"], subject=item.data["subject"])
 
 
 def play_interrupt(t: Table, seat: str, code: str, trigger: str, subject_id: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from engine.awaymissions.content import Pack, load_pack
-from engine.awaymissions.geometry import line_of_sight, distance
+from engine.awaymissions.geometry import adjacent, line_of_sight, distance
 from engine.awaymissions.layout import Geometry, geometry
 from engine.awaymissions.state import Character, Decision, GameState, Pending, Player
 from engine.errors import RuleError
@@ -20,6 +20,7 @@ class Table:
         self.decision: Optional[Decision] = None  # the decision the current command answers
         self.challenger: Optional[str] = None  # a challenger named by the command being carried out
         self._geo: Optional[Geometry] = None
+        self._teams: Optional[dict[str, str]] = None
 
     # --- board -------------------------------------------------------------------
     @property
@@ -37,16 +38,58 @@ class Table:
     def distance(self, a: str, b: str) -> Optional[int]:
         return distance(self.geo, a, b, self.occupied())
 
+    def adjacent(self, a: str, b: str) -> bool:
+        """Spaces at most one apart (the same space, or neighbours across an open edge or door)."""
+        return adjacent(self.geo, a, b, self.occupied())
+
+    def screens(self, viewer: Character) -> set[str]:
+        """Spaces that block the viewer's line of sight: those holding its friends."""
+        team = self.team_of(viewer.controller)
+        screens = {c.space for c in self.state.characters.values()
+                   if c.in_play and c.space and self.team_of(c.controller) == team}
+        screens.discard(viewer.space)
+        return screens
+
     def sees(self, viewer: Character, space: str) -> bool:
         """Line of sight from the viewer's space, screened by the viewer's friends."""
-        screens = {c.space for c in self.state.characters.values()
-                   if c.in_play and c.space and self.friendly(c, viewer)}
-        screens.discard(viewer.space)
-        return line_of_sight(self.geo, viewer.space, space, self.occupied(), screens)
+        return line_of_sight(self.geo, viewer.space, space, self.occupied(), self.screens(viewer))
 
     # --- sides -------------------------------------------------------------------
     def team_of(self, seat: str) -> str:
-        return self.state.player(seat).team
+        teams = self._teams
+        if teams is None:  # seats never change team, so this is kept for the command
+            teams = self._teams = {p.seat: p.team for p in self.state.players}
+        return teams[seat]
+
+    @property
+    def team_game(self) -> bool:
+        """Two teams of players (a 2 vs 2 game), as opposed to every player for themselves."""
+        return bool(self.state.options.get("teams"))
+
+    def sides(self) -> list[str]:
+        """Who takes turns: the seats, or in a team game the teams (in seat order)."""
+        if not self.team_game:
+            return self.state.seats
+        return list(dict.fromkeys(p.team for p in self.state.players))
+
+    def side_of(self, seat: str) -> str:
+        return self.team_of(seat) if self.team_game else seat
+
+    def seats_of(self, side: str) -> list[str]:
+        """The seats of a side (one seat, or a team's seats in seat order)."""
+        if not self.team_game:
+            return [side]
+        return [p.seat for p in self.state.players if p.team == side]
+
+    def opponents(self, seat: str) -> list[str]:
+        """The seats a rule naming 'an opponent' may pick from: every player of another team."""
+        team = self.team_of(seat)
+        return [p.seat for p in self.state.players if p.team != team]
+
+    def ask_side(self, kind: str, side: str, **info) -> None:
+        """Ask a side: one seat, or a whole team (any teammate may answer, the first answer counts)."""
+        seats = self.seats_of(side)
+        self.state.pending.append(Decision(kind=kind, player=seats[0], info=info, also=seats[1:]))
 
     def friendly(self, a: Character, b: Character) -> bool:
         return self.team_of(a.controller) == self.team_of(b.controller)
@@ -79,6 +122,10 @@ class Table:
         return [c for c in self.state.characters.values()
                 if c.controller == seat and (c.in_play or not in_play)]
 
+    def characters_of_side(self, side: str, in_play: bool = True) -> list[Character]:
+        """The characters a side may choose from: a seat's, or every teammate's in a team game."""
+        return [c for seat in self.seats_of(side) for c in self.characters_of(seat, in_play)]
+
     # --- lookups -----------------------------------------------------------------
     def character(self, code: str) -> Character:
         found = self.state.characters.get(code.upper())
@@ -86,10 +133,12 @@ class Table:
             raise RuleError(f"There is no character '{code}' in this game.")
         return found
 
-    def own_character(self, code: str, seat: str) -> Character:
+    def own_character(self, code: str, seat: str, team: bool = False) -> Character:
+        """A character of `seat` in the mission area (with `team`, of any teammate in a team game)."""
         character = self.character(code)
-        if character.controller != seat:
-            raise RuleError(f"{character.name} is not yours.")
+        mine = self.side_of(character.controller) == self.side_of(seat) if team else character.controller == seat
+        if not mine:
+            raise RuleError(f"{character.name} is not yours" + (" nor your team's." if team and self.team_game else "."))
         if not character.in_play:
             raise RuleError(f"{character.name} is not in the mission area.")
         return character
@@ -107,8 +156,9 @@ class Table:
         return self.card_kind(code) == "mission"
 
     # --- flow --------------------------------------------------------------------
-    def ask(self, kind: str, seat: str, **info) -> None:
-        self.state.pending.append(Decision(kind=kind, player=seat, info=info))
+    def ask(self, kind: str, seat: str, *, also: Iterable[str] = (), **info) -> None:
+        """Ask `seat` (and teammates in `also`, any of whom may answer instead)."""
+        self.state.pending.append(Decision(kind=kind, player=seat, info=info, also=list(also)))
 
     def queue_first(self, item: Pending) -> None:
         """Put work at the front of the queue; work queued inside an open re-roll window

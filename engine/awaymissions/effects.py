@@ -79,8 +79,7 @@ def holds(t: Table, condition, seat: str, subject: Optional[Character]) -> bool:
             if other.in_play and other.id != subject.id and t.friendly(other, subject) == (condition.side == "friendly"):
                 if condition.keyword and not other.has_keyword(condition.keyword):
                     continue
-                d = t.distance(subject.space, other.space)
-                if d is not None and d <= 1:
+                if t.adjacent(subject.space, other.space):
                     return True
         return False
     if isinstance(condition, v.Tokens):
@@ -274,10 +273,21 @@ def _draw(t, e: v.Draw, seat, card, subject):
 
 
 def _discard(t, e: v.Discard, seat, card, subject):
-    victim = seat if e.who == "self" else next(p.seat for p in t.state.players if t.team_of(p.seat) != t.team_of(seat))
+    if e.who == "self":
+        discard_at_random(t, seat, e.count, card)
+        return
+    options = t.opponents(seat)
+    if len(options) > 1:  # more than one opponent: the card's player picks which
+        t.ask("opponent", seat, options=options, card=card, count=e.count)
+    elif options:
+        discard_at_random(t, options[0], e.count, card)
+
+
+def discard_at_random(t: Table, victim: str, count: int, card: Optional[str]) -> None:
+    """`victim` discards `count` cards from hand, chosen by the game's dice."""
     player = t.state.player(victim)
     gone = []
-    for _ in range(min(e.count, len(player.hand))):
+    for _ in range(min(count, len(player.hand))):
         code = player.hand.pop(t.state.dice.below(len(player.hand)))
         t.discard(player, code)
         gone.append(code)
@@ -344,7 +354,7 @@ def _test(t, e: v.SkillTest, seat, card, subject):
 def challengers(t: Table, subject: Character) -> list[str]:
     """Who may oppose the subject's skill test: hostile characters in play adjacent to it."""
     return [c.id for c in t.state.characters.values()
-            if c.in_play and not t.friendly(c, subject) and (t.distance(subject.space, c.space) or 9) <= 1]
+            if c.in_play and not t.friendly(c, subject) and t.adjacent(subject.space, c.space)]
 
 
 def _no_test(t: Table, e: v.SkillTest, seat: str, card: Optional[str], subject: Optional[Character]) -> None:

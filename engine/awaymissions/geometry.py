@@ -24,6 +24,11 @@ def passable(geo: Geometry, a: str, b: str, occupied: set[str]) -> bool:
     return kind == "open" or (kind == "door" and door_open(a, b, occupied))
 
 
+def adjacent(geo: Geometry, a: str, b: str, occupied: set[str]) -> bool:
+    """Whether b is at most one space from a (distance 0 or 1), without a search."""
+    return a == b or any(there == b for there, _ in geo.links[a]) and passable(geo, a, b, occupied)
+
+
 def distance(geo: Geometry, a: str, b: str, occupied: set[str]) -> int | None:
     """Spaces counted from a to b, never across a blocked edge or a closed door.
 

@@ -2,12 +2,14 @@
 
 Boards sit on one square grid. The two-player layout puts the Main Corridor (8x2) in
 the middle with four mission-board slots around it (nw, ne above; sw, se below, turned
-half a turn so their south side faces the corridor). The Borg-cube layout puts four
+half a turn so their south side faces the corridor). The six-board layout of 3- and
+4-player games adds a slot at each end of the corridor (w, e, turned a quarter turn so
+their south side faces the corridor's end door). The Borg-cube layout puts four
 mission boards in a 2x2 square with no corridor. A board may be mirrored ("flip").
 
 Where two boards touch, an edge is a door only when both boards have a door there;
 any other door on a touching edge is blocked. Corridor doors that face no board get
-a turbolift space beside them (corridor layout only).
+a turbolift space beside them (four-board corridor layout only).
 """
 from __future__ import annotations
 
@@ -21,10 +23,12 @@ from engine.awaymissions.content import Board, Pack, cell_xy
 
 Edge = tuple[str, str]
 
-# slot -> (x, y) of the board's north-west cell and whether it is turned half a turn
-CORRIDOR_SLOTS = {"nw": (1, 0, False), "ne": (5, 0, False), "sw": (1, 6, True), "se": (5, 6, True)}
+# slot -> (x, y) of the board's north-west cell once placed, and its quarter turns
+# (each turns the board so that its south side faces one side further clockwise: 1 west, 2 north, 3 east)
+CORRIDOR_SLOTS = {"nw": (1, 0, 0), "ne": (5, 0, 0), "sw": (1, 6, 2), "se": (5, 6, 2)}
+SIX_SLOTS = {**CORRIDOR_SLOTS, "w": (-3, 3, 3), "e": (9, 3, 1)}
 CORRIDOR_ORIGIN = (1, 4)
-CUBE_SLOTS = {"nw": (0, 0, False), "ne": (4, 0, False), "sw": (0, 4, True), "se": (4, 4, True)}
+CUBE_SLOTS = {"nw": (0, 0, 0), "ne": (4, 0, 0), "sw": (0, 4, 2), "se": (4, 4, 2)}
 CUBE_BOARDS = ("armory", "medical-lab", "science-lab", "transporter-room")
 
 
@@ -42,11 +46,24 @@ class LayoutSpec(msgspec.Struct, omit_defaults=True):
     mode: Literal["corridor", "cube"] = "corridor"
     corridor: Optional[str] = None
     placements: list[Placement] = []
+    six: bool = False  # the six-board corridor layout of 3- and 4-player games (no turbolift spaces)
 
     def key(self) -> str:
         parts = [self.mode, self.corridor or "-"]
         parts += [f"{p.board}@{p.slot}{'~' if p.flip else ''}" for p in self.placements]
-        return "|".join(parts)
+        return "|".join(parts) + ("|six" if self.six else "")
+
+    @property
+    def slots(self) -> dict[str, tuple[int, int, int]]:
+        """The slots of this layout: name -> (x, y, quarter turns)."""
+        if self.mode == "cube":
+            return CUBE_SLOTS
+        return SIX_SLOTS if self.six else CORRIDOR_SLOTS
+
+    @property
+    def size(self) -> int:
+        """How many mission boards the finished layout holds."""
+        return len(self.slots)
 
 
 class Space(msgspec.Struct, frozen=True):
@@ -83,21 +100,24 @@ class Geometry:
         return [s.id for s in self.spaces.values() if feature in s.features]
 
 
-def _transform(board: Board, turned: bool, flip: bool):
-    """Map a local cell (x, y) and a direction to the board's placed orientation."""
+def _transform(board: Board, turns: int, flip: bool):
+    """Map a local cell (x, y) and a direction to the board's placed orientation: mirrored
+    first, then turned `turns` quarter turns (each takes south to west)."""
 
     def cell(x: int, y: int) -> tuple[int, int]:
+        width, height = board.width, board.height
         if flip:
-            x = board.width - 1 - x
-        if turned:
-            x, y = board.width - 1 - x, board.height - 1 - y
+            x = width - 1 - x
+        for _ in range(turns % 4):
+            x, y = height - 1 - y, x
+            width, height = height, width
         return x, y
 
     def direction(dx: int, dy: int) -> tuple[int, int]:
         if flip:
             dx = -dx
-        if turned:
-            dx, dy = -dx, -dy
+        for _ in range(turns % 4):
+            dx, dy = -dy, dx
         return dx, dy
 
     return cell, direction
@@ -127,8 +147,8 @@ class _Draft:
         self.inner: dict[frozenset, str] = {}
         self.door_marks: dict[tuple[tuple[int, int], tuple[int, int]], str] = {}
 
-    def add(self, board: Board, ox: int, oy: int, turned: bool, flip: bool) -> None:
-        cell, direction = _transform(board, turned, flip)
+    def add(self, board: Board, ox: int, oy: int, turns: int, flip: bool) -> None:
+        cell, direction = _transform(board, turns, flip)
 
         def place(x: int, y: int) -> tuple[int, int]:
             cx, cy = cell(x, y)
@@ -164,12 +184,12 @@ class _Draft:
 
 def _draft(pack: Pack, spec: LayoutSpec) -> _Draft:
     draft = _Draft()
-    slots = CUBE_SLOTS if spec.mode == "cube" else CORRIDOR_SLOTS
+    slots = spec.slots
     if spec.mode == "corridor" and spec.corridor:
-        draft.add(pack.boards[spec.corridor], *CORRIDOR_ORIGIN, False, False)
+        draft.add(pack.boards[spec.corridor], *CORRIDOR_ORIGIN, 0, False)
     for p in spec.placements:
-        ox, oy, turned = slots[p.slot]
-        draft.add(pack.boards[p.board], ox, oy, turned, p.flip)
+        ox, oy, turns = slots[p.slot]
+        draft.add(pack.boards[p.board], ox, oy, turns, p.flip)
     return draft
 
 
@@ -208,7 +228,7 @@ def _build(pack: Pack, spec: LayoutSpec) -> Geometry:
     draft = _draft(pack, spec)
     cells = dict(draft.cells)
     lifts_added: list[tuple[tuple[int, int], tuple[int, int]]] = []
-    if spec.mode == "corridor":
+    if spec.mode == "corridor" and not spec.six:
         for (here, there), owner in draft.door_marks.items():
             if owner.startswith("corridor") and there not in cells:
                 cells[there] = (owner, ("turbolift",))
@@ -263,7 +283,7 @@ def placement_problem(pack: Pack, spec: LayoutSpec, placement: Placement) -> Opt
         return f"'{placement.board}' is not a mission board"
     if any(p.board == placement.board for p in spec.placements):
         return f"the {board.name} is already placed"
-    slots = CUBE_SLOTS if spec.mode == "cube" else CORRIDOR_SLOTS
+    slots = spec.slots
     if placement.slot not in slots:
         return f"'{placement.slot}' is not a slot (choose from {', '.join(slots)})"
     if any(p.slot == placement.slot for p in spec.placements):
@@ -272,7 +292,8 @@ def placement_problem(pack: Pack, spec: LayoutSpec, placement: Placement) -> Opt
         return "the Borg cube is made of the Armory, Medical Lab, Science Lab and Transporter Room"
     scores = {}
     for flip in (False, True):
-        trial = LayoutSpec(spec.mode, spec.corridor, [*spec.placements, Placement(placement.board, placement.slot, flip)])
+        trial = LayoutSpec(spec.mode, spec.corridor, [*spec.placements, Placement(placement.board, placement.slot, flip)],
+                           spec.six)
         scores[flip] = placement_score(pack, trial, placement.board)
     matched, to_corridor = scores[placement.flip]
     if spec.mode == "corridor" and to_corridor == 0:
@@ -297,16 +318,66 @@ PRESETS = {
     "standard": ("corridor", "corridor-federation", ["bridge", "engineering", "science-lab", "medical-lab"]),
     "borg-corridor": ("corridor", "corridor-borg", ["armory", "transporter-room", "bridge", "engineering"]),
     "cube": ("cube", None, ["armory", "transporter-room", "science-lab", "medical-lab"]),
+    "six": ("corridor", "corridor-federation",
+            ["bridge", "engineering", "science-lab", "medical-lab", "armory", "transporter-room"]),
+    "borg-six": ("corridor", "corridor-borg",
+                 ["armory", "transporter-room", "bridge", "engineering", "science-lab", "medical-lab"]),
 }
+SIX_BOARD_PRESETS = ("six", "borg-six")
 
 
 def preset(pack: Pack, name: str) -> LayoutSpec:
-    """A ready-made layout: the preset's boards put in nw, ne, sw, se, each best oriented."""
+    """A ready-made layout: the preset's boards put in nw, ne, sw, se (then w, e), each best oriented."""
     mode, corridor, boards = PRESETS[name]
-    spec = LayoutSpec(mode=mode, corridor=corridor)
-    for board, slot in zip(boards, ("nw", "ne", "sw", "se")):
+    spec = LayoutSpec(mode=mode, corridor=corridor, six=name in SIX_BOARD_PRESETS)
+    for board, slot in zip(boards, spec.slots):
         placement = best_placement(pack, spec, board, slot)
         if placement is None:
             raise ValueError(f"preset {name}: {board} cannot go in {slot}")
         spec.placements.append(placement)
     return spec
+
+
+_FEATURE_LETTERS = {"command": "C", "science": "S", "operations": "O", "medical": "M", "turbolift": "T",
+                    "transporter": "X"}
+
+
+def ascii_map(pack: Pack, geo: Geometry) -> str:
+    """The mission area as text (the maps of docs/layouts.md): each cell the board's short
+    name and its features; `|` and `----` are walls, `:` and `-::-` doors, blank edges open."""
+    width = max(s.x for s in geo.spaces.values()) + 1
+    height = max(s.y for s in geo.spaces.values()) + 1
+    at = {(s.x, s.y): s for s in geo.spaces.values()}
+
+    def edge(a: Optional[Space], b: Optional[Space]) -> Optional[str]:
+        if a is None or b is None:
+            return None
+        return geo.edges.get((a.id, b.id))
+
+    lines = ["    " + "".join(f"  {string.ascii_uppercase[x]}  " for x in range(width))]
+    for y in range(height):
+        row = f"{y + 1:>3} "
+        for x in range(width):
+            space = at.get((x, y))
+            kind = edge(at.get((x - 1, y)), space)
+            row += "|" if kind == "wall" else ":" if kind == "door" else " "
+            if space is None:
+                row += "    "
+            else:
+                letters = "".join(_FEATURE_LETTERS[f] for f in space.features if f in _FEATURE_LETTERS)
+                row += f"{(pack.boards[space.board].short + letters)[:4]:<4}"
+        lines.append(row.rstrip() if False else row + " ")
+        below = "    "
+        for x in range(width):
+            kind = edge(at.get((x, y)), at.get((x, y + 1)))
+            below += " " + ("----" if kind == "wall" else "-::-" if kind == "door" else "    ")
+        lines.append(below + " ")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+if __name__ == "__main__":
+    from engine.awaymissions.content import load_pack
+
+    starter = load_pack("content/starter")
+    for preset_name in PRESETS:
+        print(f"### {preset_name}\n\n```\n{ascii_map(starter, geometry(starter, preset(starter, preset_name)))}\n```\n")

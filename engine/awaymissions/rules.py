@@ -29,9 +29,9 @@ def advance(t: Table) -> None:
     s = t.state
     while not s.pending and s.phase != "over":
         if s.roll is not None and s.roll.stage == "rolled" and not (s.queue and s.queue[0].in_roll):
-            seat = actions.window_seat(t)
-            if seat is not None:
-                t.ask("reroll", seat, roll=s.roll.kind)
+            seats = actions.window_seats(t)
+            if seats is not None:
+                t.ask("reroll", seats[0], also=seats[1:], roll=s.roll.kind)
             else:
                 actions.resolve_roll(t)
         elif s.queue:
@@ -58,7 +58,7 @@ def advance(t: Table) -> None:
 
 def awaited(state: GameState) -> list[str]:
     """Seats that must answer a decision now, in the order they were asked."""
-    return list(dict.fromkeys(d.player for d in state.pending))
+    return list(dict.fromkeys(seat for d in state.pending for seat in (d.player, *d.also)))
 
 
 def turn_of(state: GameState) -> Optional[str]:
@@ -76,7 +76,7 @@ def _decision(state: GameState, seat: str) -> Decision:
     if state.phase == "over":
         raise RuleError("The game is over.")
     for decision in state.pending:
-        if decision.player == seat:
+        if decision.answerable_by(seat):
             return decision
     waiting = ", ".join(awaited(state)) or "nobody"
     raise RuleError(f"It is not your decision (waiting for {waiting}).")
@@ -139,9 +139,9 @@ def _on_play(t, seat, args):
         cards.play_interrupt(t, seat, args[0], t.decision.info["trigger"], t.decision.info["subject"])
     else:
         roll = t.state.roll
-        if seat == roll.active_player:
+        if t.side_of(seat) == t.side_of(roll.active_player):
             raise RuleError("Interrupts are played only in an opponent's activation.")
-        subject = roll.actor if seat == roll.actor_player else roll.target
+        subject = roll.actor if actions.roll_side(t, seat) == "actor" else roll.target
         cards.play_interrupt(t, seat, args[0], "rolled", subject)
         roll.passes = 0
         roll.turn += 1
@@ -169,6 +169,15 @@ def _on_choose(t, seat, args):
     if code not in info["options"]:
         raise RuleError(f"Choose the challenger from: {', '.join(info['options'])}.")
     effects.start_test(t, t.state.characters[info["character"]], info["specialization"], code, info["then"])
+
+
+def _on_opponent(t, seat, args):
+    info = t.decision.info
+    chosen = args[0].lower()
+    if chosen not in info["options"]:
+        raise RuleError(f"Choose the opponent from: {', '.join(info['options'])}.")
+    t.emit("opponent_chosen", seat=seat, opponent=chosen, card=info["card"])
+    effects.discard_at_random(t, chosen, info["count"], info["card"])
 
 
 def _on_adjust(t, seat, args):
@@ -264,6 +273,7 @@ COMMANDS: dict[str, Verb] = {
     "damage": Verb(("damage",), _on_damage, "damage CHARACTER attack=1 move=1 ...", 2, 5, "UL"),
     "take": Verb(("search",), _on_take, "take CARD", 1, 1, "L"),
     "choose": Verb(("challenger",), _on_choose, "choose CHALLENGER", 1, 1, "U"),
+    "opponent": Verb(("opponent",), _on_opponent, "opponent SEAT", 1, 1, "L"),
     "adjust": Verb(("adjudicate",), _on_adjust, "adjust CHARACTER field=value | adjust points=N", 1, 2, "T"),
     "done": Verb(("adjudicate",), _on_done, "done", 0, 0),
     "resolve": Verb(("simultaneous",), _on_resolve, "resolve CARD", 1, 1, "L"),
@@ -285,7 +295,7 @@ RULE_OF = {
     "activate": "activation", "bonus": "bonus-action-token", "move": "move", "attack": "attack",
     "cover": "take-cover", "recover": "recover", "special": "special-action", "draw": "draw-instead",
     "cycle": "cycle", "play": "event-card", "pass": "action", "reroll": "re-roll", "damage": "damage",
-    "take": "search", "choose": "skill-test", "adjust": "event-card", "done": "event-card",
+    "take": "search", "choose": "skill-test", "opponent": "opponent", "adjust": "event-card", "done": "event-card",
     "resolve": "permanent", "corridor": "scan-mission-area", "board": "scan-mission-area",
     "core": "core-mission", "start": "beam-down", "place": "beam-down", "discard": "draw-phase",
     "redraw": "reverse-polarity", "keep": "draw-phase", "mute": "interrupt", "unmute": "interrupt",
@@ -329,7 +339,7 @@ PREPASS_SCOPES = ("activation", "round")
 def standing_choices(state: GameState, seat: str) -> list[tuple[str, str]]:
     """(label, command) of the standing choices worth offering `seat` now: passing every
     window in advance, when a window is what it is asked."""
-    asked = next((d for d in state.pending if d.player == seat), None)
+    asked = next((d for d in state.pending if d.answerable_by(seat)), None)
     if asked is None or _window_of(asked) is None:
         return []
     return [("Pass reactions for this activation", "mute all activation"),
@@ -377,8 +387,9 @@ def _on_mute(state: GameState, seat: str, args: list[str], mute: bool) -> tuple[
     until = {"activation": "for the rest of this activation", "round": "for the rest of this round"}.get(
         scope, "until you unmute" if mute else "again")
     events = [{"type": "mute" if mute else "unmute", "private": {seat: [f"{', '.join(windows)} {until}"]}}]
-    asked = next((d for d in new.pending if d.player == seat), None)
-    if mute and asked is not None and _window_of(asked) in windows:  # the open window is passed too
+    asked = next((d for d in new.pending if d.player == seat and not d.also), None)
+    # the open window is passed too (a window put to a team stays open for the teammates)
+    if mute and asked is not None and _window_of(asked) in windows:
         new, passed = apply(new, seat, "pass")
         events += passed
     new.version = state.version + 1
@@ -417,7 +428,7 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
     decision = decision_for(state, seat, verb)
     new = clone(state)
     t = Table(new)
-    index = next(i for i, d in enumerate(new.pending) if d.player == seat)
+    index = next(i for i, d in enumerate(new.pending) if d.answerable_by(seat))
     t.decision = new.pending[index]
     if decision.kind not in _SELF_CLOSING:
         new.pending.pop(index)
@@ -443,7 +454,7 @@ _HINTS = {
     "reroll": "reroll CARD DICE, play INTERRUPT or pass", "damage": "damage CHARACTER attack=N ...",
     "corridor": "corridor SIDE", "interrupt": "play INTERRUPT or pass", "effect_move": "move CHARACTER SPACE or pass",
     "effect_place": "place CHARACTER SPACE", "free_action": "the free action, or pass", "search": "take CARD or pass",
-    "challenger": "choose CHALLENGER", "adjudicate": "adjust ... then done", "simultaneous": "resolve CARD or pass",
+    "challenger": "choose CHALLENGER", "opponent": "opponent SEAT", "adjudicate": "adjust ... then done", "simultaneous": "resolve CARD or pass",
     "board": "board BOARD SLOT", "core": "core CARD", "start_area": "start BOARD", "place": "place CHARACTER SPACE",
     "place_drone": "place CHARACTER SPACE", "discard": "discard CARDS or keep", "redraw": "redraw CARDS or keep",
 }
@@ -462,7 +473,7 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
     """
     if state.phase == "over":
         return []
-    decision = next((d for d in state.pending if d.player == seat), None)
+    decision = next((d for d in state.pending if d.answerable_by(seat)), None)
     if decision is None:
         return []
     t = Table(state)
@@ -471,10 +482,9 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
 
 
 def _legal_activate(t, seat, d):
-    player = t.state.player(seat)
-    options = [f"activate {c.id}" for c in t.characters_of(seat) if not c.activated]
-    if player.bonus_actions:
-        options += [f"bonus {c.id}" for c in t.characters_of(seat)]
+    mine = t.characters_of_side(t.side_of(seat))
+    options = [f"activate {c.id}" for c in mine if not c.activated]
+    options += [f"bonus {c.id}" for c in mine if t.state.player(c.controller).bonus_actions]
     return options
 
 
@@ -536,10 +546,11 @@ def _playable(t, seat, leader):
 
 def _legal_reroll(t, seat, d):
     roll = t.state.roll
-    dice = roll.dice if seat == roll.actor_player else roll.opposing
+    mine = actions.roll_side(t, seat)
+    dice = roll.dice if mine == "actor" else roll.opposing
     options = ["pass"]
-    if seat != roll.active_player:
-        subject = roll.actor if seat == roll.actor_player else roll.target
+    if t.side_of(seat) != t.side_of(roll.active_player):
+        subject = roll.actor if mine == "actor" else roll.target
         options += cards.interrupt_choices(t, seat, "rolled", subject)
     for card in dict.fromkeys(t.state.player(seat).hand if dice else []):
         options.append(f"reroll {card} all")
@@ -559,10 +570,11 @@ def _legal_place(t, seat, d):
     if d.kind == "place_drone":
         return [f"place {d.info['character']} {space}" for space in d.info["spaces"]]
     status = "reserve" if d.info.get("why") == "beam down" else "waiting"
-    waiting = [c for c in t.characters_of(seat, in_play=False) if c.status == status
-               and (status == "reserve" or c.escalation == t.state.round)]
-    spaces = setup.placement_spaces(t, seat)
-    return [f"place {c.id} {space}" for c in waiting for space in spaces]
+    mine = t.characters_of_side(t.side_of(seat), in_play=False) if status == "reserve" else \
+        t.characters_of(seat, in_play=False)
+    waiting = [c for c in mine if c.status == status and (status == "reserve" or c.escalation == t.state.round)]
+    spaces = {c.controller: setup.placement_spaces(t, c.controller) for c in waiting}
+    return [f"place {c.id} {space}" for c in waiting for space in spaces[c.controller]]
 
 
 def _legal_cards(verb):
@@ -613,6 +625,7 @@ _LEGAL = {
     "free_action": _legal_free_action,
     "search": lambda t, seat, d: ["pass"] + [f"take {c}" for c in d.info["secret"]["options"]],
     "challenger": lambda t, seat, d: [f"choose {c}" for c in d.info["options"]],
+    "opponent": lambda t, seat, d: [f"opponent {c}" for c in d.info["options"]],
     "adjudicate": lambda t, seat, d: ["done"],
     "simultaneous": lambda t, seat, d: ["pass"] + [f"resolve {c}" for c in d.info["options"]],
 }

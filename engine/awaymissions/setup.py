@@ -2,12 +2,14 @@
 and each round's draw phase (discards, drawing up, reverse polarity, escalation)."""
 from __future__ import annotations
 
-from typing import Any
+from collections import Counter
+from typing import Any, Optional
 
 from engine.awaymissions import cards
 from engine.awaymissions.content import Pack, load_pack, pack_ref
 from engine.awaymissions.context import Table
-from engine.awaymissions.layout import LayoutSpec, PRESETS, best_placement, placement_problem, preset
+from engine.awaymissions.layout import (LayoutSpec, PRESETS, SIX_BOARD_PRESETS, best_placement, placement_problem,
+                                        preset)
 from engine.awaymissions.state import Character, GameState, Player
 from engine.dice import Dice
 from engine.errors import RuleError
@@ -70,15 +72,22 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     """A new game from its configuration and seed, stopped at its first decision.
 
     config: {"pack": folder, "players": [{"seat", "name", "affiliation", "team",
-    "deck", "swaps"?, "commander"?}, ...], "layout": preset name or absent for the
-    board-placement setup, "cube": bool}.
+    "deck", "swaps"?, "commander"?, "side"?}, ...], "layout": preset name or absent for the
+    board-placement setup, "cube": bool, "mode": "teams" (4 players, 2 vs 2),
+    "annihilation": bool (team games), "dice": faces scripted before any roll (tests)}.
+
+    Two, three or four seats. Every seat plays for itself unless the game is a team game:
+    `"mode": "teams"` pairs seats 1 and 3 against 2 and 4 (teams "team-a", "team-b"),
+    or the seats name their team with "side" (two sides of two seats).
     """
     from engine.awaymissions.rules import advance
 
     pack = load_pack(config.get("pack", "content/starter"))
     seats = config.get("players") or []
-    if len(seats) != 2:
-        raise RuleError("This version plays two-player games.")
+    if not 2 <= len(seats) <= 4:
+        raise RuleError("Away Missions is played by two, three or four players.")
+    sides = _sides(config, seats)
+    teams = sides[0] is not None
     players, characters = [], {}
     for index, seat in enumerate(seats):
         code = seat.get("seat") or f"p{index + 1}"
@@ -95,42 +104,82 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         if problems:
             raise RuleError(" ".join(problems))
         interrupts = sorted({c for c in support if pack.cards[c].kind == "interrupt"})
-        players.append(Player(seat=code, name=seat.get("name", code), team=seat.get("side", code),
+        players.append(Player(seat=code, name=seat.get("name", code), team=sides[index] or code,
                               affiliation=affiliation, support_deck=support, mission_deck=mission,
                               interrupts=interrupts, mute=list(seat.get("mute") or [])))
         for card_code in roster:
             ident = card_code if card_code not in characters else f"{card_code}-{index + 1}"
             characters[ident] = _character(pack, card_code, code, ident)
+    if len({p.seat for p in players}) < len(players):
+        raise RuleError("Two seats have the same name.")
+    if teams and any(p.team in {q.seat for q in players} for p in players):
+        raise RuleError("A team may not be named like a seat.")
+    six = len(seats) > 2
     layout_name = config.get("layout")
     if layout_name and layout_name not in PRESETS:
         raise RuleError(f"Unknown layout '{layout_name}' (choose from {', '.join(PRESETS)}).")
-    layout = preset(pack, layout_name) if layout_name else LayoutSpec(mode="cube" if config.get("cube") else "corridor")
-    state = GameState(pack=pack_ref(pack.path), seed=seed, dice=Dice.seeded(seed), players=players,
-                      characters=characters, layout=layout,
-                      options={"cube": bool(config.get("cube")), "preset": bool(layout_name)})
+    if layout_name and (layout_name in SIX_BOARD_PRESETS) != six:
+        wanted = ", ".join(n for n in PRESETS if (n in SIX_BOARD_PRESETS) == six)
+        raise RuleError(f"A game of {len(seats)} players uses {'six' if six else 'four'} mission boards: "
+                        f"choose the layout {wanted}, or place the boards.")
+    if six and config.get("cube"):
+        raise RuleError("The Borg cube is a square of four boards; games of three or four players use six.")
+    layout = preset(pack, layout_name) if layout_name else LayoutSpec(mode="cube" if config.get("cube") else "corridor",
+                                                                        six=six)
+    options: dict[str, Any] = {"cube": bool(config.get("cube")), "preset": bool(layout_name)}
+    if teams:
+        options["teams"] = True
+        options["annihilation"] = bool(config.get("annihilation"))
+    elif config.get("annihilation"):
+        raise RuleError("Annihilation is an option of team games.")
+    dice = Dice.seeded(seed)
+    dice.scripted = [int(face) for face in config.get("dice") or []]  # tests and scenarios: the first faces
+    state = GameState(pack=pack_ref(pack.path), seed=seed, dice=dice, players=players,
+                      characters=characters, layout=layout, options=options)
     table = Table(state)
     advance(table)
     state.version = 0
     return state
 
 
+def _sides(config: dict[str, Any], seats: list[dict[str, Any]]) -> list[Optional[str]]:
+    """The team of each seat (None: the seat plays for itself), checked against the rules:
+    everyone for themselves, or with four players two teams of two."""
+    mode = config.get("mode", "teams" if any(s.get("side") for s in seats) else "free-for-all")
+    if mode not in ("free-for-all", "teams"):
+        raise RuleError(f"Unknown mode '{mode}' (free-for-all or teams).")
+    if mode == "free-for-all":
+        return [None] * len(seats)
+    if len(seats) != 4:
+        raise RuleError("A team game is played by four players, two against two.")
+    given = [str(s["side"]).lower() if s.get("side") else None for s in seats]
+    if not any(given):
+        return ["team-a", "team-b", "team-a", "team-b"]
+    if not all(given) or sorted(Counter(given).values()) != [2, 2]:
+        raise RuleError("A team game has two teams of two: give every seat a side, two seats per side.")
+    return given
+
+
 # --- setup steps -------------------------------------------------------------------
 def setup_next(t: Table) -> None:
-    """Move setup on to its next decision once the current step is answered."""
+    """Move setup on to its next decision once the current step is answered.
+
+    Sides are seats, or teams in a team game (any teammate answers a team's decision).
+    """
     s = t.state
     if s.step == "":
         if s.options.get("preset"):
             s.step = "core"
         else:
-            first, second = t.roll_off(s.seats, "scan the mission area")
-            s.sequence = [first, second, second, first]
+            order = t.roll_off(t.sides(), "scan the mission area")
+            s.sequence = scan_sequence(t, order)
             s.step = "scan"
             if s.layout.mode == "corridor":
-                t.ask("corridor", first)
+                t.ask_side("corridor", order[0])
                 return
     if s.step == "scan":
         if s.sequence:
-            t.ask("board", s.sequence[0])
+            t.ask_side("board", s.sequence[0])
             return
         s.step = "core"
     if s.step == "core":
@@ -141,30 +190,59 @@ def setup_next(t: Table) -> None:
         if s.pending:
             return
     if s.step == "core-asked":
-        first, second = t.roll_off(s.seats, "beam down")
-        s.sequence = [first, second, second]
-        s.options["beam_first"] = first
+        order = t.roll_off(t.sides(), "beam down")
+        s.sequence = area_sequence(t, order)
+        s.options["beam_first"] = order[0]
+        s.options["beam_order"] = order
         s.step = "areas"
     if s.step == "areas":
-        if s.sequence:
-            t.ask("start_area", s.sequence[0])
-            return
-        last = [b for b in t.geo.boards if _is_mission_board(t, b) and not _claimed(s, b)]
-        first = s.options["beam_first"]
-        s.player(first).start_boards.extend(last)
-        t.emit("start_area", seat=first, boards=last)
+        while s.sequence:
+            free = area_choices(t)
+            if len(free) > 1:
+                t.ask_side("start_area", s.sequence[0])
+                return
+            side = s.sequence.pop(0)  # one board left: it is taken without asking
+            for seat in t.seats_of(side):
+                s.player(seat).start_boards.extend(free)
+            t.emit("start_area", seat=side, boards=free)
+        order = s.options.get("beam_order") or [s.options["beam_first"]]
         s.step = "beam"
-        s.sequence = _alternate(t, first, lambda seat: [c for c in t.characters_of(seat, in_play=False)
-                                                         if c.status == "reserve"])
+        s.sequence = _alternate(t, order, lambda side: [c for c in t.characters_of_side(side, in_play=False)
+                                                        if c.status == "reserve"])
     if s.step == "beam":
         if s.sequence:
-            t.ask("place", s.sequence[0], why="beam down")
+            t.ask_side("place", s.sequence[0], why="beam down")
             return
         for p in s.players:
             t.state.dice.shuffle(p.support_deck)
             t.state.dice.shuffle(p.mission_deck)
         t.emit("decks_shuffled")
         start_round(t, 1)
+
+
+def scan_sequence(t: Table, order: list[str]) -> list[str]:
+    """Who places each mission board, the roll-off winner first (it also lays the Main Corridor).
+
+    Two or more sides: each in roll order, then back in reverse order, until every slot is
+    filled (2 players: 1-2-2-1; 3 players: 1-2-3-3-2-1; 4 players: 1-2-3-4-4-3). Teams:
+    the winners two boards, the others three, the winners the last.
+    """
+    size = t.state.layout.size
+    if t.team_game:
+        first, second = order
+        return [first, first, second, second, second, first][:size]
+    return (order + order[::-1])[:size]
+
+
+def area_sequence(t: Table, order: list[str]) -> list[str]:
+    """Who takes each starting board, the beam-down winner first. Two players: 1-2-2-1;
+    three: 1-2-3-3-2-1; four: one each (two boards stay nobody's); teams: 2, 3, then 1."""
+    if t.team_game:
+        first, second = order
+        return [first, first, second, second, second, first]
+    if len(order) == 4:
+        return list(order)
+    return order + order[::-1]
 
 
 def _core_choices(t: Table, player: Player) -> list[str]:
@@ -179,18 +257,16 @@ def _claimed(s: GameState, board: str) -> bool:
     return any(board in p.start_boards for p in s.players)
 
 
-def _alternate(t: Table, first: str, remaining) -> list[str]:
-    """Turn order for placing characters one at a time, starting with `first`."""
-    seats = t.state.seats
-    start = seats.index(first)
-    ordered = seats[start:] + seats[:start]
-    counts = {seat: len(remaining(seat)) for seat in ordered}
+def _alternate(t: Table, order: list[str], remaining) -> list[str]:
+    """Turn order for placing characters one at a time: the sides in `order`, each placing
+    one while it has any left (a side that runs out drops out)."""
+    counts = {side: len(remaining(side)) for side in order}
     sequence = []
     while any(counts.values()):
-        for seat in ordered:
-            if counts[seat]:
-                sequence.append(seat)
-                counts[seat] -= 1
+        for side in order:
+            if counts[side]:
+                sequence.append(side)
+                counts[side] -= 1
     return sequence
 
 
@@ -225,7 +301,7 @@ def place_board(t: Table, seat: str, board: str, slot: str, flip: str | None) ->
 
 def board_choices(t: Table) -> list[str]:
     s = t.state
-    slots = ("nw", "ne", "sw", "se")
+    slots = s.layout.slots
     options = []
     for code, board in t.pack.boards.items():
         if board.kind != "mission":
@@ -251,12 +327,16 @@ def area_choices(t: Table) -> list[str]:
 
 
 def choose_area(t: Table, seat: str, board: str) -> None:
+    """A side takes a free mission board as (part of) its starting area; in a team game the
+    board is the whole team's."""
     board = board.lower()
     if board not in area_choices(t):
         raise RuleError(f"'{board}' is not a free mission board.")
-    t.state.player(seat).start_boards.append(board)
+    side = t.side_of(seat)
+    for member in t.seats_of(side):
+        t.state.player(member).start_boards.append(board)
     t.state.sequence.pop(0)
-    t.emit("start_area", seat=seat, boards=[board])
+    t.emit("start_area", seat=side, boards=[board], **({"by": seat} if side != seat else {}))
 
 
 def placement_spaces(t: Table, seat: str) -> list[str]:
@@ -269,19 +349,23 @@ def placement_spaces(t: Table, seat: str) -> list[str]:
 
 
 def place_character(t: Table, seat: str, code: str, space: str, statuses: tuple[str, ...]) -> None:
+    """Put a waiting character down. Beaming down in a team game, a teammate may place any
+    character of the team."""
     character = t.character(code)
-    if character.controller != seat or character.status not in statuses:
+    placer = character.controller
+    ours = placer == seat or ("reserve" in statuses and t.side_of(placer) == t.side_of(seat))
+    if not ours or character.status not in statuses:
         raise RuleError(f"{character.name} is not waiting to be placed by you.")
     if character.status == "waiting" and character.escalation != t.state.round:
         raise RuleError(f"{character.name} arrives only at the start of round {character.escalation}.")
     space = t.space(space)
-    if space not in placement_spaces(t, seat):
+    if space not in placement_spaces(t, placer):
         raise RuleError(f"{character.name} cannot be placed in {space}: outside your starting area, "
                         "beside hostile characters, or already holding two of yours.")
     character.space = space
     character.status = "in_play"
     t.state.sequence.pop(0)
-    t.emit("placed", character=character.id, space=space)
+    t.emit("placed", character=character.id, space=space, **({"by": seat} if placer != seat else {}))
 
 
 # --- draw phase --------------------------------------------------------------------
@@ -334,8 +418,7 @@ def draw_next(t: Table) -> None:
         arriving = lambda seat: [c for c in t.characters_of(seat, in_play=False)
                                  if c.status == "waiting" and c.escalation == s.round]
         seats = [seat for seat in s.seats if arriving(seat)]
-        first = t.roll_off(seats, "escalation") [0] if len(seats) > 1 else (seats[0] if seats else None)
-        s.sequence = _alternate(t, first, arriving) if first else []
+        s.sequence = _alternate(t, t.roll_off(seats, "escalation"), arriving)
         s.step = "escalation"
     if s.step == "escalation":
         if s.sequence:
@@ -384,7 +467,7 @@ def start_action_phase(t: Table) -> None:
         if p.bonus_actions:
             t.emit("bonus_actions", seat=p.seat, count=p.bonus_actions)
     cards.start_of_round(t)
-    s.order = t.roll_off(s.seats, "first activation")
+    s.order = t.roll_off(t.sides(), "first activation")
     s.turn = 0
 
 
@@ -406,7 +489,9 @@ def end_round(t: Table) -> None:
 
 
 def score_game(t: Table) -> None:
-    """Beam up and debrief: points from scored missions and bonus tokens; ties by missions."""
+    """Beam up and debrief: points from scored missions and bonus tokens; the highest total
+    wins, a tie goes to the most missions scored, and a tie on both is a draw between those
+    still tied. In a team game a team's points and missions are its players' added up."""
     s = t.state
     scores, missions = {}, {}
     for p in s.players:
@@ -415,13 +500,44 @@ def score_game(t: Table) -> None:
             t.emit("scored_at_end", seat=p.seat, cards=scored)
         scores[p.seat] = sum(t.pack.cards[c].points for c in p.scoring_area) + p.bonus_points + core
         missions[p.seat] = sum(1 for c in p.scoring_area if t.is_mission(c))
-    best = max(scores.values())
-    leaders = [seat for seat, pts in scores.items() if pts == best]
+    sides = t.sides()
+    side_scores = {side: sum(scores[seat] for seat in t.seats_of(side)) for side in sides}
+    side_missions = {side: sum(missions[seat] for seat in t.seats_of(side)) for side in sides}
+    best = max(side_scores.values())
+    leaders = [side for side in sides if side_scores[side] == best]
     if len(leaders) > 1:
-        most = max(missions[seat] for seat in leaders)
-        leaders = [seat for seat in leaders if missions[seat] == most]
+        most = max(side_missions[side] for side in leaders)
+        leaders = [side for side in leaders if side_missions[side] == most]
     winner = leaders[0] if len(leaders) == 1 else None
+    result: dict[str, Any] = {"scores": scores, "missions": missions, "winner": winner}
+    extra: dict[str, Any] = {}
+    if winner is None and len(sides) > 2:
+        extra["drawn"] = leaders  # who shares the draw (with two sides, both)
+    if t.team_game:
+        extra.update(teams=side_scores, team_missions=side_missions,
+                     winners=t.seats_of(winner) if winner else [])
+    result.update(extra)
+    _game_over(t, result)
+
+
+def _game_over(t: Table, result: dict[str, Any]) -> None:
+    s = t.state
     s.phase = "over"
     s.pending = []
-    s.result = {"scores": scores, "missions": missions, "winner": winner}
-    t.emit("game_over", scores=scores, missions=missions, winner=winner)
+    s.result = result
+    t.emit("game_over", **result)
+
+
+def check_annihilation(t: Table) -> bool:
+    """In a team game made with the annihilation option: when one team has no character in
+    play at the end of an activation and the other has, the other team wins at once."""
+    if not (t.team_game and t.state.options.get("annihilation")):
+        return False
+    standing = [side for side in t.sides() if t.characters_of_side(side)]
+    if len(standing) != 1:
+        return False
+    winner = standing[0]
+    beaten = [side for side in t.sides() if side != winner]
+    _game_over(t, {"winner": winner, "winners": t.seats_of(winner), "annihilated": beaten[0],
+                   "round": t.state.round})
+    return True

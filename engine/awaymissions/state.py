@@ -102,6 +102,10 @@ class Decision(_Data):
     kind: str
     player: str
     info: dict[str, Any] = {}
+    also: list[str] = []  # teammates who may answer in the player's place (a team decision)
+
+    def answerable_by(self, seat: str) -> bool:
+        return seat == self.player or seat in self.also
 
 
 class Activation(_Data):
@@ -159,8 +163,8 @@ class GameState(_Data):
     round: int = 0
     version: int = 0
     pending: list[Decision] = []
-    sequence: list[str] = []  # who answers next in a setup or placement step
-    order: list[str] = []  # activation order of seats, from the first-activation roll
+    sequence: list[str] = []  # who answers next in a setup or placement step (seats, or teams in a team game)
+    order: list[str] = []  # activation order of seats (teams in a team game), from the first-activation roll
     turn: int = 0  # index into order of the side to activate next
     activation: Optional[Activation] = None
     roll: Optional[Roll] = None

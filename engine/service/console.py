@@ -55,23 +55,45 @@ class Console:
 
     def __init__(self, service: GameService, pictures: str, *, ask: Ask = _terminal,
                  say: Callable[[str], None] = print, hotseat: bool = False, rng: Optional[random.Random] = None,
-                 team: Optional[dict] = None, ruleset: str = "awaymissions"):
+                 team: Optional[dict] = None, ruleset: str = "awaymissions", players: int = 2,
+                 teams: bool = False):
         self.service, self.folder, self.ask, self.say = service, pictures, ask, say
         self.team = team or FED
         self.ruleset = ruleset
+        self.players = 4 if teams else players
+        self.teams = teams
         self.humans = {1, 2} if hotseat else {1}
         self.rng = rng or random.Random()
         self.game_id = 0
 
+    async def _seat_away_mission(self, seed: Optional[int]) -> None:
+        """Make an Away Missions game: two seats, or 3-4 on six boards (2 vs 2 pairs you, p1, with p3)."""
+        options = None
+        if self.players > 2:
+            options = {"layout": "six", **({"mode": "teams"} if self.teams else {"seats": self.players})}
+        info = await self.service.create(creator=1, seed=seed, options=options)
+        self.game_id = info.id
+        for user in range(1, self.players + 1):
+            if len(self.humans) > 1 and user in self.humans:
+                name = f"Player {user}"
+            elif user == 1:
+                name = "You"
+            else:
+                name = "Computer" if self.players == 2 else f"Computer {user}"
+            await self.service.join(info.id, user, name, **(self.team if user == 1 else (BORG, FED)[user % 2]))
+
     async def play(self, seed: Optional[int] = None) -> Update:
         """Create, start and play a game until it ends or the player quits; the last update."""
-        info = await self.service.create(creator=1, seed=seed, ruleset=self.ruleset)
-        self.game_id = info.id
-        first, second = (self.team, BORG) if self.ruleset == "awaymissions" else ({}, {"faction": "coalition"})
-        await self.service.join(info.id, 1, "Player 1" if len(self.humans) > 1 else "You", **first)
-        await self.service.join(info.id, 2, "Player 2" if len(self.humans) > 1 else "Computer", **second)
-        update = await self.service.start(info.id, 1)
-        self.say(f"Game #{info.id} (pictures in {self.folder}/). {HELP}")
+        if self.ruleset != "awaymissions":  # Renegades: your ship against the Coalition
+            info = await self.service.create(creator=1, seed=seed, ruleset=self.ruleset)
+            self.game_id = info.id
+            await self.service.join(info.id, 1, "Player 1" if len(self.humans) > 1 else "You")
+            await self.service.join(info.id, 2, "Player 2" if len(self.humans) > 1 else "Computer",
+                                    faction="coalition")
+        else:
+            await self._seat_away_mission(seed)
+        update = await self.service.start(self.game_id, 1)
+        self.say(f"Game #{self.game_id} (pictures in {self.folder}/). {HELP}")
         await self.show(update)
         while update.status == "active":
             turn = update.awaited[0]
@@ -116,8 +138,8 @@ class Console:
     async def hand(self, user_id: int) -> str:
         """The player's decision and hand."""
         view = await self.service.view(self.game_id, user_id)
-        seat = "p1" if user_id == 1 else "p2"
-        pending = [d["kind"] for d in view["pending"] if d["player"] == seat]
+        seat = f"p{user_id}"
+        pending = [d["kind"] for d in view["pending"] if d["player"] == seat or seat in d.get("also", [])]
         hand = next(p.get("hand", []) for p in view["players"] if p["seat"] == seat)
         return f"Decision: {', '.join(pending) or 'none'}. Hand: {', '.join(hand) or 'empty'}."
 
@@ -175,9 +197,11 @@ def human_team(commander: Optional[str] = None, swaps: Sequence[str] = ()) -> di
 
 async def play_local(database: str, pictures: str, *, hotseat: bool = False, seed: Optional[int] = None,
                      commander: Optional[str] = None, swaps: Sequence[str] = (),
-                     ask: Ask = _terminal, say: Callable[[str], None] = print, ruleset: str = "awaymissions") -> int:
+                     ask: Ask = _terminal, say: Callable[[str], None] = print, ruleset: str = "awaymissions",
+                     players: int = 2, teams: bool = False) -> int:
     """Play one local game over the database at `database`; exit status 0 (2: a refused team).
-    `ruleset` "renegades" plays the Renegade ship against the Coalition, in text only."""
+    `ruleset` "renegades" plays the Renegade ship against the Coalition, in text only;
+    `players` 3 or 4 plays a free-for-all on six boards, `teams` 2 vs 2 (you and p3)."""
     try:
         team = human_team(commander, swaps) if ruleset == "awaymissions" else None
     except RuleError as refused:
@@ -186,7 +210,8 @@ async def play_local(database: str, pictures: str, *, hotseat: bool = False, see
     service = await GameService.open(database)
     try:
         await Console(service, pictures, ask=ask, say=say, hotseat=hotseat,
-                      rng=random.Random(seed), team=team, ruleset=ruleset).play(seed)
+                      rng=random.Random(seed), team=team, ruleset=ruleset, players=players,
+                      teams=teams).play(seed)
     finally:
         await service.close()
     return 0

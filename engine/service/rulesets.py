@@ -36,6 +36,19 @@ class Ruleset:
     turn_of: Callable[[Any], Optional[str]] = lambda state: None  # whose turn it is (one table message per turn)
     can_take_back: Callable[[list[dict]], bool] = lambda events: False  # nothing rolled or revealed by them
     load_pack: Callable[[str], Any] = lambda path: None  # parse (and cache) a content pack of this ruleset
+    table_seats: Optional[Callable[[dict], tuple[str, ...]]] = None  # seats a game's config asks for
+
+    def seats_for(self, config: dict) -> tuple[str, ...]:
+        """The seats of a game made with `config` (the ruleset's default seats otherwise)."""
+        return self.table_seats(config) if self.table_seats else self.seats
+
+
+def _away_mission_seats(config: dict) -> tuple[str, ...]:
+    """Two seats, or `"seats": 3 or 4` in the config; `"mode": "teams"` is four (2 vs 2)."""
+    count = 4 if config.get("mode") == "teams" else int(config.get("seats") or 2)
+    if not 2 <= count <= 4:
+        raise ValueError("Away Missions seats two, three or four players.")
+    return tuple(f"p{i + 1}" for i in range(count))
 
 
 AWAY_MISSIONS = Ruleset(
@@ -58,6 +71,7 @@ AWAY_MISSIONS = Ruleset(
     turn_of=awaymissions_rules.turn_of,
     can_take_back=awaymissions_rules.can_take_back,
     load_pack=awaymissions_content.load_pack,
+    table_seats=_away_mission_seats,
 )
 
 RENEGADES = Ruleset(

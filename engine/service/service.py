@@ -292,6 +292,10 @@ class GameService:
                 remind_after = await self.guild_setting(guild_id, "remind_after")
         config = {**rules.default_options, **(options or {})}
         try:
+            rules.seats_for(config)
+        except (ValueError, TypeError) as error:
+            raise LobbyError(str(error)) from error
+        try:
             game_id = await self.db.create_game(
                 ruleset=ruleset, config=json.dumps(config), at=self._clock(),
                 seed=secrets.randbits(62) if seed is None else seed,
@@ -310,7 +314,7 @@ class GameService:
             if hot.seat_of(user_id) is not None:
                 raise LobbyError("You are already in this game.")
             taken = {s.seat for s in hot.seats}
-            free = [s for s in hot.ruleset.seats if s not in taken]
+            free = [s for s in hot.ruleset.seats_for(hot.config) if s not in taken]
             if not free:
                 raise LobbyError("This game is full.")
             await self.db.add_seat(hot.row.id, free[0], user_id, name, json.dumps(options), self._clock())
@@ -350,8 +354,9 @@ class GameService:
             self._require_lobby(hot)
             if hot.seat_of(user_id) is None and user_id != hot.row.created_by:
                 raise NotAPlayer("Only a player or the game's creator can start it.")
-            if len(hot.seats) < len(hot.ruleset.seats):
-                raise LobbyError(f"Waiting for players: {len(hot.seats)} of {len(hot.ruleset.seats)} seats taken.")
+            wanted = len(hot.ruleset.seats_for(hot.config))
+            if len(hot.seats) < wanted:
+                raise LobbyError(f"Waiting for players: {len(hot.seats)} of {wanted} seats taken.")
             config = {**hot.config, "players": [
                 {"seat": s.seat, "name": s.name, **json.loads(s.options)} for s in hot.seats]}
             try:
@@ -431,10 +436,12 @@ class GameService:
                 {k: v for k, v in e.items() if k != "private"} for e in events])
 
     async def concede(self, game_id: int, user_id: int) -> Update:
-        """The user's side gives up; every other seat wins."""
+        """The user's side gives up (in a team game, the whole team); every other seat wins."""
         async with self._game(game_id) as hot:
             seat = self._require_player_in_play(hot, user_id)
-            winners = [s.seat for s in hot.seats if s.seat != seat]
+            teams = {p["seat"]: p.get("team", p["seat"]) for p in hot.ruleset.view_for(hot.state, None).get("players", [])}
+            side = teams.get(seat, seat)
+            winners = [s.seat for s in hot.seats if s.seat != seat and teams.get(s.seat, s.seat) != side]
             result = {"winner": winners[0] if len(winners) == 1 else winners, "conceded": seat}
             change = GameWrite(game_id=hot.row.id, from_version=hot.row.version, from_status="active",
                                version=hot.row.version, status="over", state=hot.row.state,

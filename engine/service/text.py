@@ -59,6 +59,7 @@ _PUBLIC = {
     "prevented": "{amount} damage to {character} is prevented",
     "cancelled": "The {what} is cancelled",
     "searched": "{seat} searches for a card",
+    "opponent_chosen": "{seat} names {opponent} as the opponent of {card}",
     "actions_granted": "{card} grants {count} more action(s)",
     "test_impossible": "The test for {card} cannot be taken",
     "round_effect": "{seat} resolves {card}",
@@ -139,6 +140,7 @@ _QUESTIONS = {
     "free_action": "Take the free {action} with {character} ({card})?",
     "search": "Take one of the cards found ({card})?",
     "challenger": "Who challenges {character}'s {specialization} test?",
+    "opponent": "Which opponent does {card} affect?",
     "adjudicate": "Adjust the game as {card} says, then choose done.",
     "simultaneous": "Resolve a start-of-round effect?",
 }
