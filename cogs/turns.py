@@ -169,7 +169,8 @@ class Turns(commands.Cog):
         """At a deadline, a reaction window (re-roll or interrupt moment) passes by itself.
         True if it did."""
         view = await self.bot.service.view(reminder.game_id)
-        waiting = [d for d in view.get("pending", []) if d["player"] == reminder.seat]
+        waiting = [d for d in view.get("pending", [])
+                   if d["player"] == reminder.seat or reminder.seat in d.get("also", [])]
         if not waiting or waiting[0]["kind"] not in REACTION_WINDOWS:
             return False
         try:

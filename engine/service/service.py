@@ -502,7 +502,8 @@ class GameService:
                 chances = hot.ruleset.preview(state, seat, command)
                 if chances is not None:
                     odds[index] = text.odds_text(chances)
-            decision = next((d for d in view.get("pending", []) if d["player"] == seat), None)
+            decision = next((d for d in view.get("pending", [])
+                             if d["player"] == seat or seat in d.get("also", [])), None)
             hand = next((p.get("hand") for p in view.get("players", []) if p["seat"] == seat), None)
             return Panel(version=state.version, seat=seat,
                          question=text.question(decision, names) if decision else "",
