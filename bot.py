@@ -41,7 +41,7 @@ To run the bot on Discord:
      then mention the bot with "sync" once to publish the slash commands everywhere.
 
 To play without Discord, right here in the terminal:
-  python bot.py --local              (you against a simple opponent)
+  python bot.py --local              (you against the computer; --level easy|normal|hard)
   python bot.py --local --hotseat    (two people at one keyboard)
 """
 
@@ -112,13 +112,18 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--commander", help="local: your alternative commander (e.g. LINDQ)")
     parser.add_argument("--swap", action="append", default=[], metavar="OLD=NEW",
                         help="local: swap a mission specialist of your team (repeatable)")
+    parser.add_argument("--level", choices=("easy", "normal", "hard"), default="normal",
+                        help="local: how hard the computer opponent thinks (default normal)")
+    parser.add_argument("--explain", action="store_true",
+                        help="local: after each computer move, its 3 best candidates and estimated win rates")
     args = parser.parse_args(argv)
     config = Config.from_env()
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.local:
         from engine.service.console import play_local
         return asyncio.run(play_local(config.database, args.pictures, hotseat=args.hotseat, seed=args.seed,
-                                      commander=args.commander, swaps=args.swap))
+                                      commander=args.commander, swaps=args.swap, level=args.level,
+                                      explain=args.explain))
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2

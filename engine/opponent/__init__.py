@@ -28,6 +28,7 @@ AWAY_MISSIONS = Game(
     policy=_am.policy,
     prior=_am.prior,
     searched=_am.searched,
+    turn_starts=_am.turn_starts,
 )
 
 GAMES: dict[str, Game] = {"awaymissions": AWAY_MISSIONS}

@@ -326,3 +326,8 @@ def searched(state: GameState, seat: str) -> bool:
     a short playout cannot tell a good placement from a bad one."""
     kind = next(d.kind for d in state.pending if d.player == seat)
     return kind not in SETUP_KINDS
+
+
+def turn_starts(state: GameState) -> bool:
+    """Whether the game waits on a fresh action or activation (what came before is resolved)."""
+    return state.phase != "action" or any(d.kind in ("action", "activate") for d in state.pending)

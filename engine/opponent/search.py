@@ -2,7 +2,8 @@
 
 Each playout draws one determinisation (a full state consistent with the seat's view:
 hidden hands, deck orders and the dice drawn anew), applies a candidate command, lets
-the rule-of-thumb policy play on for a few decisions (both sides, dice and all), and
+the rule-of-thumb policy play on until the command has been resolved (re-rolls, damage,
+card windows) and for `horizon` further actions or activations of either side, and
 judges the position with the heuristic evaluation. Candidates share determinisations
 (the same imagined hands and dice for every candidate in a round), and the budget is
 spread by sequential halving: every candidate gets playouts, the worse half is dropped,
@@ -29,14 +30,14 @@ class Level:
     name: str
     playouts: int  # 0: answer with the rule-of-thumb policy alone
     width: int  # at most this many candidate commands are searched (the best by the prior)
-    horizon: int  # choices the policy makes in a playout before the position is judged
+    horizon: int  # turns (new actions or activations) the policy plays on before the position is judged
     seconds: float  # thinking-time cap per decision in play (None of it in tests)
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", playouts=0, width=1, horizon=0, seconds=0.05),
-    "normal": Level("normal", playouts=32, width=6, horizon=4, seconds=0.25),
-    "hard": Level("hard", playouts=160, width=10, horizon=8, seconds=1.0),
+    "normal": Level("normal", playouts=24, width=6, horizon=0, seconds=0.2),
+    "hard": Level("hard", playouts=96, width=10, horizon=0, seconds=0.8),
 }
 
 
@@ -79,6 +80,7 @@ class Game:
     policy: Callable[[Any, str, list[str], random.Random], str]
     prior: Callable[[Any, str, list[str]], list[float]]
     searched: Callable[[Any, str], bool] = lambda state, seat: True  # False: the policy answers alone
+    turn_starts: Callable[[Any], bool] = lambda state: True  # a new action or activation is asked for
 
 
 def decision_rng(view: dict, seat: str, level: Level, seed: int) -> random.Random:
@@ -138,12 +140,18 @@ def _playout(game: Game, state, seat: str, command: str, level: Level, rng: rand
     """(value for the seat, 1 if the engine refused something) of one imagined future."""
     try:
         state, _ = game.apply(state, seat, command)
-        choices = steps = 0
-        while not game.is_over(state) and choices < level.horizon and steps < 8 * level.horizon + 20:
+        # a command that hands the seat its next action at once (activating, a first action)
+        # is judged after that activation has been played on, not before it
+        horizon = level.horizon + (2 if game.turn_starts(state) and seat in game.awaited(state)[:1] else 0)
+        turns = steps = 0
+        while not game.is_over(state) and steps < 40 * (horizon + 1):
+            if game.turn_starts(state):
+                if turns >= horizon:
+                    break
+                turns += 1
             turn = game.awaited(state)[0]
             legal = game.legal_commands(state, turn)
             state, _ = game.apply(state, turn, game.policy(state, turn, legal, rng))
-            choices += len(legal) > 1
             steps += 1
     except (RuleError, KeyError, ValueError, IndexError):
         return game.evaluate(state, seat), 1

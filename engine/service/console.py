@@ -1,7 +1,8 @@
 """Local play in a terminal: the same commands, service and database as on Discord.
 
-`python bot.py --local` runs `play_local`: you (the Federation) against an opponent that
-picks a random legal command, or two people taking turns with --hotseat. `--commander` and
+`python bot.py --local` runs `play_local`: you (the Federation) against the computer
+(engine.opponent, at --level easy, normal or hard; --explain prints its best candidates and
+their estimated win rates), or two people taking turns with --hotseat. `--commander` and
 `--swap OLD=NEW` change your away team, checked by the engine before the game is made.
 After every action the board (and the dice, when rolled) are written as PNG files to a folder.
 """
@@ -19,6 +20,7 @@ from engine.glossary import load_glossary, plain_text
 from engine.glossary.cards import card_index
 from engine.service import GameService, ServiceError, Update
 from engine.service.rulesets import AWAY_MISSIONS
+from engine import opponent
 from images import render_board, render_dice
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
@@ -51,15 +53,17 @@ def _pictures(view: dict, events: list[dict], wanted: list[str]) -> dict[str, by
 
 
 class Console:
-    """One local game: prompts for human seats, a random opponent for the others."""
+    """One local game: prompts for human seats, the computer opponent for the others."""
 
     def __init__(self, service: GameService, pictures: str, *, ask: Ask = _terminal,
                  say: Callable[[str], None] = print, hotseat: bool = False, rng: Optional[random.Random] = None,
-                 team: Optional[dict] = None):
+                 team: Optional[dict] = None, level: str = "normal", explain: bool = False):
         self.service, self.folder, self.ask, self.say = service, pictures, ask, say
         self.team = team or FED
         self.humans = {1, 2} if hotseat else {1}
         self.rng = rng or random.Random()
+        self.level = opponent.level(level)
+        self.explain = explain
         self.game_id = 0
 
     async def play(self, seed: Optional[int] = None) -> Update:
@@ -75,8 +79,7 @@ class Console:
             turn = update.awaited[0]
             version, legal = await self.service.legal_commands(self.game_id, turn.user_id)
             if turn.user_id not in self.humans:
-                command = self.rng.choice(legal)
-                self.say(f"{turn.name} acts:")  # the public lines tell what; the command may name hidden cards
+                command = await self.computer(turn.seat, turn.user_id)
             else:
                 command = await self.command_from(turn.name, turn.user_id, legal)
                 if command is None:
@@ -90,6 +93,17 @@ class Console:
                 continue
             await self.show(update)
         return update
+
+    async def computer(self, seat: str, user_id: int) -> str:
+        """The computer's command for its seat, chosen from that seat's view only."""
+        view = await self.service.view(self.game_id, user_id)
+        choice = await asyncio.to_thread(opponent.choose, AWAY_MISSIONS.name, view, seat, self.level,
+                                         self.rng.getrandbits(32))
+        self.say(f"{next(p['name'] for p in view['players'] if p['seat'] == seat)} acts:")  # the public
+        # lines tell what; the command itself may name hidden cards
+        if self.explain and len(choice.candidates) > 1:
+            self.say(explanation(choice, _hand(view, seat)))
+        return choice.command
 
     async def command_from(self, name: str, user_id: int, legal: list[str]) -> Optional[str]:
         """Ask a human until the answer is a command (None: quit)."""
@@ -137,6 +151,20 @@ class Console:
                 await asyncio.to_thread(_write, path, data)
 
 
+def _hand(view: dict, seat: str) -> list[str]:
+    return next(p.get("hand", []) for p in view["players"] if p["seat"] == seat)
+
+
+def explanation(choice: "opponent.Choice", hidden: Sequence[str] = ()) -> str:
+    """The computer's best 3 candidates with their estimated win rates; cards it holds
+    (`hidden`) are shown as 'a card', so the explanation shows no hand."""
+    def masked(command: str) -> str:
+        return " ".join("a card" if word in hidden else word for word in command.split())
+    lines = [f"    {n}. {masked(c.command)}: {c.win_rate:.0%} estimated win rate ({c.playouts} playouts)"
+             for n, c in enumerate(choice.top(3), 1)]
+    return "  The computer weighed:\n" + "\n".join(lines)
+
+
 def look_up(what: str, query: str) -> str:
     """'rules TERM' or 'card NAME' at the prompt: the best match, and others close to it."""
     if what.lower() == "rules":
@@ -167,8 +195,8 @@ def human_team(commander: Optional[str] = None, swaps: Sequence[str] = ()) -> di
 
 
 async def play_local(database: str, pictures: str, *, hotseat: bool = False, seed: Optional[int] = None,
-                     commander: Optional[str] = None, swaps: Sequence[str] = (),
-                     ask: Ask = _terminal, say: Callable[[str], None] = print) -> int:
+                     commander: Optional[str] = None, swaps: Sequence[str] = (), level: str = "normal",
+                     explain: bool = False, ask: Ask = _terminal, say: Callable[[str], None] = print) -> int:
     """Play one local game over the database at `database`; exit status 0 (2: a refused team)."""
     try:
         team = human_team(commander, swaps)
@@ -178,7 +206,7 @@ async def play_local(database: str, pictures: str, *, hotseat: bool = False, see
     service = await GameService.open(database)
     try:
         await Console(service, pictures, ask=ask, say=say, hotseat=hotseat,
-                      rng=random.Random(seed), team=team).play(seed)
+                      rng=random.Random(seed), team=team, level=level, explain=explain).play(seed)
     finally:
         await service.close()
     return 0
