@@ -1,10 +1,12 @@
-"""Random legal play: 200 complete games keep the invariants and replay exactly."""
+"""Random legal play: 200 complete games keep the invariants and replay exactly; so do games
+where the computer opponent plays one seat or both."""
 import json
 import random
 from collections import Counter
 
 import pytest
 
+from engine import opponent
 from engine.awaymissions import rules
 from engine.awaymissions.autoplay import random_command
 from engine.awaymissions.state import from_json, to_json
@@ -69,7 +71,9 @@ def state_spaces(state):
     return Table(state).geo.spaces
 
 
-def play_checked(seed, layout):
+def play_checked(seed, layout, computers=None):
+    """A complete game, checked after every command. `computers` maps seats to the level the
+    computer opponent plays them at; the other seats play random legal commands."""
     config = two_player_config(layout=layout, cube=layout == "cube")
     if layout == "cube":
         config["layout"] = None
@@ -78,6 +82,9 @@ def play_checked(seed, layout):
     log = []
     while state.phase != "over":
         seat, command = random_command(state, rng)
+        if computers and seat in computers:
+            command = opponent.decide("awaymissions", state, seat, rules.view_for, opponent.level(computers[seat]),
+                                      seed, timed=False).command
         before = to_json(state)
         if rng.random() < 0.02:
             with pytest.raises(RuleError):
@@ -111,3 +118,18 @@ def test_random_games_keep_invariants_and_replay(chunk):
     # the random games really exercise the rules, not just passing
     for verb in ("move", "attack", "reroll", "damage", "cover", "draw", "cycle", "bonus", "play"):
         assert verbs[verb] > 0, verb
+
+
+COMPUTER_GAMES = [({"p1": "easy"}, None), ({"p2": "easy"}, "cube"), ({"p1": "easy", "p2": "easy"}, "standard"),
+                  ({"p1": "easy", "p2": "easy"}, None), ({"p2": "easy"}, "borg-corridor")]
+
+
+@pytest.mark.parametrize("computers, layout", COMPUTER_GAMES)
+def test_games_with_computer_players_keep_invariants_and_replay(computers, layout):
+    seed = SEEDS[COMPUTER_GAMES.index((computers, layout))]
+    config, final, log = play_checked(seed, layout, computers)
+    assert final.result is not None and final.round == 3
+    replayed = rules.new_game(config, seed)
+    for seat, command in log:
+        replayed, _ = rules.apply(replayed, seat, command)
+    assert to_json(replayed) == to_json(final), f"seed {seed} did not replay"
