@@ -57,13 +57,15 @@ class Console:
 
     def __init__(self, service: GameService, pictures: str, *, ask: Ask = _terminal,
                  say: Callable[[str], None] = print, hotseat: bool = False, rng: Optional[random.Random] = None,
-                 team: Optional[dict] = None, level: str = "normal", explain: bool = False):
+                 team: Optional[dict] = None, level: str = "normal", explain: bool = False,
+                 stand_in: Optional[Callable[[dict, str, list[str]], str]] = None):
         self.service, self.folder, self.ask, self.say = service, pictures, ask, say
         self.team = team or FED
         self.humans = {1, 2} if hotseat else {1}
         self.rng = rng or random.Random()
         self.level = opponent.level(level)
         self.explain = explain
+        self.stand_in = stand_in  # (view, seat, legal) -> command, instead of the computer opponent (tests)
         self.game_id = 0
 
     async def play(self, seed: Optional[int] = None) -> Update:
@@ -79,7 +81,7 @@ class Console:
             turn = update.awaited[0]
             version, legal = await self.service.legal_commands(self.game_id, turn.user_id)
             if turn.user_id not in self.humans:
-                command = await self.computer(turn.seat, turn.user_id)
+                command = await self.computer(turn.seat, turn.user_id, legal)
             else:
                 command = await self.command_from(turn.name, turn.user_id, legal)
                 if command is None:
@@ -94,13 +96,15 @@ class Console:
             await self.show(update)
         return update
 
-    async def computer(self, seat: str, user_id: int) -> str:
+    async def computer(self, seat: str, user_id: int, legal: list[str]) -> str:
         """The computer's command for its seat, chosen from that seat's view only."""
         view = await self.service.view(self.game_id, user_id)
+        # the public lines tell what it did; the command itself may name hidden cards
+        self.say(f"{next(p['name'] for p in view['players'] if p['seat'] == seat)} acts:")
+        if self.stand_in is not None:
+            return self.stand_in(view, seat, legal)
         choice = await asyncio.to_thread(opponent.choose, AWAY_MISSIONS.name, view, seat, self.level,
                                          self.rng.getrandbits(32))
-        self.say(f"{next(p['name'] for p in view['players'] if p['seat'] == seat)} acts:")  # the public
-        # lines tell what; the command itself may name hidden cards
         if self.explain and len(choice.candidates) > 1:
             self.say(explanation(choice, _hand(view, seat)))
         return choice.command
