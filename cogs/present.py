@@ -19,7 +19,8 @@ from cogs import buttons
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.setup import away_team
 from engine.errors import PackError, RuleError
-from engine.service import GameInfo, LobbyError, NotAPlayer, ServiceError, Update
+from engine.service import GameInfo, LobbyError, NotAPlayer, ServiceError, Update, is_computer
+from engine.service.service import COMPUTER_USER_BASE
 from images import render_board, render_dice
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ def to_ping(update: Update, actor_id: Optional[int], already: Iterable[int] = ()
     `already` awaited (and so pinged) before this update: one ping per decision, also
     when several players answer the same decision one after the other."""
     skip = {actor_id, *already}
-    return list(dict.fromkeys(t.user_id for t in update.awaited if t.user_id not in skip))
+    return list(dict.fromkeys(t.user_id for t in update.awaited if t.user_id not in skip and not is_computer(t.user_id)))
 
 
 def summary(update: Update, info: GameInfo, ping: Iterable[int], lines: list[str]) -> str:
@@ -250,7 +251,25 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     await deliver_private(bot, update, skip=actor_id)
     if update.status == "over":
         bot.dispatch("game_over", update)  # the league cog records games linked to a pairing
+    elif not is_computer(actor_id):
+        await computers_play(bot, update.game_id)
     return message is not None
+
+
+COMPUTER_MOVES = 5000  # a computer-only game ends well within this many moves
+
+
+async def computers_play(bot: "ReadyRoom", game_id: int) -> None:
+    """Play the computer players' moves at once, each shown on the table like a player's."""
+    for _ in range(COMPUTER_MOVES):
+        try:
+            update = await bot.service.computer_turn(game_id)
+        except ServiceError as refused:  # a player moved first (a shared decision): they are awaited again
+            log.info("computer move in game %s not applied: %s", game_id, refused.message)
+            return
+        if update is None:
+            return
+        await publish(bot, update, COMPUTER_USER_BASE)
 
 
 POST_TRIES = 2  # tries in one place before falling back to the next

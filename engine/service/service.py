@@ -28,6 +28,12 @@ from engine.service.rulesets import RULESETS, Ruleset
 
 MAX_COMMAND_LENGTH = 1000
 DEFAULT_REMIND_AFTER = 24 * 3600.0
+COMPUTER_USER_BASE = 2 ** 62  # computer players sit as users COMPUTER_USER_BASE + seat number (no Discord id)
+
+
+def is_computer(user_id: Optional[int]) -> bool:
+    """Whether this user id is a computer player's."""
+    return user_id is not None and user_id >= COMPUTER_USER_BASE
 
 
 @dataclass(frozen=True)
@@ -284,6 +290,32 @@ class GameService:
             await self.db.add_seat(hot.row.id, free[0], user_id, name, json.dumps(options), self._clock())
             hot.seats = await self.db.seats(hot.row.id)
             return self._info(hot)
+
+    async def add_computer(self, game_id: int, level: str, **options: Any) -> GameInfo:
+        """Seat the computer opponent (engine.opponent at `level`) in the first free seat."""
+        from engine import opponent
+        opponent.level(level)  # ValueError for an unknown level
+        async with self._game(game_id) as hot:
+            free = [s for s in hot.ruleset.seats if s not in {s.seat for s in hot.seats}]
+            number = hot.ruleset.seats.index(free[0]) + 1 if free else 0
+        return await self.join(game_id, COMPUTER_USER_BASE + number, f"Computer ({level.lower()})",
+                               **{**options, "computer": level.lower()})
+
+    async def computer_turn(self, game_id: int) -> Optional[Update]:
+        """If a computer player is awaited, its move (chosen from its seat's view only, in a
+        worker thread) applied and committed; None when no computer is awaited."""
+        from engine import opponent
+        info = await self.get(game_id)
+        turn = next((t for t in info.awaited if is_computer(t.user_id)), None) if info.status == "active" else None
+        if turn is None:
+            return None
+        async with self._game(game_id) as hot:
+            options = next(json.loads(s.options) for s in hot.seats if s.user_id == turn.user_id)
+            view = hot.ruleset.view_for(hot.state, turn.seat)
+            ruleset, version = hot.ruleset.name, hot.state.version
+        choice = await asyncio.to_thread(opponent.choose, ruleset, view, turn.seat,
+                                         opponent.level(options.get("computer", "normal")), game_key(game_id))
+        return await self.submit(game_id, turn.user_id, choice.command, version)
 
     async def seat_options(self, game_id: int, user_id: int) -> tuple[dict, dict]:
         """The game's options (pack, layout ...) and the user's seat options ({} when not seated)."""

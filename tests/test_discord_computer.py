@@ -1,0 +1,45 @@
+"""/game new computer:LEVEL: a game against the computer through the fake Discord.
+
+The computer's moves are played at once after each of the player's, each shown on the
+table with its pictures; the computer is never pinged, and its seat is never awaited
+when the player is handed the turn.
+"""
+import json
+import random
+
+from engine.service import is_computer
+from tests.discord_harness import FakeDiscord, choose, open_panel, thread_of, user
+from tests.test_discord_game import same_dice
+
+ANN = user(1, "Ann")
+
+
+async def test_a_game_against_the_computer_plays_its_moves_at_once(monkeypatch, tmp_path):
+    same_dice(monkeypatch)
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        await fake.dispatch(fake.slash(ANN, "game new", computer="easy", side="borg"))
+        thread = thread_of(fake)
+        game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
+        rng, mine = random.Random(3), 0
+        while (info := await fake.bot.service.get(game_id)).status == "active" and mine < 40:
+            assert [t.user_id for t in info.awaited] == [1], info.awaited  # never left waiting on the computer
+            version, commands = await fake.bot.service.legal_commands(game_id, 1)
+            await choose(fake, ANN, await open_panel(fake, ANN, thread), commands, rng.randrange(len(commands)))
+            mine += 1
+        log = await fake.bot.service.log(game_id)
+        computer = [e for e in log if is_computer(e.user_id)]
+        assert len(computer) > 20 and len([e for e in log if e.user_id == 1]) == mine
+        assert any(json.loads(e.events) and e.command.startswith(("attack", "move", "play")) for e in computer)
+        for request in fake.sent:
+            if request.json and "allowed_mentions" in request.json:
+                assert not any(is_computer(int(u)) for u in request.json["allowed_mentions"].get("users", []))
+        seats = {s.seat: s.name for s in info.seats}
+        assert seats == {"p1": "Ann", "p2": "Computer (easy)"}
+        assert any("board.png" in [a["filename"] for a in m.get("attachments", [])] for m in fake.in_channel(thread))
+
+
+async def test_a_person_and_the_computer_cannot_both_be_invited(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        payload = fake.slash(ANN, "game new", computer="hard", opponent=user(2, "Bo"))
+        await fake.dispatch(payload)
+        assert "not both" in fake.original(payload)["content"]
