@@ -7,6 +7,8 @@ when the player is handed the turn.
 import json
 import random
 
+import pytest
+
 from engine.service import is_computer
 from tests.discord_harness import FakeDiscord, choose, open_panel, thread_of, user
 from tests.test_discord_game import same_dice
@@ -43,3 +45,29 @@ async def test_a_person_and_the_computer_cannot_both_be_invited(monkeypatch, tmp
         payload = fake.slash(ANN, "game new", computer="hard", opponent=user(2, "Bo"))
         await fake.dispatch(payload)
         assert "not both" in fake.original(payload)["content"]
+
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+async def test_at_a_deadline_the_computer_stands_in_only_where_the_server_allows_it(monkeypatch, tmp_path, allowed):
+    from tests.discord_harness import GUILD_ID, MANAGE_GUILD
+    from tests.test_discord_game import BO, new_game
+    from tests.test_discord_turns import Clock
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db"), clock=clock) as fake:
+        await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", 3600.0)
+        refused = fake.slash(BO, "settings stand-in", enabled=True)
+        await fake.dispatch(refused)
+        assert "Manage Server" in fake.original(refused)["content"]
+        if allowed:
+            await fake.dispatch(fake.slash(ANN, "settings stand-in", permissions=str(MANAGE_GUILD), enabled=True))
+        thread, game_id = await new_game(fake)
+        late = {t.user_id for t in (await fake.bot.service.get(game_id)).awaited}
+        clock.now += 3601  # the opening decision (not a reaction window) is late
+        await fake.run(fake.bot.get_cog("Turns").send_due())
+        log = await fake.bot.service.log(game_id)
+        stood_in = any("the computer plays for" in m["content"] for m in fake.in_channel(thread))
+        if allowed:
+            assert log and {e.user_id for e in log} <= late and stood_in  # played as the absent players' seats
+        else:
+            assert log == [] and not stood_in

@@ -302,20 +302,27 @@ class GameService:
                                **{**options, "computer": level.lower()})
 
     async def computer_turn(self, game_id: int) -> Optional[Update]:
-        """If a computer player is awaited, its move (chosen from its seat's view only, in a
-        worker thread) applied and committed; None when no computer is awaited."""
-        from engine import opponent
+        """If a computer player is awaited, its move applied and committed (see `play_for`);
+        None when no computer is awaited."""
         info = await self.get(game_id)
         turn = next((t for t in info.awaited if is_computer(t.user_id)), None) if info.status == "active" else None
         if turn is None:
             return None
+        return await self.play_for(game_id, turn.user_id)
+
+    async def play_for(self, game_id: int, user_id: int, level: Optional[str] = None) -> Update:
+        """The computer's move for the user's seat (a computer player at its own level, or a
+        stand-in for an absent player), chosen from that seat's view only in a worker thread,
+        then submitted like any command."""
+        from engine import opponent
         async with self._game(game_id) as hot:
-            options = next(json.loads(s.options) for s in hot.seats if s.user_id == turn.user_id)
-            view = hot.ruleset.view_for(hot.state, turn.seat)
+            seat = self._require_player_in_play(hot, user_id)
+            options = next(json.loads(s.options) for s in hot.seats if s.user_id == user_id)
+            view = hot.ruleset.view_for(hot.state, seat)
             ruleset, version = hot.ruleset.name, hot.state.version
-        choice = await asyncio.to_thread(opponent.choose, ruleset, view, turn.seat,
-                                         opponent.level(options.get("computer", "normal")), game_key(game_id))
-        return await self.submit(game_id, turn.user_id, choice.command, version)
+        chosen = opponent.level(level or options.get("computer", "normal"))
+        choice = await asyncio.to_thread(opponent.choose, ruleset, view, seat, chosen, game_key(game_id))
+        return await self.submit(game_id, user_id, choice.command, version)
 
     async def seat_options(self, game_id: int, user_id: int) -> tuple[dict, dict]:
         """The game's options (pack, layout ...) and the user's seat options ({} when not seated)."""
