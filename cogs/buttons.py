@@ -46,6 +46,23 @@ class YourMove(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:turn:{G
         await present.show_panel(interaction.client, interaction, self.game)
 
 
+class WhyButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:why:{GAME}"):
+    """"Why?": the computer's best candidates for its last move, with estimated win rates."""
+
+    def __init__(self, game: int):
+        super().__init__(discord.ui.Button(label="Why?", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"rr:why:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await present.show_why(interaction.client, interaction, self.game)
+
+
 class CommandButton(discord.ui.DynamicItem[discord.ui.Button],
                     template=rf"rr:do:{GAME}:{VERSION}:(?P<index>\d+)"):
     """One legal command as a button."""
@@ -259,5 +276,5 @@ async def choose(interaction: discord.Interaction, game: int, version: int, pick
     await present.act(bot, interaction, game, version, command)
 
 
-ITEMS = (YourMove, CommandButton, CommandPick, CardPick, OpenGroup, PageButton, JoinButton, StartButton,
+ITEMS = (YourMove, WhyButton, CommandButton, CommandPick, CardPick, OpenGroup, PageButton, JoinButton, StartButton,
          TeamButton, CommanderPick, SwapPick)

@@ -20,7 +20,7 @@ from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.setup import away_team
 from engine.errors import PackError, RuleError
 from engine.service import GameInfo, LobbyError, NotAPlayer, ServiceError, Update, is_computer
-from engine.service.service import COMPUTER_USER_BASE
+from engine.service.service import COMPUTER_USER_BASE, why_key
 from images import render_board, render_dice
 
 if TYPE_CHECKING:
@@ -196,7 +196,21 @@ def turn_view(update: Update) -> Optional[discord.ui.View]:
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(buttons.YourMove(update.game_id, update.version))
+    if any(is_computer(user) for user in update.players.values()):
+        view.add_item(buttons.WhyButton(update.game_id))
     return view
+
+
+async def show_why(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int) -> None:
+    """Privately: the computer's best 3 candidates of its last searched move, with win rates."""
+    info = await bot.service.get(game_id)
+    why = await bot.service.guild_setting(info.guild_id or 0, why_key(game_id))
+    if not why:
+        await reply(interaction, "The computer has not weighed a real choice in this game yet.")
+        return
+    names = names_of(info)
+    await reply(interaction, f"Move {why['version']}, the computer ({why['level']}) for "
+                             f"{names.get(why['seat'], why['seat'])} weighed:\n" + "\n".join(why["lines"]))
 
 
 def table_key(game_id: int) -> str:

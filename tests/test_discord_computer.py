@@ -10,10 +10,12 @@ import random
 import pytest
 
 from engine.service import is_computer
-from tests.discord_harness import FakeDiscord, choose, open_panel, thread_of, user
+from engine.service.service import COMPUTER_USER_BASE
+from tests.discord_harness import GUILD_ID, FakeDiscord, choose, open_panel, thread_of, user
 from tests.test_discord_game import same_dice
 
 ANN = user(1, "Ann")
+COMPUTER_P2 = COMPUTER_USER_BASE + 2
 
 
 async def test_a_game_against_the_computer_plays_its_moves_at_once(monkeypatch, tmp_path):
@@ -50,7 +52,7 @@ async def test_a_person_and_the_computer_cannot_both_be_invited(monkeypatch, tmp
 
 @pytest.mark.parametrize("allowed", [False, True])
 async def test_at_a_deadline_the_computer_stands_in_only_where_the_server_allows_it(monkeypatch, tmp_path, allowed):
-    from tests.discord_harness import GUILD_ID, MANAGE_GUILD
+    from tests.discord_harness import MANAGE_GUILD
     from tests.test_discord_game import BO, new_game
     from tests.test_discord_turns import Clock
     clock = Clock()
@@ -71,3 +73,29 @@ async def test_at_a_deadline_the_computer_stands_in_only_where_the_server_allows
             assert log and {e.user_id for e in log} <= late and stood_in  # played as the absent players' seats
         else:
             assert log == [] and not stood_in
+
+
+async def test_why_shows_the_computers_best_three_candidates_privately(monkeypatch, tmp_path):
+    same_dice(monkeypatch)
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        await fake.dispatch(fake.slash(ANN, "game new", computer="normal"))
+        thread = thread_of(fake)
+        game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
+        rng = random.Random(4)
+        for _ in range(60):
+            why = await fake.bot.service.guild_setting(GUILD_ID, f"why:{game_id}")
+            if why or (await fake.bot.service.get(game_id)).status != "active":
+                break
+            version, commands = await fake.bot.service.legal_commands(game_id, 1)
+            await choose(fake, ANN, await open_panel(fake, ANN, thread), commands, rng.randrange(len(commands)))
+        assert why and len(why["lines"]) == 3
+        table = fake.in_channel(thread)[-1]
+        button = next(c["custom_id"] for c in fake.components(table) if c["custom_id"].startswith("rr:why:"))
+        click = fake.click(ANN, int(table["id"]), button)
+        await fake.dispatch(click)
+        answer = fake.original(click)["content"]
+        assert answer.startswith("Move ") and "the computer (normal) for Computer (normal) weighed:" in answer
+        assert answer.count("estimated win rate") == 3
+        hand = next(p.get("hand", []) for p in (await fake.bot.service.view(game_id, COMPUTER_P2))["players"]
+                    if p["seat"] == "p2")
+        assert not any(card in answer for card in hand)

@@ -15,7 +15,6 @@ from engine.awaymissions.autoplay import random_command
 from engine.awaymissions.state import clone, to_json
 from engine.dice import Dice
 from engine.opponent.awaymissions import Determiniser, evaluate
-from engine.service.console import explanation
 from tests.conftest import two_player_config
 
 NORMAL = opponent.LEVELS["normal"]
@@ -129,7 +128,7 @@ def test_the_explanation_shows_three_candidates_with_win_rates_and_no_card_in_ha
                                                     opponent.Candidate("attack D4-12 REYES drone-beam", 10, 5.5),
                                                     opponent.Candidate("pass", 5, 2.0),
                                                     opponent.Candidate("draw", 5, 1.0)])
-    text = explanation(choice, ["borg-regroup"])
+    text = opponent.explanation(choice, ["borg-regroup"])
     assert "1. play a card: 70% estimated win rate (10 playouts)" in text
     assert "2. attack D4-12 REYES drone-beam: 55%" in text and "3. pass: 40%" in text
     assert "borg-regroup" not in text and "draw" not in text

@@ -10,13 +10,13 @@ Pure: no Discord, SQL, asyncio or images.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from engine.awaymissions import rules as _am_rules
 from engine.opponent import awaymissions as _am
 from engine.opponent.search import LEVELS, Candidate, Choice, Game, Level, choose as _choose
 
-__all__ = ["LEVELS", "Level", "Choice", "Candidate", "Game", "GAMES", "choose", "decide", "level"]
+__all__ = ["LEVELS", "Level", "Choice", "Candidate", "Game", "GAMES", "choose", "decide", "level", "explanation"]
 
 AWAY_MISSIONS = Game(
     determiniser=_am.Determiniser,
@@ -51,3 +51,12 @@ def decide(ruleset: str, state: Any, seat: str, view_for, level: Level, seed: in
            timed: bool = True) -> Choice:
     """`choose` from a whole state: only `view_for(state, seat)` reaches the search."""
     return choose(ruleset, view_for(state, seat), seat, level, seed, timed=timed)
+
+
+def explanation(choice: Choice, hidden: Sequence[str] = ()) -> str:
+    """The best 3 candidates with their estimated win rates, one line each; cards the computer
+    holds (`hidden`) read 'a card', so an explanation shows no hand."""
+    def masked(command: str) -> str:
+        return " ".join("a card" if word in hidden else word for word in command.split())
+    return "\n".join(f"{n}. {masked(c.command)}: {c.win_rate:.0%} estimated win rate ({c.playouts} playouts)"
+                     for n, c in enumerate(choice.top(3), 1))

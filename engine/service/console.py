@@ -106,7 +106,8 @@ class Console:
         choice = await asyncio.to_thread(opponent.choose, AWAY_MISSIONS.name, view, seat, self.level,
                                          self.rng.getrandbits(32))
         if self.explain and len(choice.candidates) > 1:
-            self.say(explanation(choice, _hand(view, seat)))
+            self.say("  The computer weighed:\n" + "\n".join(
+                f"    {line}" for line in opponent.explanation(choice, _hand(view, seat)).splitlines()))
         return choice.command
 
     async def command_from(self, name: str, user_id: int, legal: list[str]) -> Optional[str]:
@@ -157,16 +158,6 @@ class Console:
 
 def _hand(view: dict, seat: str) -> list[str]:
     return next(p.get("hand", []) for p in view["players"] if p["seat"] == seat)
-
-
-def explanation(choice: "opponent.Choice", hidden: Sequence[str] = ()) -> str:
-    """The computer's best 3 candidates with their estimated win rates; cards it holds
-    (`hidden`) are shown as 'a card', so the explanation shows no hand."""
-    def masked(command: str) -> str:
-        return " ".join("a card" if word in hidden else word for word in command.split())
-    lines = [f"    {n}. {masked(c.command)}: {c.win_rate:.0%} estimated win rate ({c.playouts} playouts)"
-             for n, c in enumerate(choice.top(3), 1)]
-    return "  The computer weighed:\n" + "\n".join(lines)
 
 
 def look_up(what: str, query: str) -> str:

@@ -31,6 +31,11 @@ DEFAULT_REMIND_AFTER = 24 * 3600.0
 COMPUTER_USER_BASE = 2 ** 62  # computer players sit as users COMPUTER_USER_BASE + seat number (no Discord id)
 
 
+def why_key(game_id: int) -> str:
+    """The guild setting holding what the computer weighed for its last searched move."""
+    return f"why:{game_id}"
+
+
 def is_computer(user_id: Optional[int]) -> bool:
     """Whether this user id is a computer player's."""
     return user_id is not None and user_id >= COMPUTER_USER_BASE
@@ -322,7 +327,14 @@ class GameService:
             ruleset, version = hot.ruleset.name, hot.state.version
         chosen = opponent.level(level or options.get("computer", "normal"))
         choice = await asyncio.to_thread(opponent.choose, ruleset, view, seat, chosen, game_key(game_id))
-        return await self.submit(game_id, user_id, choice.command, version)
+        update = await self.submit(game_id, user_id, choice.command, version)
+        if len(choice.candidates) > 1:  # what it weighed, for the table's "Why?" (no card of its hand shown)
+            hand = next((p.get("hand", []) for p in view.get("players", []) if p.get("seat") == seat), [])
+            info = await self.get(game_id)
+            await self.set_guild_setting(info.guild_id or 0, why_key(info.id), {
+                "version": update.version, "seat": seat, "level": chosen.name,
+                "lines": opponent.explanation(choice, hand).splitlines()})
+        return update
 
     async def seat_options(self, game_id: int, user_id: int) -> tuple[dict, dict]:
         """The game's options (pack, layout ...) and the user's seat options ({} when not seated)."""
