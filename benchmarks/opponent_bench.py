@@ -17,19 +17,11 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from engine_bench import CONFIG  # noqa: E402  (also puts the project on the path and in the working folder)
 
 from engine import opponent  # noqa: E402
 from engine.awaymissions import rules  # noqa: E402
-
-CONFIG = {
-    "pack": "content/starter",
-    "players": [
-        {"seat": "p1", "affiliation": "federation", "team": "federation-away-team"},
-        {"seat": "p2", "affiliation": "borg", "team": "borg-away-team"},
-    ],
-}
 
 
 def play(job):
