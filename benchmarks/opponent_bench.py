@@ -1,7 +1,7 @@
 """How well the computer opponent plays, and how long it thinks: complete games between levels.
 
     python benchmarks/opponent_bench.py [--games N] [--workers W] [--pairings normal:random,hard:normal]
-                                        [--layout standard|setup] [--untimed]
+                                        [--layout standard|setup] [--untimed] [--progress]
 
 Each pairing plays N games (seats alternate: the first level is p1 in even games), Federation
 against Borg with the starter teams. Prints the first level's score (a win 1, a draw 1/2)
@@ -71,6 +71,7 @@ def main():
     parser.add_argument("--layout", default="standard", help="a preset layout, or 'setup' to place boards")
     parser.add_argument("--untimed", action="store_true", help="ignore the levels' time caps")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
+    parser.add_argument("--progress", action="store_true", help="a line per finished game, with the running score")
     args = parser.parse_args()
     layout = None if args.layout == "setup" else args.layout
     for pairing in args.pairings.split(","):
@@ -79,13 +80,17 @@ def main():
         start = time.perf_counter()
         wins = draws = 0
         times = {first: [], second: []}
+        n = 0
         with ProcessPoolExecutor(args.workers) as pool:
             for mine, result, game_times in pool.map(play, jobs):
+                n += 1
                 wins += result["winner"] == mine
                 draws += result["winner"] is None
                 for who, values in game_times.items():
                     times[who].extend(values)
-        n = args.games
+                if args.progress:
+                    print(f"  game {n}: {first} as {mine}, scores {result['scores']}, winner {result['winner']}; "
+                          f"so far {wins} won, {draws} drawn of {n}", flush=True)
         score = wins + draws / 2
         low, high = wilson(score, n)
         print(f"{first} vs {second}: {n} games, {wins} won, {draws} drawn, {n - wins - draws} lost; "
