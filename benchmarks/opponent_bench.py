@@ -7,7 +7,8 @@ Each pairing plays N games (seats alternate: the first level is p1 in even games
 against Borg with the starter teams. Prints the first level's score (a win 1, a draw 1/2)
 with a 95% Wilson interval, and per level the decision times (p50, p95, max) over every
 decision it made and over those with more than one legal command. Not a test: nothing fails.
-The time caps of the levels apply (as in play) unless --untimed.
+The time caps of the levels apply (as in play) unless --untimed. Ctrl-C prints the figures
+of the games finished so far.
 """
 import argparse
 import math
@@ -81,7 +82,8 @@ def main():
         wins = draws = 0
         times = {first: [], second: []}
         n = 0
-        with ProcessPoolExecutor(args.workers) as pool:
+        pool = ProcessPoolExecutor(args.workers)
+        try:
             for mine, result, game_times in pool.map(play, jobs):
                 n += 1
                 wins += result["winner"] == mine
@@ -91,6 +93,10 @@ def main():
                 if args.progress:
                     print(f"  game {n}: {first} as {mine}, scores {result['scores']}, winner {result['winner']}; "
                           f"so far {wins} won, {draws} drawn of {n}", flush=True)
+        except KeyboardInterrupt:  # Ctrl-C (or kill -INT): the figures of the games finished so far
+            print(f"  stopped after {n} of {args.games} games", flush=True)
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
         score = wins + draws / 2
         low, high = wilson(score, n)
         print(f"{first} vs {second}: {n} games, {wins} won, {draws} drawn, {n - wins - draws} lost; "
