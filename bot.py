@@ -41,7 +41,7 @@ To run the bot on Discord:
      then mention the bot with "sync" once to publish the slash commands everywhere.
 
 To play without Discord, right here in the terminal:
-  python bot.py --local              (you against a simple opponent)
+  python bot.py --local              (you against the computer; --level easy|normal|hard)
   python bot.py --local --hotseat    (two people at one keyboard)
   python bot.py --local --players 3  (you against two computer players; --mode teams: 2 vs 2)
 """
@@ -124,6 +124,10 @@ def main(argv: Optional[list[str]] = None) -> int:
                         help="local: players at the table (3 or 4: every player for themselves, six boards)")
     parser.add_argument("--mode", choices=("free-for-all", "teams"), default="free-for-all",
                         help="local: teams is 2 vs 2, you and the third seat against the other two")
+    parser.add_argument("--level", choices=("easy", "normal", "hard"), default="normal",
+                        help="local: how hard the computer opponent thinks (default normal)")
+    parser.add_argument("--explain", action="store_true",
+                        help="local: after each computer move, its 3 best candidates and estimated win rates")
     args = parser.parse_args(argv)
     config = Config.from_env()
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -131,7 +135,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         from engine.service.console import play_local
         return asyncio.run(play_local(config.database, args.pictures, hotseat=args.hotseat, seed=args.seed,
                                       commander=args.commander, swaps=args.swap, ruleset=args.ruleset,
-                                      players=args.players, teams=args.mode == "teams"))
+                                      players=args.players, teams=args.mode == "teams", level=args.level,
+                                      explain=args.explain))
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2

@@ -247,12 +247,15 @@ class StartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:star
         await present.start(interaction, self.game)
 
 
-class TeamButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:team:{GAME}"):
-    """Open my away team step again (a private message may have been dismissed)."""
+class _Private(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:private:(?P<game>\d+)"):
+    """A button of one game whose press is answered privately by `show`. Subclasses give their
+    template rf"rr:{prefix}:{GAME}", prefix and label; this base is never registered."""
+
+    prefix, label = "", ""
 
     def __init__(self, game: int):
-        super().__init__(discord.ui.Button(label="Away team", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"rr:team:{game}"))
+        super().__init__(discord.ui.Button(label=self.label, style=discord.ButtonStyle.secondary,
+                                           custom_id=f"rr:{self.prefix}:{game}"))
         self.game = game
 
     @classmethod
@@ -261,7 +264,28 @@ class TeamButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:team:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.show(interaction)
+
+    async def show(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
+class TeamButton(_Private, template=rf"rr:team:{GAME}"):
+    """Open my away team step again (a private message may have been dismissed)."""
+
+    prefix, label = "team", "Away team"
+
+    async def show(self, interaction: discord.Interaction) -> None:
         await present.show_team(interaction, self.game)
+
+
+class WhyButton(_Private, template=rf"rr:why:{GAME}"):
+    """"Why?": the computer's best candidates for its last move, with estimated win rates."""
+
+    prefix, label = "why", "Why?"
+
+    async def show(self, interaction: discord.Interaction) -> None:
+        await present.show_why(interaction.client, interaction, self.game)
 
 
 class CommanderPick(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:commander:{GAME}"):
@@ -321,5 +345,6 @@ async def choose(interaction: discord.Interaction, game: int, version: int, pick
     await present.act(bot, interaction, game, version, command)
 
 
-ITEMS = (YourMove, CommandButton, CommandPick, StandingButton, TakeBackAsk, TakeBackAnswer, CardPick, OpenGroup, PageButton, JoinButton, StartButton,
+ITEMS = (YourMove, WhyButton, CommandButton, CommandPick, StandingButton, TakeBackAsk, TakeBackAnswer, CardPick,
+         OpenGroup, PageButton, JoinButton, StartButton,
          TeamButton, CommanderPick, SwapPick)

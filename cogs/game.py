@@ -27,17 +27,22 @@ class Game(commands.Cog):
     @app_commands.describe(mode="Players at the table", pack="Content pack (a folder of content/)",
                            opponent="Invite one player (leave empty for an open lobby)",
                            side="Your side", layout="Mission area (build: place the boards in setup)",
-                           remind_hours="Remind the awaited player after this many hours (this game only)")
+                           remind_hours="Remind the awaited player after this many hours (this game only)",
+                           computer="Play against the computer at this level (it moves at once)")
     async def new(self, interaction: discord.Interaction, mode: Literal["2 players"] = "2 players",
                   pack: str = "content/starter", opponent: Optional[discord.Member] = None,
                   side: Literal["federation", "borg"] = "federation", layout: LAYOUTS = "standard",
-                  remind_hours: Optional[app_commands.Range[float, 0.1, 720.0]] = None) -> None:
+                  remind_hours: Optional[app_commands.Range[float, 0.1, 720.0]] = None,
+                  computer: Optional[Literal["easy", "normal", "hard"]] = None) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await present.reply(interaction, "Start games in a server text channel (not a thread or DM).")
             return
         if opponent is not None and (opponent.id == interaction.user.id or opponent.bot):
             await present.reply(interaction, "Invite another person, or leave the opponent empty.")
+            return
+        if opponent is not None and computer is not None:
+            await present.reply(interaction, "Invite a person or play the computer, not both.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
@@ -55,8 +60,22 @@ class Game(commands.Cog):
                 thread_id=thread.id, options=options,
                 remind_after=None if remind_hours is None else remind_hours * 3600)
             info = await self.bot.service.join(info.id, interaction.user.id, interaction.user.display_name, **seat)
+            if computer is not None:
+                info = await self.bot.service.add_computer(
+                    info.id, computer, **present.side_options(content, present.other_side(side)))
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
+            return
+        if computer is not None:
+            await thread.send(present.lobby_text(info), allowed_mentions=present.NO_MENTIONS)
+            await interaction.edit_original_response(
+                content=f"Game #{info.id} against the computer ({computer}) is in {thread.mention}.")
+            try:
+                update = await self.bot.service.start(info.id, interaction.user.id)
+            except ServiceError as refused:
+                await thread.send(refused.message, allowed_mentions=present.NO_MENTIONS)
+                return
+            await present.publish(self.bot, update, interaction.user.id)
             return
         invited = opponent.id if opponent else 0
         await thread.send(present.lobby_text(info, invited),

@@ -19,7 +19,8 @@ from cogs import buttons, pings
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.setup import away_team
 from engine.errors import PackError, RuleError
-from engine.service import GameInfo, LobbyError, NotAPlayer, Panel, ServiceError, Update
+from engine.service import GameInfo, LobbyError, NotAPlayer, Panel, ServiceError, Update, is_computer
+from engine.service.service import COMPUTER_USER_BASE, why_key
 from engine.service.text import readable
 from images import render_board, render_dice
 
@@ -109,7 +110,7 @@ def to_ping(update: Update, actor_id: Optional[int], already: Iterable[int] = ()
     `already` awaited (and so pinged) before this update: one ping per decision, also
     when several players answer the same decision one after the other."""
     skip = {actor_id, *already}
-    return list(dict.fromkeys(t.user_id for t in update.awaited if t.user_id not in skip))
+    return list(dict.fromkeys(t.user_id for t in update.awaited if t.user_id not in skip and not is_computer(t.user_id)))
 
 
 def summary(update: Update, info: GameInfo, ping: Iterable[int], lines: list[str]) -> str:
@@ -197,7 +198,21 @@ def turn_view(update: Update) -> Optional[discord.ui.View]:
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(buttons.YourMove(update.game_id, update.version))
+    if any(is_computer(user) for user in update.players.values()):
+        view.add_item(buttons.WhyButton(update.game_id))
     return view
+
+
+async def show_why(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int) -> None:
+    """Privately: the computer's best 3 candidates of its last searched move, with win rates."""
+    info = await bot.service.get(game_id)
+    why = await bot.service.guild_setting(info.guild_id or 0, why_key(game_id))
+    if not why:
+        await reply(interaction, "The computer has not weighed a real choice in this game yet.")
+        return
+    names = names_of(info)
+    await reply(interaction, f"Move {why['version']}, the computer ({why['level']}) for "
+                             f"{names.get(why['seat'], why['seat'])} weighed:\n" + "\n".join(why["lines"]))
 
 
 def table_key(game_id: int) -> str:
@@ -261,6 +276,8 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     await deliver_private(bot, update, skip=actor_id)
     if update.status == "over":
         bot.dispatch("game_over", update)  # the league cog records games linked to a pairing
+    elif not is_computer(actor_id):
+        await computers_play(bot, update.game_id)
     return message is not None
 
 
@@ -286,6 +303,22 @@ async def _unping(bot: "ReadyRoom", table: dict, info: GameInfo) -> None:
             await bot.get_partial_messageable(place).get_partial_message(message_id).delete()
         except discord.HTTPException as error:
             log.info("ping message %s not deleted: %s", message_id, error)
+
+
+COMPUTER_MOVES = 5000  # a computer-only game ends well within this many moves
+
+
+async def computers_play(bot: "ReadyRoom", game_id: int) -> None:
+    """Play the computer players' moves at once, each shown on the table like a player's."""
+    for _ in range(COMPUTER_MOVES):
+        try:
+            update = await bot.service.computer_turn(game_id)
+        except ServiceError as refused:  # a player moved first (a shared decision): they are awaited again
+            log.info("computer move in game %s not applied: %s", game_id, refused.message)
+            return
+        if update is None:
+            return
+        await publish(bot, update, COMPUTER_USER_BASE)
 
 
 POST_TRIES = 2  # tries in one place before falling back to the next

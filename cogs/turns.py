@@ -1,4 +1,5 @@
-"""Asynchronous turns: reminders, deadlines that auto-pass reaction windows, and /settings.
+"""Asynchronous turns: reminders, deadlines that auto-pass reaction windows (and, if the
+server allows, let the computer stand in for absent players), and /settings.
 
 Reminders live in the database (the service schedules them with every decision), so
 a restart loses none: the loop asks for the due ones at start and then every
@@ -25,6 +26,7 @@ log = logging.getLogger("ready_room.turns")
 
 # decisions a deadline answers with "pass": nobody should wait days on a reaction
 REACTION_WINDOWS = ("reroll", "interrupt")
+STAND_IN = "computer_stands_in"  # guild setting: the computer plays a decision whose deadline passed
 RETRY_FIRST, RETRY_MOST = 60.0, 3600.0  # back-off, in seconds, for a reminder that failed for now
 
 
@@ -166,20 +168,37 @@ class Turns(commands.Cog):
         await user.send(present.clip(text), allowed_mentions=present.NO_MENTIONS)
 
     async def expire(self, reminder: DueReminder) -> bool:
-        """At a deadline, a reaction window (re-roll or interrupt moment) passes by itself.
-        True if it did."""
+        """At a deadline, a reaction window (re-roll or interrupt moment) passes by itself;
+        any other decision is made by the computer when the server lets it stand in for
+        absent players (/settings stand-in, off by default). True if the decision was made."""
         view = await self.bot.service.view(reminder.game_id)
         waiting = [d for d in view.get("pending", [])
                    if d["player"] == reminder.seat or reminder.seat in d.get("also", [])]
-        if not waiting or waiting[0]["kind"] not in REACTION_WINDOWS:
+        if waiting and waiting[0]["kind"] not in REACTION_WINDOWS:
+            return await self.stand_in(reminder)
+        if not waiting:
             return False
         try:
-            update = await self.bot.service.submit(reminder.game_id, reminder.user_id, "pass", view["version"])
+            update = await self.bot.service.submit(reminder.game_id, reminder.user_id, "pass", view.get("version", 0))
         except ServiceError:
             return False  # answered in the meantime
         names = present.names_of(await self.bot.service.get(update.game_id))
         what = "keeps the dice" if waiting[0]["kind"] == "reroll" else "lets the moment pass"
         update.public.insert(0, f"Time ran out: {names[reminder.seat]} {what}.")
+        await present.publish(self.bot, update, reminder.user_id)
+        return True
+
+    async def stand_in(self, reminder: DueReminder) -> bool:
+        """The computer makes the absent player's late decision (normal level, from that
+        seat's view only), if the server has allowed it. True if it did."""
+        if not await self.bot.service.guild_setting(reminder.guild_id or 0, STAND_IN):
+            return False
+        try:
+            update = await self.bot.service.play_for(reminder.game_id, reminder.user_id, "normal")
+        except ServiceError:
+            return False  # answered in the meantime
+        names = present.names_of(await self.bot.service.get(update.game_id))
+        update.public.insert(0, f"Time ran out: the computer plays for {names[reminder.seat]}.")
         await present.publish(self.bot, update, reminder.user_id)
         return True
 
@@ -198,6 +217,16 @@ class Turns(commands.Cog):
     @settings.command(name="turn-limit", description="Deadline per decision in hours; reaction windows auto-pass (0: none)")
     async def turn_limit(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0, 720]) -> None:
         await self._guild_hours(interaction, "turn_limit", hours)
+
+    @settings.command(name="stand-in", description="At a deadline the computer plays for the absent player (default off)")
+    async def stand_in_setting(self, interaction: discord.Interaction, enabled: bool) -> None:
+        if interaction.guild_id is None or not interaction.permissions.manage_guild:
+            await present.reply(interaction, "Only members with Manage Server can change this, in a server.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.service.set_guild_setting(interaction.guild_id, STAND_IN, enabled or None)
+        await present.reply(interaction, "The computer now plays for players whose time runs out." if enabled
+                            else "The computer no longer stands in.")
 
     @settings.command(name="dm", description="Get reminders and private results by direct message")
     async def dm(self, interaction: discord.Interaction, enabled: bool) -> None:

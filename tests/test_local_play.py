@@ -22,7 +22,7 @@ async def test_a_scripted_game_against_the_computer_plays_to_the_end(tmp_path):
     ask, prompts = scripted(["?", "hand", "move NOBODY Z9", "99", "core fed-core-hold-the-ship"])
     said = []
     database, pictures = str(tmp_path / "local.db"), tmp_path / "pictures"
-    assert await play_local(database, str(pictures), seed=4, ask=ask, say=said.append) == 0
+    assert await play_local(database, str(pictures), seed=4, level="easy", ask=ask, say=said.append) == 0
     text = "\n".join(said)
     assert "1. core fed-core-hold-the-ship" in text  # '?' lists the legal commands
     assert "Decision: core" in text  # 'hand'
@@ -87,6 +87,23 @@ def test_bot_local_passes_commander_and_swap_on(tmp_path, monkeypatch, capsys):
     assert "There is no character NOBODY." in capsys.readouterr().out
 
 
+async def test_the_computer_level_and_its_explanations_at_the_prompt(tmp_path):
+    ask, prompts = scripted(["1"] * 12 + ["quit"])
+    said = []
+    assert await play_local(str(tmp_path / "local.db"), str(tmp_path / "pictures"), seed=4, level="hard",
+                            explain=True, ask=ask, say=said.append) == 0
+    text = "\n".join(said)
+    assert "Computer acts:" in text and "The computer weighed:" in text
+    assert "1. " in text and "estimated win rate" in text
+
+
+def test_bot_local_refuses_an_unknown_level(capsys):
+    import pytest
+    with pytest.raises(SystemExit):
+        bot.main(["--local", "--level", "godlike"])
+    assert "invalid choice: 'godlike'" in capsys.readouterr().err
+
+
 class PrefersRedraw:
     """A computer that returns every card it may in round 1 (and otherwise plays the first command)."""
 
@@ -113,7 +130,8 @@ async def test_local_play_never_prints_the_cards_the_computer_returns_to_its_dec
     service = await GameService.open(str(tmp_path / "local.db"))
     computer = PrefersRedraw()
     try:
-        console = Console(service, str(tmp_path / "pictures"), ask=ask, say=said.append, rng=computer)
+        console = Console(service, str(tmp_path / "pictures"), ask=ask, say=said.append,
+                          stand_in=lambda view, seat, legal: computer.choice(legal))
         await console.play(seed=4)
     finally:
         await service.close()

@@ -1,11 +1,13 @@
 """Random legal play: 200 two-player complete games, and 100 each of three players, four
-players and 2 vs 2, keep the invariants and replay exactly."""
+players and 2 vs 2, keep the invariants and replay exactly; so do games where the computer
+opponent plays one seat or both."""
 import random
 from collections import Counter
 
 import msgspec
 import pytest
 
+from engine import opponent
 from engine.awaymissions import rules
 from engine.awaymissions.autoplay import random_command
 from engine.awaymissions.state import from_json, to_json
@@ -100,7 +102,9 @@ def state_spaces(state):
     return Table(state).geo.spaces
 
 
-def play_checked(seed, layout, config=None):
+def play_checked(seed, layout, config=None, computers=None):
+    """A complete game, checked after every command. `computers` maps seats to the level the
+    computer opponent plays them at; the other seats play random legal commands."""
     if config is None:
         config = two_player_config(layout=layout, cube=layout == "cube")
         if layout == "cube":
@@ -111,7 +115,10 @@ def play_checked(seed, layout, config=None):
     log = []
     while state.phase != "over":
         seat, command = random_command(state, rng)
-        if many and state.pending[0].also:  # a team decision: a random teammate answers it
+        if computers and seat in computers:
+            command = opponent.decide("awaymissions", state, seat, rules.view_for, opponent.level(computers[seat]),
+                                      seed, timed=False).command
+        elif many and state.pending[0].also:  # a team decision: a random teammate answers it
             seat = rng.choice([state.pending[0].player, *state.pending[0].also])
             command = rng.choice(rules.legal_commands(state, seat))
         before = to_json(state)
@@ -193,3 +200,18 @@ def test_three_and_four_player_games_keep_invariants_and_replay(table, chunk):
         assert answered_for_team > 0
     for verb in ("board", "start", "place", "move", "attack", "damage", "activate"):
         assert verbs[verb] > 0, verb
+
+
+COMPUTER_GAMES = [({"p1": "easy"}, None), ({"p2": "easy"}, "cube"), ({"p1": "easy", "p2": "easy"}, "standard"),
+                  ({"p1": "easy", "p2": "easy"}, None), ({"p2": "easy"}, "borg-corridor")]
+
+
+@pytest.mark.parametrize("computers, layout", COMPUTER_GAMES)
+def test_games_with_computer_players_keep_invariants_and_replay(computers, layout):
+    seed = SEEDS[COMPUTER_GAMES.index((computers, layout))]
+    config, final, log = play_checked(seed, layout, computers=computers)
+    assert final.result is not None and final.round == 3
+    replayed = rules.new_game(config, seed)
+    for seat, command in log:
+        replayed, _ = rules.apply(replayed, seat, command)
+    assert to_json(replayed) == to_json(final), f"seed {seed} did not replay"

@@ -1,7 +1,8 @@
 """Local play in a terminal: the same commands, service and database as on Discord.
 
-`python bot.py --local` runs `play_local`: you (the Federation) against an opponent that
-picks a random legal command, or two people taking turns with --hotseat. `--commander` and
+`python bot.py --local` runs `play_local`: you (the Federation) against the computer
+(engine.opponent, at --level easy, normal or hard; --explain prints its best candidates and
+their estimated win rates), or two people taking turns with --hotseat. `--commander` and
 `--swap OLD=NEW` change your away team, checked by the engine before the game is made.
 After every action the board (and the dice, when rolled) are written as PNG files to a folder.
 """
@@ -19,6 +20,7 @@ from engine.glossary import load_glossary, plain_text
 from engine.glossary.cards import card_index
 from engine.service import GameService, ServiceError, Update
 from engine.service.rulesets import AWAY_MISSIONS
+from engine import opponent
 from images import render_board, render_dice
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
@@ -51,12 +53,13 @@ def _pictures(view: dict, events: list[dict], wanted: list[str]) -> dict[str, by
 
 
 class Console:
-    """One local game: prompts for human seats, a random opponent for the others."""
+    """One local game: prompts for human seats, the computer opponent for the others."""
 
     def __init__(self, service: GameService, pictures: str, *, ask: Ask = _terminal,
                  say: Callable[[str], None] = print, hotseat: bool = False, rng: Optional[random.Random] = None,
                  team: Optional[dict] = None, ruleset: str = "awaymissions", players: int = 2,
-                 teams: bool = False):
+                 teams: bool = False, level: str = "normal", explain: bool = False,
+                 stand_in: Optional[Callable[[dict, str, list[str]], str]] = None):
         self.service, self.folder, self.ask, self.say = service, pictures, ask, say
         self.team = team or FED
         self.ruleset = ruleset
@@ -64,6 +67,9 @@ class Console:
         self.teams = teams
         self.humans = {1, 2} if hotseat else {1}
         self.rng = rng or random.Random()
+        self.level = opponent.level(level)
+        self.explain = explain
+        self.stand_in = stand_in  # (view, seat, legal) -> command, instead of the computer opponent (tests)
         self.game_id = 0
 
     async def _seat_away_mission(self, seed: Optional[int]) -> None:
@@ -99,8 +105,7 @@ class Console:
             turn = update.awaited[0]
             version, legal = await self.service.legal_commands(self.game_id, turn.user_id)
             if turn.user_id not in self.humans:
-                command = self.rng.choice(legal)
-                self.say(f"{turn.name} acts:")  # the public lines tell what; the command may name hidden cards
+                command = await self.computer(turn.seat, turn.user_id, turn.name, legal)
             else:
                 command = await self.command_from(turn.name, turn.user_id, legal)
                 if command is None:
@@ -114,6 +119,22 @@ class Console:
                 continue
             await self.show(update)
         return update
+
+    async def computer(self, seat: str, user_id: int, name: str, legal: list[str]) -> str:
+        """The computer's command for its seat, chosen from that seat's view only (in a
+        ruleset the opponent does not play yet, a random legal command)."""
+        view = await self.service.view(self.game_id, user_id)
+        self.say(f"{name} acts:")  # the public lines tell what it did; the command itself may name hidden cards
+        if self.stand_in is not None:
+            return self.stand_in(view, seat, legal)
+        if self.ruleset != AWAY_MISSIONS.name:
+            return self.rng.choice(legal)
+        choice = await asyncio.to_thread(opponent.choose, AWAY_MISSIONS.name, view, seat, self.level,
+                                         self.rng.getrandbits(32))
+        if self.explain and len(choice.candidates) > 1:
+            self.say("  The computer weighed:\n" + "\n".join(
+                f"    {line}" for line in opponent.explanation(choice, _hand(view, seat)).splitlines()))
+        return choice.command
 
     async def command_from(self, name: str, user_id: int, legal: list[str]) -> Optional[str]:
         """Ask a human until the answer is a command (None: quit)."""
@@ -166,6 +187,10 @@ class Console:
                 await asyncio.to_thread(_write, path, data)
 
 
+def _hand(view: dict, seat: str) -> list[str]:
+    return next(p.get("hand", []) for p in view["players"] if p["seat"] == seat)
+
+
 def look_up(what: str, query: str) -> str:
     """'rules TERM' or 'card NAME' at the prompt: the best match, and others close to it."""
     if what.lower() == "rules":
@@ -196,9 +221,9 @@ def human_team(commander: Optional[str] = None, swaps: Sequence[str] = ()) -> di
 
 
 async def play_local(database: str, pictures: str, *, hotseat: bool = False, seed: Optional[int] = None,
-                     commander: Optional[str] = None, swaps: Sequence[str] = (),
-                     ask: Ask = _terminal, say: Callable[[str], None] = print, ruleset: str = "awaymissions",
-                     players: int = 2, teams: bool = False) -> int:
+                     commander: Optional[str] = None, swaps: Sequence[str] = (), level: str = "normal",
+                     explain: bool = False, ask: Ask = _terminal, say: Callable[[str], None] = print,
+                     ruleset: str = "awaymissions", players: int = 2, teams: bool = False) -> int:
     """Play one local game over the database at `database`; exit status 0 (2: a refused team).
     `ruleset` "renegades" plays the Renegade ship against the Coalition, in text only;
     `players` 3 or 4 plays a free-for-all on six boards, `teams` 2 vs 2 (you and p3)."""
@@ -211,7 +236,7 @@ async def play_local(database: str, pictures: str, *, hotseat: bool = False, see
     try:
         await Console(service, pictures, ask=ask, say=say, hotseat=hotseat,
                       rng=random.Random(seed), team=team, ruleset=ruleset, players=players,
-                      teams=teams).play(seed)
+                      teams=teams, level=level, explain=explain).play(seed)
     finally:
         await service.close()
     return 0

@@ -30,6 +30,17 @@ from engine.service.rulesets import RULESETS, Ruleset
 MAX_COMMAND_LENGTH = 1000
 DEFAULT_REMIND_AFTER = 24 * 3600.0
 CATCH_UP_AFTER = 15 * 60.0  # a player back after this long sees what happened since their last action
+COMPUTER_USER_BASE = 2 ** 62  # computer players sit as users COMPUTER_USER_BASE + seat number (no Discord id)
+
+
+def why_key(game_id: int) -> str:
+    """The guild setting holding what the computer weighed for its last searched move."""
+    return f"why:{game_id}"
+
+
+def is_computer(user_id: Optional[int]) -> bool:
+    """Whether this user id is a computer player's."""
+    return user_id is not None and user_id >= COMPUTER_USER_BASE
 
 
 @dataclass(frozen=True)
@@ -320,6 +331,46 @@ class GameService:
             await self.db.add_seat(hot.row.id, free[0], user_id, name, json.dumps(options), self._clock())
             hot.seats = await self.db.seats(hot.row.id)
             return self._info(hot)
+
+    async def add_computer(self, game_id: int, level: str, **options: Any) -> GameInfo:
+        """Seat the computer opponent (engine.opponent at `level`) in the first free seat."""
+        from engine import opponent
+        opponent.level(level)  # ValueError for an unknown level
+        async with self._game(game_id) as hot:
+            free = [s for s in hot.ruleset.seats if s not in {s.seat for s in hot.seats}]
+            number = hot.ruleset.seats.index(free[0]) + 1 if free else 0
+        return await self.join(game_id, COMPUTER_USER_BASE + number, f"Computer ({level.lower()})",
+                               **{**options, "computer": level.lower()})
+
+    async def computer_turn(self, game_id: int) -> Optional[Update]:
+        """If a computer player is awaited, its move applied and committed (see `play_for`);
+        None when no computer is awaited."""
+        info = await self.get(game_id)
+        turn = next((t for t in info.awaited if is_computer(t.user_id)), None) if info.status == "active" else None
+        if turn is None:
+            return None
+        return await self.play_for(game_id, turn.user_id)
+
+    async def play_for(self, game_id: int, user_id: int, level: Optional[str] = None) -> Update:
+        """The computer's move for the user's seat (a computer player at its own level, or a
+        stand-in for an absent player), chosen from that seat's view only in a worker thread,
+        then submitted like any command."""
+        from engine import opponent
+        async with self._game(game_id) as hot:
+            seat = self._require_player_in_play(hot, user_id)
+            options = next(json.loads(s.options) for s in hot.seats if s.user_id == user_id)
+            view = hot.ruleset.view_for(hot.state, seat)
+            ruleset, version = hot.ruleset.name, hot.state.version
+        chosen = opponent.level(level or options.get("computer", "normal"))
+        choice = await asyncio.to_thread(opponent.choose, ruleset, view, seat, chosen, game_key(game_id))
+        update = await self.submit(game_id, user_id, choice.command, version)
+        if len(choice.candidates) > 1:  # what it weighed, for the table's "Why?" (no card of its hand shown)
+            hand = next((p.get("hand", []) for p in view.get("players", []) if p.get("seat") == seat), [])
+            info = await self.get(game_id)
+            await self.set_guild_setting(info.guild_id or 0, why_key(info.id), {
+                "version": update.version, "seat": seat, "level": chosen.name,
+                "lines": opponent.explanation(choice, hand).splitlines()})
+        return update
 
     async def seat_options(self, game_id: int, user_id: int) -> tuple[dict, dict]:
         """The game's options (pack, layout ...) and the user's seat options ({} when not seated)."""

@@ -1,0 +1,62 @@
+"""The computer opponent: plays a seat from that seat's view, at three levels.
+
+    from engine.opponent import choose, LEVELS
+    choice = choose("awaymissions", view, "p2", LEVELS["normal"], seed=7)
+    choice.command, choice.top(3)   # the command, and the best candidates with win rates
+
+`decide(ruleset, state, seat, ...)` is the same from a whole state: it passes only
+`view_for(state, seat)` on, so what the seat cannot see cannot change the answer.
+Pure: no Discord, SQL, asyncio or images.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from engine.awaymissions import rules as _am_rules
+from engine.opponent import awaymissions as _am
+from engine.opponent.search import LEVELS, Candidate, Choice, Game, Level, choose as _choose
+
+__all__ = ["LEVELS", "Level", "Choice", "Candidate", "Game", "GAMES", "choose", "decide", "level", "explanation"]
+
+AWAY_MISSIONS = Game(
+    determiniser=_am.Determiniser,
+    legal_commands=_am_rules.legal_commands,
+    apply=_am_rules.apply,
+    awaited=_am_rules.awaited,
+    is_over=lambda state: state.phase == "over",
+    evaluate=_am.evaluate,
+    policy=_am.policy,
+    prior=_am.prior,
+    searched=_am.searched,
+    turn_starts=_am.turn_starts,
+)
+
+GAMES: dict[str, Game] = {"awaymissions": AWAY_MISSIONS}
+
+
+def level(name: str) -> Level:
+    """The level called `name` (easy, normal, hard), or ValueError."""
+    try:
+        return LEVELS[name.lower()]
+    except KeyError:
+        raise ValueError(f"Unknown level '{name}' (choose from {', '.join(LEVELS)}).") from None
+
+
+def choose(ruleset: str, view: dict, seat: str, level: Level, seed: int = 0, *, timed: bool = True) -> Choice:
+    """The command the computer plays for `seat`, seeing only `view` (that seat's view)."""
+    return _choose(GAMES[ruleset], view, seat, level, seed, timed=timed)
+
+
+def decide(ruleset: str, state: Any, seat: str, view_for, level: Level, seed: int = 0, *,
+           timed: bool = True) -> Choice:
+    """`choose` from a whole state: only `view_for(state, seat)` reaches the search."""
+    return choose(ruleset, view_for(state, seat), seat, level, seed, timed=timed)
+
+
+def explanation(choice: Choice, hidden: Sequence[str] = ()) -> str:
+    """The best 3 candidates with their estimated win rates, one line each; cards the computer
+    holds (`hidden`) read 'a card', so an explanation shows no hand."""
+    def masked(command: str) -> str:
+        return " ".join("a card" if word in hidden else word for word in command.split())
+    return "\n".join(f"{n}. {masked(c.command)}: {c.win_rate:.0%} estimated win rate ({c.playouts} playouts)"
+                     for n, c in enumerate(choice.top(3), 1))

@@ -1,0 +1,158 @@
+"""The computer opponent's search: many imagined futures from what the seat can see.
+
+Each playout draws one determinisation (a full state consistent with the seat's view:
+hidden hands, deck orders and the dice drawn anew), applies a candidate command, lets
+the rule-of-thumb policy play on until the command has been resolved (re-rolls, damage,
+card windows) and for `horizon` further actions or activations of either side, and
+judges the position with the heuristic evaluation. Candidates share determinisations
+(the same imagined hands and dice for every candidate in a round), and the budget is
+spread by sequential halving: every candidate gets playouts, the worse half is dropped,
+the rest get more, until one is left standing.
+
+Nothing here reads the real state: `choose` takes the seat's view, and the same view,
+seed and level always give the same command (unless a time cap cuts the thinking short).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from engine.errors import RuleError
+
+
+@dataclass(frozen=True)
+class Level:
+    """How hard the computer thinks: playouts per decision, candidates, playout length."""
+
+    name: str
+    playouts: int  # 0: answer with the rule-of-thumb policy alone
+    width: int  # at most this many candidate commands are searched (the best by the prior)
+    horizon: int  # turns (new actions or activations) the policy plays on before the position is judged
+    seconds: float  # thinking-time cap per decision in play (None of it in tests)
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", playouts=0, width=1, horizon=0, seconds=0.05),
+    "normal": Level("normal", playouts=24, width=6, horizon=0, seconds=0.2),
+    "hard": Level("hard", playouts=96, width=10, horizon=0, seconds=0.8),
+}
+
+
+@dataclass
+class Candidate:
+    """One command the search weighed: how often it was tried and how it fared."""
+
+    command: str
+    playouts: int = 0
+    total: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.total / self.playouts if self.playouts else 0.0
+
+
+@dataclass
+class Choice:
+    """The command chosen, and the candidates behind it (best first)."""
+
+    command: str
+    candidates: list[Candidate] = field(default_factory=list)
+    playouts: int = 0
+    errors: int = 0  # playouts the engine refused part-way (judged where they stopped)
+
+    def top(self, n: int = 3) -> list[Candidate]:
+        return self.candidates[:n]
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the search needs from a ruleset (see engine/opponent/awaymissions.py)."""
+
+    determiniser: Callable[[dict, str], Any]  # (view, seat) -> object with .sample(rng) -> state
+    legal_commands: Callable[[Any, str], list[str]]
+    apply: Callable[[Any, str, str], tuple[Any, list]]
+    awaited: Callable[[Any], list[str]]
+    is_over: Callable[[Any], bool]
+    evaluate: Callable[[Any, str], float]  # the seat's winning chance in [0, 1]
+    policy: Callable[[Any, str, list[str], random.Random], str]
+    prior: Callable[[Any, str, list[str]], list[float]]
+    searched: Callable[[Any, str], bool] = lambda state, seat: True  # False: the policy answers alone
+    turn_starts: Callable[[Any], bool] = lambda state: True  # a new action or activation is asked for
+
+
+def decision_rng(view: dict, seat: str, level: Level, seed: int) -> random.Random:
+    """The random source of one decision: a function of the seed, the seat, the level and the
+    view's version only (a string seed is hashed with SHA-512, the same on every run)."""
+    return random.Random(f"{seed}:{seat}:{level.name}:{view.get('version', 0)}")
+
+
+def choose(game: Game, view: dict, seat: str, level: Level, seed: int = 0, *, timed: bool = True) -> Choice:
+    """The command `seat` plays, from its view alone. `timed=False` ignores the time cap
+    (the result is then a pure function of view, seat, level and seed)."""
+    start = time.perf_counter()
+    rng = decision_rng(view, seat, level, seed)
+    determiniser = game.determiniser(view, seat)
+    state = determiniser.sample(rng)
+    legal = game.legal_commands(state, seat)
+    if not legal:
+        raise RuleError(f"Nothing is asked of {seat} now.")
+    if len(legal) == 1:
+        return Choice(legal[0], [Candidate(legal[0])])
+    if level.playouts <= 0 or not game.searched(state, seat):
+        return Choice(game.policy(state, seat, legal, rng), [])
+    scores = game.prior(state, seat, legal)
+    ranked = sorted(range(len(legal)), key=lambda i: (-scores[i], i))[:level.width]
+    candidates = [Candidate(legal[i]) for i in ranked]
+    deadline = start + level.seconds if timed else None
+    seeds = [rng.getrandbits(64) for _ in range(level.playouts)]
+    choice = Choice(candidates[0].command, [])
+    alive = list(candidates)
+    rounds = max(1, math.ceil(math.log2(len(alive))))
+    used, sample = 0, 0
+    for r in range(rounds):
+        share = max(1, (level.playouts - used) // ((rounds - r) * len(alive)))
+        for _ in range(share):
+            if used >= level.playouts or (deadline is not None and time.perf_counter() > deadline):
+                break
+            world_seed = seeds[sample % len(seeds)]
+            sample += 1
+            for candidate in alive:
+                world = random.Random(world_seed)
+                value, failed = _playout(game, determiniser.sample(world), seat, candidate.command, level, world)
+                candidate.playouts += 1
+                candidate.total += value
+                choice.errors += failed
+                used += 1
+        if len(alive) > 1:
+            alive.sort(key=lambda c: -c.win_rate)
+            alive = alive[:max(1, (len(alive) + 1) // 2)]
+    choice.playouts = used
+    ordered = sorted(candidates, key=lambda c: (-c.playouts, -c.win_rate))
+    choice.candidates = sorted(ordered, key=lambda c: (-(c in alive), -c.win_rate))
+    choice.command = choice.candidates[0].command
+    return choice
+
+
+def _playout(game: Game, state, seat: str, command: str, level: Level, rng: random.Random) -> tuple[float, int]:
+    """(value for the seat, 1 if the engine refused something) of one imagined future."""
+    try:
+        state, _ = game.apply(state, seat, command)
+        # a command that hands the seat its next action at once (activating, a first action)
+        # is judged after that activation has been played on, not before it
+        horizon = level.horizon + (2 if game.turn_starts(state) and seat in game.awaited(state)[:1] else 0)
+        turns = steps = 0
+        while not game.is_over(state) and steps < 40 * (horizon + 1):
+            if game.turn_starts(state):
+                if turns >= horizon:
+                    break
+                turns += 1
+            turn = game.awaited(state)[0]
+            legal = game.legal_commands(state, turn)
+            state, _ = game.apply(state, turn, game.policy(state, turn, legal, rng))
+            steps += 1
+    except (RuleError, KeyError, ValueError, IndexError):
+        return game.evaluate(state, seat), 1
+    return game.evaluate(state, seat), 0

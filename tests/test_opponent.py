@@ -1,0 +1,139 @@
+"""The computer opponent: it sees only its seat's view, plays only legal commands, explains itself.
+
+The central proof: change what the seat cannot see (the opponent's hand, the order of
+every deck, the dice generator) and, with the same seed and level, the computer still
+chooses the same command with the same estimates.
+"""
+import random
+from collections import Counter
+
+import pytest
+
+from engine import opponent
+from engine.awaymissions import rules
+from engine.awaymissions.autoplay import random_command
+from engine.awaymissions.state import clone, to_json
+from engine.dice import Dice
+from engine.opponent.awaymissions import Determiniser, evaluate
+from tests.conftest import two_player_config
+
+NORMAL = opponent.LEVELS["normal"]
+
+
+def positions(seed, count, layout="standard", every=9):
+    """`count` positions of a random game with a real choice to make: (state, awaited seat)."""
+    state = rules.new_game(two_player_config(layout=layout), seed)
+    rng = random.Random(seed)
+    found, step = [], 0
+    while state.phase != "over" and len(found) < count:
+        seat = rules.awaited(state)[0]
+        step += 1
+        if state.phase == "action" and step % every == 0 and len(rules.legal_commands(state, seat)) > 1:
+            found.append((state, seat))
+        seat, command = random_command(state, rng)
+        state, _ = rules.apply(state, seat, command)
+    return found
+
+
+def with_hidden_parts_changed(state, seat, rng):
+    """The same game as `seat` sees it, with every hidden part changed: the other seats'
+    hands swapped with cards of their decks, every deck reordered, the dice re-seeded."""
+    changed = clone(state)
+    for player in changed.players:
+        if player.team != state.player(seat).team:
+            for pile, is_mission in (("support_deck", False), ("mission_deck", True)):
+                deck = getattr(player, pile)
+                kind = [i for i, code in enumerate(player.hand)
+                        if (changed_card_kind(state, code) == "mission") == is_mission]
+                for i in kind:
+                    if deck:
+                        j = rng.randrange(len(deck))
+                        player.hand[i], deck[j] = deck[j], player.hand[i]
+        rng.shuffle(player.support_deck)
+        rng.shuffle(player.mission_deck)
+    changed.dice = Dice.seeded(rng.getrandbits(64))
+    return changed
+
+
+def changed_card_kind(state, code):
+    from engine.awaymissions.context import Table
+    return Table(state).pack.cards[code].kind
+
+
+def test_hidden_hands_deck_order_and_dice_do_not_change_the_choice():
+    rng = random.Random(16)
+    checked = differed = 0
+    for seed in (3, 8):
+        for state, seat in positions(seed, 6):
+            changed = with_hidden_parts_changed(state, seat, rng)
+            assert rules.view_for(changed, seat) == rules.view_for(state, seat)
+            differed += to_json(changed) != to_json(state)
+            first = opponent.decide("awaymissions", state, seat, rules.view_for, NORMAL, seed=5, timed=False)
+            again = opponent.decide("awaymissions", changed, seat, rules.view_for, NORMAL, seed=5, timed=False)
+            assert first.command == again.command
+            assert [(c.command, c.playouts, c.win_rate) for c in first.candidates] == \
+                   [(c.command, c.playouts, c.win_rate) for c in again.candidates]
+            assert first.playouts > 0 and first.errors == 0
+            checked += 1
+    assert checked == 12 and differed == checked  # the hidden parts really were different
+
+
+def test_a_determinised_state_agrees_with_the_view_and_the_legal_commands():
+    rng = random.Random(1)
+    for seed in (1, 2, 5):
+        for state, seat in positions(seed, 8, layout=None, every=7):
+            view = rules.view_for(state, seat)
+            world = Determiniser(view, seat).sample(rng)
+            assert rules.view_for(world, seat) == view
+            assert rules.legal_commands(world, seat) == rules.legal_commands(state, seat)
+            for player, real in zip(world.players, state.players):  # hidden piles keep their sizes
+                assert Counter(map(len, (player.hand, player.support_deck, player.mission_deck))) == \
+                       Counter(map(len, (real.hand, real.support_deck, real.mission_deck)))
+
+
+def test_the_same_view_seed_and_level_give_the_same_choice_and_another_seed_may_differ():
+    state, seat = positions(4, 1)[0]
+    view = rules.view_for(state, seat)
+    choices = {opponent.choose("awaymissions", view, seat, NORMAL, seed=9, timed=False).command for _ in range(3)}
+    assert len(choices) == 1
+
+
+@pytest.mark.parametrize("level, seed", [("easy", 11), ("easy", 12), ("normal", 13)])
+def test_the_computer_sends_only_legal_commands_and_beats_random_play(level, seed):
+    state = rules.new_game(two_player_config(layout="standard" if seed % 2 else None), seed)
+    rng = random.Random(seed)
+    computer = "p1" if seed % 2 else "p2"
+    while state.phase != "over":
+        seat = rules.awaited(state)[0]
+        if seat == computer:
+            choice = opponent.decide("awaymissions", state, seat, rules.view_for, opponent.level(level), seed,
+                                     timed=False)
+            assert choice.command in rules.legal_commands(state, seat) and choice.errors == 0
+            state, _ = rules.apply(state, seat, choice.command)
+        else:
+            state, _ = rules.apply(state, *random_command(state, rng))
+    assert state.result["winner"] == computer, state.result
+
+
+def test_evaluation_is_a_winning_chance_and_certain_once_the_game_is_over():
+    state, seat = positions(6, 1)[0]
+    assert 0.0 < evaluate(state, seat) < 1.0
+    over = clone(state)
+    over.phase, over.result = "over", {"winner": seat}
+    assert evaluate(over, seat) == 1.0 and evaluate(over, "p1" if seat == "p2" else "p2") == 0.0
+
+
+def test_the_explanation_shows_three_candidates_with_win_rates_and_no_card_in_hand():
+    choice = opponent.Choice("play borg-regroup", [opponent.Candidate("play borg-regroup", 10, 7.0),
+                                                    opponent.Candidate("attack D4-12 REYES drone-beam", 10, 5.5),
+                                                    opponent.Candidate("pass", 5, 2.0),
+                                                    opponent.Candidate("draw", 5, 1.0)])
+    text = opponent.explanation(choice, ["borg-regroup"])
+    assert "1. play a card: 70% estimated win rate (10 playouts)" in text
+    assert "2. attack D4-12 REYES drone-beam: 55%" in text and "3. pass: 40%" in text
+    assert "borg-regroup" not in text and "draw" not in text
+
+
+def test_an_unknown_level_is_refused():
+    with pytest.raises(ValueError, match="easy, normal, hard"):
+        opponent.level("godlike")
