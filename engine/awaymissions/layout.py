@@ -354,7 +354,9 @@ def ascii_map(pack: Pack, geo: Geometry) -> str:
             return None
         return geo.edges.get((a.id, b.id))
 
-    lines = ["    " + "".join(f"  {string.ascii_uppercase[x]}  " for x in range(width))]
+    # column letters on two header lines, odd columns above even ones (A C E ... / B D F ...)
+    lines = ["    " + "".join(f"  {string.ascii_uppercase[x] if x % 2 == parity else ' '}  " for x in range(width))
+             for parity in (0, 1)]
     for y in range(height):
         row = f"{y + 1:>3} "
         for x in range(width):
