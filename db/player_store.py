@@ -1,7 +1,7 @@
 """Storage for what belongs to players rather than to one game move: dice seals, ratings
 and the games they came from, vacations and the deadlines they moved, per-player figures.
 
-It shares the game database's one connection and write lock (as the league store does),
+It shares the game database's connection and write lock (as the league store does),
 so its transactions never interleave with a game's write. It stores numbers and JSON and
 knows nothing of any ruleset or rating model.
 """
@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import AsyncIterator, Optional
 
+from db.backend import placeholders
 from db.database import Store
 
 
@@ -54,21 +55,15 @@ class PlayerStore(Store):
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:
-        """BEGIN IMMEDIATE ... COMMIT under the write lock; rolled back on any error."""
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                await self._conn.rollback()
-                raise
-            await self._conn.execute("COMMIT")
+        """One transaction under the write lock; rolled back on any error."""
+        async with self._lock, self._conn.transaction():
+            yield
 
     # ---- dice seals -----------------------------------------------------------------
 
     async def seal(self, game_id: int) -> Optional[Seal]:
         """The game's seal, if it has one."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT game_id, salt, digest, sealed_at, revealed_at FROM dice_seals WHERE game_id = ?", (game_id,))
         return Seal(*rows[0]) if rows else None
 
@@ -76,13 +71,14 @@ class PlayerStore(Store):
         """Seal a game once; a game already sealed keeps its first seal."""
         async with self._lock:
             await self._conn.execute(
-                "INSERT OR IGNORE INTO dice_seals (game_id, salt, digest, sealed_at) VALUES (?, ?, ?, ?)",
+                "INSERT INTO dice_seals (game_id, salt, digest, sealed_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id) DO NOTHING",
                 (game_id, salt, digest, at))
 
     async def unrevealed(self) -> list[int]:
         """Started games, now ended (over or aborted), whose sealed seed has not been revealed yet,
         oldest first."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT d.game_id FROM dice_seals d JOIN games g ON g.id = d.game_id WHERE d.revealed_at IS NULL"
             " AND g.status IN ('over', 'aborted') AND g.state IS NOT NULL ORDER BY d.game_id")
         return [r[0] for r in rows]
@@ -95,13 +91,13 @@ class PlayerStore(Store):
 
     async def unrated(self) -> list[int]:
         """Ended games not yet looked at for ratings, in the order they ended."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT id FROM games WHERE status IN ('over', 'aborted')"
             " AND id NOT IN (SELECT game_id FROM rated_games) ORDER BY updated_at, id")
         return [r[0] for r in rows]
 
     async def commands_played(self, game_id: int) -> int:
-        rows = await self._conn.execute_fetchall("SELECT count(*) FROM log WHERE game_id = ?", (game_id,))
+        rows = await self._conn.fetch("SELECT count(*) FROM log WHERE game_id = ?", (game_id,))
         return rows[0][0]
 
     async def record_rating(self, game_id: int, guild_id: int, rated: bool, reason: str, at: float,
@@ -111,18 +107,18 @@ class PlayerStore(Store):
         without a rating in the server starts at `start`). False (nothing written) when the
         game was already recorded."""
         async with self._transaction():
-            rows = await self._conn.execute_fetchall("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,))
+            rows = await self._conn.fetch("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,))
             if rows:
                 return False
             await self._conn.execute("INSERT INTO rated_games (game_id, rated, reason, at) VALUES (?, ?, ?, ?)",
                                      (game_id, int(rated), reason, at))
             if not rated:
                 return True
-            users = [r[0] for r in await self._conn.execute_fetchall(
+            users = [r[0] for r in await self._conn.fetch(
                 "SELECT DISTINCT user_id FROM seats WHERE game_id = ?", (game_id,))]
-            before = {r[0]: (r[1], r[2]) for r in await self._conn.execute_fetchall(
-                "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ?"
-                " AND user_id IN (SELECT value FROM json_each(?))", (guild_id, json.dumps(users)))}
+            before = {r[0]: (r[1], r[2]) for r in await self._conn.fetch(
+                f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ?"
+                f" AND user_id IN ({placeholders(len(users))})", (guild_id, *users))} if users else {}
             after = compute(before)
             for user_id, (mu, sigma) in after.items():
                 await self._conn.execute(
@@ -134,21 +130,21 @@ class PlayerStore(Store):
             return True
 
     async def rating(self, guild_id: int, user_id: int) -> Optional[Rating]:
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT guild_id, user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id = ?",
             (guild_id, user_id))
         return Rating(*rows[0]) if rows else None
 
     async def leaderboard(self, guild_id: int, limit: int = 10) -> list[Rating]:
         """A server's best ratings (by mu - 3 sigma)."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT guild_id, user_id, mu, sigma, games FROM ratings WHERE guild_id = ?"
             " ORDER BY mu - 3 * sigma DESC, games DESC, user_id LIMIT ?", (guild_id, limit))
         return [Rating(*r) for r in rows]
 
     async def rating_changes(self, game_id: int) -> dict[int, tuple[float, float]]:
         """user -> (mu before, mu after) of one rated game."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT user_id, mu_before, mu_after FROM rating_changes WHERE game_id = ?", (game_id,))
         return {r[0]: (r[1], r[2]) for r in rows}
 
@@ -156,7 +152,7 @@ class PlayerStore(Store):
 
     async def played(self, user_id: int) -> list[PlayedGame]:
         """Every started game the user sat in, oldest first."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT g.id, g.guild_id, g.status, s.seat, g.config, g.result FROM seats s"
             " JOIN games g ON g.id = s.game_id WHERE s.user_id = ? AND g.state IS NOT NULL ORDER BY g.id",
             (user_id,))
@@ -166,7 +162,7 @@ class PlayerStore(Store):
     async def turn_time(self, user_id: int) -> tuple[int, Optional[float]]:
         """(answers, average seconds) the user took to answer: from the game's previous
         accepted command to theirs (a game's first command is not counted)."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT count(*), avg(at - before) FROM (SELECT user_id, at,"
             " lag(at) OVER (PARTITION BY game_id ORDER BY seq) AS before FROM log"
             " WHERE game_id IN (SELECT game_id FROM seats WHERE user_id = ?))"
@@ -175,14 +171,14 @@ class PlayerStore(Store):
 
     async def name(self, user_id: int) -> Optional[str]:
         """The name the user last sat down with."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT name FROM seats WHERE user_id = ? ORDER BY joined_at DESC LIMIT 1", (user_id,))
         return rows[0][0] if rows else None
 
     # ---- vacations -----------------------------------------------------------------
 
     async def vacations(self, user_id: int) -> list[tuple[float, float]]:
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT starts, ends FROM vacations WHERE user_id = ? ORDER BY starts", (user_id,))
         return [(r[0], r[1]) for r in rows]
 
@@ -202,12 +198,12 @@ class PlayerStore(Store):
         dropped = await self._conn.execute("DELETE FROM vacations WHERE user_id = ? AND starts >= ?", (user_id, now))
         ended = await self._conn.execute(
             "UPDATE vacations SET ends = ? WHERE user_id = ? AND starts < ? AND ends > ?", (now, user_id, now, now))
-        return dropped.rowcount + ended.rowcount > 0
+        return dropped + ended > 0
 
     async def waits_of_vacationers(self) -> list[tuple[int, str, int, float, float, float]]:
         """(game, seat, user, since, deadline, shift so far) of every wait with a deadline in
         an active game whose player has ever taken a vacation."""
-        return [tuple(r) for r in await self._conn.execute_fetchall(
+        return [tuple(r) for r in await self._conn.fetch(
             "SELECT a.game_id, a.seat, s.user_id, a.since, a.deadline, a.vacation_shift FROM awaited a"
             " JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat JOIN games g ON g.id = a.game_id"
             " WHERE g.status = 'active' AND a.deadline IS NOT NULL"
@@ -229,15 +225,17 @@ class PlayerStore(Store):
 
     async def postpone_reminders(self, ids: list[int], due: float) -> None:
         """Make these unsent reminders due at `due` instead."""
+        if not ids:
+            return
         async with self._lock:
             await self._conn.execute(
-                "UPDATE reminders SET due = ? WHERE sent_at IS NULL AND id IN (SELECT value FROM json_each(?))",
-                (due, json.dumps(ids)))
+                f"UPDATE reminders SET due = ? WHERE sent_at IS NULL AND id IN ({placeholders(len(ids))})",
+                (due, *ids))
 
     async def add_reminder(self, game_id: int, seat: str, kind: str, due: float) -> bool:
         """A reminder for a seat the game still waits on (False if it no longer does)."""
         async with self._lock:
-            cur = await self._conn.execute(
+            added = await self._conn.execute(
                 "INSERT INTO reminders (game_id, seat, kind, due) SELECT game_id, seat, ?, ? FROM awaited"
                 " WHERE game_id = ? AND seat = ?", (kind, due, game_id, seat))
-        return cur.rowcount == 1
+        return added == 1

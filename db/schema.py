@@ -1,4 +1,8 @@
-"""The schema as a list of forward-only migrations, keyed by `PRAGMA user_version`.
+"""The schema as a list of forward-only migrations, keyed by the schema version (SQLite's
+`PRAGMA user_version`, PostgreSQL's `schema_version` row).
+
+They are written once, in SQLite's dialect; db.postgres_backend gives them PostgreSQL's
+types.
 
 Migration N (1-based) takes a database at version N-1 to version N. Never edit a
 migration that has shipped: add a new one at the end.
@@ -165,6 +169,15 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (user_id, starts)
     ) WITHOUT ROWID;
     ALTER TABLE awaited ADD COLUMN vacation_shift REAL NOT NULL DEFAULT 0;
+    """,
+    # 7: leases, so that of several processes sharing one database a single one runs
+    # each clock (reminders, league rounds) at a time
+    """
+    CREATE TABLE leases (
+        name    TEXT NOT NULL PRIMARY KEY,
+        holder  TEXT NOT NULL,
+        expires REAL NOT NULL
+    );
     """,
 ]
 

@@ -1,9 +1,11 @@
 """Schema migrations: from an empty file and from every earlier version with data in it."""
 import sqlite3
 
+import aiosqlite
 import pytest
 
 import db.database
+from db.sqlite_backend import SqliteConnection
 from db import LATEST, MIGRATIONS, Database, GameWrite, LogEntry, Reminder, SchemaTooNew, Wait
 
 
@@ -98,10 +100,9 @@ async def test_a_failing_migration_leaves_the_previous_version_intact(tmp_path, 
     build_at(path, LATEST)
     monkeypatch.setattr(db.database, "MIGRATIONS",
                         MIGRATIONS + ["CREATE TABLE extra (a); CREATE TABLE extra (a);"])
-    import aiosqlite
     async with aiosqlite.connect(path) as conn:
         with pytest.raises(sqlite3.OperationalError):
-            await db.database.migrate(conn, target=LATEST + 1)
+            await db.database.migrate(SqliteConnection(conn), target=LATEST + 1)
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST
     assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'extra'").fetchone()[0] == 0
