@@ -192,6 +192,11 @@ class Database:
         """"sqlite" or "postgresql"."""
         return self._conn.name
 
+    @property
+    def integrity_errors(self) -> tuple[type[BaseException], ...]:
+        """What the engine raises when a constraint (unique, foreign key) refuses a write."""
+        return self._conn.integrity_errors
+
     async def close(self) -> None:
         """Close the connection (waits for any write in progress)."""
         if self._flusher is not None:

@@ -1,6 +1,6 @@
-"""The game store: games, seats, the guarded write path, turn bookkeeping, settings."""
+"""The game store: games, seats, the guarded write path, turn bookkeeping, settings, leases;
+on SQLite and on PostgreSQL."""
 import asyncio
-import sqlite3
 
 import pytest
 
@@ -8,8 +8,8 @@ from db import Database, GameWrite, PlaceTaken, LogEntry, Reminder, StaleWrite, 
 
 
 @pytest.fixture
-async def database(tmp_path):
-    database = await Database.open(str(tmp_path / "games.db"))
+async def database(database_url):
+    database = await Database.open(database_url)
     yield database
     await database.close()
 
@@ -53,7 +53,7 @@ async def test_seats_change_only_in_the_lobby(database):
 async def test_a_user_sits_once_per_game(database):
     game_id = await database.create_game(ruleset="r", config="{}", seed=1, at=1.0)
     await database.add_seat(game_id, "p1", 100, "Ann", "{}", 1.0)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(database.integrity_errors):
         await database.add_seat(game_id, "p2", 100, "Ann", "{}", 1.0)
     assert await database.remove_seat(game_id, 100) is True
     assert await database.seats(game_id) == []
@@ -141,7 +141,7 @@ async def test_foreign_keys_are_enforced(database):
     with pytest.raises(StaleWrite):
         await database.add_seat(404, "p1", 1, "ghost", "{}", 1.0)
     game_id = await new_active_game(database)
-    with pytest.raises(sqlite3.IntegrityError):  # a wait for a seat that does not exist
+    with pytest.raises(database.integrity_errors):  # a wait for a seat that does not exist
         await database.write(GameWrite(game_id=game_id, from_version=0, from_status="active", version=0,
                                        status="active", state="{}", at=3.0, start_waiting=[Wait("p9", 3.0)]))
     assert await database.waits(game_id) == [Wait("p1", 2.0, None)]

@@ -25,8 +25,8 @@ class Clock:
 
 
 @pytest.fixture
-async def desk(tmp_path):
-    database = await Database.open(str(tmp_path / "league.db"))
+async def desk(database_url):
+    database = await Database.open(database_url)
     clock = Clock()
     service = LeagueService(database, clock=clock)
     await service.set_organiser_role(GUILD, ADMIN, 77)
@@ -133,7 +133,7 @@ async def test_reminder_then_deadline(desk):
     assert await service.tick() == ([], [])
 
 
-async def test_linked_bot_game_reports_itself(desk, tmp_path):
+async def test_linked_bot_game_reports_itself(desk):
     service, _ = desk
     event_id = await started(service, ["Ann", "Bob"], profile="awaymissions", max_build=0)
     await service.preview_round(event_id, ORGANISER)
