@@ -43,6 +43,15 @@ class Connection(Protocol):
     async def insert(self, sql: str, params: Sequence = ()) -> int:
         """Run an INSERT ... RETURNING id; returns the id."""
 
+    async def execute_many(self, sql: str, rows: Sequence[Sequence]) -> None:
+        """Run one statement for each row of parameters."""
+
+    async def columns(self, table: str) -> list[str]:
+        """The columns of a table, in their order."""
+
+    async def ids_follow_copied_rows(self, table: str) -> None:
+        """After rows were copied in with their ids, make new rows' ids come after them."""
+
     def transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
         """Statements of this task inside the block commit together or not at all."""
 

@@ -446,6 +446,11 @@ class Database:
                 " WHERE leases.holder = excluded.holder OR leases.expires <= ?", (name, holder, now + ttl, now))
         return changed == 1
 
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Let go of the lease `name` if `holder` holds it."""
+        async with self._write_lock:
+            await self._conn.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
 
 class Store:
     """Queries over one part of the schema, sharing an open `Database`'s connection and

@@ -124,7 +124,7 @@ class PlayerStore(Store):
                 await self._conn.execute(
                     "INSERT INTO ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, 1, ?)"
                     " ON CONFLICT (guild_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-                    " games = games + 1, updated_at = excluded.updated_at", (guild_id, user_id, mu, sigma, at))
+                    " games = ratings.games + 1, updated_at = excluded.updated_at", (guild_id, user_id, mu, sigma, at))
                 await self._conn.execute("INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?)",
                                          (game_id, user_id, *before.get(user_id, start), mu, sigma))
             return True

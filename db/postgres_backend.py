@@ -113,6 +113,21 @@ class PostgresConnection:
         runner = self._held.get() or self.pool
         return await runner.fetchval(self._statement(sql), *params)
 
+    async def execute_many(self, sql: str, rows: Sequence[Sequence]) -> None:
+        runner = self._held.get() or self.pool
+        await runner.executemany(self._statement(sql), [tuple(r) for r in rows])
+
+    async def columns(self, table: str) -> list[str]:
+        return [r[0] for r in await self.pool.fetch(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+            " AND table_name = $1 ORDER BY ordinal_position", table)]
+
+    async def ids_follow_copied_rows(self, table: str) -> None:
+        """Move the table's identity sequence past the largest id copied in."""
+        runner = self._held.get() or self.pool
+        await runner.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                             f" (SELECT COALESCE(max(id), 0) + 1 FROM {table}), false)")
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
         """One connection, BEGIN ... COMMIT; rolled back on any error."""

@@ -95,6 +95,15 @@ class SqliteConnection:
     async def insert(self, sql: str, params: Sequence = ()) -> int:
         return (await self.raw.execute_fetchall(sql, tuple(params)))[0][0]
 
+    async def execute_many(self, sql: str, rows: Sequence[Sequence]) -> None:
+        await self.raw.executemany(sql, [tuple(r) for r in rows])
+
+    async def columns(self, table: str) -> list[str]:
+        return [r[1] for r in await self.raw.execute_fetchall(f"PRAGMA table_info({table})")]
+
+    async def ids_follow_copied_rows(self, table: str) -> None:
+        """Nothing to do: an INTEGER PRIMARY KEY always continues after the largest id."""
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
         """BEGIN IMMEDIATE ... COMMIT; rolled back on any error."""
