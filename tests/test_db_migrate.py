@@ -1,11 +1,12 @@
 """python -m db.migrate: an SQLite database copied to PostgreSQL, checked by the replay tool,
 and the games going on in the copy."""
+import asyncio
 import random
 import sqlite3
 
 from db import Database
 from db.migrate import COPIED_TABLES, main, run
-from engine.service import GameService
+from engine.service import GameService, replay
 from engine.service.league import Actor, LeagueService
 from engine.service.players import PlayerDesk
 
@@ -114,3 +115,10 @@ async def test_the_copy_also_goes_back_from_postgresql_to_sqlite(tmp_path, postg
         assert (await service.in_channel(21)).status == "active"
     finally:
         await service.close()
+
+
+def test_the_replay_tool_reads_a_postgresql_database(postgres_url, capsys):
+    asyncio.run(a_full_database(postgres_url))
+    assert replay.main([postgres_url]) == 0
+    out = capsys.readouterr().out
+    assert "game #1: replay OK" in out and "game #2: replay OK" in out

@@ -206,7 +206,7 @@ class GameService:
         self._hot: dict[int, _Hot] = {}
         self._locks: dict[int, list] = {}  # game id -> [lock, users]
         self._next_sweep = clock() + idle_after
-        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"  # names this service in leases
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{os.urandom(4).hex()}"  # names this service in leases
 
     @classmethod
     async def open(cls, path: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, **options) -> "GameService":
