@@ -3,8 +3,8 @@
     nice python benchmarks/scale_bench.py [--games 2000] [--seconds 20] [--think 4]
     nice python benchmarks/scale_bench.py --crash        # SIGKILL one process half-way
 
-Each run sets up `--games` active games, then player processes play them through the
-GameService (what the bot's cogs call; Discord itself is left out) for `--seconds`:
+Each run sets up `--games` active games; player processes load their games (as a running
+bot holds them) and then play them through the GameService (what the bot's cogs call; Discord itself is left out) for `--seconds`:
 each game's players think (exponential, mean `--think` s), ask for the legal commands and
 submit one. Every 20th move is sent twice at once (a double click), and a few games are
 played by both PostgreSQL processes at once, racing each other. Each process writes
@@ -84,8 +84,11 @@ async def _table(service, game_id, users, think, until, acks, latencies, rng):
             os.write(acks, f"{game_id} {result.version}\n".encode())
 
 
-async def _play(url, tables, think, until, acks_path, report_path, seed):
+async def _play(url, tables, think, start, until, acks_path, report_path, seed):
     service = await GameService.open(url)
+    for game_id, _ in tables:  # a running bot has its games in memory: load them before the clock starts
+        await service.get(game_id)
+    await asyncio.sleep(max(0.0, start - time.time()))
     acks = os.open(acks_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     latencies: list[float] = []
     rng = random.Random(seed)
@@ -129,16 +132,17 @@ def run(label: str, url: str, processes: int, args, folder: str) -> None:
         for share in shares[1:]:
             share += shares[0][:CONTESTED]
     fork = multiprocessing.get_context("fork")
-    until = time.time() + args.seconds
+    start = time.time() + args.warmup
+    until = start + args.seconds
     files = [(os.path.join(folder, f"{label}-{i}.acks"), os.path.join(folder, f"{label}-{i}.json"))
              for i in range(processes)]
-    workers = [fork.Process(target=player, args=(url, share, args.think, until, acks, report, args.seed + i))
+    workers = [fork.Process(target=player, args=(url, share, args.think, start, until, acks, report, args.seed + i))
                for i, (share, (acks, report)) in enumerate(zip(shares, files))]
     for w in workers:
         w.start()
     killed_at = None
     if args.crash and processes > 1:
-        time.sleep(args.seconds / 2)
+        time.sleep(max(0.0, start - time.time()) + args.seconds / 2)
         os.kill(workers[0].pid, signal.SIGKILL)
         killed_at = time.time()
     for w in workers:
@@ -173,6 +177,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2000, help="active games (default 2000)")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each run (default 20)")
+    parser.add_argument("--warmup", type=float, default=10.0,
+                        help="seconds for the processes to load their games before the clock starts (default 10)")
     parser.add_argument("--think", type=float, default=4.0, help="mean think time per move, seconds (default 4)")
     parser.add_argument("--processes", type=int, default=2, help="processes on PostgreSQL (default 2)")
     parser.add_argument("--postgres", help="URL of an empty PostgreSQL database (default: start a server)")

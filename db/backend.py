@@ -55,9 +55,11 @@ class Connection(Protocol):
     def transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
         """Statements of this task inside the block commit together or not at all."""
 
-    async def apply_game_writes(self, batch: str) -> None:
-        """Apply a JSON array of game writes in one statement; StaleWrite (nothing written)
-        when any game is no longer at its expected version and status."""
+    async def apply_game_writes(self, batch: str) -> list[int]:
+        """Apply a JSON array of game writes in one statement, each write whole or not at
+        all. Returns the positions of the writes refused because their game is no longer
+        at the expected version and status (the others are applied); or raises StaleWrite,
+        writing nothing, if the engine can only refuse the batch as a whole."""
 
     async def schema_version(self) -> int:
         """The number of migrations applied."""

@@ -327,8 +327,9 @@ class Database:
 
     async def _commit_batch(self, batch: list[tuple[GameWrite, str, asyncio.Future]]) -> None:
         outcome: Optional[Exception] = None
+        stale: set[int] = set()
         try:
-            await self._commit([text for _, text, _ in batch])
+            stale = set(await self._conn.apply_game_writes("[" + ",".join(text for _, text, _ in batch) + "]"))
         except (StaleWrite, *self._conn.integrity_errors) as error:
             if len(batch) > 1:  # find the culprit: commit one by one
                 for item in batch:
@@ -337,16 +338,15 @@ class Database:
             outcome = error
         except Exception as error:
             outcome = error
-        for _, _, future in batch:
+        for position, (_, _, future) in enumerate(batch):
             if future.done():
                 continue
-            if outcome is None:
+            if position in stale:
+                future.set_exception(StaleWrite("the game moved on"))
+            elif outcome is None:
                 future.set_result(None)
             else:
                 future.set_exception(outcome)
-
-    async def _commit(self, encoded: list[str]) -> None:
-        await self._conn.apply_game_writes("[" + ",".join(encoded) + "]")
 
     # ---- async turns -------------------------------------------------------------
 

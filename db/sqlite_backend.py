@@ -115,13 +115,15 @@ class SqliteConnection:
             raise
         await self.raw.execute("COMMIT")
 
-    async def apply_game_writes(self, batch: str) -> None:
+    async def apply_game_writes(self, batch: str) -> list[int]:
+        """All or nothing: one stale write refuses the batch (StaleWrite)."""
         try:
             await self.raw.execute(_INSERT_GAME_WRITES, (batch,))
         except sqlite3.IntegrityError as error:
             if str(error) == _STALE:
                 raise StaleWrite("the game moved on") from error
             raise
+        return []
 
     async def schema_version(self) -> int:
         return await self.pragma("user_version")

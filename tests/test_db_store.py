@@ -89,6 +89,7 @@ async def test_a_stale_write_in_a_batch_fails_alone(database):
     results = await asyncio.gather(*(database.write(move(g, 0)) for g in games), return_exceptions=True)
     assert [type(r).__name__ for r in results] == ["NoneType"] * 2 + ["StaleWrite"] + ["NoneType"] * 2
     assert [(await database.game(g)).version for g in games] == [1] * 5
+    assert [len(await database.log(g)) for g in games] == [1] * 5  # the refused write logged nothing
 
 
 async def test_awaited_games_across_guilds_and_reminders_follow_the_wait(database):
