@@ -68,6 +68,8 @@ async def _table(service, game_id, users, think, until, acks, latencies, rng):
                 return
             user = users[info.awaited[0].seat]
             version, commands = await service.legal_commands(game_id, user)
+            if not commands:  # nothing for the awaited seat to send (yet): think again
+                continue
             command = rng.choice(commands)
             began = time.perf_counter()
             tries = 2 if rng.random() < 0.05 else 1

@@ -55,6 +55,9 @@ class Connection(Protocol):
     def transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
         """Statements of this task inside the block commit together or not at all."""
 
+    async def prepare_writes(self) -> None:
+        """Make the game write path ready (once the migrations have run)."""
+
     async def apply_game_writes(self, batch: str) -> list[int]:
         """Apply a JSON array of game writes in one statement, each write whole or not at
         all. Returns the positions of the writes refused because their game is no longer

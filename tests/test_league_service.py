@@ -120,6 +120,7 @@ async def test_reminder_then_deadline(desk):
     await service.report(event_id, int(a), Claim(winner=a, surviving={a: 45, b: 0}))
     assert await service.tick() == ([], [])
     clock.now = rnd.deadline - 3600
+    assert await service.tick(lambda guild: guild != GUILD) == ([], [])  # a guild of another process's shard
     reminders, updates = await service.tick()
     assert [(r.table, r.players, r.thread_id) for r in reminders] == [(1, (int(a), int(b)), 5551), (2, (int(c), int(d)), None)]
     assert updates == [] and (await service.store.threads(event_id, 1))[0].reminded_at == clock.now
