@@ -142,11 +142,11 @@ def run(label: str, url: str, processes: int, args, folder: str) -> None:
                for i, (share, (acks, report)) in enumerate(zip(shares, files))]
     for w in workers:
         w.start()
-    killed_at = None
+    before_kill = None
     if args.crash and processes > 1:
         time.sleep(max(0.0, start - time.time()) + args.seconds / 2)
         os.kill(workers[0].pid, signal.SIGKILL)
-        killed_at = time.time()
+        before_kill = len(acknowledged(files[1][0]))
     for w in workers:
         w.join()
     acked = [a for acks, _ in files for a in acknowledged(acks)]
@@ -158,10 +158,10 @@ def run(label: str, url: str, processes: int, args, folder: str) -> None:
     print(f"{label}: {processes} process(es), {args.games} games, {len(acked)} moves acknowledged in"
           f" {args.seconds:.0f} s = {len(acked) / args.seconds:.0f} commands/s, p95 submit {p95:.1f} ms;"
           f" lost {lost}, double-applied {doubled}")
-    if killed_at is not None:
-        survivor = acknowledged(files[1][0])
-        print(f"  process 0 SIGKILLed half-way (exit {workers[0].exitcode}); process 1 exited {workers[1].exitcode}"
-              f" after {len(survivor)} moves; nothing acknowledged by either was lost: {lost == 0}")
+    if before_kill is not None:
+        after_kill = len(acknowledged(files[1][0])) - before_kill
+        print(f"  process 0 SIGKILLed half-way (exit {workers[0].exitcode}); process 1 went on: {after_kill} moves"
+              f" after the kill, exit {workers[1].exitcode}; nothing acknowledged by either was lost: {lost == 0}")
 
 
 def postgres_url(args, folder):

@@ -11,7 +11,8 @@ Every difference from SQLite is here:
   counterpart of SQLite's per-connection view and trigger: each write's guard and whole
   change in one statement. Unlike SQLite's, a stale write does not refuse the batch: it
   is skipped, changing nothing, and its position returned (processes sharing a database
-  make stale writes routine, and redoing a batch one write at a time is slow);
+  make stale writes routine, and redoing a batch one write at a time is slow). Writes
+  are applied in game order, so batches of two processes never deadlock;
 - a transaction holds one pooled connection; statements the same task runs inside it
   go to that connection (a context variable), others take any connection.
 """
@@ -41,8 +42,10 @@ DECLARE
     gid bigint;
     stale int[] := '{{}}';
 BEGIN
+    -- in game order, so that two processes' batches lock the games they share in the same
+    -- order and never wait on each other in a circle
     FOR w, position IN SELECT value, ordinality - 1 FROM jsonb_array_elements(batch) WITH ORDINALITY
-                       ORDER BY ordinality LOOP
+                       ORDER BY (value ->> 0)::bigint, ordinality LOOP
         gid := (w ->> 0)::bigint;
         UPDATE games SET version = (w ->> 3)::bigint, status = w ->> 4, state = w ->> 5,
             result = COALESCE(w ->> 6, result), config = COALESCE(w ->> 7, config),

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from bot import Config, ReadyRoom, ShardedReadyRoom, make_bot, parse_shard_ids, shard_of
-from db import Database
+from db import Database, GameWrite, LogEntry, StaleWrite
 from engine.service import GameService, StaleVersion, replay
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
@@ -66,6 +66,34 @@ async def test_a_service_whose_copy_of_a_game_is_stale_is_refused_then_reloads(d
     finally:
         await first.close()
         await second.close()
+
+
+async def test_two_connections_writing_the_same_games_in_opposite_orders_apply_each_move_once(database_url):
+    a, b = await Database.open(database_url), await Database.open(database_url)
+    try:
+        games = []
+        for n in range(12):
+            game_id = await a.create_game(ruleset="r", config="{}", seed=1, at=1.0)
+            await a.add_seat(game_id, "p1", n + 1, "Ann", "{}", 1.0)
+            await a.write(GameWrite(game_id=game_id, from_version=0, from_status="lobby", version=0,
+                                    status="active", state="{}", at=1.0))
+            games.append(game_id)
+        for version in range(4):  # each round, both race for every game: their batches lock them in opposite orders
+            def move(game_id, writer):
+                return GameWrite(game_id=game_id, from_version=version, from_status="active", version=version + 1,
+                                 status="active", state=f'{{"by":"{writer}"}}', at=2.0,
+                                 log=[LogEntry(version + 1, "p1", 1, f"pass by {writer}", "[]", 2.0)])
+            results = await asyncio.gather(*(a.write(move(g, "a")) for g in games),
+                                           *(b.write(move(g, "b")) for g in reversed(games)), return_exceptions=True)
+            assert all(r is None or isinstance(r, StaleWrite) for r in results), results
+            assert sum(r is None for r in results) == len(games)  # one writer won each game
+        for game_id in games:
+            log = await a.log(game_id)
+            assert [e.seq for e in log] == [1, 2, 3, 4]
+            assert (await a.game(game_id)).state == '{"by":"%s"}' % log[-1].command[-1]
+    finally:
+        await a.close()
+        await b.close()
 
 
 # ---- leases: a clock runs in one process ------------------------------------------------------
