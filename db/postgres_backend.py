@@ -148,7 +148,13 @@ class PostgresConnection:
                     self._held.reset(token)
 
     async def apply_game_writes(self, batch: str) -> list[int]:
-        return list(await self.pool.fetchval("SELECT pg_temp.game_write_apply($1::jsonb)", batch))
+        async with self.pool.acquire() as conn:
+            try:
+                stale = await conn.fetchval("SELECT pg_temp.game_write_apply($1::jsonb)", batch)
+            except (asyncpg.UndefinedFunctionError, asyncpg.InvalidSchemaNameError):  # opened before the tables existed
+                await conn.execute(_WRITE_PATH)
+                stale = await conn.fetchval("SELECT pg_temp.game_write_apply($1::jsonb)", batch)
+        return list(stale)
 
     async def schema_version(self) -> int:
         if not await self.pool.fetchval("SELECT to_regclass('schema_version') IS NOT NULL"):
@@ -167,9 +173,8 @@ class PostgresConnection:
         return True
 
     async def prepare_writes(self) -> None:
-        """Give every pooled connection its write path: connections opened before the
-        migrations made the tables are replaced (see `_prepare`)."""
-        await self.pool.expire_connections()
+        """Nothing to do now: a pooled connection creates its write path when it opens
+        (`_prepare`), or at its first game write if it opened before the tables existed."""
 
     async def close(self) -> None:
         await self.pool.close()

@@ -96,6 +96,19 @@ async def test_two_connections_writing_the_same_games_in_opposite_orders_apply_e
         await b.close()
 
 
+async def test_services_starting_together_on_a_new_database_migrate_once_and_both_write(database_url):
+    services = await asyncio.gather(*(GameService.open(database_url) for _ in range(3)))
+    try:
+        for n, service in enumerate(services):
+            game_id = await new_game(service, channel=50 + n)
+            user = USERS[(await service.get(game_id)).awaited[0].seat]
+            version, commands = await service.legal_commands(game_id, user)
+            assert (await service.submit(game_id, user, commands[0], version)).version == version + 1
+    finally:
+        for service in services:
+            await service.close()
+
+
 # ---- leases: a clock runs in one process ------------------------------------------------------
 
 async def test_a_lease_has_one_holder_until_it_runs_out(database_url):
