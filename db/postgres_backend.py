@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
+import itertools
 import re
 from typing import AsyncIterator, Optional, Sequence
 
@@ -72,9 +74,10 @@ END $$;
 _PLACEHOLDER = re.compile(r"\?")
 
 
+@functools.lru_cache(maxsize=1024)
 def statement(sql: str) -> str:
     """A statement in the shared dialect, as PostgreSQL takes it."""
-    count = iter(range(1, 1000))
+    count = itertools.count(1)
     return _PLACEHOLDER.sub(lambda _: f"${next(count)}", sql.replace("IFNULL(", "COALESCE("))
 
 
@@ -95,7 +98,6 @@ class PostgresConnection:
         self.pool = pool
         self._held: contextvars.ContextVar[Optional[asyncpg.Connection]] = contextvars.ContextVar(
             "ready_room_transaction", default=None)
-        self._sql: dict[str, str] = {}
 
     @classmethod
     async def open(cls, url: str, *, max_size: int = 8) -> "PostgresConnection":
@@ -103,27 +105,21 @@ class PostgresConnection:
         pool = await asyncpg.create_pool(url, min_size=1, max_size=max_size, init=_prepare)
         return cls(pool)
 
-    def _statement(self, sql: str) -> str:
-        text = self._sql.get(sql)
-        if text is None:
-            text = self._sql[sql] = statement(sql)
-        return text
-
     async def fetch(self, sql: str, params: Sequence = ()) -> list[tuple]:
         runner = self._held.get() or self.pool
-        return [tuple(r) for r in await runner.fetch(self._statement(sql), *params)]
+        return [tuple(r) for r in await runner.fetch(statement(sql), *params)]
 
     async def execute(self, sql: str, params: Sequence = ()) -> int:
         runner = self._held.get() or self.pool
-        return _rowcount(await runner.execute(self._statement(sql), *params))
+        return _rowcount(await runner.execute(statement(sql), *params))
 
     async def insert(self, sql: str, params: Sequence = ()) -> int:
         runner = self._held.get() or self.pool
-        return await runner.fetchval(self._statement(sql), *params)
+        return await runner.fetchval(statement(sql), *params)
 
     async def execute_many(self, sql: str, rows: Sequence[Sequence]) -> None:
         runner = self._held.get() or self.pool
-        await runner.executemany(self._statement(sql), [tuple(r) for r in rows])
+        await runner.executemany(statement(sql), [tuple(r) for r in rows])
 
     async def columns(self, table: str) -> list[str]:
         return [r[0] for r in await self.pool.fetch(
