@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
 from typing import Optional
@@ -31,6 +32,20 @@ _BATCH = 2000
 
 class TargetNotEmpty(Exception):
     """The target database already holds games or leagues."""
+
+
+class CannotOpen(Exception):
+    """A database could not be opened (busy, from a newer release, unreachable)."""
+
+
+async def _opened(stack: contextlib.AsyncExitStack, url: str, role: str) -> Database:
+    """The open database at `url`, closed when `stack` closes."""
+    try:
+        database = await Database.open(url)
+    except (SchemaTooNew, DatabaseBusy, OSError) as error:
+        raise CannotOpen(f"cannot open the {role} {url}: {error}") from error
+    stack.push_async_callback(database.close)
+    return database
 
 
 async def copy(source: Database, target: Database) -> dict[str, int]:
@@ -80,27 +95,15 @@ async def run(source_url: str, target_url: str) -> int:
         print(f"{source_url}: no such database file", file=sys.stderr)
         return 2
     try:
-        source = await Database.open(source_url)
-    except (SchemaTooNew, DatabaseBusy, OSError) as error:
-        print(f"cannot open the source {source_url}: {error}", file=sys.stderr)
-        return 2
-    try:
-        try:
-            target = await Database.open(target_url)
-        except (SchemaTooNew, DatabaseBusy, OSError) as error:
-            print(f"cannot open the target {target_url}: {error}", file=sys.stderr)
-            return 2
-        try:
+        async with contextlib.AsyncExitStack() as stack:
+            source = await _opened(stack, source_url, "source")
+            target = await _opened(stack, target_url, "target")
             copied = await copy(source, target)
             print("copied " + ", ".join(f"{n} {table}" for table, n in copied.items()))
             problems = await verify(source, target)
-        except TargetNotEmpty as error:
-            print(f"nothing copied: {error}", file=sys.stderr)
-            return 2
-        finally:
-            await target.close()
-    finally:
-        await source.close()
+    except (CannotOpen, TargetNotEmpty) as error:
+        print(f"nothing copied: {error}", file=sys.stderr)
+        return 2
     if problems:
         print("VERIFICATION FAILED:\n" + "\n".join(f"  {p}" for p in problems), file=sys.stderr)
         return 1
