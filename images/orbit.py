@@ -123,8 +123,8 @@ def _wave(draw, x0: float, x1: float, y: float, colour) -> None:
 
 
 def _planet(draw, frame: Frame, planet) -> None:
-    """A planet spans its squares as one rounded body with its name; a home is tinted and
-    outlined in its faction's colour, the mission planet is ringed in yellow."""
+    """A planet spans its squares as one rounded body with its name; a home is tinted in its
+    faction's colour and outlined in ink, the mission planet is yellow and ringed in yellow."""
     boxes = [frame.box(c) for c in planet.cells]
     left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
     right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
@@ -133,15 +133,14 @@ def _planet(draw, frame: Frame, planet) -> None:
     draw.rounded_rectangle((left + 2, top + 2, right - 2, bottom - 2), radius=frame.cell // 2, fill=fill,
                            outline=INK if planet.home else HAZARD, width=3)
     name = planet.name.upper()
-    words = name if not planet.mission else f"{name} (MISSION)"
     vertical = bottom - top > right - left
     if vertical:
         for i, word in enumerate(name.split()):
             size = fit_size(word, right - left - 12, 12)
             centred_text(draw, ((left + right) / 2, (top + bottom) / 2 + (i - 0.5 * (len(name.split()) - 1)) * 14),
                          word, size, ink_on(fill))
-    else:
-        centred_text(draw, ((left + right) / 2, (top + bottom) / 2), words, fit_size(words, right - left - 8, 16),
+    else:  # only across the middle square: docked ships sit on the end squares
+        centred_text(draw, ((left + right) / 2, (top + bottom) / 2), name, fit_size(name, frame.cell + 6, 15),
                      ink_on(fill))
 
 
@@ -209,7 +208,8 @@ def ship_spot(frame: Frame, board: OrbitBoard, view: dict, code: str) -> Optiona
     if planet is None:
         return None
     docked = sorted(c for c, s in view["ships"].items() if s.get("docked") == planet.code and not s.get("cell"))
-    square = planet.cells[docked.index(code) % len(planet.cells)]
+    ends = [planet.cells[0], planet.cells[-1]] + list(planet.cells[1:-1])  # the name is in the middle
+    square = ends[docked.index(code) % len(ends)]
     cx, cy = frame.centre(square)
     return cx, cy, frame.cell * 0.26
 
