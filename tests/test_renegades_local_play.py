@@ -19,7 +19,7 @@ async def test_a_scripted_renegades_game_plays_to_the_end_and_draws_its_pictures
     for kind in ("board", "dice", "status"):  # the orbital board, ship combat dice, crews and ships
         assert any(name.endswith(f"-{kind}.png") for name in drawn), kind
     assert all((tmp_path / "pictures" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for name in drawn)
-    assert "world event" in text and "game over" in text
+    assert "World event phase:" in text and "The game is over" in text
     conn = sqlite3.connect(database)
     ruleset, status, version = conn.execute("SELECT ruleset, status, version FROM games").fetchone()
     assert (ruleset, status) == ("renegades", "over")
