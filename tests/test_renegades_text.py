@@ -35,7 +35,7 @@ def test_each_npc_phase_is_one_line_naming_each_npc_once():
 
 def test_an_unknown_event_is_still_said_in_words():
     generic = public_line({"type": "crew_moved", "crew": "VESK"}, NAMES)
-    assert RENEGADES.public_lines([{"type": "crew_moved", "crew": "VESK"}], NAMES) == [generic.capitalize()]
+    assert RENEGADES.public_lines([{"type": "crew_moved", "crew": "VESK"}], NAMES) == [generic[0].upper() + generic[1:]]
 
 
 def test_a_whole_coop_game_gives_at_most_one_npc_line_per_action():
