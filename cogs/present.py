@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Iterable, Optional
 import discord
 
 from cogs import panel
-from cogs import buttons, pings
+from cogs import buttons, pings, renegades
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.setup import away_team
 from engine.errors import PackError, RuleError
 from engine.service import GameInfo, LobbyError, NotAPlayer, Panel, ServiceError, Update, is_computer
+from engine.service.rulesets import RENEGADES
 from engine.service.service import COMPUTER_USER_BASE, why_key
 from engine.service.text import readable
 from images import pictures
@@ -581,6 +582,9 @@ async def join(interaction: discord.Interaction, game_id: int, side: str) -> Non
     team step (the interaction is deferred ephemeral)."""
     service = interaction.client.service
     try:
+        if (await service.get(game_id)).ruleset == RENEGADES.name:
+            await renegades.join(interaction, game_id, side)
+            return
         config, _ = await service.seat_options(game_id, interaction.user.id)
         pack = await asyncio.to_thread(load_pack, config["pack"])
         options = side_options(pack, side)
@@ -604,7 +608,8 @@ async def start(interaction: discord.Interaction, game_id: int) -> None:
         await reply(interaction, refused.message)
         return
     info = await bot.service.get(game_id)
-    await interaction.edit_original_response(content=lobby_text(info) + "\n" + seal, view=None,
+    shown = renegades.lobby_text(info, len(info.seats)) if info.ruleset == RENEGADES.name else lobby_text(info)
+    await interaction.edit_original_response(content=shown + "\n" + seal, view=None,
                                              allowed_mentions=NO_MENTIONS)
     await publish(bot, update, interaction.user.id)  # the player who pressed Start is not pinged
 

@@ -55,6 +55,15 @@ def _away_mission_seats(config: dict) -> tuple[str, ...]:
     return tuple(f"p{i + 1}" for i in range(count))
 
 
+def _renegades_seats(config: dict) -> tuple[str, ...]:
+    """Coalition against Renegades seats two; the co-operative game `"seats": 1 to 4` (two by
+    default), every player a Renegade against the NPC Coalition."""
+    count = 2 if config.get("mode", "versus") == "versus" else int(config.get("seats") or 2)
+    if not 1 <= count <= 4:
+        raise ValueError("Renegades seats one to four players.")
+    return tuple(f"p{i + 1}" for i in range(count))
+
+
 AWAY_MISSIONS = Ruleset(
     name="awaymissions",
     seats=("p1", "p2"),
@@ -95,6 +104,7 @@ RENEGADES = Ruleset(
     turn_of=renegades_rules.turn_of,
     load_pack=renegades_content.load_pack,
     public_lines=functools.partial(renegades_text.public_lines, fallback=text.public_line),
+    table_seats=_renegades_seats,
 )
 
 RULESETS: dict[str, Ruleset] = {AWAY_MISSIONS.name: AWAY_MISSIONS, RENEGADES.name: RENEGADES}

@@ -148,6 +148,7 @@ _QUESTIONS = {
     "opponent": "Which opponent does {card} affect?",
     "adjudicate": "Adjust the game as {card} says, then choose done.",
     "simultaneous": "Resolve a start-of-round effect?",
+    "ship": "What does the {ship} do next? ({left} action(s) left)",
 }
 
 _MOMENTS = {
