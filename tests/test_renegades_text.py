@@ -2,6 +2,7 @@
 import random
 
 from engine.renegades import rules
+from engine.renegades.state import Ship
 from engine.service.rulesets import RENEGADES
 from engine.service.text import public_line
 
@@ -48,3 +49,10 @@ def test_a_whole_coop_game_gives_at_most_one_npc_line_per_action():
         assert sum(line.startswith("World event phase:") for line in lines) <= 1
         if any(e["type"] == "npc_turn" for e in events):
             assert any(line.startswith("NPC ships:") for line in lines)
+
+
+def test_fighters_of_one_squadron_are_told_apart_by_number():
+    state = rules.new_game({"mode": "coop", "players": [{"seat": "p1"}]}, seed=5)
+    state.ships["DREGG-2"] = Ship(id="DREGG-2", name="Dregg fighter", faction="dregg", kind="fighter")
+    names = rules.display_names(state)
+    assert names["DREGG-2"] == "Dregg fighter 2" and names["WARDEN"] == "Warden"
