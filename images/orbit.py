@@ -20,6 +20,7 @@ from engine.renegades.board import DELTA, OrbitBoard, orbit_of
 from engine.renegades.content import cell_xy, xy_cell
 from engine.renegades.state import Ship
 from images import marks
+from images.tokens import unique_labels
 from images.style import (GREY, HAZARD, INK, MUTED, PAPER, STYLES, VOID, WHITE, blend, centred_text, draw_shape,
                           encode, fit_size, ink_on, text, washed)
 
@@ -76,16 +77,11 @@ def style_of(ship: dict) -> tuple[tuple[int, int, int], str]:
 
 def ship_labels(ships: dict[str, dict]) -> dict[str, str]:
     """Ship id -> a short unique label: 'KESTREL' -> 'KES', fighter 'DREGG-4' -> 'D4'."""
-    labels, used = {}, set()
-    for code in sorted(ships):
+    bases = {}
+    for code in ships:
         head, _, number = code.partition("-")
-        base = f"{head[0]}{number}" if number else code[:3]
-        label, n = base, 2
-        while label in used:
-            label, n = f"{base}{n}", n + 1
-        used.add(label)
-        labels[code] = label
-    return labels
+        bases[code] = f"{head[0]}{number}" if number else code[:3]
+    return unique_labels(bases)
 
 
 @functools.lru_cache(maxsize=8)
