@@ -89,7 +89,7 @@ async def test_a_co_operative_renegades_game_is_played_through_interactions_only
         assert steps > 10 and npc_phases >= 6 and dice > 0
 
 
-async def test_solo_starts_at_once_and_the_computer_is_refused(monkeypatch, tmp_path):
+async def test_solo_starts_at_once_plays_typed_commands_and_the_computer_is_refused(monkeypatch, tmp_path):
     same_dice(monkeypatch)
     async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
         refused = fake.slash(ANN, "game new", ruleset="renegades", mode="solo", computer="easy")
@@ -105,6 +105,11 @@ async def test_solo_starts_at_once_and_the_computer_is_refused(monkeypatch, tmp_
         assert info.status == "active" and [t.user_id for t in info.awaited] == [1]
         opening = fake.in_channel(thread)[-1]
         assert [a["filename"] for a in opening["attachments"]] == ["board.png"]
+        version, legal = await fake.bot.service.legal_commands(game_id, 1)
+        offered = await fake.autocomplete(ANN, "play", "command", thread, command="move")
+        assert offered and set(offered) <= set(legal) and all(c.startswith("move") for c in offered)
+        await fake.dispatch(fake.slash(ANN, "play", thread, command=offered[-1]))  # typed, not clicked
+        assert (await fake.bot.service.get(game_id)).version == version + 1
         status = fake.slash(ANN, "game status", thread)
         await fake.dispatch(status)
         assert [a["filename"] for a in fake.original(status)["attachments"]] == ["board.png", "status.png"]
