@@ -20,16 +20,16 @@ from engine.renegades.board import DELTA, OrbitBoard, orbit_of
 from engine.renegades.content import cell_xy, xy_cell
 from engine.renegades.state import Ship
 from images import marks
-from images.tokens import unique_labels
 from images.style import (GREY, HAZARD, INK, MUTED, PAPER, STYLES, VOID, WHITE, blend, centred_text, draw_shape,
                           encode, fit_size, ink_on, text, washed)
+from images.tokens import unique_labels
 
 CELL = 44
 MARGIN = 30
 FOOTER = 104
 SPACE = VOID
-NEBULA = blend(WHITE, VOID, 0.75)  # one of the palette's exact anti-aliasing steps
-GRID = blend(WHITE, VOID, 0.75)
+GRID = blend(WHITE, VOID, 0.75)  # one of the palette's exact anti-aliasing steps
+NEBULA = GRID  # obstructed squares are filled in the grid's colour and marked with waves
 HULK = GREY
 # (colour, shape) per faction: shape and label tell them apart without colour
 FACTION_STYLES = {
