@@ -199,7 +199,7 @@ def ship_spot(frame: Frame, board: OrbitBoard, view: dict, code: str) -> Optiona
     ship = view["ships"][code]
     if ship.get("cell"):
         cx, cy = frame.centre(ship["cell"])
-        return cx, cy, frame.cell * 0.36
+        return cx, cy, frame.cell * 0.4
     planet = board.planets.get(ship.get("docked") or "")
     if planet is None:
         return None
@@ -207,7 +207,7 @@ def ship_spot(frame: Frame, board: OrbitBoard, view: dict, code: str) -> Optiona
     ends = [planet.cells[0], planet.cells[-1]] + list(planet.cells[1:-1])  # the name is in the middle
     square = ends[docked.index(code) % len(ends)]
     cx, cy = frame.centre(square)
-    return cx, cy, frame.cell * 0.26
+    return cx, cy, frame.cell * 0.28
 
 
 def draw_ship(draw, cx: float, cy: float, r: float, ship: dict, label: str, acting: bool = False) -> None:
@@ -227,7 +227,7 @@ def draw_ship(draw, cx: float, cy: float, r: float, ship: dict, label: str, acti
     draw_shape(draw, shape, cx, cy, r + 2, INK)
     draw_shape(draw, shape, cx, cy, r, fill, outline=WHITE, width=2)
     draw.polygon(nose, fill=WHITE, outline=INK, width=2)
-    centred_text(draw, (cx, cy), label, fit_size(label, int(r * 1.45), max(10, round(r * 0.85))), ink_on(fill))
+    centred_text(draw, (cx, cy), label, fit_size(label, int(r * 1.5), max(10, round(r * 0.95))), ink_on(fill))
     if ship.get("kind") == "ship" and ship.get("damage", 0) >= ship.get("shields", 0) + ship.get("hull", 0):
         _star(draw, cx - r * 0.9, cy - r * 0.9, r * 0.42)
 

@@ -39,7 +39,7 @@ def test_a_ship_is_drawn_at_its_square_in_its_faction_colour_with_its_nose_to_it
         view["ships"]["WARDEN"]["facing"] = facing
         image = decoded(O.render_orbit(view))
         cx, cy = frame().centre("K8")
-        r = frame().cell * 0.36
+        r = frame().cell * 0.4
         dx, dy = DELTA[facing]
         unit = (dx * dx + dy * dy) ** 0.5
         assert close(at(image, (cx - r * 0.5, cy + r * 0.5)), O.FACTION_STYLES["coalition"][0])  # beside its label
@@ -49,7 +49,7 @@ def test_a_ship_is_drawn_at_its_square_in_its_faction_colour_with_its_nose_to_it
 
 def test_factions_differ_by_shape_as_well_as_colour():
     image = decoded(O.render_orbit(VIEW))
-    r = frame().cell * 0.36
+    r = frame().cell * 0.4
 
     def filled(square, faction, dx, dy):
         cx, cy = frame().centre(square)
