@@ -56,3 +56,10 @@ def test_fighters_of_one_squadron_are_told_apart_by_number():
     state.ships["DREGG-2"] = Ship(id="DREGG-2", name="Dregg fighter", faction="dregg", kind="fighter")
     names = rules.display_names(state)
     assert names["DREGG-2"] == "Dregg fighter 2" and names["WARDEN"] == "Warden"
+
+
+def test_crew_are_called_by_name_when_they_change_stations():
+    state = rules.new_game({"mode": "coop", "players": [{"seat": "p1"}]}, seed=5)
+    state, events = rules.apply(state, "p1", "station KESTREL MOTT navigation")
+    assert RENEGADES.public_lines(events, rules.display_names(state)) == \
+        ["Dr. Iva Mott takes navigation, Tallo Brisk takes comms"]
