@@ -22,54 +22,65 @@ def _name(code: Optional[str], names: Namer) -> str:
     return names.get(code, code) if code else "?"
 
 
+_CLAUSES = {
+    "shields_down": "{ship}'s shields are down",
+    "critical": "{ship} is critically damaged",
+    "fighter_destroyed": "{ship} is destroyed at {cell} (salvage left there)",
+    "descended": "{ship} descends to {planet}",
+    "ascended": "{ship} returns to orbit at {cell}",
+    "npc_waits": "{ship} holds its position",
+    "passed": "{ship} ends its turn",
+    "ship_turn": "{ship}'s turn ({seat})",
+    "round": "Round {round} begins",
+    "world_event": "{card} is drawn",
+    "event_damage": "{ship} takes {amount} damage",
+    "repaired": "{ship} repairs {amount} damage",
+    "last_world_card": "that was the last world card: round {final_round} is the last",
+    "game_over": "The game is over: {outcome} ({reason})",
+}
+
+
+def _moved(event: dict, names: Namer) -> str:
+    ship = _name(event["ship"], names)
+    if len(event["path"]) > 1:
+        return f"{ship} moves {' > '.join(event['path'])}, facing {event['facing']}"
+    return f"{ship} turns to face {event['facing']}"
+
+
+def _attack(event: dict, names: Namer) -> str:
+    hits = event.get("hits", 0)
+    return (f"{_name(event['ship'], names)} fires on {_name(event['target'], names)}: {hits} "
+            f"hit{'s' if hits != 1 else ''}, {event.get('blocked', 0)} blocked, {event.get('damage', 0)} damage")
+
+
+def _station(event: dict, names: Namer) -> str:
+    moved = f"{_name(event['crew'], names)} takes {event['station']}"
+    return moved + (f", {_name(event['swapped'], names)} takes {event['to']}" if event.get("swapped") else "")
+
+
+def _fighters(event: dict, names: Namer) -> str:
+    placed = event.get("fighters", [])
+    where = f" at {', '.join(event.get('cells', []))}" if placed else ""
+    return (f"{len(placed)} {event['squadron'].title()} fighter{'s' if len(placed) != 1 else ''} arrive{where} "
+            f"(die {event['die']}, {event['already']} already out)")
+
+
+_TOLD = {"ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
+
+
 def clause(event: dict, names: Namer) -> str:
-    """What one event says, without a subject where the subject is clear from the line."""
-    kind = event["type"]
-    ship = _name(event.get("ship"), names)
-    if kind == "ship_moved":
-        return f"{ship} moves {' > '.join(event['path'])}, facing {event['facing']}" if len(event["path"]) > 1 \
-            else f"{ship} turns to face {event['facing']}"
-    if kind == "ship_attack":
-        hits = event.get("hits", 0)
-        return (f"{ship} fires on {_name(event['target'], names)}: {hits} hit{'s' if hits != 1 else ''}, "
-                f"{event.get('blocked', 0)} blocked, {event.get('damage', 0)} damage")
-    if kind == "shields_down":
-        return f"{ship}'s shields are down"
-    if kind == "critical":
-        return f"{ship} is critically damaged"
-    if kind == "fighter_destroyed":
-        return f"{ship} is destroyed at {event.get('cell')} (salvage left there)"
-    if kind == "descended":
-        return f"{ship} descends to {_name(event['planet'], names)}"
-    if kind == "ascended":
-        return f"{ship} returns to orbit at {event['cell']}"
-    if kind == "npc_waits":
-        return f"{ship} holds its position"
-    if kind == "passed":
-        return f"{ship} ends its turn"
-    if kind == "station":
-        moved = f"{_name(event['crew'], names)} takes {event['station']}"
-        return moved + (f", {_name(event['swapped'], names)} takes {event['to']}" if event.get("swapped") else "")
-    if kind == "ship_turn":
-        return f"{ship}'s turn ({_name(event.get('seat'), names)})"
-    if kind == "round":
-        return f"Round {event['round']} begins"
-    if kind == "world_event":
-        return f"{_name(event['card'], names)} is drawn"
-    if kind == "event_damage":
-        return f"{ship} takes {event['amount']} damage"
-    if kind == "repaired":
-        return f"{ship} repairs {event['amount']} damage"
-    if kind == "fighters_arrive":
-        placed = event.get("fighters", [])
-        where = f" at {', '.join(event.get('cells', []))}" if placed else ""
-        return (f"{len(placed)} {event['squadron'].title()} fighter{'s' if len(placed) != 1 else ''} arrive{where} "
-                f"(die {event['die']}, {event['already']} already out)")
-    if kind == "last_world_card":
-        return f"that was the last world card: round {event['final_round']} is the last"
-    if kind == "game_over":
-        return f"The game is over: {event.get('outcome', 'ended')} ({event.get('reason', '')})"
-    return ""
+    """What one event says ("" for an event this module does not know)."""
+    told = _TOLD.get(event["type"])
+    if told is not None:
+        return told(event, names)
+    template = _CLAUSES.get(event["type"])
+    if template is None:
+        return ""
+    fields = {k: _name(v, names) if isinstance(v, str) else v for k, v in event.items()}
+    try:
+        return template.format(**fields)
+    except KeyError:
+        return ""
 
 
 def public_lines(events: list[dict], names: Namer, fallback: Fallback) -> list[str]:
