@@ -154,3 +154,25 @@ def test_every_ruleset_draws_its_own_pictures():
     assert drawn["dice.png"] == D.render_ship_dice(VIEW, attack_events())
     assert drawn["status.png"] == S.render_ship_status(VIEW)
     assert [name for name, _ in pictures.draw("renegades", VIEW, move_events(), ["board", "dice"])] == ["board.png"]
+
+
+def test_every_position_of_random_games_is_drawn_with_each_ship_in_orbit_at_its_square():
+    import random
+
+    from engine.renegades import rules
+    for mode, players, seed in (("coop", [{"seat": "p1"}], 3), ("versus", [{"seat": "p1"}, {"seat": "p2"}], 4)):
+        state = rules.new_game({"mode": mode, "players": players}, seed=seed)
+        rng = random.Random(seed)
+        while state.phase != "over":
+            seat = rules.awaited(state)[0]
+            state, events = rules.apply(state, seat, rng.choice(rules.legal_commands(state, seat)))
+            view = rules.view_for(state, None)
+            drawn = dict(pictures.draw("renegades", view, events, ["board", "dice", "status"]))
+            assert ("dice.png" in drawn) == any(e["type"] == "ship_attack" for e in events)
+            image = decoded(drawn["board.png"])
+            r = frame().cell * 0.4
+            for code, ship in O.ships_of(view).items():
+                if ship["cell"]:
+                    cx, cy = frame().centre(ship["cell"])
+                    below_label = (cx, cy + r * 0.6)  # inside every shape, clear of its label and nose
+                    assert close(at(image, below_label), O.style_of(ship)[0]), (code, ship["cell"])
