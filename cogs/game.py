@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import present
+from cogs import present, renegades
 from cogs.players import status_lines
 from engine.service import NotAllowed, ServiceError
 
@@ -18,7 +18,7 @@ LOG_PAGE = 15  # moves per page of /game log
 class Game(commands.Cog):
     """The game lifecycle: lobby, status, log, concede, abort, my games."""
 
-    game = app_commands.Group(name="game", description="Star Trek: Away Missions games")
+    game = app_commands.Group(name="game", description="Star Trek: Away Missions and Renegades games")
 
     def __init__(self, bot):
         self.bot = bot
@@ -28,12 +28,15 @@ class Game(commands.Cog):
                            opponent="Invite one player (leave empty for an open lobby)",
                            side="Your side", layout="Mission area (build: place the boards in setup)",
                            remind_hours="Remind the awaited player after this many hours (this game only)",
-                           computer="Play against the computer at this level (it moves at once)")
-    async def new(self, interaction: discord.Interaction, mode: Literal["2 players"] = "2 players",
+                           computer="Play against the computer at this level (it moves at once)",
+                           ruleset="The game: Away Missions, or Renegades (modes solo, co-op, coalition vs renegades)")
+    async def new(self, interaction: discord.Interaction,
+                  mode: Literal["2 players", "solo", "co-op", "coalition vs renegades"] = "2 players",
                   pack: str = "content/starter", opponent: Optional[discord.Member] = None,
                   side: Literal["federation", "borg"] = "federation", layout: LAYOUTS = "standard",
                   remind_hours: Optional[app_commands.Range[float, 0.1, 720.0]] = None,
-                  computer: Optional[Literal["easy", "normal", "hard"]] = None) -> None:
+                  computer: Optional[Literal["easy", "normal", "hard"]] = None,
+                  ruleset: Literal["awaymissions", "renegades"] = "awaymissions") -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await present.reply(interaction, "Start games in a server text channel (not a thread or DM).")
@@ -43,6 +46,14 @@ class Game(commands.Cog):
             return
         if opponent is not None and computer is not None:
             await present.reply(interaction, "Invite a person or play the computer, not both.")
+            return
+        if ruleset == "renegades" or mode in renegades.MODES:
+            refused = renegades.refusal(ruleset, computer)
+            if refused:
+                await present.reply(interaction, refused)
+                return
+            await renegades.new(self.bot, interaction, channel, mode, opponent,
+                                None if remind_hours is None else remind_hours * 3600)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
@@ -97,7 +108,7 @@ class Game(commands.Cog):
         text = (f"**Game #{info.id}** · {info.status} · move {info.version}\n"
                 f"Players: {', '.join(f'{s.name} ({s.seat})' for s in info.seats)}\nWaiting for {waiting}.")
         text = "\n".join([text, *await status_lines(self.bot, info)])
-        drawn = await present.drawings(self.bot, info.id, [], ["board"] if info.status == "active" else [],
+        drawn = await present.drawings(self.bot, info.id, [], ["board", "status"] if info.status == "active" else [],
                                        interaction.filesize_limit)
         await interaction.edit_original_response(content=text, attachments=present.as_files(drawn))
 

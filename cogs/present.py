@@ -15,14 +15,15 @@ from typing import TYPE_CHECKING, Iterable, Optional
 import discord
 
 from cogs import panel
-from cogs import buttons, pings
+from cogs import buttons, pings, renegades
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.setup import away_team
 from engine.errors import PackError, RuleError
 from engine.service import GameInfo, LobbyError, NotAPlayer, Panel, ServiceError, Update, is_computer
+from engine.service.rulesets import RENEGADES
 from engine.service.service import COMPUTER_USER_BASE, why_key
 from engine.service.text import readable
-from images import render_board, render_dice
+from images import pictures
 
 if TYPE_CHECKING:
     from bot import ReadyRoom
@@ -132,17 +133,6 @@ def summary(update: Update, info: GameInfo, ping: Iterable[int], lines: list[str
     return clip("\n".join(head + body + tail))
 
 
-def _pictures(view: dict, events: list[dict], roll: list[dict], wanted: list[str]) -> list[tuple[str, bytes]]:
-    pictures = []
-    if "board" in wanted:
-        pictures.append(("board.png", render_board(view, events)))
-    if "dice" in wanted:
-        dice = render_dice(view, roll)
-        if dice is not None:
-            pictures.append(("dice.png", dice))
-    return pictures
-
-
 def upload_limit(bot: "ReadyRoom", guild_id: Optional[int]) -> int:
     """Bytes of attachments one message may carry in the guild (Discord's default if unknown)."""
     guild = bot.get_guild(guild_id) if guild_id else None
@@ -151,9 +141,9 @@ def upload_limit(bot: "ReadyRoom", guild_id: Optional[int]) -> int:
 
 def within(drawn: list[tuple[str, bytes]], limit: int) -> list[tuple[str, bytes]]:
     """The pictures that fit together in one message of `limit` bytes: the dice board is
-    dropped first, then the board."""
+    dropped first, then the status, then the board."""
     kept = list(drawn)
-    for name in ("dice.png", "board.png"):
+    for name in ("dice.png", "status.png", "board.png"):
         if sum(len(data) for _, data in kept) <= limit:
             break
         kept = [(n, data) for n, data in kept if n != name]
@@ -184,7 +174,8 @@ async def drawings(bot: "ReadyRoom", game_id: int, events: list[dict], wanted: l
         return []
     view = await bot.service.view(game_id)
     roll = await roll_events(bot, game_id, events) if "dice" in wanted else []
-    return within(await asyncio.to_thread(_pictures, view, events, roll, wanted), limit)
+    ruleset = (await bot.service.get(game_id)).ruleset
+    return within(await asyncio.to_thread(pictures.draw, ruleset, view, events, wanted, roll), limit)
 
 
 def as_files(drawn: list[tuple[str, bytes]]) -> list[discord.File]:
@@ -591,6 +582,9 @@ async def join(interaction: discord.Interaction, game_id: int, side: str) -> Non
     team step (the interaction is deferred ephemeral)."""
     service = interaction.client.service
     try:
+        if (await service.get(game_id)).ruleset == RENEGADES.name:
+            await renegades.join(interaction, game_id, side)
+            return
         config, _ = await service.seat_options(game_id, interaction.user.id)
         pack = await asyncio.to_thread(load_pack, config["pack"])
         options = side_options(pack, side)
@@ -614,7 +608,8 @@ async def start(interaction: discord.Interaction, game_id: int) -> None:
         await reply(interaction, refused.message)
         return
     info = await bot.service.get(game_id)
-    await interaction.edit_original_response(content=lobby_text(info) + "\n" + seal, view=None,
+    shown = renegades.lobby_text(info, len(info.seats)) if info.ruleset == RENEGADES.name else lobby_text(info)
+    await interaction.edit_original_response(content=shown + "\n" + seal, view=None,
                                              allowed_mentions=NO_MENTIONS)
     await publish(bot, update, interaction.user.id)  # the player who pressed Start is not pinged
 

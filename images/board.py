@@ -13,9 +13,10 @@ from PIL import Image, ImageDraw
 
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.layout import Geometry, LayoutSpec, geometry
-from images.style import (ATTACK_MARK, BOARD_NAME, CORRIDOR_FLOOR, FLOOR, GLYPH, GREY, HAZARD, INK, LIFT_FLOOR,
-                          MOVE_MARK, MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, draw_shape, encode,
+from images.style import (BOARD_NAME, CORRIDOR_FLOOR, FLOOR, GLYPH, GREY, HAZARD, INK, LIFT_FLOOR,
+                          MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, draw_shape, encode,
                           side_styles, text, text_width)
+from images import marks
 from images.tokens import draw_token, short_labels
 
 MARGIN = 34
@@ -231,60 +232,18 @@ def _positions(frame: Frame, space, count: int) -> list[tuple[float, float, floa
     return [(cx + dx * c * 0.21, cy + dy * c * 0.2 + c * 0.06, c * 0.17) for dx, dy in spots[:count]]
 
 
-def _arrow_head(draw, a, b, colour, size: float) -> None:
-    """A filled arrow head at the middle of segment a-b, pointing towards b."""
-    (x0, y0), (x1, y1) = a, b
-    length = max(1e-6, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
-    ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    mx, my = (x0 + x1) / 2 + ux * size / 2, (y0 + y1) / 2 + uy * size / 2
-    points = [(mx, my), (mx - ux * size - uy * size * 0.6, my - uy * size + ux * size * 0.6),
-              (mx - ux * size + uy * size * 0.6, my - uy * size - ux * size * 0.6)]
-    draw.polygon(points, fill=colour, outline=INK, width=2)
-
-
 def _path(draw, frame: Frame, geo: Geometry, path: list[str]) -> None:
-    """The movement path: an orange line with arrow heads, dashed where a turbolift jumps."""
+    """The movement path, dashed where a turbolift jumps."""
     spaces = [geo.spaces[s] for s in path if s in geo.spaces]
-    points = [frame.centre(s.x, s.y) for s in spaces]
-    c = frame.cell
-    for (a, b), (pa, pb) in zip(zip(spaces, spaces[1:]), zip(points, points[1:])):
-        if abs(a.x - b.x) + abs(a.y - b.y) == 1:
-            draw.line([pa, pb], fill=INK, width=round(c * 0.13))
-            draw.line([pa, pb], fill=MOVE_MARK, width=round(c * 0.08))
-        else:
-            dashed_line(draw, pa, pb, INK, round(c * 0.08), c * 0.2, c * 0.15)
-        for p in (pa, pb):
-            r = c * 0.065
-            draw.ellipse((p[0] - r, p[1] - r, p[0] + r, p[1] + r), fill=MOVE_MARK, outline=INK, width=2)
-        _arrow_head(draw, pa, pb, MOVE_MARK, c * 0.2)
-    if points:
-        x, y = points[0]
-        r = c * 0.16
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=FLOOR, outline=MOVE_MARK, width=round(c * 0.06))
+    jumps = [k for k, (a, b) in enumerate(zip(spaces, spaces[1:])) if abs(a.x - b.x) + abs(a.y - b.y) != 1]
+    marks.path(draw, [frame.centre(s.x, s.y) for s in spaces], frame.cell, FLOOR, jumps)
 
 
 def _attack_line(draw, frame: Frame, geo: Geometry, source: str, target: str) -> None:
     if source not in geo.spaces or target not in geo.spaces:
         return
     a, b = geo.spaces[source], geo.spaces[target]
-    pa, pb = frame.centre(a.x, a.y), frame.centre(b.x, b.y)
-    c = frame.cell
-    draw.line([pa, pb], fill=INK, width=round(c * 0.12))
-    draw.line([pa, pb], fill=ATTACK_MARK, width=round(c * 0.07))
-    if pa != pb:
-        _arrow_head(draw, pa, pb, ATTACK_MARK, c * 0.22)
-
-
-def _reticle(draw, frame: Frame, space) -> None:
-    """Crosshair around the attacked space: a ring with four ticks, drawn above tokens."""
-    cx, cy = frame.centre(space.x, space.y)
-    c = frame.cell
-    r = c * 0.47
-    for colour, width in ((INK, round(c * 0.09)), (ATTACK_MARK, round(c * 0.05))):
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=width)
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            draw.line([(cx + dx * r * 0.78, cy + dy * r * 0.78), (cx + dx * r * 1.08, cy + dy * r * 1.08)],
-                      fill=colour, width=width)
+    marks.attack_line(draw, frame.centre(a.x, a.y), frame.centre(b.x, b.y), frame.cell)
 
 
 def _subject(event: dict):
@@ -379,7 +338,7 @@ def board_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
             draw_token(draw, cx, cy, r, style, labels[cid], ch)
     for sid in targets:
         if sid in geo.spaces:
-            _reticle(draw, frame, geo.spaces[sid])
+            marks.reticle(draw, frame.centre(geo.spaces[sid].x, geo.spaces[sid].y), frame.cell)
     focused = {characters[_subject(e)].get("space") for e in events
                if e["type"] in FOCUS_EVENTS and _subject(e) in characters}
     for sid in sorted(s for s in focused if s in geo.spaces and s not in targets):

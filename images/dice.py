@@ -95,7 +95,7 @@ def gather(events: list[dict]) -> Board | None:
 
 def draw_die(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, face: int, colour, dim: bool = False,
              ring: bool = False) -> None:
-    """A die face with pips; dimmed dice are washed out and struck through."""
+    """A die face with pips (a number above six); dimmed dice are washed out and struck through."""
     h = size / 2
     fill = dimmed(colour) if dim else colour
     pip = MUTED if dim else ink_on(colour)
@@ -105,8 +105,11 @@ def draw_die(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, face:
                            outline=MUTED if dim else INK, width=2)
     if dim:
         draw.line([(cx - h - 3, cy + h + 3), (cx + h + 3, cy - h - 3)], fill=GREY, width=3)
+    if face not in PIPS:  # a bonus took it past six: the number instead of pips
+        centred_text(draw, (cx, cy), str(face), round(size * 0.55), pip)
+        return
     step, r = size * 0.27, size * 0.085
-    for dx, dy in PIPS.get(face, []):
+    for dx, dy in PIPS[face]:
         x, y = cx + dx * step, cy + dy * step
         draw.ellipse((x - r, y - r, x + r, y + r), fill=pip)
 

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 from engine.awaymissions.content import RATINGS, load_pack
 from images.board import score
 from images.style import DIM_INK, GREY, INK, MUTED, PAPER, RULE, WHITE, draw_shape, encode, fit_size, side_styles, text, text_width
+from images import marks
 from images.tokens import draw_token, short_labels
 
 COLUMN = 480
@@ -59,12 +60,7 @@ def _pegs(draw, x: float, y: float, ch: dict, dim: bool, holes_max: int) -> None
     colour = DIM_INK if dim else INK
     for name, label_x, holes in peg_rows(x, y, ch, holes_max):
         text(draw, (label_x, y), ABBREVIATIONS[name], 14, MUTED, "lm")
-        for px, filled in holes:
-            box = (px - PEG, y - PEG, px + PEG, y + PEG)
-            if filled:
-                draw.ellipse(box, fill=colour)
-            else:
-                draw.ellipse(box, outline=colour, width=2)
+        marks.pegs(draw, holes, y, PEG, colour)
 
 
 def _row(draw, x: int, y: int, cid: str, ch: dict, label: str, style, names, cards, holes_max: int) -> None:

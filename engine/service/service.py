@@ -479,7 +479,7 @@ class GameService:
             images = ["board"] if answered else []  # a standing choice alone changes nothing on the table
             if any(e["type"] in hot.ruleset.dice_events for e in events):
                 images.append("dice")
-            lines = [line for line in (text.public_line(e, names) for e in events) if line]
+            lines = hot.ruleset.public_lines(events, names)
             update = self._update(hot, lines, images,
                                   text.private_lines(events, names))
             return dataclasses.replace(update, said=text.readable(command, names),
@@ -602,9 +602,7 @@ class GameService:
         async with self._game(game_id) as hot:
             names = hot.names()
             entries = await self.db.log(hot.row.id)
-        return [Moment(e.seq, e.seat, e.at, [line for line in (text.public_line(event, names)
-                                                              for event in json.loads(e.events)) if line])
-                for e in entries]
+        return [Moment(e.seq, e.seat, e.at, hot.ruleset.public_lines(json.loads(e.events), names)) for e in entries]
 
     async def catch_up(self, game_id: int, user_id: int, after: float = CATCH_UP_AFTER) -> list[str]:
         """What the others did since the user's last action, when that was at least `after`
