@@ -150,7 +150,7 @@ async def test_a_complete_2_vs_2_game_through_the_panels_keeps_each_teams_hands_
         members = {"team-a": {"Ann", "Cy"}, "team-b": {"Bo", "Di"}}
         names = {code: card.name for code, card in PACK.cards.items()}
         rng, seen_public, pinged = random.Random(5), set(), set()
-        team_answers = both_pinged = 0
+        team_answers = both_pinged = checked = cards_shown = 0
         while (info := await fake.bot.service.get(game_id)).status == "active":
             awaited = [t.user_id for t in info.awaited]
             user_id = rng.choice(awaited)
@@ -189,13 +189,15 @@ async def test_a_complete_2_vs_2_game_through_the_panels_keeps_each_teams_hands_
                     continue
                 if channel == thread:  # the game thread: no card of any hand
                     assert not any(w in request.text for w in hidden | hidden_names), request.text
+                    checked += 1
             for team, team_thread in team_threads.items():  # a team thread: exactly its own team's hands
                 message = fake.messages[record[team]["message"]]
                 shown = hand_lines(message["content"])
                 assert set(shown) == members[team]
                 assert all(shown[name] == [names[c] for c in hands[name]] for name in shown), (shown, hands)
-        assert after.result and after.result.get("winners") or after.result.get("drawn") is not None
-        assert team_answers > 20 and both_pinged > 5
+                cards_shown += sum(map(len, shown.values()))
+        assert after.status == "over" and set(after.result["teams"]) == {"team-a", "team-b"}  # played to its end
+        assert team_answers > 20 and both_pinged > 5 and checked > 300 and cards_shown > 1000
         answered = [fake.messages[record[t]["message"]]["content"] for t in team_threads]
         assert all("Last answer for the team" in text for text in answered)
         assert all(len(fake.in_channel(t)) == 1 for t in team_threads.values()), "one message per team thread"
