@@ -246,3 +246,64 @@ async def test_votes_of_the_table_abort_a_game_nobody_can_end_alone(monkeypatch,
         await fake.dispatch(fake.slash(CY, "game abort", channel_id=thread))
         assert (await fake.bot.service.get(game_id)).status == "aborted"
         assert "aborted by a vote of the table" in fake.in_channel(thread)[-1]["content"]
+
+
+async def test_against_three_computers_the_person_leads_the_team_decisions(monkeypatch, tmp_path):
+    same_dice(monkeypatch)
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        thread, _, game_id = await open_lobby(fake, "2 vs 2", computer="easy")
+        info = await fake.bot.service.get(game_id)
+        assert [s.name for s in info.seats] == ["Ann"] + ["Computer (easy)"] * 3
+        view = await fake.bot.service.view(game_id)
+        assert [p["team"] for p in view["players"]] == ["team-a", "team-b", "team-a", "team-b"]
+        assert len([c for c in fake.channels.values() if c["type"] == 12]) == 2
+        rng, led = random.Random(8), 0
+        for _ in range(40):
+            info = await fake.bot.service.get(game_id)
+            if info.status != "active":
+                break
+            assert [t.user_id for t in info.awaited if not is_computer(t.user_id)] == [1]  # never left waiting
+            pending = (await fake.bot.service.view(game_id))["pending"]
+            led += any(d.get("also") and "p1" in (d["player"], *d["also"]) for d in pending)
+            version, commands = await fake.bot.service.legal_commands(game_id, 1)
+            await choose(fake, ANN, await open_panel(fake, ANN, thread), commands, rng.randrange(len(commands)))
+        log = await fake.bot.service.log(game_id)
+        assert led > 5 and sum(is_computer(e.user_id) for e in log) > 40
+        team_a_picks = [e for e in log if e.command.startswith(("start ", "activate ")) and e.seat in ("p1", "p3")]
+        assert team_a_picks and all(e.user_id == 1 for e in team_a_picks)  # the team's choices were Ann's
+
+
+async def test_a_team_window_reminds_each_teammate_once_and_its_deadline_passes_it_for_the_team(
+        monkeypatch, tmp_path):
+    from tests.discord_harness import GUILD_ID
+    from tests.test_discord_turns import Clock
+    same_dice(monkeypatch)
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", 3600.0)
+        await fake.bot.service.set_guild_setting(GUILD_ID, "remind_after", 1800.0)
+        thread, game_id = await seat_teams(fake)
+        rng = random.Random(2)
+        for _ in range(400):  # play until a reaction window is put to a team of two people
+            pending = (await fake.bot.service.view(game_id))["pending"]
+            window = next((d for d in pending if d["kind"] in ("interrupt", "reroll") and d.get("also")), None)
+            if window:
+                break
+            user_id = rng.choice([t.user_id for t in (await fake.bot.service.get(game_id)).awaited])
+            version, commands = await fake.bot.service.legal_commands(game_id, user_id)
+            await fake.bot.service.submit(game_id, user_id, rng.choice(commands), version)
+        assert window, "no team window came up"
+        info = await fake.bot.service.get(game_id)
+        team = {s.seat: s.user_id for s in info.seats if s.seat in (window["player"], *window["also"])}
+        assert {t.seat for t in info.awaited} == set(team)
+        turns = fake.bot.get_cog("Turns")
+        clock.now += 1801
+        await fake.run(turns.send_due())
+        nudges = [m["content"] for m in fake.in_channel(thread) if m["content"].startswith("Reminder:")]
+        assert len(nudges) == 1 and all(nudges[0].count(f"<@{u}>") == 1 for u in team.values())
+        clock.now += 1800
+        await fake.run(turns.send_due())
+        after = await fake.bot.service.view(game_id)
+        assert after["version"] == info.version + 1  # one pass closed the window for the whole team
+        assert not any(d["kind"] == window["kind"] and d["player"] == window["player"] for d in after["pending"])
+        assert sum("Time ran out" in m["content"] for m in fake.in_channel(thread)) == 1
