@@ -135,7 +135,8 @@ async def seat_teams(fake: FakeDiscord) -> tuple[int, int]:
     return thread, game_id
 
 
-async def test_a_complete_2_vs_2_game_through_the_panels_keeps_each_teams_hands_to_itself(monkeypatch, tmp_path):
+async def test_a_complete_2_vs_2_game_through_the_panels_keeps_each_teams_hands_to_itself(monkeypatch, tmp_path,
+                                                                                          capsys):
     same_dice(monkeypatch)
     clock = PlayByPost()
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
@@ -202,6 +203,12 @@ async def test_a_complete_2_vs_2_game_through_the_panels_keeps_each_teams_hands_
         assert all("Last answer for the team" in text for text in answered)
         assert all(len(fake.in_channel(t)) == 1 for t in team_threads.values()), "one message per team thread"
         assert "The game is over." in answered[0]
+        edits = sum(r.method == "PATCH" and f"/channels/{t}/" in r.path for r in fake.sent for t in team_threads.values())
+        with capsys.disabled():
+            print(f"\n2 vs 2 through the panels: {after.version} moves, {team_answers} team decisions, "
+                  f"{len(fake.in_channel(thread))} game-thread messages left, {edits} team-message edits, "
+                  f"{len(pinged)} pings ({both_pinged} naming both teammates), {checked} game-thread requests "
+                  f"checked for hand cards")
 
 
 async def test_a_player_who_leaves_is_replaced_and_the_table_can_vote_to_abort(monkeypatch, tmp_path):
