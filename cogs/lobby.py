@@ -14,6 +14,7 @@ from typing import Optional
 import discord
 
 from cogs import present
+from cogs.buttons import _Private
 from engine.awaymissions.content import load_pack
 from engine.service import GameInfo, ServiceError
 
@@ -181,20 +182,12 @@ class SeatButton(discord.ui.DynamicItem[discord.ui.Button],
                                                  view=present.team_view(self.game, pack, options))
 
 
-class FillButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:fill:(?P<game>\d+)"):
+class FillButton(_Private, template=r"rr:fill:(?P<game>\d+)"):
     """A seated player seats the computer in every empty seat."""
 
-    def __init__(self, game: int):
-        super().__init__(discord.ui.Button(label="Computer fills empty seats", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"rr:fill:{game}"))
-        self.game = game
+    prefix, label = "fill", "Computer fills empty seats"
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+    async def show(self, interaction: discord.Interaction) -> None:
         bot = interaction.client
         try:
             info = await bot.service.get(self.game)
@@ -210,20 +203,12 @@ class FillButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:fill:(
         await present.reply(interaction, f"The computer ({FILL_LEVEL}) sits in every empty seat.")
 
 
-class LeaveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:unseat:(?P<game>\d+)"):
+class LeaveButton(_Private, template=r"rr:unseat:(?P<game>\d+)"):
     """Give up one's seat before the start."""
 
-    def __init__(self, game: int):
-        super().__init__(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"rr:unseat:{game}"))
-        self.game = game
+    prefix, label = "unseat", "Leave"
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+    async def show(self, interaction: discord.Interaction) -> None:
         try:
             await interaction.client.service.leave(self.game, interaction.user.id)
         except ServiceError as refused:

@@ -211,13 +211,19 @@ async def test_a_complete_2_vs_2_game_through_the_panels_keeps_each_teams_hands_
                   f"checked for hand cards")
 
 
+async def three_at_table(fake: FakeDiscord) -> tuple[int, int]:
+    """Ann, Bo and Cy seated at a table of three and started: (thread, game id)."""
+    thread, lobby, game_id = await open_lobby(fake, "3 players")
+    await press(fake, BO, lobby, "Join as Borg")
+    await press(fake, CY, fake.messages[int(lobby["id"])], "Join as Federation")
+    await press(fake, ANN, fake.messages[int(lobby["id"])], "Start")
+    return thread, game_id
+
+
 async def test_a_player_who_leaves_is_replaced_and_the_table_can_vote_to_abort(monkeypatch, tmp_path):
     same_dice(monkeypatch)
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
-        thread, lobby, game_id = await open_lobby(fake, "3 players")
-        await press(fake, BO, lobby, "Join as Borg")
-        await press(fake, CY, fake.messages[int(lobby["id"])], "Join as Federation")
-        await press(fake, ANN, fake.messages[int(lobby["id"])], "Start")
+        thread, game_id = await three_at_table(fake)
         leaving = fake.slash(CY, "game leave", channel_id=thread)
         await fake.dispatch(leaving)
         assert "the computer has your seat" in fake.original(leaving)["content"]
@@ -242,10 +248,7 @@ async def test_a_player_who_leaves_is_replaced_and_the_table_can_vote_to_abort(m
 async def test_votes_of_the_table_abort_a_game_nobody_can_end_alone(monkeypatch, tmp_path):
     same_dice(monkeypatch)
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
-        thread, lobby, game_id = await open_lobby(fake, "3 players")
-        await press(fake, BO, lobby, "Join as Borg")
-        await press(fake, CY, fake.messages[int(lobby["id"])], "Join as Federation")
-        await press(fake, ANN, fake.messages[int(lobby["id"])], "Start")
+        thread, game_id = await three_at_table(fake)
         stranger = fake.slash(ED, "game abort", channel_id=thread)
         await fake.dispatch(stranger)
         assert "Only the game's players" in fake.original(stranger)["content"]
