@@ -39,8 +39,7 @@ async def leave(bot, interaction: discord.Interaction) -> None:
     except ServiceError as refused:
         await present.reply(interaction, refused.message)
         return
-    await present.publish(bot, update, None)
-    await present.computers_play(bot, info.id)
+    await present.publish(bot, update, None)  # the computer then plays the seat where it is awaited
     await present.reply(interaction, "You left the game; the computer has your seat.")
 
 

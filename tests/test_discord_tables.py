@@ -224,12 +224,14 @@ async def test_a_player_who_leaves_is_replaced_and_the_table_can_vote_to_abort(m
     same_dice(monkeypatch)
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
         thread, game_id = await three_at_table(fake)
+        assert 3 in [t.user_id for t in (await fake.bot.service.get(game_id)).awaited]  # Cy is asked as she goes
         leaving = fake.slash(CY, "game leave", channel_id=thread)
         await fake.dispatch(leaving)
         assert "the computer has your seat" in fake.original(leaving)["content"]
         info = await fake.bot.service.get(game_id)
         assert [s.name for s in info.seats] == ["Ann", "Bo", "Cy (left)"] and is_computer(info.seats[2].user_id)
         assert not any(is_computer(t.user_id) for t in info.awaited)  # the left seat already played
+        assert any(e.seat == "p3" and is_computer(e.user_id) for e in await fake.bot.service.log(game_id))
         assert any("Cy left the game: the seat passes where it may." in m["content"] for m in fake.in_channel(thread))
         again = fake.slash(CY, "game leave", channel_id=thread)
         await fake.dispatch(again)
@@ -317,3 +319,23 @@ async def test_a_team_window_reminds_each_teammate_once_and_its_deadline_passes_
         assert after["version"] == info.version + 1  # one pass closed the window for the whole team
         assert not any(d["kind"] == window["kind"] and d["player"] == window["player"] for d in after["pending"])
         assert sum("Time ran out" in m["content"] for m in fake.in_channel(thread)) == 1
+
+
+async def test_a_left_seat_passes_every_window_and_still_plays_its_turns(monkeypatch, tmp_path):
+    from cogs import present
+    same_dice(monkeypatch)
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        thread, game_id = await three_at_table(fake)
+        await fake.dispatch(fake.slash(CY, "game leave", channel_id=thread))
+        rng = random.Random(4)
+        for _ in range(250):
+            info = await fake.bot.service.get(game_id)
+            if info.status != "active":
+                break
+            user_id = rng.choice([t.user_id for t in info.awaited])
+            version, commands = await fake.bot.service.legal_commands(game_id, user_id)
+            await fake.bot.service.submit(game_id, user_id, rng.choice(commands), version)
+            await fake.run(present.computers_play(fake.bot, game_id))
+        left = [e.command for e in await fake.bot.service.log(game_id) if e.seat == "p3" and is_computer(e.user_id)]
+        assert "pass" in left and any(c.startswith(("activate", "move", "attack")) for c in left)
+        assert not any(c.startswith(("play ", "reroll ")) for c in left), left  # it never answers a window

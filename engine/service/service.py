@@ -377,9 +377,10 @@ class GameService:
             options = next(json.loads(s.options) for s in hot.seats if s.user_id == user_id)
             view = hot.ruleset.view_for(hot.state, seat)
             ruleset, version = hot.ruleset.name, hot.state.version
-        chosen = opponent.level(level or options.get("computer", "normal"))
-        if options.get("passes") and level is None and PASS in hot.ruleset.legal_commands(hot.state, seat):
+            passing = options.get("passes") and level is None and PASS in hot.ruleset.legal_commands(hot.state, seat)
+        if passing:
             return await self.submit(game_id, user_id, PASS, version)  # a left seat passes where it may (R61)
+        chosen = opponent.level(level or options.get("computer", "normal"))
         choice = await asyncio.to_thread(opponent.choose, ruleset, view, seat, chosen, game_key(game_id))
         update = await self.submit(game_id, user_id, choice.command, version)
         if len(choice.candidates) > 1:  # what it weighed, for the table's "Why?" (no card of its hand shown)
@@ -428,8 +429,7 @@ class GameService:
             if sum(not is_computer(s.user_id) for s in hot.seats) < 2:
                 raise NotAllowed("You are the last person at the table: concede or abort the game instead.")
             row = next(s for s in hot.seats if s.user_id == user_id)
-            options = {**json.loads(row.options), "computer": "normal" if stand_in else "easy",
-                       "passes": not stand_in, "left": user_id}
+            options = {**json.loads(row.options), "computer": "normal" if stand_in else "easy", "passes": not stand_in}
             name = f"{row.name} (left)"
             number = hot.ruleset.seats_for(hot.config).index(seat) + 1
             await self.db.hand_seat(hot.row.id, seat, COMPUTER_USER_BASE + number, name, json.dumps(options))
