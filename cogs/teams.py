@@ -92,8 +92,8 @@ class Teams(commands.Cog):
             return
         info = await service.get(update.game_id)
         record = await service.guild_setting(info.guild_id or 0, threads_key(info.id)) or {}
-        if not record:
-            record = await self.open_threads(info, members)
+        if set(record) != set(members):
+            record = await self.open_threads(info, members, record)
         config = (await service.seat_options(info.id, 0))[0]
         pack = await asyncio.to_thread(load_pack, config["pack"])
         names = {code: card.name for code, card in pack.cards.items()}
@@ -117,13 +117,17 @@ class Teams(commands.Cog):
         await service.set_guild_setting(info.guild_id or 0, threads_key(info.id),
                                         None if info.status != "active" else record)
 
-    async def open_threads(self, info: GameInfo, members: dict[str, list[str]]) -> dict:
-        """A private thread per team under the game's channel, its people added, and its
-        (for now empty) hands message; the record kept in the guild's settings."""
+    async def open_threads(self, info: GameInfo, members: dict[str, list[str]], record: dict) -> dict:
+        """A private thread per team under the game's channel (for the teams of `members`
+        that `record` lacks), its people added, and its (for now empty) hands message; the
+        record is kept in the guild's settings after each thread, so a failure halfway
+        never makes a team a second thread."""
         parent = self.bot.get_channel(info.channel_id) or await self.bot.fetch_channel(info.channel_id)
         seats = {s.seat: s for s in info.seats}
-        record = {}
+        record = dict(record)
         for team, team_seats in members.items():
+            if team in record:
+                continue
             thread = await parent.create_thread(name=f"Game #{info.id} · {TEAM_NAMES.get(team, team)}",
                                                 type=discord.ChannelType.private_thread, invitable=False)
             for seat in team_seats:
@@ -134,7 +138,7 @@ class Teams(commands.Cog):
             message = await thread.send(f"{TEAM_NAMES.get(team, team)}: {who}.",
                                         allowed_mentions=present.NO_MENTIONS)
             record[team] = {"thread": thread.id, "message": message.id, "text": "", "asked": []}
-        await self.bot.service.set_guild_setting(info.guild_id or 0, threads_key(info.id), record)
+            await self.bot.service.set_guild_setting(info.guild_id or 0, threads_key(info.id), record)
         return record
 
 

@@ -339,3 +339,21 @@ async def test_a_left_seat_passes_every_window_and_still_plays_its_turns(monkeyp
         left = [e.command for e in await fake.bot.service.log(game_id) if e.seat == "p3" and is_computer(e.user_id)]
         assert "pass" in left and any(c.startswith(("activate", "move", "attack")) for c in left)
         assert not any(c.startswith(("play ", "reroll ")) for c in left), left  # it never answers a window
+
+
+async def test_team_threads_refused_once_by_discord_are_opened_at_the_next_update_once_each(monkeypatch, tmp_path):
+    same_dice(monkeypatch)
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        thread, lobby, game_id = await open_lobby(fake, "2 vs 2")
+        for member, label in ((BO, "Team B: Borg"), (CY, "Team A: Borg"), (DI, "Team B: Federation")):
+            await press(fake, member, fake.messages[int(lobby["id"])], label)
+        fake.fail("POST", r"/channels/\d+/threads", 503, times=1)
+        await press(fake, ANN, fake.messages[int(lobby["id"])], "Start")
+        assert not [c for c in fake.channels.values() if c["type"] == 12]  # refused: the game goes on
+        info = await fake.bot.service.get(game_id)
+        user_id = info.awaited[0].user_id
+        version, commands = await fake.bot.service.legal_commands(game_id, user_id)
+        await choose(fake, MEMBERS[user_id], await open_panel(fake, MEMBERS[user_id], thread), commands, 0)
+        private = [int(c["id"]) for c in fake.channels.values() if c["type"] == 12]
+        assert len(private) == 2 and all(len(fake.in_channel(t)) == 1 for t in private)
+        assert sorted(map(sorted, fake.thread_members.values())) == [[1, 3], [2, 4]]
