@@ -5,6 +5,7 @@ import io
 import itertools
 import random
 
+import msgspec
 from PIL import Image
 
 from engine.awaymissions.content import load_pack
@@ -14,8 +15,6 @@ from images import board as B
 from images import dice as D
 from images import status as S
 from images.style import side_styles, washed
-
-import msgspec
 
 PLAYERS = [("Ann", "federation"), ("Bo", "borg"), ("Cy", "borg"), ("Di", "federation")]
 # sRGB -> what a viewer with each common kind of colour blindness sees (Machado et al. 2009, severity 1)
@@ -34,6 +33,8 @@ def team_game(seed: int = 5, moves: int = 200, until=None):
          "deck": f"{side}-starter"} for i, (name, side) in enumerate(PLAYERS)]}
     state, rng, events = AWAY_MISSIONS.new_game(config, seed), random.Random(seed), []
     for _ in range(moves):
+        if state.phase == "over":
+            break
         seat = rng.choice(AWAY_MISSIONS.awaited(state))
         state, events = AWAY_MISSIONS.apply(state, seat, rng.choice(AWAY_MISSIONS.legal_commands(state, seat)))
         if until and until(events):
