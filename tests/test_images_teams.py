@@ -100,7 +100,7 @@ def test_the_footer_shows_the_teams_with_their_members_shapes_and_who_may_answer
     colours = footer.getcolors(1 << 16)
     for colour, _ in side_styles(view["players"]).values():
         assert sum(n for n, c in colours if close(c, colour, 4)) > 40, colour  # every side's shape is drawn
-    team_prompt = {**view, "pending": [{"kind": "activate", "player": "p2", "also": ["p4"], "info": {}}]}
+    team_prompt = {**view, "activation": None, "pending": [{"kind": "activate", "player": "p2", "also": ["p4"], "info": {}}]}
     assert B.footer_lines(team_prompt, [], {})[1] == "Waiting for Bo or Di (activate)"
     over = {**view, "result": {"winner": "team-a"}}
     assert B.footer_lines(over, [], {})[0].endswith("Game over: Team A wins")
