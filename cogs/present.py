@@ -265,6 +265,7 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     elif message is not None:
         await forget_table(bot, info)
     await deliver_private(bot, update, skip=actor_id)
+    bot.dispatch("table_update", update, actor_id)  # the team threads follow (cogs/teams.py)
     if update.status == "over":
         bot.dispatch("game_over", update)  # the league cog records games linked to a pairing
     elif not is_computer(actor_id):

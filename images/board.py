@@ -14,13 +14,15 @@ from PIL import Image, ImageDraw
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.layout import Geometry, LayoutSpec, geometry
 from images.style import (BOARD_NAME, CORRIDOR_FLOOR, FLOOR, GLYPH, GREY, HAZARD, INK, LIFT_FLOOR,
-                          MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, draw_shape, encode,
-                          side_styles, text, text_width)
+                          MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, decider, draw_shape, encode,
+                          side_styles, team_name, teams_of, text, text_width)
 from images import marks
 from images.tokens import draw_token, short_labels
 
 MARGIN = 34
 FOOTER = 104
+SMALL_CELL = 64  # spaces narrower than this (six-board layouts) get bigger lone tokens
+SOLO_SMALL_CELL = 0.36  # a lone token's radius there, in cells
 WALL = 8
 TERMINAL_LETTERS = {"command": "C", "science": "S", "operations": "O", "medical": "M"}
 _STATIC_LIMIT = 16
@@ -224,8 +226,8 @@ def _positions(frame: Frame, space, count: int) -> list[tuple[float, float, floa
     """(cx, cy, r) for `count` tokens sharing a space, all visible."""
     cx, cy = frame.centre(space.x, space.y)
     c = frame.cell
-    if count == 1:
-        return [(cx, cy + c * 0.04, c * 0.27)]
+    if count == 1:  # bigger on the six-board layouts, drawn small, so a phone still reads them
+        return [(cx, cy + c * 0.04, c * (SOLO_SMALL_CELL if c < SMALL_CELL else 0.27))]
     if count == 2:
         return [(cx - c * 0.235, cy + c * 0.06, c * 0.22), (cx + c * 0.235, cy + c * 0.06, c * 0.22)]
     spots = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
@@ -280,8 +282,9 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str]) -> list
     result = view.get("result")
     if result:
         winner = result.get("winner")
-        first += " · Game over" + (f": {names.get(winner, winner)} wins" if winner else "")
-    parts = [f"{names.get(p['player'], p['player'])} ({_words(p['kind'])})" for p in view.get("pending", [])]
+        winner = names.get(winner, team_name(winner)) if isinstance(winner, str) else None
+        first += " · Game over" + (f": {winner} wins" if winner else "")
+    parts = [f"{decider(p, names)} ({_words(p['kind'])})" for p in view.get("pending", [])]
     second = "Waiting for " + ", ".join(dict.fromkeys(parts)) if parts else ""
     act = view.get("activation")
     if act:
@@ -298,6 +301,17 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str]) -> list
             third.append(f"{labels.get(event['attacker'], event['attacker'])} attacked "
                          f"{labels.get(event['target'], event['target'])} with {event.get('weapon', 'a weapon')}")
     return [first, second, "Last: " + "; ".join(third) if third else ""]
+
+
+def footer_entries(view: dict, pack: Pack) -> list[tuple[str, list[str]]]:
+    """The footer's scores: (text, seats whose token shapes go before it). A team game shows
+    each team with its members and their points added up ('Team A: Ann + Cy 7')."""
+    teams = teams_of(view)
+    if teams:
+        return [(f"{team_name(team)}: {' + '.join(p['name'] for p in members)} "
+                 f"{sum(score(view, pack, p['seat']) for p in members)}", [p["seat"] for p in members])
+                for team, members in sorted(teams.items())]
+    return [(f"{p['name']} {score(view, pack, p['seat'])}", [p["seat"]]) for p in view.get("players", [])]
 
 
 def render_board(view: dict, events: list[dict] | tuple = ()) -> bytes:
@@ -353,13 +367,13 @@ def _footer(draw, view, events, labels, styles, frame: Frame, pack: Pack) -> Non
     lines = footer_lines(view, events, labels)
     x = MARGIN
     right = width - MARGIN
-    for player in reversed(view.get("players", [])):
-        entry = f"{player['name']} {score(view, pack, player['seat'])}"
+    for entry, seats in reversed(footer_entries(view, pack)):
         w = text_width(entry, 20)
         text(draw, (right, top + 20), entry, 20, INK, "rm")
-        colour, shape = styles[player["seat"]]
-        draw_shape(draw, shape, right - w - 14, top + 20, 8, colour, outline=INK, width=2)
-        right -= w + 40
+        for n, seat in enumerate(reversed(seats)):
+            colour, shape = styles[seat]
+            draw_shape(draw, shape, right - w - 14 - n * 20, top + 20, 8, colour, outline=INK, width=2)
+        right -= w + 20 + 20 * len(seats)
     for i, line in enumerate(lines):
         size = 20 if i == 0 else 18
         text(draw, (x, top + 20 + i * 30), line, size, INK if i < 2 else MUTED, "lm")

@@ -92,6 +92,7 @@ class FakeDiscord:
             "id": str(CHANNEL_ID), "type": 0, "guild_id": str(GUILD_ID), "name": "general", "position": 0,
             "permission_overwrites": [], "nsfw": False, "parent_id": None, "rate_limit_per_user": 0}}
         self.users: dict[int, dict] = {}
+        self.thread_members: dict[int, set[int]] = {}  # private thread -> users the bot added
         self.originals: dict[str, int] = {}  # interaction token -> its original message
         self.clicked: dict[str, int] = {}  # interaction token -> the message clicked
         self.places: dict[str, int] = {}  # interaction token -> the channel it came from
@@ -371,12 +372,18 @@ class FakeDiscord:
         if method == "POST" and (m := re.fullmatch(r"/channels/(\d+)/threads", path)):
             thread_id = next(self._ids)
             self.channels[thread_id] = {
-                "id": str(thread_id), "type": 11, "guild_id": str(GUILD_ID), "parent_id": m[1], "name": body["name"],
+                "id": str(thread_id), "type": body.get("type", 11), "guild_id": str(GUILD_ID), "parent_id": m[1], "name": body["name"],
                 "owner_id": str(APP_ID), "member_count": 1, "message_count": 0, "rate_limit_per_user": 0, "flags": 0,
                 "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
                                     "archive_timestamp": "2026-01-01T00:00:00+00:00"}}
             self._record(method, path, body, taken)
             return self.channels[thread_id]
+        if method == "GET" and (m := re.fullmatch(r"/channels/(\d+)", path)) and int(m[1]) in self.channels:
+            return self.channels[int(m[1])]
+        if method == "PUT" and (m := re.fullmatch(r"/channels/(\d+)/thread-members/(\d+)", path)):
+            self._record(method, path, body, taken, ephemeral=True)
+            self.thread_members.setdefault(int(m[1]), set()).add(int(m[2]))
+            return None
         if method == "POST" and (m := re.fullmatch(r"/channels/(\d+)/messages", path)):
             channel_id = int(m[1])
             message = self._message(channel_id, body, taken)

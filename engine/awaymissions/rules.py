@@ -387,11 +387,17 @@ def _on_mute(state: GameState, seat: str, args: list[str], mute: bool) -> tuple[
     until = {"activation": "for the rest of this activation", "round": "for the rest of this round"}.get(
         scope, "until you unmute" if mute else "again")
     events = [{"type": "mute" if mute else "unmute", "private": {seat: [f"{', '.join(windows)} {until}"]}}]
-    asked = next((d for d in new.pending if d.player == seat and not d.also), None)
-    # the open window is passed too (a window put to a team stays open for the teammates)
+    asked = next((d for d in new.pending if d.answerable_by(seat)), None)
     if mute and asked is not None and _window_of(asked) in windows:
-        new, passed = apply(new, seat, "pass")
-        events += passed
+        # the open window is passed too; a window put to a team waits for the teammates who
+        # have not passed it ahead, and passes for the team once none is left (R65)
+        window = _window_of(asked)
+        left = [s for s in (asked.player, *asked.also) if s != seat and not new.player(s).passes(window)]
+        if left:
+            asked.player, asked.also = left[0], left[1:]
+        else:
+            new, passed = apply(new, seat, "pass")
+            events += passed
     new.version = state.version + 1
     return new, events
 
@@ -570,8 +576,7 @@ def _legal_place(t, seat, d):
     if d.kind == "place_drone":
         return [f"place {d.info['character']} {space}" for space in d.info["spaces"]]
     status = "reserve" if d.info.get("why") == "beam down" else "waiting"
-    mine = t.characters_of_side(t.side_of(seat), in_play=False) if status == "reserve" else \
-        t.characters_of(seat, in_play=False)
+    mine = t.characters_of_side(t.side_of(seat), in_play=False)
     waiting = [c for c in mine if c.status == status and (status == "reserve" or c.escalation == t.state.round)]
     spaces = {c.controller: setup.placement_spaces(t, c.controller) for c in waiting}
     return [f"place {c.id} {space}" for c in waiting for space in spaces[c.controller]]

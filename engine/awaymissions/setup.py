@@ -349,11 +349,11 @@ def placement_spaces(t: Table, seat: str) -> list[str]:
 
 
 def place_character(t: Table, seat: str, code: str, space: str, statuses: tuple[str, ...]) -> None:
-    """Put a waiting character down. Beaming down in a team game, a teammate may place any
-    character of the team."""
+    """Put a waiting character down. In a team game a teammate may place any character of
+    the team, beaming down or arriving by escalation (R46, R64)."""
     character = t.character(code)
     placer = character.controller
-    ours = placer == seat or ("reserve" in statuses and t.side_of(placer) == t.side_of(seat))
+    ours = t.side_of(placer) == t.side_of(seat)
     if not ours or character.status not in statuses:
         raise RuleError(f"{character.name} is not waiting to be placed by you.")
     if character.status == "waiting" and character.escalation != t.state.round:
@@ -414,15 +414,15 @@ def draw_next(t: Table) -> None:
         for c in s.characters.values():
             c.activated = False
         s.step = "redraw"
-    if s.step == "redraw":
-        arriving = lambda seat: [c for c in t.characters_of(seat, in_play=False)
+    if s.step == "redraw":  # escalation: sides (a team in a team game) roll off and alternate (R47, R64)
+        arriving = lambda side: [c for c in t.characters_of_side(side, in_play=False)
                                  if c.status == "waiting" and c.escalation == s.round]
-        seats = [seat for seat in s.seats if arriving(seat)]
-        s.sequence = _alternate(t, t.roll_off(seats, "escalation"), arriving)
+        sides = [side for side in t.sides() if arriving(side)]
+        s.sequence = _alternate(t, t.roll_off(sides, "escalation"), arriving)
         s.step = "escalation"
     if s.step == "escalation":
         if s.sequence:
-            t.ask("place", s.sequence[0], why="escalation")
+            t.ask_side("place", s.sequence[0], why="escalation")
             return
         start_action_phase(t)
 
