@@ -504,7 +504,7 @@ class League(commands.Cog):
     @league.command(name="standings", description="The standings as a picture, with a CSV file")
     async def standings(self, interaction: discord.Interaction, event: int) -> None:
         try:
-            _row, state = await self.desk.get(event)
+            state, rated = await self.desk.ratings_of(event)
             csv = await self.desk.standings_csv(event)
         except ServiceError as refused:
             await present.reply(interaction, refused.message)
@@ -515,7 +515,8 @@ class League(commands.Cog):
             stage += " and the top cut"
         picture = await asyncio.to_thread(render_standings, state.name, table.standings(state),
                                           state.profile.tiebreak_short, f"Standings {stage}")
-        text = "\n".join([f"Standings of '{state.name}':", *standing_lines(state)])
+        note = ["Ratings are the server's, from bot games and event results (mu - 3 sigma; /profile)."] if rated else []
+        text = "\n".join([f"Standings of '{state.name}':", *standing_lines(state, rated), *note])
         await interaction.response.send_message(present.clip(text), files=[
             discord.File(io.BytesIO(picture), filename=f"event-{event}.png"),
             discord.File(io.BytesIO(csv.encode()), filename=f"event-{event}.csv")])

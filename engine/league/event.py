@@ -103,6 +103,7 @@ class Round(_Data):
     bracket: list[str] = []  # top cut: the players in bracket order, "" for an empty place
     advanced: list[str] = []  # top cut: players through to the next round without a game
     started: Optional[int] = None  # one-day events: when the round clock started (publishing)
+    published: Optional[int] = None  # when the round was published (its results' place in the ratings)
     calls: list[str] = []  # the round clock's calls made so far: "15", "5" (minutes left), "time"
 
     def game_of(self, player: str) -> Optional[Game]:
