@@ -3,6 +3,7 @@ sign-off by button, matching and mismatching reports, publishing pairings, stand
 import io
 import json
 
+from openskill.models import PlackettLuce
 from PIL import Image
 
 from images.standings import PAD, row_top
@@ -59,8 +60,13 @@ async def test_sign_up_publish_verify_report_and_standings(monkeypatch, tmp_path
         assert last_text(fake) == "Table 1: Ann wins (Ann 45 SP left, Bo 0 SP left) (confirmed by both players)."
         await fake.dispatch(fake.slash(ANN, "league standings", event=1))
         standings = fake.in_channel(CHANNEL_ID)[-1]
-        assert standings["content"] == ("Standings of 'Arena':\n1. Admiral Ann: 2 BP, 120 FP\n"
-                                        "2. Vice Admiral Bo: 1 BP, 75 FP")
+        # the confirmed result rated both players, as openskill rates one win (ruling L33)
+        won, lost = (r[0] for r in PlackettLuce().rate([[PlackettLuce().rating()], [PlackettLuce().rating()]]))
+        assert standings["content"] == (
+            "Standings of 'Arena':\n"
+            f"1. Admiral Ann: 2 BP, 120 FP · rating {won.mu - 3 * won.sigma:.1f}\n"
+            f"2. Vice Admiral Bo: 1 BP, 75 FP · rating {lost.mu - 3 * lost.sigma:.1f}\n"
+            "Ratings are the server's, from bot games and event results (mu - 3 sigma; /profile).")
         files = dict(next(s for s in reversed(fake.sent) if s.files).files)
         assert files["event-1.csv"].decode().splitlines()[1].startswith("1,Admiral,1,Ann,2,120")
         picture = Image.open(io.BytesIO(files["event-1.png"]))
@@ -138,7 +144,7 @@ async def test_an_organiser_sees_both_claims_side_by_side_and_picks_one(monkeypa
         await fake.dispatch(again)
         assert fake.original(again)["content"] == "No disputed results."
         await fake.dispatch(fake.slash(ORG, "league standings", event=1))
-        assert last_text(fake).splitlines()[1] == "1. Admiral Ann: 2 BP, 120 FP"
+        assert last_text(fake).splitlines()[1].startswith("1. Admiral Ann: 2 BP, 120 FP · rating ")
 
 
 async def test_an_organiser_enters_and_fixes_results_with_an_audit_trail(monkeypatch, tmp_path):
@@ -187,7 +193,7 @@ async def test_an_organiser_adds_a_late_joiner_who_is_paired_next_round(monkeypa
         await fake.dispatch(preview)
         assert "Cy" in fake.original(preview)["content"]
         await fake.dispatch(fake.slash(ORG, "league standings", event=1))
-        assert last_text(fake).splitlines()[-1] == "3. Rear Admiral Cy: 0 BP, 0 FP"
+        assert last_text(fake).splitlines()[-2] == "3. Rear Admiral Cy: 0 BP, 0 FP"  # no rated game yet
 
 
 def ephemeral_text(fake, payload):

@@ -80,10 +80,10 @@ class RatingBook:
         rated, reason = ratings.ruling(row.status, row.guild_id, players, result,
                                        await self.store.commands_played(game_id))
         event_id = await self.store.event_of_game(game_id)
-        if not rated and row.status == "aborted":
-            reason = "aborted"
-        elif rated and event_id is not None:
+        if event_id is not None:
             rated, reason = False, f"played for event #{event_id}: its result there is rated (L34)"
+        elif not rated and row.status == "aborted":
+            reason = "aborted"
         match = ratings.game_match(game_id, row.updated_at, players, result) if rated else None
         recorded = await self.store.record_game(game_id, row.guild_id or 0, rated, reason, self._clock(),
                                                 as_row(match) if match else None, fold)
