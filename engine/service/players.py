@@ -164,12 +164,13 @@ class PlayerDesk:
 
     async def leaderboard(self, guild_id: int, page: int = 1,
                           per_page: int = LEADERBOARD_PAGE) -> tuple[list[tuple[int, Shown, str]], int]:
-        """One page of the server's ratings, best first: (place, rating, name), and the number of pages."""
+        """One page of the server's ratings, best first: (place, rating, name), and the number of
+        pages. A player who never sat at a bot game is named by a mention (event players)."""
         board = await self.ratings.board(guild_id)
         pages = max(1, -(-len(board) // per_page))
         page = min(max(page, 1), pages)
         first = (page - 1) * per_page
-        return [(first + n, shown, await self.store.name(shown.user_id) or str(shown.user_id))
+        return [(first + n, shown, await self.store.name(shown.user_id) or f"<@{shown.user_id}>")
                 for n, shown in enumerate(board[first:first + per_page], start=1)], pages
 
     # ---- profiles ---------------------------------------------------------------------
