@@ -9,6 +9,7 @@ database's one connection and write lock.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -169,7 +170,7 @@ class RatingStore(Store):
                                  (json.dumps([r[0] for r in later]),))
         seasons = [r[0] for r in await self._conn.execute_fetchall(
             "SELECT starts FROM rating_seasons WHERE guild_id = ? ORDER BY number", (guild_id,))]
-        rated = fold(history, before, seasons)
+        rated = await asyncio.to_thread(fold, history, before, seasons)  # a long history: off the event loop
         await self._conn.executemany(
             "INSERT INTO rating_entries VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(r[0], user, *start_from, *after) for r, changes in zip(later, rated)
