@@ -1,4 +1,4 @@
-"""What re-rating costs (rulings L38-L39): a server's history of event results in a real
+"""What re-rating costs (ruling L38): a server's history of event results in a real
 database, then the time to take in one new result at the end, an unchanged event again, and
 a correction of the very first result (which re-rates the whole history).
 

@@ -23,7 +23,8 @@ from cogs.clock import start_every
 from engine.league import clock
 from engine.league import standings as table
 from engine.service import ServiceError, Update
-from engine.service.league import Actor, LeagueService, LeagueUpdate, pairing_lines, standing_lines
+from engine.service.league import (Actor, LeagueService, LeagueUpdate, clock_words, pairing_lines,
+                                   standing_lines)
 from engine.league.arena import legal_commands
 from images.arena import render_arena
 from images.printable import render_printable
@@ -546,10 +547,16 @@ class League(commands.Cog):
             return
         live = state.live_rounds()
         text = "\n".join([f"Round {live[-1].number}:", *pairing_lines(state, live[-1])]) if live else "No round yet."
-        end = clock.round_end(state, live[-1]) if live else None
-        if end is not None and clock.running(live[-1]):
-            text += f"\nRound clock: time is called <t:{end}:R> (<t:{end}:t>)."
+        if live and clock.live(live[-1]):
+            text += f"\nRound clock: {clock_words(state, live[-1], int(self.desk.now()))}"
         await present.reply(interaction, text)
+
+    @app_commands.command(name="roundclock", description="Pause, resume or extend this round's clock (organisers)")
+    @app_commands.describe(minutes="With extend: minutes to add (1-120)")
+    @app_commands.guild_only()
+    async def roundclock(self, interaction: discord.Interaction, event: int,
+                         action: Literal["pause", "resume", "extend"], minutes: int = 0) -> None:
+        await self.answer(interaction, self.desk.adjust_clock(event, actor_of(interaction), action, minutes))
 
     @league.command(name="drop", description="Drop out of an event (past games still count)")
     async def drop(self, interaction: discord.Interaction, event: int) -> None:

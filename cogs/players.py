@@ -88,7 +88,7 @@ def leaderboard_text(page: tuple[list, int], number: int = 1) -> str:
     board, pages = page
     if not board:
         return "No rated game has been played in this server yet."
-    lines = [f"**Leaderboard** (rating = mu - 3 sigma; bot games and event results; rulings P1, L33-L39)"
+    lines = [f"**Leaderboard** (rating = mu - 3 sigma; bot games and event results; rulings P1, L33-L38)"
              + (f", page {min(number, pages)} of {pages}" if pages > 1 else "")]
     lines += [f"{n}. {name}: **{r.ordinal:.1f}** ({plural(r.games, 'game')})" for n, r, name in board]
     return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""Ratings across events and seasons (issue 17 item 6, rulings L33-L39): which event results
+"""Ratings across events and seasons (issue 17 item 6, rulings L33-L38): which event results
 are rated, a reported round changes ratings, a correction re-rates the whole history to the
 numbers it would have had, nothing counts twice (repeats, restarts, a lost update), and
 seasons carry ratings over with a wider sigma."""

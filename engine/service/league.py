@@ -109,6 +109,10 @@ class LeagueService:
         self._remind_before = remind_before
         self._locks: dict[int, asyncio.Lock] = {}
 
+    def now(self) -> float:
+        """The desk's clock (the bot's, or a test's hand-moved one)."""
+        return self._clock()
+
     # ---- organisers ---------------------------------------------------------------------
 
     async def set_organiser_role(self, guild_id: int, actor: Actor, role_id: Optional[int]) -> None:
@@ -238,6 +242,24 @@ class LeagueService:
             if end is not None:
                 when += f" Round clock: {event.time_limit_minutes} minutes, time is called <t:{end}:R> (<t:{end}:t>)."
             return [f"Round {rnd.number} is published.{when}", *pairing_lines(event, rnd)]
+        return await self._apply(event_id, act, actor)
+
+    async def adjust_clock(self, event_id: int, actor: Actor, action: str, minutes: int = 0) -> LeagueUpdate:
+        """Pause, resume or extend the current round's clock (ruling L39)."""
+        def act(event, now):
+            live = event.live_rounds()
+            if not live:
+                raise RuleError("No round has been published yet.")
+            rnd = live[-1]
+            if action == "pause":
+                clock.pause(event, rnd, str(actor.user_id), now)
+            elif action == "resume":
+                clock.resume(event, rnd, str(actor.user_id), now)
+            elif action == "extend":
+                clock.extend(event, rnd, minutes, str(actor.user_id), now)
+            else:
+                raise RuleError("The clock can be paused, resumed or extended.")
+            return [f"Round {rnd.number}: {clock_words(event, rnd, now)}"]
         return await self._apply(event_id, act, actor)
 
     async def resolve(self, event_id: int, actor: Actor, round_number: int, table: int,
@@ -577,6 +599,15 @@ class LeagueService:
         """The standings as CSV text."""
         _row, event = await self.get(event_id)
         return export.standings_csv(event)
+
+
+def clock_words(event: Event, rnd, now: int) -> str:
+    """The round clock as it stands: paused with the time left, or when time is called."""
+    left = clock.left(event, rnd, now)
+    if rnd.paused_at is not None:
+        return f"the round clock is paused with {left // 60} min {left % 60} s left."
+    end = clock.round_end(event, rnd)
+    return f"time is called <t:{end}:R> (<t:{end}:t>)."
 
 
 def round_clock(event: Event, now: int) -> list[str]:

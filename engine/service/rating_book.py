@@ -3,7 +3,7 @@
 The game service, the league desk and the players' desk all write through it. A bot game
 is taken in once when it ends (ruling P1); an event's results are taken in after every
 change to the event, as the whole list of its rated results, so a correction replaces the
-earlier result and the history is re-rated from its place (rulings L33-L39). A restart
+earlier result and the history is re-rated from its place (rulings L33-L38). A restart
 loses nothing: `settle` takes in every ended game and every event version not taken in yet.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Ratings from finished games and event results (pure: no SQL, no Discord).
 
 Which bot games are rated is ruling P1 in docs/rulings.md; which event results, and how
-seasons and corrections work, rulings L33-L39 in docs/leagues.md. Ratings are openskill's
+seasons and corrections work, rulings L33-L38 in docs/leagues.md. Ratings are openskill's
 Plackett-Luce model: one (mu, sigma) per player per server, shared by bot games and event
 results; sides of several players (team modes) and free-for-all tables are rated by
 openskill as they are, ranked by result. The number shown is openskill's ordinal,
