@@ -87,11 +87,12 @@ class RatingStore(Store):
     # ---- events ----------------------------------------------------------------------
 
     async def unsynced_events(self) -> list[tuple[int, int, int, str]]:
-        """(event, guild, version, state) of every event changed since its results were last
-        taken into the ratings."""
+        """(event, guild, version, state) of every running or closed event (the only ones with
+        results) changed since its results were last taken into the ratings."""
         rows = await self._conn.execute_fetchall(
             "SELECT e.id, e.guild_id, e.version, e.state FROM league_events e"
-            " LEFT JOIN rated_events r ON r.event_id = e.id WHERE r.version IS NOT e.version ORDER BY e.id")
+            " LEFT JOIN rated_events r ON r.event_id = e.id WHERE e.status IN ('running', 'closed')"
+            " AND r.version IS NOT e.version ORDER BY e.id")
         return [tuple(r) for r in rows]
 
     async def sync_event(self, event_id: int, guild_id: int, version: int, prefix: str, rows: list[Row],

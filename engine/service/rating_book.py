@@ -1,6 +1,6 @@
 """The rating book: one rating per player per server, from bot games and event results.
 
-The game service, the league desk and the players' desk all write through it. A bot game
+The league desk and the players' desk both write through it. A bot game
 is taken in once when it ends (ruling P1); an event's results are taken in after every
 change to the event, as the whole list of its rated results, so a correction replaces the
 earlier result and the history is re-rated from its place (rulings L33-L38). A restart
