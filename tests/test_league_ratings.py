@@ -12,7 +12,11 @@ from engine.service import ratings
 from engine.service.league import Actor, LeagueService
 from engine.service.rating_book import RatingBook
 from engine.service.ratings import Match, Standing, replay, season_of
+from tests.discord_harness import GUILD_ID, FakeDiscord
 from tests.league_helpers import started_event
+from tests.test_discord_game import BO, new_game
+from tests.test_discord_profiles import play
+from tests.test_discord_turns import Clock as TurnClock
 from tests.test_league_organisers import FLEET, play_round
 from tests.test_league_service import FLEET as SHEET
 from tests.test_league_service import GUILD, ORGANISER, Clock
@@ -206,3 +210,38 @@ async def test_a_season_started_by_an_organiser_widens_sigma_at_the_next_game(tw
         " WHERE e.user_id = 1 ORDER BY r.at")
     assert [tuple(r) for r in rows][1] == (pytest.approx(carried.sigma), 2)
     assert (await service.ratings.shown(GUILD, 1)).season_games == 1
+
+
+async def test_a_late_event_result_takes_its_round_s_place_before_a_bot_game_that_ended_since(monkeypatch, tmp_path):
+    """Ruling L36 with both sources: the round is published, Ann and Bo then finish a casual
+    bot game (rated at once), and only then report their round. The event result goes in
+    before the bot game, which is re-rated from the ratings the round left."""
+    clock = TurnClock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        desk, organiser = fake.bot.get_cog("League").desk, Actor(9, admin=True)
+        event = (await desk.create_event(GUILD_ID, organiser, "Duel", seed=2)).event_id
+        await desk.open(event, organiser)
+        for user_id in (1, 2):
+            await desk.register(event, user_id, f"P{user_id}")
+            await desk.submit_build(event, user_id, SHEET)
+        await desk.start(event, organiser)
+        await desk.preview_round(event, organiser)
+        published_at = clock.now
+        await desk.publish_round(event, organiser)
+        thread, game_id = await new_game(fake)
+        await play(fake, clock, game_id, 20)
+        await fake.dispatch(fake.slash(BO, "game concede", thread))
+        book = desk.ratings
+        game_entry = await book.game_changes(game_id)
+        assert game_entry[1][0] == ratings.START[0]  # rated at once, from scratch
+        await win(desk, event, 1, 2, 1)  # Bo won the round, reported only now
+        order = await fake.bot.service.db._conn.execute_fetchall(
+            "SELECT source, at FROM rating_results ORDER BY at, source")
+        assert [tuple(r) for r in order] == [("event:000000001:001:0001", published_at),
+                                             (ratings.game_source(game_id), (await fake.bot.service.db.game(game_id)).updated_at)]
+        expected = replay([Match("e", 0, ((2,), (1,)), (1, 2)), Match("g", 1, ((1,), (2,)), (1, 2))], {}, season_of([]))
+        assert (await book.game_changes(game_id))[1][0] == expected[1][1][0][0] != ratings.START[0]
+        for user in (1, 2):
+            shown = await book.shown(GUILD_ID, user)
+            assert (shown.mu, shown.sigma, shown.bot_games, shown.event_games) == (
+                expected[1][user][1].mu, expected[1][user][1].sigma, 1, 1)
