@@ -168,7 +168,9 @@ MIGRATIONS: list[str] = [
     """,
     # 7: ratings as an ordered history of rated results (bot games and event results) that
     # can be re-rated from any point, rating seasons, and how far each event was taken in.
-    # Ratings so far are rebuilt from their games by the next settling (same order, same numbers).
+    # Ratings so far are rebuilt from their games by the next settling, in the same order to the
+    # same numbers, except that a bot game played for an event's pairing now counts through the
+    # event's result instead (ruling L34).
     """
     DROP TABLE rating_changes;
     DELETE FROM ratings;
