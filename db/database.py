@@ -12,12 +12,13 @@ for the busy event loop on the way back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sqlite3
 import urllib.parse
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import AsyncIterator, Optional
 
 import aiosqlite
 
@@ -505,6 +506,18 @@ class Store:
         self._db = database
         self._conn = database._conn
         self._lock = database._write_lock
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """BEGIN IMMEDIATE ... COMMIT under the write lock; rolled back on any error."""
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                await self._conn.rollback()
+                raise
+            await self._conn.execute("COMMIT")
 
 
 async def integrity_problems(path: str) -> list[str]:

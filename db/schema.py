@@ -166,6 +166,50 @@ MIGRATIONS: list[str] = [
     ) WITHOUT ROWID;
     ALTER TABLE awaited ADD COLUMN vacation_shift REAL NOT NULL DEFAULT 0;
     """,
+    # 7: ratings as an ordered history of rated results (bot games and event results) that
+    # can be re-rated from any point, rating seasons, and how far each event was taken in.
+    # Ratings so far are rebuilt from their games by the next settling, in the same order to the
+    # same numbers, except that a bot game played for an event's pairing now counts through the
+    # event's result instead (ruling L34).
+    """
+    DROP TABLE rating_changes;
+    DELETE FROM ratings;
+    DELETE FROM rated_games WHERE rated = 1;
+    ALTER TABLE ratings ADD COLUMN season INTEGER NOT NULL DEFAULT 1;
+    CREATE TABLE rating_results (
+        id       INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        source   TEXT    NOT NULL,
+        at       REAL    NOT NULL,
+        sides    TEXT    NOT NULL,
+        places   TEXT    NOT NULL,
+        UNIQUE (guild_id, source)
+    );
+    CREATE INDEX rating_results_in_order ON rating_results (guild_id, at, source);
+    CREATE TABLE rating_entries (
+        result_id    INTEGER NOT NULL REFERENCES rating_results (id) ON DELETE CASCADE,
+        user_id      INTEGER NOT NULL,
+        mu_before    REAL    NOT NULL,
+        sigma_before REAL    NOT NULL,
+        mu_after     REAL    NOT NULL,
+        sigma_after  REAL    NOT NULL,
+        season       INTEGER NOT NULL,
+        PRIMARY KEY (result_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX rating_entries_by_user ON rating_entries (user_id);
+    CREATE TABLE rating_seasons (
+        guild_id   INTEGER NOT NULL,
+        number     INTEGER NOT NULL,
+        name       TEXT    NOT NULL,
+        starts     REAL    NOT NULL,
+        started_by INTEGER,
+        PRIMARY KEY (guild_id, number)
+    ) WITHOUT ROWID;
+    CREATE TABLE rated_events (
+        event_id INTEGER PRIMARY KEY REFERENCES league_events (id) ON DELETE CASCADE,
+        version  INTEGER NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)
