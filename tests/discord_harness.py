@@ -305,13 +305,12 @@ class FakeDiscord:
         for key in ("content", "components", "embeds"):
             if key in body and body[key] is not None:
                 message[key] = body[key]
-        if files:
-            message["attachments"] = [{"id": str(next(self._ids)), "filename": name, "size": len(data),
-                                       "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}"}
-                                      for name, data in files]
-        elif "attachments" in body:
+        if files or "attachments" in body:  # as Discord: the attachments named by id stay, new files are added
             message["attachments"] = [a for a in message["attachments"]
-                                      if any(str(k.get("id")) == a["id"] for k in body["attachments"])]
+                                      if any(str(k.get("id")) == a["id"] for k in body.get("attachments") or [])]
+            message["attachments"] += [{"id": str(next(self._ids)), "filename": name, "size": len(data),
+                                        "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}"}
+                                       for name, data in files]
         message["edited_timestamp"] = "2026-01-01T00:00:01+00:00"
         return message
 
