@@ -339,13 +339,13 @@ PREPASS_SCOPES = ("activation", "round")
 
 def standing_choices(state: GameState, seat: str) -> list[tuple[str, str]]:
     """(label, command) of the standing choices worth offering `seat` now: passing every
-    window in advance, when a window is what it is asked, or when it is asked nothing
-    during the activations (its part done, R75) and has not passed the round ahead yet."""
+    window in advance, when a window is what it is asked, or when it is asked nothing in
+    the draw or action phase (its part done, R75) and has not passed the round ahead yet."""
     asked = next((d for d in state.pending if d.answerable_by(seat)), None)
     if asked is not None and _window_of(asked) is not None:
         return [("Pass reactions for this activation", "mute all activation"),
                 ("Pass reactions for this round", "mute all round")]
-    if asked is not None or state.phase != "action" or _passes_round(state.player(seat)):
+    if asked is not None or state.phase not in ("draw", "action") or _passes_round(state.player(seat)):
         return []
     which = "the rest of this activation" if state.activation is not None else "the next activation"
     return [(f"Pass reactions for {which}", "mute all activation"),
