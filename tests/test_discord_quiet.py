@@ -153,3 +153,57 @@ async def test_a_live_player_is_reminded_after_the_grace_only_if_they_have_not_a
         await fake.run(turns.send_due())
         assert [m for m in fake.in_channel(thread) if m["content"].startswith(f"Reminder: <@{waiting}>")], \
             "not answered within the grace: pinged then"
+
+
+PASS_AHEAD_SEED = 4  # a game where the player who passes ahead would have been asked a window later that round
+
+
+async def until_done_offers_passing_ahead(fake: FakeDiscord, thread: int, game_id: int, rng: random.Random):
+    """Play through the panels until a player's part is done in the activations and their
+    Done message offers passing the round ahead: (user, Done message, that button)."""
+    service = fake.bot.service
+    for _ in range(400):
+        user = (await service.get(game_id)).awaited[0].user_id
+        version, commands = await service.legal_commands(game_id, user)
+        shown = await open_panel(fake, MEMBERS[user], thread)
+        await choose(fake, MEMBERS[user], shown, commands, rng.randrange(len(commands)))
+        done = fake.messages[int(shown["id"])]
+        ahead = [c for c in fake.components(done)
+                 if c["custom_id"].startswith("rr:stand:") and c["label"] == "Pass reactions for the rest of this round"]
+        if ahead and user not in {t.user_id for t in (await service.get(game_id)).awaited}:
+            return user, done, ahead[0]
+    raise AssertionError("nobody was offered to pass ahead on their Done message")
+
+
+async def windows_left_in_round(fake: FakeDiscord, game_id: int, user: int, rng: random.Random) -> int:
+    """Play the rest of the round at random; how many reaction windows `user` was asked."""
+    service = fake.bot.service
+    seat = next(p["seat"] for p in (await service.view(game_id, user))["players"] if "hand" in p)
+    start, windows = (await service.view(game_id))["round"], 0
+    while (view := await service.view(game_id))["round"] == start and view["phase"] != "over":
+        windows += any(d["player"] == seat and d["kind"] in ("interrupt", "reroll") for d in view["pending"])
+        mover = (await service.get(game_id)).awaited[0].user_id
+        version, commands = await service.legal_commands(game_id, mover)
+        await service.submit(game_id, mover, rng.choice(commands), version)
+    return windows
+
+
+async def test_passing_ahead_when_your_part_is_done_is_private_and_no_window_of_yours_opens(monkeypatch, tmp_path):
+    same_dice(monkeypatch)
+    asked = {}
+    for press in (False, True):  # the same game, without and with the press on Done
+        async with FakeDiscord(monkeypatch, str(tmp_path / f"g{press}.db"), clock=PlayByPost()) as fake:
+            thread, game_id = await new_game(fake)
+            rng, service = random.Random(PASS_AHEAD_SEED), fake.bot.service
+            user, done, ahead = await until_done_offers_passing_ahead(fake, thread, game_id, rng)
+            if press:
+                assert done["content"].startswith("Done:")
+                seen, public = await service.view(game_id, 3 - user), len(fake.public())
+                await fake.dispatch(fake.click(MEMBERS[user], int(done["id"]), ahead["custom_id"]))
+                assert len(fake.public()) == public, "nothing is posted or edited where the others look"
+                now = await service.view(game_id, 3 - user)  # the opponent sees nothing but the move counter
+                assert {k: v for k, v in now.items() if k != "version"} == {k: v for k, v in seen.items() if k != "version"}
+                assert not [c for c in fake.components(fake.messages[int(done["id"])])
+                            if c["custom_id"].startswith("rr:stand:")], "offered once a round"
+            asked[press] = await windows_left_in_round(fake, game_id, user, random.Random(1))
+    assert asked[False] > 0 and asked[True] == 0, asked
