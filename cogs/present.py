@@ -116,10 +116,11 @@ def to_ping(update: Update, actor_id: Optional[int], already: Iterable[int] = ()
     return list(dict.fromkeys(t.user_id for t in update.awaited if t.user_id not in skip and not is_computer(t.user_id)))
 
 
-def summary(update: Update, info: GameInfo, ping: Iterable[int], lines: list[str], doing: str = "") -> str:
+def summary(update: Update, info: GameInfo, ping: Iterable[int], lines: list[str], doing: str = "",
+            away: Optional[dict[int, str]] = None) -> str:
     """The table message text: what happened (`lines`), then whose move it is (mentioning
-    the users in `ping`) and the activation under way (`doing`). When too long, the oldest
-    lines go first."""
+    the users in `ping`, with a note for those `away`) and the activation under way
+    (`doing`). When too long, the oldest lines go first."""
     names = names_of(info)
     head = [f"**Game #{update.game_id}** · move {update.version}"]
     tail = []
@@ -128,7 +129,9 @@ def summary(update: Update, info: GameInfo, ping: Iterable[int], lines: list[str
         tail.append(score)
     if update.status == "active" and update.awaited:
         ping = set(ping)
-        who = ", ".join(f"<@{t.user_id}>" if t.user_id in ping else t.name for t in update.awaited)
+        away = away or {}
+        who = ", ".join((f"<@{t.user_id}>" if t.user_id in ping else t.name)
+                        + (f" ({away[t.user_id]})" if t.user_id in away else "") for t in update.awaited)
         tail.append(f"Waiting for {who}." + (f" ({doing})" if doing else ""))
     body = [f"• {line}" for line in lines]
     while body and len("\n".join(head + body + tail)) > MAX_CONTENT:
@@ -255,6 +258,7 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ping])
     if table is not None:
         await _unping(bot, table, info)
+    away = await pings.away_notes(bot, update)
     drawn_here = "characters" in view  # the board picture and its key are Away Missions' (images.board)
     doing = activation_line(view, short_labels(view["characters"])) if drawn_here else ""
     key = board_key(view) if drawn_here else None
@@ -273,7 +277,7 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
             "attachments": kept + as_files(drawn)}
         try:
             message = await bot.get_partial_messageable(place).get_partial_message(table["message"]).edit(
-                content=summary(update, info, (), lines, doing), view=turn_view(update),
+                content=summary(update, info, (), lines, doing, away), view=turn_view(update),
                 allowed_mentions=NO_MENTIONS, **pictures)
         except discord.NotFound:
             log.info("table message of game %s is gone; posting a new one", info.id)
@@ -289,7 +293,7 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
         lines = update.public[-TABLE_LINES:]
         drawn = await drawings(bot, update.game_id, update.events, update.images, limit, view, waiting=False)
         board = key if any(name == "board.png" for name, _ in drawn) else None
-        message, place = await _post(bot, info, summary(update, info, ping, lines, doing), drawn,
+        message, place = await _post(bot, info, summary(update, info, ping, lines, doing, away), drawn,
                                      turn_view(update) if awaited else None, mentions)
     if message is not None and awaited:
         files = {a.filename: a.to_dict() for a in getattr(message, "attachments", [])}
