@@ -114,11 +114,7 @@ class VerifyDice(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:dice:(
         await answer(interaction, lambda: desk_of(interaction.client).verify(self.game), self.verdict_text)
 
     def verdict_text(self, verdict) -> str:
-        if verdict.ok:
-            return (f"Verified: game #{self.game}'s seed matches its seal, and replaying its {verdict.commands} "
-                    f"moves from that seed gives every one of its {verdict.rolls} dice rolls and the final "
-                    "table exactly.")
-        return f"**VERIFICATION FAILED** for game #{self.game}:\n" + "\n".join(f"- {p}" for p in verdict.problems)
+        return verdict.summary(self.game)
 
 
 class Players(commands.Cog):
