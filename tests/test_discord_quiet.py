@@ -23,6 +23,7 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool, clock=None) -> 
     rng = random.Random(seed)
     panels: dict[int, dict] = {}  # user -> their private panel, while it shows their decision
     messages, posted, pings, starts = Counter(), Counter(), defaultdict(Counter), defaultdict(Counter)
+    boards, pressed, activated, moves = Counter(), Counter(), Counter(), Counter()
     presses = activations = prepasses = 0
     pinged_decisions: set[tuple[int, int]] = set()
     table_message, table_since = None, 0  # the table message shown now, and the log entries before it
@@ -35,6 +36,7 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool, clock=None) -> 
         if shown is None or not fake.components(shown) or f":{version}:" not in json.dumps(fake.components(shown)):
             shown = await open_panel(fake, member, thread)
             presses += 1
+            pressed[round_number] += 1
         before_sent, before_messages = len(fake.sent), len(fake.in_channel(thread))
         ahead = [c["custom_id"] for c in fake.components(shown)
                  if c["custom_id"].startswith("rr:stand:") and c["label"].endswith("round")]
@@ -54,6 +56,9 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool, clock=None) -> 
             await fake.run(fake.bot.get_cog("Turns").send_due())  # any reminder due is a ping too
         events = json.loads((await fake.bot.service.log(game_id))[-1].events)
         activations += sum(e["type"] == "activated" for e in events)
+        activated[round_number] += sum(e["type"] == "activated" for e in events)
+        moves[round_number] += 1
+        boards[round_number] += sum(name == "board.png" for r in fake.sent[before_sent:] for name, _ in r.files or ())
         for event in events:
             if event["type"] == "activated":  # the activations each player starts, a call each at most
                 starts[round_number][next(s.user_id for s in info.seats if s.seat == event["seat"])] += 1
@@ -85,6 +90,9 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool, clock=None) -> 
         "posted": [posted[r] for r in rounds],
         "pings": [max(pings[r].values(), default=0) for r in rounds],
         "beyond": [max((pings[r][u] - starts[r][u] for u in MEMBERS), default=0) for r in rounds if r],
+        "boards": [boards[r] for r in rounds],
+        "moves": [moves[r] for r in rounds],
+        "presses": [round(pressed[r] / activated[r], 2) if activated[r] else pressed[r] for r in rounds],
         "presses_per_activation": presses / max(activations, 1),
         "activations": activations,
         "prepasses": prepasses,
@@ -106,7 +114,9 @@ async def test_a_round_is_quiet_enough_for_a_phone(monkeypatch, tmp_path, seed, 
         with capsys.disabled():
             print(f"\nseed {seed}, {mode}: thread messages left per round {shown['messages']} (posted, pings "
                   f"included: {shown['posted']}), most pings for one player per round {shown['pings']}, "
-                  f"'Your move' presses per activation {shown['presses_per_activation']:.2f} "
+                  f"board pictures uploaded per round {shown['boards']} over {shown['moves']} moves, "
+                  f"'Your move' presses per activation "
+                  f"per round {shown['presses']} (set-up: presses), in all {shown['presses_per_activation']:.2f} "
                   f"over {shown['activations']} activations; pings beyond a player's own activation starts "
                   f"per round {shown['beyond']}")
     live, by_post = figures["live, answering every window"], figures["by post, answering every window"]
