@@ -79,4 +79,3 @@ async def away_notes(bot: "ReadyRoom", update: Update) -> dict[int, str]:
             why = "on vacation" if (await desk.away(turn.user_id)).on_vacation else "in quiet hours"
             notes[turn.user_id] = f"{why} until <t:{int(until)}:f>"
     return notes
-

@@ -287,7 +287,6 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
             ping_messages = await _ping(bot, update, info, ping, mentions)
             if not ping_messages:
                 message = None  # nobody could be told: a fresh table message tries to
-
     if message is None:
         turns = [update.turn] if update.turn is not None else []
         lines = update.public[-TABLE_LINES:]

@@ -443,9 +443,9 @@ def thread_of(fake: FakeDiscord) -> int:
     return max(c for c, data in fake.channels.items() if data["type"] == 11)
 
 
-def turn_button(fake: FakeDiscord, channel_id: int) -> tuple[int, str]:
-    """(message id, custom id) of the newest "Your move" button in a channel."""
-    for message in reversed(fake.in_channel(channel_id)):
+def turn_button(fake: FakeDiscord, channel_id: int, message_id: Optional[int] = None) -> tuple[int, str]:
+    """(message id, custom id) of the newest "Your move" button in a channel (or on one message of it)."""
+    for message in reversed([m for m in fake.in_channel(channel_id) if message_id in (None, int(m["id"]))]):
         for c in fake.components(message):
             if c.get("custom_id", "").startswith("rr:turn:"):
                 return int(message["id"]), c["custom_id"]
