@@ -20,7 +20,7 @@ from cogs import present
 from cogs.clock import start_every
 from cogs.league import actor_of
 from cogs.league import desk_of as league_desk
-from cogs.pings import desk_of, seal_line
+from cogs.pings import desk_of
 from engine.service import GameInfo, ServiceError, Update
 from engine.service.players import MAX_VACATION_DAYS, PlayerDesk, Profile
 
@@ -88,7 +88,7 @@ def leaderboard_text(page: tuple[list, int], number: int = 1) -> str:
     board, pages = page
     if not board:
         return "No rated game has been played in this server yet."
-    lines = [f"**Leaderboard** (rating = mu - 3 sigma; bot games and event results; rulings P1, L33-L38)"
+    lines = ["**Leaderboard** (rating = mu - 3 sigma; bot games and event results; rulings P1, L33-L38)"
              + (f", page {min(number, pages)} of {pages}" if pages > 1 else "")]
     lines += [f"{n}. {name}: **{r.ordinal:.1f}** ({plural(r.games, 'game')})" for n, r, name in board]
     return "\n".join(lines)
@@ -152,11 +152,7 @@ class VerifyDice(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:dice:(
         await answer(interaction, lambda: desk_of(interaction.client).verify(self.game), self.verdict_text)
 
     def verdict_text(self, verdict) -> str:
-        if verdict.ok:
-            return (f"Verified: game #{self.game}'s seed matches its seal, and replaying its {verdict.commands} "
-                    f"moves from that seed gives every one of its {verdict.rolls} dice rolls and the final "
-                    "table exactly.")
-        return f"**VERIFICATION FAILED** for game #{self.game}:\n" + "\n".join(f"- {p}" for p in verdict.problems)
+        return verdict.summary(self.game)
 
 
 class Players(commands.Cog):

@@ -6,6 +6,8 @@ tokens, highlights and the footer are drawn on the copy.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 
 import msgspec
@@ -274,8 +276,19 @@ def _words(kind: str) -> str:
     return kind.replace("_", " ").replace("-", " ")
 
 
-def footer_lines(view: dict, events: list[dict], labels: dict[str, str]) -> list[str]:
-    """Round and phase, whose decision it is, and the last action in words."""
+def activation_line(view: dict, labels: dict[str, str]) -> str:
+    """"Ann activating REYES, 1 action left" while an activation is under way, else ""."""
+    act = view.get("activation")
+    if not act:
+        return ""
+    names = {p["seat"]: p["name"] for p in view["players"]}
+    left = act.get("actions_left", 0)
+    return (f"{names.get(act['player'], act['player'])} activating {labels.get(act['character'], act['character'])}"
+            f"{' (bonus action)' if act.get('bonus') else ''}, {left} action{'s' if left != 1 else ''} left")
+
+
+def footer_lines(view: dict, events: list[dict], labels: dict[str, str], waiting: bool = True) -> list[str]:
+    """Round and phase, whose decision it is (unless `waiting` is False), and the last action in words."""
     names = {p["seat"]: p["name"] for p in view["players"]}
     phase = view.get("phase", "setup")
     first = f"Round {view.get('round', 0)} of 3 · {phase.capitalize()} phase"
@@ -284,14 +297,11 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str]) -> list
         winner = result.get("winner")
         winner = names.get(winner, team_name(winner)) if isinstance(winner, str) else None
         first += " · Game over" + (f": {winner} wins" if winner else "")
-    parts = [f"{decider(p, names)} ({_words(p['kind'])})" for p in view.get("pending", [])]
-    second = "Waiting for " + ", ".join(dict.fromkeys(parts)) if parts else ""
-    act = view.get("activation")
-    if act:
-        left = act.get("actions_left", 0)
-        second += (" · " if second else "") + (
-            f"{names.get(act['player'], act['player'])} activating {labels.get(act['character'], act['character'])}"
-            f"{' (bonus action)' if act.get('bonus') else ''}, {left} action{'s' if left != 1 else ''} left")
+    second = ""
+    if waiting:
+        parts = [f"{decider(p, names)} ({_words(p['kind'])})" for p in view.get("pending", [])]
+        second = " · ".join(part for part in ("Waiting for " + ", ".join(dict.fromkeys(parts)) if parts else "",
+                                               activation_line(view, labels)) if part)
     third = []
     for event in events:
         if event["type"] == "moved" and event.get("path"):
@@ -314,12 +324,25 @@ def footer_entries(view: dict, pack: Pack) -> list[tuple[str, list[str]]]:
     return [(f"{p['name']} {score(view, pack, p['seat'])}", [p["seat"]]) for p in view.get("players", [])]
 
 
-def render_board(view: dict, events: list[dict] | tuple = ()) -> bytes:
-    """PNG of the mission area for a public view, highlighting what `events` describe."""
-    return encode(board_image(view, events))
+def board_key(view: dict) -> str:
+    """A digest of the board a picture without the waiting line shows (`waiting=False`):
+    every character's public state, the layout, round, phase, result and scores. Two
+    views with the same key draw the same board, so a table need not upload it again."""
+    pack = load_pack(view["pack"])
+    shown = {"layout": view.get("layout"), "characters": view.get("characters", {}), "round": view.get("round"),
+             "phase": view.get("phase"), "result": view.get("result"),
+             "scores": [(p["seat"], p["name"], score(view, pack, p["seat"])) for p in view.get("players", [])]}
+    return hashlib.sha256(json.dumps(shown, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def board_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
+def render_board(view: dict, events: list[dict] | tuple = (), waiting: bool = True) -> bytes:
+    """PNG of the mission area for a public view, highlighting what `events` describe.
+    With `waiting` False the footer leaves out whose decision it is and the activation under
+    way (a table message says it in words), so the picture changes only with the board."""
+    return encode(board_image(view, events, waiting))
+
+
+def board_image(view: dict, events: list[dict] | tuple = (), waiting: bool = True) -> Image.Image:
     """The board snapshot as a Pillow image (see render_board)."""
     pack = load_pack(view["pack"])
     spec = msgspec.convert(view["layout"], LayoutSpec)
@@ -357,14 +380,14 @@ def board_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
                if e["type"] in FOCUS_EVENTS and _subject(e) in characters}
     for sid in sorted(s for s in focused if s in geo.spaces and s not in targets):
         _focus(draw, frame, geo.spaces[sid])
-    _footer(draw, view, events, labels, styles, frame, pack)
+    _footer(draw, view, events, labels, styles, frame, pack, waiting)
     return image
 
 
-def _footer(draw, view, events, labels, styles, frame: Frame, pack: Pack) -> None:
+def _footer(draw, view, events, labels, styles, frame: Frame, pack: Pack, waiting: bool = True) -> None:
     width, height = frame.size
     top = height - FOOTER
-    lines = footer_lines(view, events, labels)
+    lines = footer_lines(view, events, labels, waiting)
     x = MARGIN
     right = width - MARGIN
     for entry, seats in reversed(footer_entries(view, pack)):

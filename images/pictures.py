@@ -25,24 +25,26 @@ KINDS = ("board", "dice", "status")
 class Renderers:
     """The pictures of one ruleset."""
 
-    board: Callable[[dict, list[dict]], bytes]
+    board: Callable[[dict, list[dict], bool], bytes]  # view, events, whether to say whose move it is
     dice: Callable[[dict, list[dict]], Optional[bytes]]
     status: Callable[[dict, Optional[str]], bytes]
 
 
 RENDERERS: dict[str, Renderers] = {
     "awaymissions": Renderers(render_board, render_dice, render_status),
-    "renegades": Renderers(render_orbit, render_ship_dice, render_ship_status),
+    "renegades": Renderers(lambda view, events, waiting: render_orbit(view, events),  # says no waiting line
+                           render_ship_dice, render_ship_status),
 }
 
 
 def draw(ruleset: str, view: dict, events: list[dict], wanted: list[str],
-         roll: Optional[list[dict]] = None) -> list[tuple[str, bytes]]:
-    """(file name, PNG) of each wanted picture, in the order board, dice, status."""
+         roll: Optional[list[dict]] = None, waiting: bool = True) -> list[tuple[str, bytes]]:
+    """(file name, PNG) of each wanted picture, in the order board, dice, status; with
+    `waiting` False the board leaves out whose move it is (the table message says it)."""
     renderers = RENDERERS[ruleset]
     drawn = []
     if "board" in wanted:
-        drawn.append(("board.png", renderers.board(view, events)))
+        drawn.append(("board.png", renderers.board(view, events, waiting)))
     if "dice" in wanted:
         dice = renderers.dice(view, events if roll is None else roll)
         if dice is not None:

@@ -306,13 +306,12 @@ class FakeDiscord:
         for key in ("content", "components", "embeds"):
             if key in body and body[key] is not None:
                 message[key] = body[key]
-        if files:
-            message["attachments"] = [{"id": str(next(self._ids)), "filename": name, "size": len(data),
-                                       "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}"}
-                                      for name, data in files]
-        elif "attachments" in body:
+        if files or "attachments" in body:  # as Discord: the attachments named by id stay, new files are added
             message["attachments"] = [a for a in message["attachments"]
-                                      if any(str(k.get("id")) == a["id"] for k in body["attachments"])]
+                                      if any(str(k.get("id")) == a["id"] for k in body.get("attachments") or [])]
+            message["attachments"] += [{"id": str(next(self._ids)), "filename": name, "size": len(data),
+                                        "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}"}
+                                       for name, data in files]
         message["edited_timestamp"] = "2026-01-01T00:00:01+00:00"
         return message
 
@@ -451,9 +450,9 @@ def thread_of(fake: FakeDiscord) -> int:
     return max(c for c, data in fake.channels.items() if data["type"] == 11)
 
 
-def turn_button(fake: FakeDiscord, channel_id: int) -> tuple[int, str]:
-    """(message id, custom id) of the newest "Your move" button in a channel."""
-    for message in reversed(fake.in_channel(channel_id)):
+def turn_button(fake: FakeDiscord, channel_id: int, message_id: Optional[int] = None) -> tuple[int, str]:
+    """(message id, custom id) of the newest "Your move" button in a channel (or on one message of it)."""
+    for message in reversed([m for m in fake.in_channel(channel_id) if message_id in (None, int(m["id"]))]):
         for c in fake.components(message):
             if c.get("custom_id", "").startswith("rr:turn:"):
                 return int(message["id"]), c["custom_id"]

@@ -16,7 +16,8 @@ import msgspec
 from engine.awaymissions import actions, cards, effects, setup
 from engine.awaymissions.context import Table
 from engine.awaymissions.setup import new_game  # noqa: F401  (part of the public face)
-from engine.awaymissions.state import Decision, GameState, clone
+from engine.awaymissions.state import Decision, GameState, Player, clone
+from engine.awaymissions.vocabulary import TRIGGERS
 from engine import command_text
 from engine.errors import RuleError
 
@@ -338,12 +339,22 @@ PREPASS_SCOPES = ("activation", "round")
 
 def standing_choices(state: GameState, seat: str) -> list[tuple[str, str]]:
     """(label, command) of the standing choices worth offering `seat` now: passing every
-    window in advance, when a window is what it is asked."""
+    window in advance, when a window is what it is asked, or when it is asked nothing in
+    the draw or action phase (its part done, R75) and has not passed the round ahead yet."""
     asked = next((d for d in state.pending if d.answerable_by(seat)), None)
-    if asked is None or _window_of(asked) is None:
+    if asked is not None and _window_of(asked) is not None:
+        return [("Pass reactions for this activation", "mute all activation"),
+                ("Pass reactions for this round", "mute all round")]
+    if asked is not None or state.phase not in ("draw", "action") or _passes_round(state.player(seat)):
         return []
-    return [("Pass reactions for this activation", "mute all activation"),
-            ("Pass reactions for this round", "mute all round")]
+    which = "the rest of this activation" if state.activation is not None else "the next activation"
+    return [(f"Pass reactions for {which}", "mute all activation"),
+            ("Pass reactions for the rest of this round", "mute all round")]
+
+
+def _passes_round(player: Player) -> bool:
+    """Whether the player has passed every window ahead for the round (or always)."""
+    return all(f"{w}@round" in player.mute or w in player.mute for w in ("reroll", *TRIGGERS))
 
 
 # events that reveal nothing hidden and roll nothing: an action made only of these may be
@@ -370,8 +381,6 @@ def _on_mute(state: GameState, seat: str, args: list[str], mute: bool) -> tuple[
     of the round, or (no scope) always; `all` names every window. The choice is private
     (R41): the event is the player's alone.
     """
-    from engine.awaymissions.vocabulary import TRIGGERS
-
     known = ("reroll", *TRIGGERS)
     words = [a.lower() for a in args]
     scope = words.pop() if mute and words and words[-1] in PREPASS_SCOPES else None
@@ -384,8 +393,8 @@ def _on_mute(state: GameState, seat: str, args: list[str], mute: bool) -> tuple[
     player.mute = [entry for entry in player.mute if entry.split("@")[0] not in windows]
     if mute:
         player.mute += [f"{w}@{scope}" if scope else w for w in windows]
-    until = {"activation": "for the rest of this activation", "round": "for the rest of this round"}.get(
-        scope, "until you unmute" if mute else "again")
+    until = {"activation": "for the rest of this activation" if state.activation else "for the next activation",
+             "round": "for the rest of this round"}.get(scope, "until you unmute" if mute else "again")
     events = [{"type": "mute" if mute else "unmute", "private": {seat: [f"{', '.join(windows)} {until}"]}}]
     asked = next((d for d in new.pending if d.answerable_by(seat)), None)
     if mute and asked is not None and _window_of(asked) in windows:

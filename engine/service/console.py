@@ -20,6 +20,7 @@ from engine.errors import RuleError
 from engine.glossary import load_glossary, plain_text
 from engine.glossary.cards import card_index
 from engine.service import GameService, ServiceError, Update
+from engine.service.players import PlayerDesk
 from engine.service.rulesets import AWAY_MISSIONS
 from engine import opponent
 from images import pictures
@@ -91,8 +92,11 @@ class Console:
                                     faction="coalition")
         else:
             await self._seat_away_mission(seed)
+        desk = PlayerDesk(self.service.db)
+        seal = await desk.seal(self.game_id)  # before the first roll, as on Discord (ruling P2)
         update = await self.service.start(self.game_id, 1)
-        self.say(f"Game #{self.game_id} (pictures in {self.folder}/). {HELP}")
+        self.say(f"Game #{self.game_id} (pictures in {self.folder}/). Dice seal: {seal} (SHA-256 of the "
+                 f"game's secret dice seed and a salt, both shown when the game ends). {HELP}")
         await self.show(update)
         while update.status == "active":
             turn = update.awaited[0]
@@ -111,6 +115,8 @@ class Console:
                 self.say(refused.message + rule)
                 continue
             await self.show(update)
+        shown = await desk.reveal(self.game_id)
+        self.say(f"Dice seed {shown.seed}, salt {shown.salt}. " + (await desk.verify(self.game_id)).summary(self.game_id))
         return update
 
     async def computer(self, seat: str, user_id: int, name: str, legal: list[str]) -> str:
