@@ -1,0 +1,687 @@
+"""A Renegades campaign: a series of missions whose crews, gear, upgrades, prisoners and
+Digits carry over, with shore leave between missions and an epic ending after the last.
+
+The campaign sits above single games: `mission_config` makes an ordinary Renegades game
+config from the campaign, and `outcome_of` reads what carries over from that game's final
+state, whatever the game reports. Commands are text, like a game's:
+
+    campaign = new_campaign(config, seed)
+    campaign, events = apply(campaign, "p1", "launch")            # the next mission is drawn
+    game = rules.new_game(mission_config(campaign), campaign.mission_seed)
+    ...
+    campaign, events = apply(campaign, "p1", "finish", outcome_of(final_game_state))
+    campaign, events = apply(campaign, "p2", "buy scatter-rifle")  # shore leave, each player alone
+    campaign, events = apply(campaign, "p2", "done")
+
+An illegal command raises RuleError and leaves the campaign as it was. Rulings N80-N89 and
+N95-N99 (docs/rulings.md) decide what the rulebook leaves open.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable, Optional
+
+import msgspec
+
+from engine import command_text
+from engine.awaymissions.content import pack_ref
+from engine.codec import StateCodec
+from engine.dice import Dice
+from engine.errors import PackError, RuleError
+from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
+from engine.renegades.setup import MODES, stations_for
+
+MISSIONS_AGREED = (3, 4, 5)
+GEAR_OFFER, UPGRADE_OFFER = 4, 3  # cards each player turns over at shore leave
+STARTING_ARMORY = ("arc-pistol", "arc-pistol", "arc-pistol", "blink-beacon", "arc-blade")
+PHASES = ("briefing", "mission", "shore_leave", "over", "abandoned")
+
+
+class _Data(msgspec.Struct, omit_defaults=True, gc=False):
+    """Plain campaign data."""
+
+
+class Hand(_Data):
+    """A crewmember on a campaign roster (or in a brig): what it earned and what it suffered."""
+
+    code: str
+    name: str
+    faction: str  # the faction it serves now
+    xp: int = 0
+    wounds: int = 0
+    ko: bool = False  # unconscious when the last mission ended
+    upgrades: list[str] = []
+    turned_from: Optional[str] = None  # the faction it served before it was turned
+
+
+class Captain(_Data):
+    """One player's side of the campaign: ship, crew, brig, armory and purse."""
+
+    seat: str
+    name: str
+    faction: str
+    ship: str
+    crew: dict[str, Hand] = {}  # aboard (the brig not counted)
+    flying: list[str] = []  # the five who man the stations on the next mission (N81)
+    brig: dict[str, Hand] = {}  # prisoners
+    armory: list[str] = []
+    ship_upgrades: list[str] = []
+    ship_damage: int = 0
+    digits: int = 0
+    earned: int = 0  # digits earned over the whole campaign (the ending's tie-break)
+    won: int = 0  # missions won
+    gear_offer: list[str] = []  # shore leave: the cards turned over for this player (private)
+    upgrade_offer: list[str] = []
+    tried: list[str] = []  # prisoners this player tried to turn this shore leave
+    ready: bool = False  # done with shore leave
+
+
+class Mission(_Data):
+    """A mission played: what it was and how it went."""
+
+    number: int
+    mission: str
+    outcome: str
+    winner: Optional[str] = None
+    digits: dict[str, int] = {}  # seat -> digits it brought
+
+
+class Campaign(_Data):
+    """Everything about one campaign. `version` counts accepted commands."""
+
+    pack: str
+    seed: int
+    dice: Dice
+    title: str
+    planned: int
+    mode: str
+    captains: list[Captain]
+    tier: int = 1
+    world_cards: int = 6
+    phase: str = "briefing"  # see PHASES
+    version: int = 0
+    deck: list[str] = []  # missions bearing the title, hidden order (N80)
+    played: list[Mission] = []
+    current: Optional[str] = None  # the mission being played
+    mission_seed: Optional[int] = None
+    gear_deck: list[str] = []
+    gear_discard: list[str] = []
+    upgrade_deck: list[str] = []
+    upgrade_discard: list[str] = []
+    ending: Optional[dict[str, Any]] = None
+
+    def captain(self, seat: str) -> Captain:
+        for c in self.captains:
+            if c.seat == seat:
+                return c
+        raise RuleError("You are not in this campaign.")
+
+    @property
+    def seats(self) -> list[str]:
+        return [c.seat for c in self.captains]
+
+
+_codec = StateCodec(Campaign)
+to_json = _codec.to_json
+from_json = _codec.from_json
+clone = _codec.clone
+
+
+def _pack(path: str) -> Pack:
+    try:
+        return load_pack(path)
+    except PackError as error:
+        raise RuleError(f"The content pack cannot be used: {error}") from error
+
+
+# --- a new campaign --------------------------------------------------------------------------------
+def new_campaign(config: dict[str, Any], seed: int) -> Campaign:
+    """A campaign ready for its first mission. RuleError when the config cannot be played.
+
+    config: pack, title (a campaign title of the pack), missions (3-5), mode (versus | coop),
+    tier, world_cards, players [{seat, name, faction, ship, crew: [5 codes]}].
+    """
+    pack = _pack(config.get("pack") or "content/renegades")
+    title = str(config.get("title") or "")
+    if title not in pack.campaigns:
+        raise RuleError(f"The campaign title is one of {', '.join(pack.campaigns)}, not '{title}'.")
+    planned = int(config.get("missions") or 3)
+    if planned not in MISSIONS_AGREED:
+        raise RuleError("A campaign is three, four or five missions.")
+    deck = [code for code, m in pack.missions.items() if title in m.campaigns]
+    if not deck:
+        raise RuleError(f"No mission of the pack bears the title {pack.campaigns[title].name}.")
+    mode = config.get("mode", "versus")
+    if mode not in MODES:
+        raise RuleError(f"Mode is one of {', '.join(MODES)}, not '{mode}'.")
+    specs = config.get("players") or []
+    if not 1 <= len(specs) <= 4:
+        raise RuleError("A Renegades campaign is for one to four players.")
+    dice = Dice.seeded(seed)
+    campaign = Campaign(pack=pack_ref(pack.path), seed=seed, dice=dice, title=title, planned=planned, mode=mode,
+                        captains=[], tier=int(config.get("tier", 1)), world_cards=int(config.get("world_cards", 6)))
+    taken: set[str] = set()
+    for index, spec in enumerate(specs):
+        faction = spec.get("faction") or ("renegade" if mode == "coop" or index % 2 == 0 else "coalition")
+        if faction not in FACTIONS or (mode == "coop" and faction != "renegade"):
+            raise RuleError("In the co-operative campaign every player flies a Renegade ship."
+                            if faction in FACTIONS else f"A faction is renegade or coalition, not '{faction}'.")
+        ship = _ship(pack, faction, spec.get("ship"), {c.ship for c in campaign.captains})
+        crew = [str(c).upper() for c in spec.get("crew") or _first_crew(pack, faction, taken)]
+        _check_first_crew(pack, faction, crew, taken)  # N95
+        taken.update(crew)
+        campaign.captains.append(Captain(
+            seat=spec["seat"], name=spec.get("name", spec["seat"]), faction=faction, ship=ship,
+            crew={c: Hand(code=c, name=pack.crew[c].name, faction=faction) for c in crew}, flying=crew,
+            armory=list(STARTING_ARMORY), digits=pack.shore_leave.starting_digits))
+    if mode == "versus" and len({c.faction for c in campaign.captains}) < 2:
+        raise RuleError("Coalition against Renegades needs a player on each side.")
+    dice.shuffle(deck)
+    campaign.deck = deck
+    campaign.gear_deck = [code for code, g in pack.gear.items() for _ in range(g.count)]
+    campaign.upgrade_deck = list(pack.upgrades)
+    dice.shuffle(campaign.gear_deck)
+    dice.shuffle(campaign.upgrade_deck)
+    return campaign
+
+
+def _ship(pack: Pack, faction: str, wanted: Optional[str], taken: set[str]) -> str:
+    free = [code for code, s in pack.ships.items() if s.faction == faction and code not in taken]
+    if wanted:
+        wanted = wanted.upper()
+        if wanted not in pack.ships or pack.ships[wanted].faction != faction:
+            raise RuleError(f"'{wanted}' is not a {faction} ship of the pack.")
+        if wanted in taken:
+            raise RuleError(f"The {wanted} is already taken.")
+        return wanted
+    if not free:
+        raise RuleError(f"No {faction} ship is left for another player.")
+    return free[0]
+
+
+def _first_crew(pack: Pack, faction: str, taken: set[str]) -> list[str]:
+    free = [code for code, c in pack.crew.items() if c.faction == faction and code not in taken]
+    for chosen in itertools.combinations(free, 5):
+        if stations_for(pack, list(chosen)) is not None:
+            return list(chosen)
+    raise RuleError(f"Not enough {faction} crew left to man every station.")
+
+
+def _check_first_crew(pack: Pack, faction: str, crew: list[str], taken: set[str]) -> None:
+    for code in crew:
+        if code not in pack.crew or pack.crew[code].faction != faction:
+            raise RuleError(f"'{code}' is not {faction} crew of the pack.")
+        if code in taken:
+            raise RuleError(f"{code} already serves on another ship.")
+    if len(crew) != 5 or len(set(crew)) != 5 or stations_for(pack, crew) is None:
+        raise RuleError("The first mission of a campaign flies exactly five crew, one for each station: "
+                        "commander, navigation, weapons, comms and engineering.")
+
+
+# --- a mission: out to the game and back ----------------------------------------------------------
+def mission_config(campaign: Campaign) -> dict[str, Any]:
+    """The config of the Renegades game for the mission being played: the flying crews of
+    each player, and what the campaign carries (armory, upgrades) under `campaign`."""
+    if campaign.phase != "mission" or campaign.current is None:
+        raise RuleError("No mission is under way.")
+    players = [{"seat": c.seat, "name": c.name, "faction": c.faction, "ship": c.ship, "crew": list(c.flying)}
+               for c in campaign.captains]
+    carried = {c.seat: {"armory": list(c.armory), "ship_upgrades": list(c.ship_upgrades),
+                        "upgrades": {code: list(h.upgrades) for code, h in c.crew.items() if h.upgrades}}
+               for c in campaign.captains}
+    return {"pack": campaign.pack, "mode": campaign.mode, "tier": campaign.tier, "world_cards": campaign.world_cards,
+            "mission": campaign.current, "players": players,
+            "campaign": {"title": campaign.title, "mission": len(campaign.played) + 1, "carried": carried}}
+
+
+def outcome_of(final_state: Any) -> dict[str, Any]:
+    """What carries over from a finished Renegades game (its state, or that state as plain
+    data): the result, the digits each faction earned, and each crewmember's condition.
+    Fields a game does not report are left out, and the campaign keeps what it had."""
+    state = final_state if isinstance(final_state, dict) else msgspec.to_builtins(final_state)
+    result = state.get("result") or {}
+    ships = state.get("ships") or {}
+    crew = {}
+    for code, c in (state.get("crew") or {}).items():
+        crew[code] = {"wounds": c.get("wounds", 0), "ko": bool(c.get("ko", False)),
+                      "held_by": c.get("ship") if c.get("captive") else None}
+        if "gear" in c:
+            crew[code]["gear"] = list(c["gear"])
+    outcome = {"mission": state.get("mission"), "over": state.get("phase") == "over",
+               "outcome": result.get("outcome", "unfinished"), "winner": result.get("winner"),
+               "digits": _faction_digits(result), "crew": crew,
+               "ships": {code: s.get("damage", 0) for code, s in ships.items() if s.get("kind") == "ship"}}
+    if "armory" in state:
+        outcome["armory"] = {ship: list(items) for ship, items in state["armory"].items()}
+    return outcome
+
+
+def _faction_digits(result: dict) -> dict[str, int]:
+    """Digits each faction earned: the mission's reward and what the game counted (knock-outs, loot)."""
+    total: dict[str, int] = {}
+    for part in (result.get("reward"), result.get("digits")):
+        if isinstance(part, dict):
+            for faction, amount in part.items():
+                total[faction] = total.get(faction, 0) + int(amount)
+    return total
+
+
+# --- commands ----------------------------------------------------------------------------------------
+def _on_launch(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """Draw the next mission (N80) and the seed of its game."""
+    _require_phase(c, "briefing", "A mission can be launched only between missions, once shore leave is over.")
+    if not c.deck:
+        c.deck = [m.mission for m in c.played]
+        c.dice.shuffle(c.deck)
+        emit("mission_deck_reshuffled", count=len(c.deck))
+    c.current = c.deck.pop(0)
+    c.mission_seed = c.dice.below(1 << 62)
+    c.phase = "mission"
+    emit("mission_launched", number=len(c.played) + 1, of=c.planned, mission=c.current)
+
+
+def _on_finish(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """Take what carries over from the mission's final state, then shore leave or the ending."""
+    _require_phase(c, "mission", "No mission is under way.")
+    if not isinstance(outcome, dict) or not outcome.get("over"):
+        raise RuleError("The mission's game is not over yet.")
+    if outcome.get("mission") != c.current:
+        raise RuleError(f"That game played {outcome.get('mission')}, not the campaign's mission {c.current}.")
+    by_ship = {cap.ship: cap for cap in c.captains}
+    record = Mission(number=len(c.played) + 1, mission=c.current, outcome=outcome["outcome"],
+                     winner=outcome.get("winner"), digits=_share(c, outcome["digits"]))
+    for cap in c.captains:
+        cap.digits += record.digits.get(cap.seat, 0)
+        cap.earned += record.digits.get(cap.seat, 0)
+        cap.won += record.winner == cap.faction
+        cap.ship_damage = outcome["ships"].get(cap.ship, cap.ship_damage)
+        for code in cap.flying:  # N86: every crewmember who flew learns from it
+            if code in cap.crew:
+                cap.crew[code].xp += 1 + (record.winner == cap.faction)
+    _carry_crew(c, pack, outcome, by_ship, emit)
+    if "armory" in outcome:
+        for cap in c.captains:
+            cap.armory = [g for g in outcome["armory"].get(cap.ship, [])] + [
+                g for code in cap.crew for g in outcome["crew"].get(code, {}).get("gear", [])]
+    c.played.append(record)
+    c.current, c.mission_seed = None, None
+    emit("mission_recorded", number=record.number, mission=record.mission, outcome=record.outcome,
+         winner=record.winner, digits=record.digits)
+    if len(c.played) >= c.planned:
+        _conclude(c, pack, emit)
+    else:
+        _open_shore_leave(c, pack, emit)
+
+
+def _share(c: Campaign, by_faction: dict[str, int]) -> dict[str, int]:
+    """N82: a faction's digits are split evenly among its players, the odd ones to the first seat."""
+    shares: dict[str, int] = {}
+    for faction, amount in by_faction.items():
+        seats = [cap.seat for cap in c.captains if cap.faction == faction]
+        if not seats or amount <= 0:
+            continue
+        each, odd = divmod(amount, len(seats))
+        for i, seat in enumerate(seats):
+            shares[seat] = each + (odd if i == 0 else 0)
+    return shares
+
+
+def _carry_crew(c: Campaign, pack: Pack, outcome: dict, by_ship: dict[str, Captain], emit) -> None:
+    """Wounds and knock-outs stand; crew held captive aboard a player's ship go to its brig (N87)."""
+    for code, seen in outcome["crew"].items():
+        owner = next((cap for cap in c.captains if code in cap.crew), None)
+        prisoner_of = next((cap for cap in c.captains if code in cap.brig), None)
+        hand = owner.crew[code] if owner else prisoner_of.brig[code] if prisoner_of else None
+        if hand is not None:
+            hand.wounds, hand.ko = seen["wounds"], seen["ko"]
+        captor = by_ship.get(seen["held_by"]) if seen["held_by"] else None
+        if seen["held_by"] is None or owner is None and captor is None:
+            continue
+        if captor is None:  # held by an NPC ship: lost to the campaign, back in the recruiting pool
+            del owner.crew[code]
+            owner.flying = [x for x in owner.flying if x != code]
+            emit("crew_lost", seat=owner.seat, crew=code)
+            continue
+        if owner is captor or code in captor.brig:
+            continue
+        if owner is not None:
+            del owner.crew[code]
+            owner.flying = [x for x in owner.flying if x != code]
+        captive = hand or Hand(code=code, name=pack.crew[code].name, faction=pack.crew[code].faction,
+                               wounds=seen["wounds"], ko=seen["ko"])
+        captor.brig[code] = captive
+        emit("prisoner_taken", seat=captor.seat, crew=code, from_seat=owner.seat if owner else None)
+
+
+def _open_shore_leave(c: Campaign, pack: Pack, emit) -> None:
+    """N83: every ship lands home, is repaired and its crew healed, revived and retrieved;
+    then each player in seat order turns over their gear and upgrade offers (N85)."""
+    c.phase = "shore_leave"
+    for cap in c.captains:
+        healed = [code for code, h in cap.crew.items() if h.wounds or h.ko]
+        for hand in [*cap.crew.values(), *cap.brig.values()]:
+            hand.wounds, hand.ko = 0, False
+        repaired, cap.ship_damage = cap.ship_damage, 0
+        cap.ready, cap.tried = False, []
+        cap.gear_offer = _turn_over(c, "gear", GEAR_OFFER)
+        cap.upgrade_offer = _turn_over(c, "upgrade", UPGRADE_OFFER)
+        emit("shore_leave", seat=cap.seat, healed=healed, repaired=repaired)
+
+
+def _turn_over(c: Campaign, deck: str, count: int) -> list[str]:
+    cards = getattr(c, f"{deck}_deck")
+    discard = getattr(c, f"{deck}_discard")
+    drawn = []
+    while len(drawn) < count:
+        if not cards:
+            if not discard:
+                break
+            cards.extend(discard)
+            discard.clear()
+            c.dice.shuffle(cards)
+        drawn.append(cards.pop(0))
+    return drawn
+
+
+def _shore(c: Campaign, seat: str) -> Captain:
+    _require_phase(c, "shore_leave", "That is done on shore leave, between missions.")
+    cap = c.captain(seat)
+    if cap.ready:
+        raise RuleError("You have finished your shore leave.")
+    return cap
+
+
+def _pay(cap: Captain, amount: int, what: str) -> None:
+    if cap.digits < amount:
+        raise RuleError(f"{what} costs {amount} digits; you have {cap.digits}.")
+    cap.digits -= amount
+
+
+def _on_buy(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    cap = _shore(c, seat)
+    code = args[0]
+    if code not in cap.gear_offer:
+        raise RuleError(f"'{code}' is not among your weapons & gear on offer ({', '.join(cap.gear_offer) or 'none'}).")
+    gear = pack.gear[code]
+    _pay(cap, gear.cost, gear.name)
+    cap.gear_offer.remove(code)
+    cap.armory.append(code)
+    emit("bought", seat=seat, gear=code, cost=gear.cost, private=True)
+
+
+def sale_price(cost: int) -> int:
+    """N88: half the cost, to the nearest 25 (exactly between: up)."""
+    return (cost + 25) // 50 * 25
+
+
+def _on_sell(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    cap = _shore(c, seat)
+    code = args[0]
+    if code not in cap.armory:
+        raise RuleError(f"There is no '{code}' in your armory.")
+    if code not in pack.gear:
+        raise RuleError(f"Nobody in port buys '{code}'.")
+    price = sale_price(pack.gear[code].cost)
+    cap.armory.remove(code)
+    cap.digits += price
+    emit("sold", seat=seat, gear=code, price=price, private=True)
+
+
+def _on_train(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """A crew upgrade for one crewmember, or (no crewmember named) a ship component."""
+    cap = _shore(c, seat)
+    code = args[0].lower()
+    if code not in cap.upgrade_offer:
+        raise RuleError(f"'{code}' is not among your upgrades on offer ({', '.join(cap.upgrade_offer) or 'none'}).")
+    upgrade = pack.upgrades[code]
+    if upgrade.target == "ship":
+        if len(args) > 1:
+            raise RuleError(f"{upgrade.name} is fitted to the ship: train {code}")
+        trainee = _commander(c, pack, cap)
+    else:
+        if len(args) < 2:
+            raise RuleError(f"Name the crewmember to train: train {code} CREW")
+        trainee = cap.crew.get(args[1].upper())
+        if trainee is None:
+            raise RuleError(f"{args[1].upper()} is not in your crew.")
+        card = pack.crew[trainee.code]
+        if upgrade.keyword and upgrade.keyword not in (*card.keywords, *card.stations):
+            raise RuleError(f"{upgrade.name} is only for {upgrade.keyword} crew.")
+        if code in trainee.upgrades:
+            raise RuleError(f"{trainee.name} already has {upgrade.name}.")
+    if trainee.xp < upgrade.xp:
+        raise RuleError(f"{upgrade.name} needs {upgrade.xp} XP from {trainee.name}, who has {trainee.xp}.")
+    _pay(cap, upgrade.cost, upgrade.name)
+    trainee.xp -= upgrade.xp
+    cap.upgrade_offer.remove(code)
+    (cap.ship_upgrades if upgrade.target == "ship" else trainee.upgrades).append(code)
+    emit("upgraded", seat=seat, upgrade=code, crew=None if upgrade.target == "ship" else trainee.code,
+         cost=upgrade.cost, xp=upgrade.xp, private=True)
+
+
+def _commander(c: Campaign, pack: Pack, cap: Captain) -> Hand:
+    """N86: the crewmember flying at the commander station (it pays a ship upgrade's XP)."""
+    stations = stations_for(pack, cap.flying) if len(cap.flying) == 5 else None
+    if not stations:
+        raise RuleError("Your ship has no commander on its stations; choose your five crew first.")
+    return cap.crew[stations["commander"]]
+
+
+def _capacity(pack: Pack, cap: Captain) -> int:
+    return pack.ships[cap.ship].capacity
+
+
+def _in_campaign(c: Campaign) -> set[str]:
+    return {code for cap in c.captains for code in (*cap.crew, *cap.brig)}
+
+
+def _on_recruit(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """N84: a crewmember of the ship's faction nobody in the campaign has, for the recruit price."""
+    cap = _shore(c, seat)
+    code = args[0]
+    card = pack.crew.get(code)
+    if card is None or card.faction != cap.faction:
+        raise RuleError(f"'{code}' is not {cap.faction} crew of the pack.")
+    if code in _in_campaign(c):
+        raise RuleError(f"{card.name} already serves on a ship or sits in a brig.")
+    if len(cap.crew) >= _capacity(pack, cap):
+        raise RuleError(f"The {pack.ships[cap.ship].name} is full ({_capacity(pack, cap)} crew).")
+    _pay(cap, pack.shore_leave.recruit, f"Recruiting {card.name}")
+    cap.crew[code] = Hand(code=code, name=card.name, faction=cap.faction)
+    emit("recruited", seat=seat, crew=code, cost=pack.shore_leave.recruit, private=True)
+
+
+def _on_turn(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """N87: a leadership test, once a shore leave per prisoner: the captor's highest-initiative
+    crewmember against the prisoner, counting 5s and 6s; the captor must roll more."""
+    cap = _shore(c, seat)
+    code = args[0]
+    prisoner = cap.brig.get(code)
+    if prisoner is None:
+        raise RuleError(f"{code} is not in your brig.")
+    if code in cap.tried:
+        raise RuleError(f"You already tried to turn {prisoner.name} this shore leave.")
+    if len(cap.crew) >= _capacity(pack, cap):
+        raise RuleError(f"The {pack.ships[cap.ship].name} is full; a turned prisoner would have no berth.")
+    if not cap.crew:
+        raise RuleError("Nobody aboard can talk the prisoner round.")
+    leader = max(cap.crew.values(), key=lambda h: (pack.crew[h.code].initiative, h.code))
+    ours = c.dice.roll(max(1, _skill(pack, leader, "leadership")))
+    theirs = c.dice.roll(max(1, _skill(pack, prisoner, "leadership")))
+    if prisoner.turned_from == cap.faction:  # once ours: +5 to one die
+        ours[ours.index(min(ours))] += 5
+    won = sum(f >= 5 for f in ours) > sum(f >= 5 for f in theirs)
+    cap.tried.append(code)
+    if won:
+        del cap.brig[code]
+        prisoner.turned_from = prisoner.faction if prisoner.faction != cap.faction else prisoner.turned_from
+        prisoner.faction = cap.faction
+        cap.crew[code] = prisoner
+    emit("turn_attempt", seat=seat, crew=code, leader=leader.code, ours=ours, theirs=theirs, turned=won)
+
+
+def _skill(pack: Pack, hand: Hand, skill: str) -> int:
+    """A crewmember's skill with its training."""
+    bonus = sum(pack.upgrades[u].add for u in hand.upgrades if pack.upgrades[u].skill == skill)
+    return getattr(pack.crew[hand.code].skills, skill) + bonus
+
+
+def _on_ransom(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """N87: a prisoner is sold back for the ransom price; it returns to its player's roster
+    when that player has a berth for it, to the recruiting pool otherwise."""
+    cap = _shore(c, seat)
+    code = args[0]
+    prisoner = cap.brig.pop(code, None)
+    if prisoner is None:
+        raise RuleError(f"{code} is not in your brig.")
+    cap.digits += pack.shore_leave.ransom
+    home = next((o for o in c.captains if o.faction == prisoner.faction and o is not cap
+                 and len(o.crew) < _capacity(pack, o)), None)
+    if home is not None:
+        home.crew[code] = prisoner
+    emit("ransomed", seat=seat, crew=code, price=pack.shore_leave.ransom, to=home.seat if home else None)
+
+
+def _on_crew(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """N81: the five who man the stations on the next mission."""
+    cap = _shore(c, seat)
+    chosen = list(args)
+    for code in chosen:
+        if code not in cap.crew:
+            raise RuleError(f"{code} is not in your crew.")
+    if len(set(chosen)) != 5 or stations_for(pack, chosen) is None:
+        raise RuleError("Choose five of your crew, one for each station: commander, navigation, weapons, "
+                        "comms and engineering.")
+    cap.flying = chosen
+    emit("crew_chosen", seat=seat, crew=chosen, private=True)
+
+
+def _on_done(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """Finish shore leave: unbought offers are discarded; the last player done ends shore leave."""
+    cap = _shore(c, seat)
+    flying = [code for code in cap.flying if code in cap.crew]
+    if len(flying) != 5 or stations_for(pack, flying) is None:
+        raise RuleError("Your ship cannot fly without five crew, one for each station: "
+                        "recruit or turn crew, then choose them with 'crew A B C D E'.")
+    c.gear_discard += cap.gear_offer
+    c.upgrade_discard += cap.upgrade_offer
+    cap.gear_offer, cap.upgrade_offer, cap.ready = [], [], True
+    emit("shore_leave_done", seat=seat)
+    if all(x.ready for x in c.captains):
+        c.phase = "briefing"
+        emit("shore_leave_over", next=len(c.played) + 1)
+
+
+def _on_abandon(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """N96: any player may abandon the campaign; it ends without an ending."""
+    if c.phase in ("over", "abandoned"):
+        raise RuleError("The campaign is over.")
+    c.phase = "abandoned"
+    emit("campaign_abandoned", seat=seat, after=len(c.played))
+
+
+def _conclude(c: Campaign, pack: Pack, emit) -> None:
+    """N89: no shore leave after the final mission; the title's epic ending names the victor."""
+    title = pack.campaigns[c.title]
+    ending = title.ending
+    if ending.kind == "showdown":
+        sides = {f: (sum(x.won for x in c.captains if x.faction == f), sum(x.earned for x in c.captains if x.faction == f))
+                 for f in FACTIONS if any(x.faction == f for x in c.captains)}
+        ranked = sorted(sides.items(), key=lambda kv: kv[1], reverse=True)
+        tied = len(ranked) > 1 and ranked[0][1] == ranked[1][1]
+        victor = None if tied else ranked[0][0]
+        seats = [x.seat for x in c.captains if x.faction == victor]
+    else:
+        key: Callable[[Captain], tuple] = (lambda x: (x.earned,)) if ending.kind == "alliance" else (
+            lambda x: (x.won, x.earned))
+        best = max(key(x) for x in c.captains)
+        seats = [x.seat for x in c.captains if key(x) == best]
+        victor = seats[0] if len(seats) == 1 else None
+    c.phase = "over"
+    c.ending = {"title": c.title, "ending": ending.name, "kind": ending.kind, "victor": victor, "seats": seats}
+    emit("epic_ending", **c.ending)
+
+
+def _require_phase(c: Campaign, phase: str, message: str) -> None:
+    if c.phase in ("over", "abandoned"):
+        raise RuleError("The campaign is over.")
+    if c.phase != phase:
+        raise RuleError(message)
+
+
+Handler = Callable[[Campaign, Pack, str, list[str], Optional[dict], Callable], None]
+COMMANDS: dict[str, tuple[Handler, str, int, int]] = {
+    "launch": (_on_launch, "launch", 0, 0),
+    "finish": (_on_finish, "finish", 0, 0),
+    "buy": (_on_buy, "buy GEAR", 1, 1),
+    "sell": (_on_sell, "sell GEAR", 1, 1),
+    "train": (_on_train, "train UPGRADE [CREW]", 1, 2),
+    "recruit": (_on_recruit, "recruit CREW", 1, 1),
+    "turn": (_on_turn, "turn PRISONER", 1, 1),
+    "ransom": (_on_ransom, "ransom PRISONER", 1, 1),
+    "crew": (_on_crew, "crew A B C D E", 5, 5),
+    "done": (_on_done, "done", 0, 0),
+    "abandon": (_on_abandon, "abandon", 0, 0),
+}
+_UPPER = {"recruit", "turn", "ransom", "crew"}  # crew codes; gear and upgrade codes are lower case
+
+
+def parse(command: Any) -> tuple[str, list[str]]:
+    """(verb, arguments) of a campaign command, or RuleError."""
+    found = command_text.words(command)
+    verb, args = found[0].lower(), found[1:]
+    if verb not in COMMANDS:
+        raise RuleError(f"Unknown campaign command '{command_text.quote(found[0])}'. "
+                        f"Commands: {', '.join(sorted(COMMANDS))}.")
+    _, usage, least, most = COMMANDS[verb]
+    if not least <= len(args) <= most:
+        raise RuleError(f"Usage: {usage}")
+    if verb == "train":
+        return verb, [args[0].lower(), *(a.upper() for a in args[1:])]
+    return verb, [a.upper() if verb in _UPPER else a.lower() for a in args]
+
+
+def canonical(command: Any) -> str:
+    """The one stored text of a campaign command."""
+    verb, args = parse(command)
+    return " ".join([verb, *args])
+
+
+def apply(campaign: Campaign, seat: str, command: str,
+          outcome: Optional[dict] = None) -> tuple[Campaign, list[dict]]:
+    """Apply one command for `seat`; the new campaign and what happened. `outcome` (from
+    `outcome_of`) goes with 'finish'. RuleError leaves `campaign` as it was."""
+    verb, args = parse(command)
+    if seat not in campaign.seats:
+        raise RuleError("You are not in this campaign.")
+    new = clone(campaign)
+    events: list[dict] = []
+
+    def emit(kind: str, **data: Any) -> None:
+        events.append({"type": kind, **data})
+
+    COMMANDS[verb][0](new, _pack(new.pack), seat, args, outcome, emit)
+    new.version = campaign.version + 1
+    return new, events
+
+
+def awaited(campaign: Campaign) -> list[str]:
+    """Seats the campaign waits on: players still on shore leave."""
+    if campaign.phase != "shore_leave":
+        return []
+    return [c.seat for c in campaign.captains if not c.ready]
+
+
+def view_for(campaign: Campaign, seat: Optional[str]) -> dict[str, Any]:
+    """What `seat` may see (None: everyone): decks as counts, other players' offers hidden,
+    never the dice or the seed."""
+    view = msgspec.to_builtins(campaign)
+    for key in ("dice", "seed", "mission_seed"):
+        view.pop(key, None)
+    for deck in ("deck", "gear_deck", "upgrade_deck"):
+        view[f"{deck}_count"] = len(view.pop(deck, []))
+    for cap in view["captains"]:
+        if cap["seat"] != seat:
+            cap.pop("gear_offer", None)
+            cap.pop("upgrade_offer", None)
+    return view
