@@ -152,3 +152,8 @@ class CampaignStore(Store):
         rows = await self._conn.execute_fetchall(
             "SELECT id FROM games WHERE campaign_id = ? ORDER BY id", (campaign_id,))
         return [r[0] for r in rows]
+
+    async def campaign_of(self, game_id: int) -> Optional[int]:
+        """The campaign a game is a mission of, if any."""
+        rows = await self._conn.execute_fetchall("SELECT campaign_id FROM games WHERE id = ?", (game_id,))
+        return rows[0][0] if rows else None

@@ -25,8 +25,10 @@ from typing import Any, Iterable, Optional
 import msgspec
 
 from db import Database, DatabaseBusy, GameRow, LogEntry, SchemaTooNew, integrity_problems
+from db.campaign_store import CampaignStore
 from db.player_store import PlayerStore
 from engine.errors import RuleError
+from engine.renegades import campaign
 from engine.service import audit, text
 from engine.service.rulesets import RULESETS, Ruleset
 
@@ -80,6 +82,34 @@ def check(row: GameRow, log: list[LogEntry]) -> Check:
         return Check(row.id, False, row.version, len(log),
                      f"rebuilt state (version {state.version}) differs from the stored one")
     return Check(row.id, True, row.version, len(log))
+
+
+async def check_campaign(database: Database, campaign_id: int) -> Check:
+    """Rebuild a stored campaign from its seed and log, each mission's end from its game
+    rebuilt from that game's own log, and compare it with the stored campaign, byte for byte."""
+    store = CampaignStore(database)
+    row = await store.get(campaign_id)
+    log = await store.log(campaign_id)
+    if [e.seq for e in log] != list(range(1, len(log) + 1)):
+        return Check(campaign_id, False, row.version, len(log), "the log has gaps or is out of order")
+    try:
+        state = campaign.new_campaign(json.loads(row.config), row.seed)
+        for entry in log:
+            outcome = None
+            if entry.game_id is not None:
+                game = await database.game(entry.game_id)
+                played = check(game, await database.log(entry.game_id))
+                if not played.ok:
+                    return Check(campaign_id, False, row.version, len(log),
+                                 f"mission game #{entry.game_id}: {played.problem}")
+                outcome = campaign.outcome_of(RULESETS[game.ruleset].from_json(game.state))
+            state, _ = campaign.apply(state, entry.seat or state.seats[0], entry.command, outcome)
+    except RuleError as error:
+        return Check(campaign_id, False, row.version, len(log), f"a logged command was refused: {error}")
+    if campaign.to_json(state) != row.state.encode():
+        return Check(campaign_id, False, row.version, len(log),
+                     f"rebuilt campaign (version {state.version}) differs from the stored one")
+    return Check(campaign_id, True, row.version, len(log))
 
 
 def log_lines(log: list[LogEntry], names: dict[str, str], secrets: bool = False) -> list[str]:
