@@ -10,6 +10,7 @@ from engine.renegades import campaign as rules
 from engine.renegades import state as game_state
 from engine.service import GameService, IllegalCommand, NotAPlayer
 from engine.service.campaign import CampaignService
+from engine.service import replay
 from engine.service.replay import check_campaign
 
 ANN, BO = 1, 2
@@ -41,7 +42,7 @@ async def play_mission(games, game_id, rng):
     raise AssertionError("the mission did not end")
 
 
-async def test_two_missions_with_a_restart_carry_the_crew_over(path):
+async def test_two_missions_with_a_restart_carry_the_crew_over(path, capsys):
     rng = random.Random(3)
     games, desk = await open_desk(path)
     made = await desk.create(players=PLAYERS, title="ember", missions=3, guild_id=10, channel_id=20,
@@ -98,6 +99,10 @@ async def test_two_missions_with_a_restart_carry_the_crew_over(path):
     checked = await check_campaign(games.db, cid)
     assert checked.ok, checked.problem
     await games.close()
+    assert await replay._run(path, [], True, False) == 0  # the tool checks every game and campaign
+    printed = capsys.readouterr().out
+    assert f"campaign #{cid}: replay OK" in printed and f"finish (game #{first.game_id})" in printed
+    assert f"game #{second.game_id}: replay OK" in printed
     tamper(path, cid)  # a purse changed behind the campaign's back no longer replays
     games = await GameService.open(path)
     assert "differs from the stored one" in (await check_campaign(games.db, cid)).problem
