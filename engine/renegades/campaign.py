@@ -657,8 +657,8 @@ def apply(campaign: Campaign, seat: str, command: str,
     new = clone(campaign)
     events: list[dict] = []
 
-    def emit(kind: str, **data: Any) -> None:
-        events.append({"type": kind, **data})
+    def emit(event_type: str, /, **data: Any) -> None:
+        events.append({"type": event_type, **data})
 
     COMMANDS[verb][0](new, _pack(new.pack), seat, args, outcome, emit)
     new.version = campaign.version + 1
