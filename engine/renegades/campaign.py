@@ -224,8 +224,8 @@ def mission_config(campaign: Campaign) -> dict[str, Any]:
     each player, and what the campaign carries (armory, upgrades) under `campaign`."""
     if campaign.phase != "mission" or campaign.current is None:
         raise RuleError("No mission is under way.")
-    players = [{"seat": c.seat, "name": c.name, "faction": c.faction, "ship": c.ship, "crew": list(c.flying)}
-               for c in campaign.captains]
+    players = [{"seat": c.seat, "name": c.name, "faction": c.faction, "ship": c.ship, "crew": list(c.flying),
+                "turned": [code for code in c.flying if c.crew[code].turned_from]} for c in campaign.captains]
     carried = {c.seat: {"armory": list(c.armory), "ship_upgrades": list(c.ship_upgrades),
                         "upgrades": {code: list(h.upgrades) for code, h in c.crew.items() if h.upgrades}}
                for c in campaign.captains}

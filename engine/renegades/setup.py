@@ -56,7 +56,7 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         seat = spec["seat"]
         ship = _ship_for(pack, faction, spec.get("ship"), taken_ships)
         state.players.append(Player(seat=seat, name=spec.get("name", seat), faction=faction, ships=[ship]))
-        _launch(state, pack, ship, seat, spec.get("crew"))
+        _launch(state, pack, ship, seat, spec.get("crew"), spec.get("turned") or ())
     if mode == "versus" and len({p.faction for p in state.players}) < 2:
         raise RuleError("Coalition against Renegades needs a player on each side.")
     if mode == "coop":  # the single-team game: as many NPC Coalition ships as Renegade ships
@@ -92,8 +92,10 @@ def stations_for(pack: Pack, codes: list[str]) -> Optional[dict[str, str]]:
     return None
 
 
-def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: Optional[list[str]]) -> None:
-    """Crew the ship and put it on a launch square of its faction's home (N6)."""
+def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: Optional[list[str]],
+            turned: tuple = ()) -> None:
+    """Crew the ship and put it on a launch square of its faction's home (N6). `turned`: crew of
+    the other faction turned during a campaign, who serve this ship's faction now."""
     spec = pack.ships[code]
     used = set(state.crew)
     if crew is None:
@@ -102,7 +104,7 @@ def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: 
             raise RuleError(f"Not enough {spec.faction} crew left to man every station of the {code}.")
     crew = [c.upper() for c in crew]
     for c in crew:
-        if c not in pack.crew or pack.crew[c].faction != spec.faction:
+        if c not in pack.crew or pack.crew[c].faction != spec.faction and c not in turned:
             raise RuleError(f"'{c}' is not {spec.faction} crew of the pack.")
         if c in used:
             raise RuleError(f"{c} already serves on another ship.")
@@ -111,7 +113,7 @@ def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: 
         raise RuleError("Choose five crew, one for each station: commander, navigation, weapons, comms and engineering.")
     for station, c in stations.items():
         card = pack.crew[c]
-        state.crew[c] = CrewMember(id=c, name=card.name, faction=card.faction, initiative=card.initiative,
+        state.crew[c] = CrewMember(id=c, name=card.name, faction=spec.faction, initiative=card.initiative,
                                    stations=list(card.stations), skills=msgspec.to_builtins(card.skills),
                                    ship=code, station=station)
     home = orbit_of(pack.path).home_of(spec.faction)
