@@ -27,7 +27,8 @@ from engine.service import GameService
 from engine.service.rulesets import RULESETS
 
 log = logging.getLogger("ready_room")
-EXTENSIONS = ("cogs.game", "cogs.play", "cogs.turns", "cogs.admin", "cogs.league", "cogs.rules", "cogs.players")
+EXTENSIONS = ("cogs.game", "cogs.play", "cogs.turns", "cogs.admin", "cogs.league", "cogs.rules", "cogs.players",
+              "cogs.campaign")
 
 NO_TOKEN = """No DISCORD_TOKEN is set.
 

@@ -81,7 +81,9 @@ def roster_lines(view: dict[str, Any], pack: Pack, names: Namer) -> list[str]:
     """The campaign at a glance: each player's ship, crew (XP, injuries, upgrades), brig,
     armory and digits. `view` is a `campaign.view_for` view."""
     title = pack.campaigns[view["title"]]
-    lines = [f"{title.name}: mission {len(view['played'])} of {view['planned']} played ({view['phase']})."]
+    phase = {"briefing": "next mission to launch", "mission": "a mission under way", "shore_leave": "shore leave",
+             "over": "over", "abandoned": "abandoned"}[view.get("phase", "briefing")]
+    lines = [f"{title.name}: mission {len(view.get('played', []))} of {view['planned']} played ({phase})."]
     for cap in view["captains"]:
         upgrades = f", fitted with {_list(names, cap['ship_upgrades'])}" if cap.get("ship_upgrades") else ""
         damage = f", {cap['ship_damage']} damage" if cap.get("ship_damage") else ""
@@ -99,6 +101,8 @@ def roster_lines(view: dict[str, Any], pack: Pack, names: Namer) -> list[str]:
                 marks.append(f"turned from the {hand['turned_from']}s")
             flying = "*" if code in cap.get("flying", []) else " "
             lines.append(f"  {flying} {hand['name']}: {', '.join(marks)}")
+        if cap.get("gear_offer") or cap.get("upgrade_offer"):
+            lines.append(f"  on offer: {_list(names, cap.get('gear_offer', []) + cap.get('upgrade_offer', []))}")
         if cap.get("brig"):
             lines.append(f"  brig: {_list(names, list(cap['brig']))}")
         lines.append(f"  armory: {_list(names, cap.get('armory', []))}")

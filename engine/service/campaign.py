@@ -25,7 +25,7 @@ from engine.renegades import campaign_text
 from engine.renegades import state as game_state
 from engine.renegades.content import load_pack
 from engine.service.errors import IllegalCommand, NotAPlayer, UnknownGame
-from engine.service.service import GameService
+from engine.service.service import GameService, Update
 
 FINISH = "finish"
 
@@ -45,6 +45,7 @@ class CampaignUpdate:
     channel_id: Optional[int] = None
     game_id: Optional[int] = None
     awaited: list[str] = field(default_factory=list)
+    mission_start: Optional[Update] = None  # the mission game's first update, when this call started it
 
 
 def _split(events: list[dict], names: dict[str, str]) -> tuple[list[str], dict[str, list[str]]]:
@@ -172,12 +173,12 @@ class CampaignService:
             if campaign.phase == "briefing":
                 update = await self._apply(campaign_id, None, user_id, "launch")
                 row, campaign = await self.get(campaign_id)
-                game_id = await self._mission_game(row, campaign)
-                return dataclasses.replace(update, game_id=game_id,
+                game_id, started = await self._mission_game(row, campaign)
+                return dataclasses.replace(update, game_id=game_id, mission_start=started,
                                            public=(settled.public if settled else []) + update.public)
             if campaign.phase == "mission":
-                game_id = await self._mission_game(row, campaign)
-                return await self._update(row, campaign, [], game_id)
+                game_id, started = await self._mission_game(row, campaign)
+                return dataclasses.replace(await self._update(row, campaign, [], game_id), mission_start=started)
             if settled is not None:
                 return settled
             update = await self._update(row, campaign, [])
@@ -223,8 +224,9 @@ class CampaignService:
                 return game_id
         return None
 
-    async def _mission_game(self, row: CampaignRow, campaign: rules.Campaign) -> int:
-        """The mission's game, made, filled and started if it is not yet (each step repeatable)."""
+    async def _mission_game(self, row: CampaignRow, campaign: rules.Campaign) -> tuple[int, Optional[Update]]:
+        """The mission's game, made, filled and started if it is not yet (each step repeatable);
+        with its first update when this call started it."""
         game_id = await self._current_game(row)
         if game_id is None:
             game_id = await self._adopt_or_create(row, campaign)
@@ -237,8 +239,8 @@ class CampaignService:
                 if seat.user_id not in taken:
                     options = {k: v for k, v in players[seat.seat].items() if k in ("faction", "ship", "crew", "turned")}
                     await self.games.join(game_id, seat.user_id, seat.name, **options)
-            await self.games.start(game_id, seats[0].user_id)
-        return game_id
+            return game_id, await self.games.start(game_id, seats[0].user_id)
+        return game_id, None
 
     async def _adopt_or_create(self, row: CampaignRow, campaign: rules.Campaign) -> int:
         """A lobby game this campaign made just before a crash is adopted; otherwise a new one."""
@@ -281,16 +283,36 @@ class CampaignService:
         names = campaign_text.names_of(pack, view)
         return campaign_text.roster_lines(view, pack, names)
 
-    async def shore_leave(self, campaign_id: int, user_id: int) -> dict[str, Any]:
-        """One player's shore leave panel: their offers, digits, crew, brig and the commands."""
+    async def shore_choices(self, campaign_id: int, user_id: int) -> list[tuple[str, str]]:
+        """(command, label) of the shore leave steps open to the user now, for their panel:
+        buying and training from their offers, selling, recruiting, prisoners, and done.
+        Choosing the five who fly is typed: 'crew A B C D E'."""
         seat = await self._seat_of(campaign_id, user_id)
         _, campaign = await self.get(campaign_id)
-        pack = load_pack(campaign.pack)
         cap = campaign.captain(seat)
-        names = campaign_text.names_of(pack, rules.view_for(campaign, seat))
-        gear = [(f"buy {g}", f"Buy {names[g]} ({pack.gear[g].cost})") for g in cap.gear_offer]
-        upgrades = [(f"train {u}", f"{names[u]} ({pack.upgrades[u].cost} digits, {pack.upgrades[u].xp} XP)")
-                    for u in cap.upgrade_offer]
-        prisoners = [(f"turn {p}", f"Try to turn {names[p]}") for p in cap.brig if p not in cap.tried]
-        return {"phase": campaign.phase, "ready": cap.ready, "digits": cap.digits, "gear": gear,
-                "upgrades": upgrades, "prisoners": prisoners, "names": names}
+        if campaign.phase != "shore_leave" or cap.ready:
+            return []
+        pack = load_pack(campaign.pack)
+        choices = [(f"buy {g}", f"Buy {pack.gear[g].name} ({pack.gear[g].cost} digits)") for g in cap.gear_offer]
+        for code in cap.upgrade_offer:
+            upgrade = pack.upgrades[code]
+            cost = f"({upgrade.cost} digits, {upgrade.xp} XP)"
+            if upgrade.target == "ship":
+                choices.append((f"train {code}", f"{upgrade.name} for the ship {cost}"))
+                continue
+            for crew in cap.crew.values():
+                card = pack.crew[crew.code]
+                if (not upgrade.keyword or upgrade.keyword in (*card.keywords, *card.stations)) \
+                        and code not in crew.upgrades:
+                    choices.append((f"train {code} {crew.code}", f"{upgrade.name} for {crew.name} {cost}"))
+        for code in dict.fromkeys(cap.armory):
+            if code in pack.gear:
+                choices.append((f"sell {code}", f"Sell {pack.gear[code].name} ({rules.sale_price(pack.gear[code].cost)})"))
+        taken = {c for x in campaign.captains for c in (*x.crew, *x.brig)}
+        choices += [(f"recruit {code}", f"Recruit {c.name} ({pack.shore_leave.recruit} digits)")
+                    for code, c in pack.crew.items() if c.faction == cap.faction and code not in taken]
+        for code, prisoner in cap.brig.items():
+            if code not in cap.tried:
+                choices.append((f"turn {code}", f"Try to turn {prisoner.name}"))
+            choices.append((f"ransom {code}", f"Ransom {prisoner.name} ({pack.shore_leave.ransom} digits)"))
+        return choices + [("done", "Done: back aboard")]
