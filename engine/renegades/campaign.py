@@ -18,7 +18,6 @@ N95-N99 (docs/rulings.md) decide what the rulebook leaves open.
 """
 from __future__ import annotations
 
-import itertools
 from typing import Any, Callable, Optional
 
 import msgspec
@@ -29,7 +28,7 @@ from engine.codec import StateCodec
 from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
-from engine.renegades.setup import MODES, stations_for
+from engine.renegades.setup import MODES, _default_crew, _ship_for, stations_for
 
 MISSIONS_AGREED = (3, 4, 5)
 GEAR_OFFER, UPGRADE_OFFER = 4, 3  # cards each player turns over at shore leave
@@ -161,13 +160,14 @@ def new_campaign(config: dict[str, Any], seed: int) -> Campaign:
     campaign = Campaign(pack=pack_ref(pack.path), seed=seed, dice=dice, title=title, planned=planned, mode=mode,
                         captains=[], tier=int(config.get("tier", 1)), world_cards=int(config.get("world_cards", 6)))
     taken: set[str] = set()
+    ships: set[str] = set()
     for index, spec in enumerate(specs):
         faction = spec.get("faction") or ("renegade" if mode == "coop" or index % 2 == 0 else "coalition")
         if faction not in FACTIONS or (mode == "coop" and faction != "renegade"):
             raise RuleError("In the co-operative campaign every player flies a Renegade ship."
                             if faction in FACTIONS else f"A faction is renegade or coalition, not '{faction}'.")
-        ship = _ship(pack, faction, spec.get("ship"), {c.ship for c in campaign.captains})
-        crew = [str(c).upper() for c in spec.get("crew") or _first_crew(pack, faction, taken)]
+        ship = _ship_for(pack, faction, spec.get("ship"), ships)
+        crew = [str(c).upper() for c in spec.get("crew") or _default_crew(pack, faction, taken) or []]
         _check_first_crew(pack, faction, crew, taken)  # N95
         taken.update(crew)
         campaign.captains.append(Captain(
@@ -183,28 +183,6 @@ def new_campaign(config: dict[str, Any], seed: int) -> Campaign:
     dice.shuffle(campaign.gear_deck)
     dice.shuffle(campaign.upgrade_deck)
     return campaign
-
-
-def _ship(pack: Pack, faction: str, wanted: Optional[str], taken: set[str]) -> str:
-    free = [code for code, s in pack.ships.items() if s.faction == faction and code not in taken]
-    if wanted:
-        wanted = wanted.upper()
-        if wanted not in pack.ships or pack.ships[wanted].faction != faction:
-            raise RuleError(f"'{wanted}' is not a {faction} ship of the pack.")
-        if wanted in taken:
-            raise RuleError(f"The {wanted} is already taken.")
-        return wanted
-    if not free:
-        raise RuleError(f"No {faction} ship is left for another player.")
-    return free[0]
-
-
-def _first_crew(pack: Pack, faction: str, taken: set[str]) -> list[str]:
-    free = [code for code, c in pack.crew.items() if c.faction == faction and code not in taken]
-    for chosen in itertools.combinations(free, 5):
-        if stations_for(pack, list(chosen)) is not None:
-            return list(chosen)
-    raise RuleError(f"Not enough {faction} crew left to man every station.")
 
 
 def _check_first_crew(pack: Pack, faction: str, crew: list[str], taken: set[str]) -> None:
