@@ -214,8 +214,17 @@ def test_a_ship_component_spends_the_commanders_xp():  # N86
     c = offering(rich(c), "p1", "armour-plating")
     c2, _ = cp.apply(c, "p1", "train armour-plating")
     assert c2.captain("p1").ship_upgrades == ["armour-plating"] and c2.captain("p1").crew["VESK"].xp == 0
-    assert cp.mission_config(launched(everyone_done(c2)))["campaign"]["carried"]["p1"]["ship_upgrades"] == [
-        "armour-plating"]
+
+
+def test_upgrades_carry_into_the_next_mission_game():
+    c, _ = finished(new(), winner="renegade")
+    c, _ = cp.apply(offering(rich(c), "p1", "marksman-drills"), "p1", "train marksman-drills RHEE")
+    c, _ = cp.apply(offering(c, "p1", "layered-shields"), "p1", "train layered-shields")
+    c = launched(everyone_done(c))
+    game = rules.new_game(cp.mission_config(c), c.mission_seed)
+    assert game.crew["RHEE"].skills["weapons"] == PACK.crew["RHEE"].skills.weapons + 1
+    assert game.ships["KESTREL"].shields == PACK.ships["KESTREL"].shields + 2
+    assert game.ships["WARDEN"].shields == PACK.ships["WARDEN"].shields  # only what was bought
 
 
 def test_recruiting_needs_digits_a_berth_and_a_free_crewmember():  # N84

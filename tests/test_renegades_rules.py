@@ -45,6 +45,8 @@ def test_a_bad_pack_is_refused_saying_where(tmp_path, file, old, new, problem):
     ({"mode": "coop", "players": [{"seat": "p1", "faction": "coalition"}]}, "every player flies a Renegade ship"),
     ({"players": [{"seat": "p1"}, {"seat": "p2", "faction": "renegade"}]}, "needs a player on each side"),
     ({"players": [{"seat": "p1", "ship": "WARDEN"}, {"seat": "p2"}]}, "not a renegade ship"),
+    ({"players": [{"seat": "p1", "ship_upgrades": ["marksman-drills"]}, {"seat": "p2"}]}, "Unknown ship upgrades"),
+    ({"players": [{"seat": "p1", "upgrades": {"VESK": ["nope"]}}, {"seat": "p2"}]}, "Unknown crew upgrades"),
     ({"players": [{"seat": "p1", "crew": ["VESK", "KAIRO", "RHEE", "MOTT", "GRUND"]}, {"seat": "p2"}]},
      "one for each station"),
     ({"players": [{"seat": "p1", "crew": ["HALVERN", "TALLO", "RHEE", "MOTT", "GRUND"]}, {"seat": "p2"}]},

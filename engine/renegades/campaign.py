@@ -198,15 +198,16 @@ def _check_first_crew(pack: Pack, faction: str, crew: list[str], taken: set[str]
 
 # --- a mission: out to the game and back ----------------------------------------------------------
 def mission_config(campaign: Campaign) -> dict[str, Any]:
-    """The config of the Renegades game for the mission being played: the flying crews of
-    each player, and what the campaign carries (armory, upgrades) under `campaign`."""
+    """The config of the Renegades game for the mission being played: each player's flying
+    crew with their turned crew and upgrades (the game applies them), and the armory under
+    `campaign.carried` (the game does not use it yet)."""
     if campaign.phase != "mission" or campaign.current is None:
         raise RuleError("No mission is under way.")
     players = [{"seat": c.seat, "name": c.name, "faction": c.faction, "ship": c.ship, "crew": list(c.flying),
-                "turned": [code for code in c.flying if c.crew[code].turned_from]} for c in campaign.captains]
-    carried = {c.seat: {"armory": list(c.armory), "ship_upgrades": list(c.ship_upgrades),
-                        "upgrades": {code: list(h.upgrades) for code, h in c.crew.items() if h.upgrades}}
-               for c in campaign.captains}
+                "turned": [code for code in c.flying if c.crew[code].turned_from],
+                "upgrades": {code: list(c.crew[code].upgrades) for code in c.flying if c.crew[code].upgrades},
+                "ship_upgrades": list(c.ship_upgrades)} for c in campaign.captains]
+    carried = {c.seat: {"armory": list(c.armory)} for c in campaign.captains}
     return {"pack": campaign.pack, "mode": campaign.mode, "tier": campaign.tier, "world_cards": campaign.world_cards,
             "mission": campaign.current, "players": players,
             "campaign": {"title": campaign.title, "mission": len(campaign.played) + 1, "carried": carried}}

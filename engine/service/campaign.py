@@ -237,7 +237,7 @@ class CampaignService:
             players = {p["seat"]: p for p in rules.mission_config(campaign)["players"]}
             for seat in seats:
                 if seat.user_id not in taken:
-                    options = {k: v for k, v in players[seat.seat].items() if k in ("faction", "ship", "crew", "turned")}
+                    options = {k: v for k, v in players[seat.seat].items() if k not in ("seat", "name")}
                     await self.games.join(game_id, seat.user_id, seat.name, **options)
             return game_id, await self.games.start(game_id, seats[0].user_id)
         return game_id, None
