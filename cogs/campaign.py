@@ -9,6 +9,7 @@ prisoners, done), or takes a typed step such as `crew VESK LINNET RHEE MOTT GRUN
 """
 from __future__ import annotations
 
+import io
 from typing import Literal, Optional
 
 import discord
@@ -133,12 +134,13 @@ class Campaigns(commands.Cog):
             campaign_id = await self._here(interaction)
             settled = await self.desk.settle(campaign_id)
             lines = await self.desk.roster(campaign_id, interaction.user.id)
+            picture = await self.desk.roster_picture(campaign_id)
         except ServiceError as refused:
             await present.refuse(interaction, refused)
             return
         if settled is not None:
             await self.announce(settled, ping=True)
-        await present.reply(interaction, "\n".join(lines))
+        await present.reply(interaction, "\n".join(lines), file=discord.File(io.BytesIO(picture), "roster.png"))
 
     @campaign.command(name="continue", description="Record a finished mission, or launch the next one")
     async def continue_(self, interaction: discord.Interaction) -> None:

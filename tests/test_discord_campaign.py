@@ -54,7 +54,9 @@ async def test_a_campaign_from_new_to_its_second_mission(monkeypatch, tmp_path):
         assert "sell blink-beacon" in values and values[-1] == "done"
         await fake.dispatch(fake.click(ANN, int(panel["id"]), select_of(fake, panel)["custom_id"],
                                        ["sell blink-beacon"]))
-        assert "You sell Emergency blink beacon for 50 digits." in fake.messages[int(panel["id"])]["content"]
+        shown = fake.messages[int(panel["id"])]["content"]
+        assert "You sell Emergency blink beacon for 50 digits." in shown
+        assert shown.count("on offer:") == 1  # Ann's own offers, never Bo's
         assert not any("blink beacon" in r.text for r in fake.public()[sent:] if not r.ephemeral)  # private
         refused = fake.slash(ANN, "campaign shore", thread, step="recruit LINNET")
         await fake.dispatch(refused)
@@ -75,6 +77,8 @@ async def test_a_campaign_from_new_to_its_second_mission(monkeypatch, tmp_path):
         await fake.dispatch(status)
         text = fake.original(status)["content"]
         assert "mission 1 of 3 played" in text and "Ann (renegade): the Kestrel" in text and "50 digits" in text
+        assert [a["filename"] for a in fake.original(status)["attachments"]] == ["roster.png"]
+        assert text.count("on offer:") == 0  # shore leave is over: no offers left to show
 
         await fake.dispatch(fake.slash(BO, "campaign continue", thread))
         second = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id

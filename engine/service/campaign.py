@@ -26,6 +26,7 @@ from engine.renegades import state as game_state
 from engine.renegades.content import load_pack
 from engine.service.errors import IllegalCommand, NotAPlayer, UnknownGame
 from engine.service.service import GameService, Update
+from images.roster import render_roster
 
 FINISH = "finish"
 
@@ -272,16 +273,25 @@ class CampaignService:
 
     # ---- reading ----------------------------------------------------------------------
 
-    async def roster(self, campaign_id: int, user_id: Optional[int] = None) -> list[str]:
-        """The campaign at a glance, as `user_id` may see it (offers only their own)."""
-        row, campaign = await self.get(campaign_id)
+    async def _seen_by(self, campaign_id: int, user_id: Optional[int]) -> tuple[Any, dict, dict[str, str]]:
+        """(pack, view, names) of the campaign as `user_id` may see it (offers only their own)."""
+        _, campaign = await self.get(campaign_id)
         seat = None
         if user_id is not None:
             seat = next((s.seat for s in await self.store.seats(campaign_id) if s.user_id == user_id), None)
         pack = load_pack(campaign.pack)
         view = rules.view_for(campaign, seat)
-        names = campaign_text.names_of(pack, view)
+        return pack, view, campaign_text.names_of(pack, view)
+
+    async def roster(self, campaign_id: int, user_id: Optional[int] = None) -> list[str]:
+        """The campaign at a glance in words, as `user_id` may see it."""
+        pack, view, names = await self._seen_by(campaign_id, user_id)
         return campaign_text.roster_lines(view, pack, names)
+
+    async def roster_picture(self, campaign_id: int) -> bytes:
+        """The roster as a PNG (public: no offers), drawn off the event loop."""
+        _, view, names = await self._seen_by(campaign_id, None)
+        return await asyncio.to_thread(render_roster, view, names)
 
     async def shore_choices(self, campaign_id: int, user_id: int) -> list[tuple[str, str]]:
         """(command, label) of the shore leave steps open to the user now, for their panel:
