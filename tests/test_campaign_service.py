@@ -155,3 +155,17 @@ async def test_a_bad_campaign_is_refused_and_nothing_is_stored(path):
                           title="ember")
     assert await desk.store.ids() == []
     await games.close()
+
+
+async def test_an_aborted_mission_game_is_dealt_again_by_the_next_continue(path):  # N96
+    games, desk = await open_desk(path)
+    cid = (await desk.create(players=PLAYERS, title="ember", channel_id=20, thread_id=32, seed=8)).campaign_id
+    first = (await desk.continue_(cid, ANN)).game_id
+    await games.abort(first, ANN)
+    assert await desk.settle(cid) is None  # nothing to record
+    again = await desk.continue_(cid, BO)
+    assert again.game_id != first and again.mission_start is not None
+    old, new = await games.db.game(first), await games.db.game(again.game_id)
+    assert (new.seed, json.loads(new.config)["mission"]) == (old.seed, json.loads(old.config)["mission"])
+    assert (await desk.get(cid))[1].phase == "mission"
+    await games.close()

@@ -200,7 +200,8 @@ def _check_first_crew(pack: Pack, faction: str, crew: list[str], taken: set[str]
 def mission_config(campaign: Campaign) -> dict[str, Any]:
     """The config of the Renegades game for the mission being played: each player's flying
     crew with their turned crew and upgrades (the game applies them), and the armory under
-    `campaign.carried` (the game does not use it yet)."""
+    `campaign.carried` (the game does not use it yet, so the campaign keeps its own armory:
+    what a landing party finds comes back as the digits the game counts)."""
     if campaign.phase != "mission" or campaign.current is None:
         raise RuleError("No mission is under way.")
     players = [{"seat": c.seat, "name": c.name, "faction": c.faction, "ship": c.ship, "crew": list(c.flying),
@@ -224,15 +225,10 @@ def outcome_of(final_state: Any) -> dict[str, Any]:
     for code, c in (state.get("crew") or {}).items():
         crew[code] = {"wounds": c.get("wounds", 0), "ko": bool(c.get("ko", False)),
                       "held_by": c.get("ship") if c.get("captive") else None}
-        if "gear" in c:
-            crew[code]["gear"] = list(c["gear"])
-    outcome = {"mission": state.get("mission"), "over": state.get("phase") == "over",
-               "outcome": result.get("outcome", "unfinished"), "winner": result.get("winner"),
-               "digits": _faction_digits(result), "crew": crew,
-               "ships": {code: s.get("damage", 0) for code, s in ships.items() if s.get("kind") == "ship"}}
-    if "armory" in state:
-        outcome["armory"] = {ship: list(items) for ship, items in state["armory"].items()}
-    return outcome
+    return {"mission": state.get("mission"), "over": state.get("phase") == "over",
+            "outcome": result.get("outcome", "unfinished"), "winner": result.get("winner"),
+            "digits": _faction_digits(result), "crew": crew,
+            "ships": {code: s.get("damage", 0) for code, s in ships.items() if s.get("kind") == "ship"}}
 
 
 def _faction_digits(result: dict) -> dict[str, int]:
@@ -278,10 +274,6 @@ def _on_finish(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emi
             if code in cap.crew:
                 cap.crew[code].xp += 1 + (record.winner == cap.faction)
     _carry_crew(c, pack, outcome, by_ship, emit)
-    if "armory" in outcome:
-        for cap in c.captains:
-            cap.armory = [g for g in outcome["armory"].get(cap.ship, [])] + [
-                g for code in cap.crew for g in outcome["crew"].get(code, {}).get("gear", [])]
     c.played.append(record)
     c.current, c.mission_seed = None, None
     emit("mission_recorded", number=record.number, mission=record.mission, outcome=record.outcome,
