@@ -26,12 +26,15 @@ SELECT_LIMIT = 25  # options in one Discord select
 
 
 def shore_view(campaign_id: int, choices: list[tuple[str, str]]) -> Optional[discord.ui.View]:
-    """The private shore leave panel: one select of the steps open now (value: the command)."""
+    """The private shore leave panel: one select of the steps open now (value: the command),
+    'done' always among them."""
     if not choices:
         return None
     view = discord.ui.View(timeout=None)
+    if len(choices) > SELECT_LIMIT:  # the rest can be typed: /campaign shore step:...
+        choices = choices[:SELECT_LIMIT - 1] + choices[-1:]
     options = [discord.SelectOption(label=label[:100], value=command[:100]) for command, label in choices]
-    view.add_item(ShoreStep(campaign_id, options[-SELECT_LIMIT:] if len(options) > SELECT_LIMIT else options))
+    view.add_item(ShoreStep(campaign_id, options))
     return view
 
 

@@ -169,3 +169,16 @@ async def test_an_aborted_mission_game_is_dealt_again_by_the_next_continue(path)
     assert (new.seed, json.loads(new.config)["mission"]) == (old.seed, json.loads(old.config)["mission"])
     assert (await desk.get(cid))[1].phase == "mission"
     await games.close()
+
+
+async def test_a_solo_campaign_flies_against_the_npc_coalition(path):
+    games, desk = await open_desk(path)
+    cid = (await desk.create(players=[(ANN, "Ann", {})], title="tide", mode="coop", channel_id=20, seed=9)).campaign_id
+    update = await desk.continue_(cid, ANN)
+    game = await games.get(update.game_id)
+    assert game.status == "active" and [s.user_id for s in game.seats] == [ANN]
+    mission = game_state.from_json((await games.db.game(game.id)).state)
+    assert sorted(s.faction for s in mission.ships.values() if s.kind == "ship") == ["coalition", "renegade"]
+    choices = await desk.shore_choices(cid, ANN)
+    assert choices == []  # no shore leave during a mission
+    await games.close()
