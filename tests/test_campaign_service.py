@@ -182,3 +182,25 @@ async def test_a_solo_campaign_flies_against_the_npc_coalition(path):
     choices = await desk.shore_choices(cid, ANN)
     assert choices == []  # no shore leave during a mission
     await games.close()
+
+
+async def test_the_shore_leave_panel_lists_the_steps_open_to_its_player(path):
+    games, desk = await open_desk(path)
+    cid = (await desk.create(players=PLAYERS, title="ember", channel_id=20, thread_id=33, seed=12)).campaign_id
+    await play_mission(games, (await desk.continue_(cid, ANN)).game_id, random.Random(5))
+    await desk.continue_(cid, ANN)
+    _, campaign = await desk.get(cid)
+    ann = campaign.captain("p1")
+    commands = [command for command, _ in await desk.shore_choices(cid, ANN)]
+    assert [c for c in commands if c.startswith("buy")] == [f"buy {g}" for g in ann.gear_offer]
+    assert ["sell arc-pistol", "sell blink-beacon", "sell arc-blade"] == [c for c in commands if c.startswith("sell")]
+    assert {"recruit KAIRO", "recruit LINNET"} <= set(commands) and "recruit VESK" not in commands
+    for upgrade in ann.upgrade_offer:
+        trained = [c for c in commands if c.startswith(f"train {upgrade}")]
+        assert trained, upgrade
+        if upgrade == "command-course":
+            assert trained == ["train command-course VESK"]  # only the commander may take it
+    assert commands[-1] == "done"
+    await desk.command(cid, ANN, "done")
+    assert await desk.shore_choices(cid, ANN) == []
+    await games.close()
