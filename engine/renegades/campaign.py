@@ -14,7 +14,8 @@ state, whatever the game reports. Commands are text, like a game's:
     campaign, events = apply(campaign, "p2", "done")
 
 An illegal command raises RuleError and leaves the campaign as it was. Rulings N80-N89 and
-N95-N99 (docs/rulings.md) decide what the rulebook leaves open.
+N95-N96 (docs/rulings.md) decide what the rulebook leaves open. The state is in
+campaign_state.py, the shore leave steps in shore_leave.py.
 """
 from __future__ import annotations
 
@@ -24,106 +25,19 @@ import msgspec
 
 from engine import command_text
 from engine.awaymissions.content import pack_ref
-from engine.codec import StateCodec
 from engine.dice import Dice
 from engine.errors import PackError, RuleError
-from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
+from engine.renegades.campaign_state import (Campaign, Captain, Hand, Mission, clone, from_json,  # noqa: F401
+                                             to_json)
+from engine.renegades.content import FACTIONS, Pack, load_pack
 from engine.renegades.setup import MODES, _default_crew, _ship_for, stations_for
+from engine.renegades.shore_leave import (on_buy, on_crew, on_done, on_ransom, on_recruit, on_sell, on_train,
+                                          on_turn, open_shore_leave, require_phase, sale_price)  # noqa: F401
 
+__all__ = ["new_campaign", "mission_config", "outcome_of", "apply", "parse", "canonical", "awaited", "view_for",
+           "sale_price", "Campaign", "Captain", "Hand", "Mission", "to_json", "from_json", "clone"]
 MISSIONS_AGREED = (3, 4, 5)
-GEAR_OFFER, UPGRADE_OFFER = 4, 3  # cards each player turns over at shore leave
 STARTING_ARMORY = ("arc-pistol", "arc-pistol", "arc-pistol", "blink-beacon", "arc-blade")
-PHASES = ("briefing", "mission", "shore_leave", "over", "abandoned")
-
-
-class _Data(msgspec.Struct, omit_defaults=True, gc=False):
-    """Plain campaign data."""
-
-
-class Hand(_Data):
-    """A crewmember on a campaign roster (or in a brig): what it earned and what it suffered."""
-
-    code: str
-    name: str
-    faction: str  # the faction it serves now
-    xp: int = 0
-    wounds: int = 0
-    ko: bool = False  # unconscious when the last mission ended
-    upgrades: list[str] = []
-    turned_from: Optional[str] = None  # the faction it served before it was turned
-
-
-class Captain(_Data):
-    """One player's side of the campaign: ship, crew, brig, armory and purse."""
-
-    seat: str
-    name: str
-    faction: str
-    ship: str
-    crew: dict[str, Hand] = {}  # aboard (the brig not counted)
-    flying: list[str] = []  # the five who man the stations on the next mission (N81)
-    brig: dict[str, Hand] = {}  # prisoners
-    armory: list[str] = []
-    ship_upgrades: list[str] = []
-    ship_damage: int = 0
-    digits: int = 0
-    earned: int = 0  # digits earned over the whole campaign (the ending's tie-break)
-    won: int = 0  # missions won
-    gear_offer: list[str] = []  # shore leave: the cards turned over for this player (private)
-    upgrade_offer: list[str] = []
-    tried: list[str] = []  # prisoners this player tried to turn this shore leave
-    ready: bool = False  # done with shore leave
-
-
-class Mission(_Data):
-    """A mission played: what it was and how it went."""
-
-    number: int
-    mission: str
-    outcome: str
-    winner: Optional[str] = None
-    digits: dict[str, int] = {}  # seat -> digits it brought
-
-
-class Campaign(_Data):
-    """Everything about one campaign. `version` counts accepted commands."""
-
-    pack: str
-    seed: int
-    dice: Dice
-    title: str
-    planned: int
-    mode: str
-    captains: list[Captain]
-    tier: int = 1
-    world_cards: int = 6
-    phase: str = "briefing"  # see PHASES
-    version: int = 0
-    deck: list[str] = []  # missions bearing the title, hidden order (N80)
-    played: list[Mission] = []
-    current: Optional[str] = None  # the mission being played
-    mission_seed: Optional[int] = None
-    gear_deck: list[str] = []
-    gear_discard: list[str] = []
-    upgrade_deck: list[str] = []
-    upgrade_discard: list[str] = []
-    ending: Optional[dict[str, Any]] = None
-
-    def captain(self, seat: str) -> Captain:
-        for c in self.captains:
-            if c.seat == seat:
-                return c
-        raise RuleError("You are not in this campaign.")
-
-    @property
-    def seats(self) -> list[str]:
-        return [c.seat for c in self.captains]
-
-
-_codec = StateCodec(Campaign)
-to_json = _codec.to_json
-from_json = _codec.from_json
-clone = _codec.clone
 
 
 def _pack(path: str) -> Pack:
@@ -244,7 +158,7 @@ def _faction_digits(result: dict) -> dict[str, int]:
 # --- commands ----------------------------------------------------------------------------------------
 def _on_launch(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
     """Draw the next mission (N80) and the seed of its game."""
-    _require_phase(c, "briefing", "A mission can be launched only between missions, once shore leave is over.")
+    require_phase(c, "briefing", "A mission can be launched only between missions, once shore leave is over.")
     if not c.deck:
         c.deck = [m.mission for m in c.played]
         c.dice.shuffle(c.deck)
@@ -257,7 +171,7 @@ def _on_launch(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emi
 
 def _on_finish(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
     """Take what carries over from the mission's final state, then shore leave or the ending."""
-    _require_phase(c, "mission", "No mission is under way.")
+    require_phase(c, "mission", "No mission is under way.")
     if not isinstance(outcome, dict) or not outcome.get("over"):
         raise RuleError("The mission's game is not over yet.")
     if outcome.get("mission") != c.current:
@@ -281,7 +195,7 @@ def _on_finish(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emi
     if len(c.played) >= c.planned:
         _conclude(c, pack, emit)
     else:
-        _open_shore_leave(c, pack, emit)
+        open_shore_leave(c, pack, emit)
 
 
 def _share(c: Campaign, by_faction: dict[str, int]) -> dict[str, int]:
@@ -324,225 +238,6 @@ def _carry_crew(c: Campaign, pack: Pack, outcome: dict, by_ship: dict[str, Capta
         emit("prisoner_taken", seat=captor.seat, crew=code, from_seat=owner.seat if owner else None)
 
 
-def _open_shore_leave(c: Campaign, pack: Pack, emit) -> None:
-    """N83: every ship lands home, is repaired and its crew healed, revived and retrieved;
-    then each player in seat order turns over their gear and upgrade offers (N85)."""
-    c.phase = "shore_leave"
-    for cap in c.captains:
-        healed = [code for code, h in cap.crew.items() if h.wounds or h.ko]
-        for hand in [*cap.crew.values(), *cap.brig.values()]:
-            hand.wounds, hand.ko = 0, False
-        repaired, cap.ship_damage = cap.ship_damage, 0
-        cap.ready, cap.tried = False, []
-        cap.gear_offer = _turn_over(c, "gear", GEAR_OFFER)
-        cap.upgrade_offer = _turn_over(c, "upgrade", UPGRADE_OFFER)
-        emit("shore_leave", seat=cap.seat, healed=healed, repaired=repaired)
-
-
-def _turn_over(c: Campaign, deck: str, count: int) -> list[str]:
-    cards = getattr(c, f"{deck}_deck")
-    discard = getattr(c, f"{deck}_discard")
-    drawn = []
-    while len(drawn) < count:
-        if not cards:
-            if not discard:
-                break
-            cards.extend(discard)
-            discard.clear()
-            c.dice.shuffle(cards)
-        drawn.append(cards.pop(0))
-    return drawn
-
-
-def _shore(c: Campaign, seat: str) -> Captain:
-    _require_phase(c, "shore_leave", "That is done on shore leave, between missions.")
-    cap = c.captain(seat)
-    if cap.ready:
-        raise RuleError("You have finished your shore leave.")
-    return cap
-
-
-def _pay(cap: Captain, amount: int, what: str) -> None:
-    if cap.digits < amount:
-        raise RuleError(f"{what} costs {amount} digits; you have {cap.digits}.")
-    cap.digits -= amount
-
-
-def _on_buy(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
-    cap = _shore(c, seat)
-    code = args[0]
-    if code not in cap.gear_offer:
-        raise RuleError(f"'{code}' is not among your weapons & gear on offer ({', '.join(cap.gear_offer) or 'none'}).")
-    gear = pack.gear[code]
-    _pay(cap, gear.cost, gear.name)
-    cap.gear_offer.remove(code)
-    cap.armory.append(code)
-    emit("bought", seat=seat, gear=code, cost=gear.cost, private=True)
-
-
-def sale_price(cost: int) -> int:
-    """N88: half the cost, to the nearest 25 (exactly between: up)."""
-    return (cost + 25) // 50 * 25
-
-
-def _on_sell(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
-    cap = _shore(c, seat)
-    code = args[0]
-    if code not in cap.armory:
-        raise RuleError(f"There is no '{code}' in your armory.")
-    if code not in pack.gear:
-        raise RuleError(f"Nobody in port buys '{code}'.")
-    price = sale_price(pack.gear[code].cost)
-    cap.armory.remove(code)
-    cap.digits += price
-    emit("sold", seat=seat, gear=code, price=price, private=True)
-
-
-def _on_train(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
-    """A crew upgrade for one crewmember, or (no crewmember named) a ship component."""
-    cap = _shore(c, seat)
-    code = args[0].lower()
-    if code not in cap.upgrade_offer:
-        raise RuleError(f"'{code}' is not among your upgrades on offer ({', '.join(cap.upgrade_offer) or 'none'}).")
-    upgrade = pack.upgrades[code]
-    if upgrade.target == "ship":
-        if len(args) > 1:
-            raise RuleError(f"{upgrade.name} is fitted to the ship: train {code}")
-        trainee = _commander(c, pack, cap)
-    else:
-        if len(args) < 2:
-            raise RuleError(f"Name the crewmember to train: train {code} CREW")
-        trainee = cap.crew.get(args[1].upper())
-        if trainee is None:
-            raise RuleError(f"{args[1].upper()} is not in your crew.")
-        card = pack.crew[trainee.code]
-        if upgrade.keyword and upgrade.keyword not in (*card.keywords, *card.stations):
-            raise RuleError(f"{upgrade.name} is only for {upgrade.keyword} crew.")
-        if code in trainee.upgrades:
-            raise RuleError(f"{trainee.name} already has {upgrade.name}.")
-    if trainee.xp < upgrade.xp:
-        raise RuleError(f"{upgrade.name} needs {upgrade.xp} XP from {trainee.name}, who has {trainee.xp}.")
-    _pay(cap, upgrade.cost, upgrade.name)
-    trainee.xp -= upgrade.xp
-    cap.upgrade_offer.remove(code)
-    (cap.ship_upgrades if upgrade.target == "ship" else trainee.upgrades).append(code)
-    emit("upgraded", seat=seat, upgrade=code, crew=None if upgrade.target == "ship" else trainee.code,
-         cost=upgrade.cost, xp=upgrade.xp, private=True)
-
-
-def _commander(c: Campaign, pack: Pack, cap: Captain) -> Hand:
-    """N86: the crewmember flying at the commander station (it pays a ship upgrade's XP)."""
-    stations = stations_for(pack, cap.flying) if len(cap.flying) == 5 else None
-    if not stations:
-        raise RuleError("Your ship has no commander on its stations; choose your five crew first.")
-    return cap.crew[stations["commander"]]
-
-
-def _capacity(pack: Pack, cap: Captain) -> int:
-    return pack.ships[cap.ship].capacity
-
-
-def _in_campaign(c: Campaign) -> set[str]:
-    return {code for cap in c.captains for code in (*cap.crew, *cap.brig)}
-
-
-def _on_recruit(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
-    """N84: a crewmember of the ship's faction nobody in the campaign has, for the recruit price."""
-    cap = _shore(c, seat)
-    code = args[0]
-    card = pack.crew.get(code)
-    if card is None or card.faction != cap.faction:
-        raise RuleError(f"'{code}' is not {cap.faction} crew of the pack.")
-    if code in _in_campaign(c):
-        raise RuleError(f"{card.name} already serves on a ship or sits in a brig.")
-    if len(cap.crew) >= _capacity(pack, cap):
-        raise RuleError(f"The {pack.ships[cap.ship].name} is full ({_capacity(pack, cap)} crew).")
-    _pay(cap, pack.shore_leave.recruit, f"Recruiting {card.name}")
-    cap.crew[code] = Hand(code=code, name=card.name, faction=cap.faction)
-    emit("recruited", seat=seat, crew=code, cost=pack.shore_leave.recruit, private=True)
-
-
-def _on_turn(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
-    """N87: a leadership test, once a shore leave per prisoner: the captor's highest-initiative
-    crewmember against the prisoner, counting 5s and 6s; the captor must roll more."""
-    cap = _shore(c, seat)
-    code = args[0]
-    prisoner = cap.brig.get(code)
-    if prisoner is None:
-        raise RuleError(f"{code} is not in your brig.")
-    if code in cap.tried:
-        raise RuleError(f"You already tried to turn {prisoner.name} this shore leave.")
-    if len(cap.crew) >= _capacity(pack, cap):
-        raise RuleError(f"The {pack.ships[cap.ship].name} is full; a turned prisoner would have no berth.")
-    if not cap.crew:
-        raise RuleError("Nobody aboard can talk the prisoner round.")
-    leader = max(cap.crew.values(), key=lambda h: (pack.crew[h.code].initiative, h.code))
-    ours = c.dice.roll(max(1, _skill(pack, leader, "leadership")))
-    theirs = c.dice.roll(max(1, _skill(pack, prisoner, "leadership")))
-    if prisoner.turned_from == cap.faction:  # once ours: +5 to one die
-        ours[ours.index(min(ours))] += 5
-    won = sum(f >= 5 for f in ours) > sum(f >= 5 for f in theirs)
-    cap.tried.append(code)
-    if won:
-        del cap.brig[code]
-        prisoner.turned_from = prisoner.faction if prisoner.faction != cap.faction else prisoner.turned_from
-        prisoner.faction = cap.faction
-        cap.crew[code] = prisoner
-    emit("turn_attempt", seat=seat, crew=code, leader=leader.code, ours=ours, theirs=theirs, turned=won)
-
-
-def _skill(pack: Pack, hand: Hand, skill: str) -> int:
-    """A crewmember's skill with its training."""
-    bonus = sum(pack.upgrades[u].add for u in hand.upgrades if pack.upgrades[u].skill == skill)
-    return getattr(pack.crew[hand.code].skills, skill) + bonus
-
-
-def _on_ransom(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
-    """N87: a prisoner is sold back for the ransom price; it returns to its player's roster
-    when that player has a berth for it, to the recruiting pool otherwise."""
-    cap = _shore(c, seat)
-    code = args[0]
-    prisoner = cap.brig.pop(code, None)
-    if prisoner is None:
-        raise RuleError(f"{code} is not in your brig.")
-    cap.digits += pack.shore_leave.ransom
-    home = next((o for o in c.captains if o.faction == prisoner.faction and o is not cap
-                 and len(o.crew) < _capacity(pack, o)), None)
-    if home is not None:
-        home.crew[code] = prisoner
-    emit("ransomed", seat=seat, crew=code, price=pack.shore_leave.ransom, to=home.seat if home else None)
-
-
-def _on_crew(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
-    """N81: the five who man the stations on the next mission."""
-    cap = _shore(c, seat)
-    chosen = list(args)
-    for code in chosen:
-        if code not in cap.crew:
-            raise RuleError(f"{code} is not in your crew.")
-    if len(set(chosen)) != 5 or stations_for(pack, chosen) is None:
-        raise RuleError("Choose five of your crew, one for each station: commander, navigation, weapons, "
-                        "comms and engineering.")
-    cap.flying = chosen
-    emit("crew_chosen", seat=seat, crew=chosen, private=True)
-
-
-def _on_done(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
-    """Finish shore leave: unbought offers are discarded; the last player done ends shore leave."""
-    cap = _shore(c, seat)
-    flying = [code for code in cap.flying if code in cap.crew]
-    if len(flying) != 5 or stations_for(pack, flying) is None:
-        raise RuleError("Your ship cannot fly without five crew, one for each station: "
-                        "recruit or turn crew, then choose them with 'crew A B C D E'.")
-    c.gear_discard += cap.gear_offer
-    c.upgrade_discard += cap.upgrade_offer
-    cap.gear_offer, cap.upgrade_offer, cap.ready = [], [], True
-    emit("shore_leave_done", seat=seat)
-    if all(x.ready for x in c.captains):
-        c.phase = "briefing"
-        emit("shore_leave_over", next=len(c.played) + 1)
-
-
 def _on_abandon(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
     """N96: any player may abandon the campaign; it ends without an ending."""
     if c.phase in ("over", "abandoned"):
@@ -573,25 +268,18 @@ def _conclude(c: Campaign, pack: Pack, emit) -> None:
     emit("epic_ending", **c.ending)
 
 
-def _require_phase(c: Campaign, phase: str, message: str) -> None:
-    if c.phase in ("over", "abandoned"):
-        raise RuleError("The campaign is over.")
-    if c.phase != phase:
-        raise RuleError(message)
-
-
 Handler = Callable[[Campaign, Pack, str, list[str], Optional[dict], Callable], None]
 COMMANDS: dict[str, tuple[Handler, str, int, int]] = {
     "launch": (_on_launch, "launch", 0, 0),
     "finish": (_on_finish, "finish", 0, 0),
-    "buy": (_on_buy, "buy GEAR", 1, 1),
-    "sell": (_on_sell, "sell GEAR", 1, 1),
-    "train": (_on_train, "train UPGRADE [CREW]", 1, 2),
-    "recruit": (_on_recruit, "recruit CREW", 1, 1),
-    "turn": (_on_turn, "turn PRISONER", 1, 1),
-    "ransom": (_on_ransom, "ransom PRISONER", 1, 1),
-    "crew": (_on_crew, "crew A B C D E", 5, 5),
-    "done": (_on_done, "done", 0, 0),
+    "buy": (on_buy, "buy GEAR", 1, 1),
+    "sell": (on_sell, "sell GEAR", 1, 1),
+    "train": (on_train, "train UPGRADE [CREW]", 1, 2),
+    "recruit": (on_recruit, "recruit CREW", 1, 1),
+    "turn": (on_turn, "turn PRISONER", 1, 1),
+    "ransom": (on_ransom, "ransom PRISONER", 1, 1),
+    "crew": (on_crew, "crew A B C D E", 5, 5),
+    "done": (on_done, "done", 0, 0),
     "abandon": (_on_abandon, "abandon", 0, 0),
 }
 _UPPER = {"recruit", "turn", "ransom", "crew"}  # crew codes; gear and upgrade codes are lower case
