@@ -14,7 +14,7 @@ state, whatever the game reports. Commands are text, like a game's:
     campaign, events = apply(campaign, "p2", "done")
 
 An illegal command raises RuleError and leaves the campaign as it was. Rulings N80-N89 and
-N95-N96 (docs/rulings.md) decide what the rulebook leaves open. The state is in
+N95-N97 (docs/rulings.md) decide what the rulebook leaves open. The state is in
 campaign_state.py, the shore leave steps in shore_leave.py.
 """
 from __future__ import annotations
