@@ -175,8 +175,7 @@ class CampaignService:
                 update = await self._apply(campaign_id, None, user_id, "launch")
                 row, campaign = await self.get(campaign_id)
                 game_id, started = await self._mission_game(row, campaign)
-                return dataclasses.replace(update, game_id=game_id, mission_start=started,
-                                           public=(settled.public if settled else []) + update.public)
+                return dataclasses.replace(update, game_id=game_id, mission_start=started)
             if campaign.phase == "mission":
                 game_id, started = await self._mission_game(row, campaign)
                 return dataclasses.replace(await self._update(row, campaign, [], game_id), mission_start=started)
