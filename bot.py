@@ -29,7 +29,7 @@ from engine.service.rulesets import RULESETS
 
 log = logging.getLogger("ready_room")
 EXTENSIONS = ("cogs.game", "cogs.play", "cogs.turns", "cogs.admin", "cogs.league", "cogs.rules", "cogs.players",
-              "cogs.teams")
+              "cogs.teams", "cogs.campaign")
 
 NO_TOKEN = """No DISCORD_TOKEN is set.
 

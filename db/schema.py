@@ -210,6 +210,49 @@ MIGRATIONS: list[str] = [
         version  INTEGER NOT NULL
     );
     """,
+    # 8: Renegades campaigns (state is the campaign engine's JSON), their players, their
+    # command log (a mission's end names the game it came from), and each mission's game
+    # marked with its campaign
+    """
+    CREATE TABLE campaigns (
+        id         INTEGER PRIMARY KEY,
+        guild_id   INTEGER,
+        channel_id INTEGER,
+        thread_id  INTEGER,
+        created_by INTEGER,
+        status     TEXT    NOT NULL DEFAULT 'active'
+                   CHECK (status IN ('active', 'over', 'abandoned')),
+        version    INTEGER NOT NULL DEFAULT 0,
+        config     TEXT    NOT NULL,
+        seed       INTEGER NOT NULL,
+        state      TEXT    NOT NULL,
+        created_at REAL    NOT NULL,
+        updated_at REAL    NOT NULL
+    );
+    CREATE INDEX campaigns_by_place ON campaigns (channel_id, thread_id, status);
+    CREATE TABLE campaign_seats (
+        campaign_id INTEGER NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+        seat        TEXT    NOT NULL,
+        user_id     INTEGER NOT NULL,
+        name        TEXT    NOT NULL,
+        PRIMARY KEY (campaign_id, seat),
+        UNIQUE (campaign_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX campaign_seats_by_user ON campaign_seats (user_id);
+    CREATE TABLE campaign_log (
+        campaign_id INTEGER NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+        seq         INTEGER NOT NULL,
+        seat        TEXT,
+        user_id     INTEGER,
+        command     TEXT    NOT NULL,
+        game_id     INTEGER REFERENCES games (id),
+        events      TEXT    NOT NULL,
+        at          REAL    NOT NULL,
+        PRIMARY KEY (campaign_id, seq)
+    ) WITHOUT ROWID;
+    ALTER TABLE games ADD COLUMN campaign_id INTEGER REFERENCES campaigns (id);
+    CREATE INDEX games_by_campaign ON games (campaign_id) WHERE campaign_id IS NOT NULL;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -76,9 +76,26 @@ async def test_each_earlier_version_upgrades_and_keeps_its_data(tmp_path, versio
         assert [g.game_id for g in await database.awaited_games(100)] == [7]
         assert [r.user_id for r in await database.due_reminders(6.0)] == [100]
         await _players_work_on(database, version)
+        await _campaigns_work_on(database)
         assert await database.pragma("integrity_check") == "ok"
     finally:
         await database.close()
+
+
+async def _campaigns_work_on(database):
+    """Migration 7 on an upgraded file: a campaign is stored with its players and log, and
+    the old game becomes one of its missions."""
+    from db.campaign_store import CampaignEntry, CampaignSeat, CampaignStore
+    store = CampaignStore(database)
+    campaign = await store.create(config="{}", seed=5, state='{"v":0}', at=1.0, channel_id=2,
+                                  seats=[CampaignSeat("p1", 100, "Ann"), CampaignSeat("p2", 200, "Bo")])
+    await store.link_game(7, campaign)
+    await store.save(campaign, 0, status="active", state='{"v":1}',
+                     entry=CampaignEntry(1, "p1", 100, "finish", 7, "[]", 2.0))
+    assert await store.games(campaign) == [7]
+    assert [(e.command, e.game_id) for e in await store.log(campaign)] == [("finish", 7)]
+    assert (await store.live_in(2)).state == '{"v":1}'
+    assert (await database.game(7)).status == "active"  # the game itself is untouched
 
 
 async def _players_work_on(database, version):
