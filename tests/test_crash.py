@@ -83,6 +83,15 @@ async def verify(path, acks, seen=0):
         await database.close()
 
 
+def _wait_for_a_new_ack(acks, seen, patience=10.0):
+    """Until the player has acknowledged a command beyond the `seen` ones (or `patience` s)."""
+    until = time.monotonic() + patience
+    while time.monotonic() < until:
+        if os.path.exists(acks) and len(acknowledged(acks)) > seen:
+            return
+        time.sleep(0.002)
+
+
 def test_sigkill_at_random_moments_loses_no_acknowledged_command(tmp_path):
     path, acks = str(tmp_path / "games.db"), str(tmp_path / "acks")
     fork = multiprocessing.get_context("fork")
@@ -92,6 +101,8 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_command(tmp_path):
     for kill in range(KILLS):
         player = fork.Process(target=child, args=(path, acks, kill))
         player.start()
+        if kill % 3:  # two kills in three land while it plays, however slow the machine is
+            _wait_for_a_new_ack(acks, seen)
         time.sleep(rng.uniform(0.005, 0.15))
         os.kill(player.pid, signal.SIGKILL)
         player.join()
