@@ -519,9 +519,11 @@ def spread_commands(t: Table, code: str, amount: int) -> list[str]:
 
 
 def neutralize(t: Table, target: Character, assimilator: Optional[Character]) -> None:
-    owner = t.state.player(target.owner)
+    # its equipment and traits go to the discard pile of the player who played them: the
+    # controller (a drone's Borg cards are the Borg player's, not its owner's)
+    holder = t.state.player(target.controller)
     for card in target.equipment + target.traits:
-        t.discard(owner, card)
+        t.discard(holder, card)
     target.equipment, target.traits = [], []
     if target.assimilated:
         target.status, target.space, target.controller = "returned", None, target.owner
