@@ -135,7 +135,10 @@ def _on_play(t, seat, args):
     kind = t.decision.kind
     if kind == "action":
         cards.play_in_activation(t, seat, args[0], args[1] if len(args) > 1 else None)
-    elif kind == "interrupt":
+        return
+    if len(args) > 1:
+        raise RuleError("An interrupt names no character: it acts on the character of its moment.")
+    if kind == "interrupt":
         cards.play_interrupt(t, seat, args[0], t.decision.info["trigger"], t.decision.info["subject"])
     else:
         roll = t.state.roll
