@@ -270,7 +270,7 @@ COMMANDS: dict[str, Verb] = {
     "draw": Verb(("action",), _on_draw, "draw", 0, 0),
     "cycle": Verb(("action",), _on_cycle, "cycle MISSION-CARD", 1, 1, "L"),
     "play": Verb(("action", "interrupt", "reroll"), _on_play, "play CARD [CHARACTER]", 1, 2, "LU"),
-    "pass": Verb(("action", "reroll", "interrupt", "effect_move", "effect_place", "free_action", "search",
+    "pass": Verb(("action", "reroll", "interrupt", "effect_move", "free_action", "search",
                   "simultaneous"), _on_pass, "pass", 0, 0),
     "reroll": Verb(("reroll",), _on_reroll, "reroll CARD all | reroll CARD 1 3 ...", 2, 7, "LL"),
     "damage": Verb(("damage",), _on_damage, "damage CHARACTER attack=1 move=1 ...", 2, 5, "UL"),
