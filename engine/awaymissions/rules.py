@@ -537,8 +537,8 @@ def _playable(t, seat, leader):
         if card.kind == "equipment" and acted:
             continue
         if card.kind == "mission" and card.play in ("action", "table") or card.target == "none":
-            if leader.stun and card.kind == "mission":
-                continue
+            if leader.stun and card.kind == "mission" and card.play in ("action", "table"):
+                continue  # a special action; a mission played free costs no action (R28)
             if effects.all_hold(t, card.requires, seat, leader):
                 options.append(f"play {code}")
             continue
