@@ -517,7 +517,7 @@ def _legal_action(t, seat, d):
         options += [f"special {c.id} {code}" + (f" {other}" if other else "")
                     for code, other in actions.special_options(t, c)]
     player = s.player(seat)
-    options += _playable(t, seat, leader)
+    options += _playable(t, seat, leader, actors[1:])
     if player.support_deck:
         options.append("draw")
     if player.mission_deck:
@@ -526,8 +526,9 @@ def _legal_action(t, seat, d):
     return options
 
 
-def _playable(t, seat, leader):
-    """`play` commands for cards in hand that may be played in this activation now."""
+def _playable(t, seat, leader, drones=()):
+    """`play` commands for cards in hand that may be played in this activation now; a
+    mission played as a special action may also be taken by a drone under hivemind."""
     options = []
     acted = t.state.activation.acted
     for code in dict.fromkeys(t.state.player(seat).hand):
@@ -536,9 +537,11 @@ def _playable(t, seat, leader):
             continue
         if card.kind == "equipment" and acted:
             continue
-        if card.kind == "mission" and card.play in ("action", "table") or card.target == "none":
-            if leader.stun and card.kind == "mission" and card.play in ("action", "table"):
-                continue  # a special action; a mission played free costs no action (R28)
+        if card.kind == "mission" and card.play in ("action", "table"):  # a special action (R28)
+            options += [f"play {code}" + (f" {c.id}" if c is not leader else "") for c in (leader, *drones)
+                        if not c.stun and effects.all_hold(t, card.requires, seat, c)]
+            continue
+        if card.target == "none":
             if effects.all_hold(t, card.requires, seat, leader):
                 options.append(f"play {code}")
             continue
