@@ -136,7 +136,10 @@ def _on_play(t, seat, args):
     kind = t.decision.kind
     if kind == "action":
         cards.play_in_activation(t, seat, args[0], args[1] if len(args) > 1 else None)
-    elif kind == "interrupt":
+        return
+    if len(args) > 1:
+        raise RuleError("An interrupt names no character: it acts on the character of its moment.")
+    if kind == "interrupt":
         cards.play_interrupt(t, seat, args[0], t.decision.info["trigger"], t.decision.info["subject"])
     else:
         roll = t.state.roll
@@ -268,7 +271,7 @@ COMMANDS: dict[str, Verb] = {
     "draw": Verb(("action",), _on_draw, "draw", 0, 0),
     "cycle": Verb(("action",), _on_cycle, "cycle MISSION-CARD", 1, 1, "L"),
     "play": Verb(("action", "interrupt", "reroll"), _on_play, "play CARD [CHARACTER]", 1, 2, "LU"),
-    "pass": Verb(("action", "reroll", "interrupt", "effect_move", "effect_place", "free_action", "search",
+    "pass": Verb(("action", "reroll", "interrupt", "effect_move", "free_action", "search",
                   "simultaneous"), _on_pass, "pass", 0, 0),
     "reroll": Verb(("reroll",), _on_reroll, "reroll CARD all | reroll CARD 1 3 ...", 2, 7, "LL"),
     "damage": Verb(("damage",), _on_damage, "damage CHARACTER attack=1 move=1 ...", 2, 5, "UL"),
@@ -523,7 +526,7 @@ def _legal_action(t, seat, d):
         options += [f"special {c.id} {code}" + (f" {other}" if other else "")
                     for code, other in actions.special_options(t, c)]
     player = s.player(seat)
-    options += _playable(t, seat, leader)
+    options += _playable(t, seat, leader, actors[1:])
     if player.support_deck:
         options.append("draw")
     if player.mission_deck:
@@ -532,8 +535,9 @@ def _legal_action(t, seat, d):
     return options
 
 
-def _playable(t, seat, leader):
-    """`play` commands for cards in hand that may be played in this activation now."""
+def _playable(t, seat, leader, drones=()):
+    """`play` commands for cards in hand that may be played in this activation now; a
+    mission played as a special action may also be taken by a drone under hivemind."""
     options = []
     acted = t.state.activation.acted
     for code in dict.fromkeys(t.state.player(seat).hand):
@@ -542,9 +546,11 @@ def _playable(t, seat, leader):
             continue
         if card.kind == "equipment" and acted:
             continue
-        if card.kind == "mission" and card.play in ("action", "table") or card.target == "none":
-            if leader.stun and card.kind == "mission":
-                continue
+        if card.kind == "mission" and card.play in ("action", "table"):  # a special action (R28)
+            options += [f"play {code}" + (f" {c.id}" if c is not leader else "") for c in (leader, *drones)
+                        if not c.stun and effects.all_hold(t, card.requires, seat, c)]
+            continue
+        if card.target == "none":
             if effects.all_hold(t, card.requires, seat, leader):
                 options.append(f"play {code}")
             continue
