@@ -77,7 +77,9 @@ async def test_a_table_of_three_seats_three_and_starts_only_when_full(monkeypatc
         assert [(p["seat"], p["name"], p["affiliation"]) for p in view["players"]] == [
             ("p1", "Ann", "borg"), ("p2", "Bo", "federation"), ("p3", "Cy", "borg")]
         assert not view["options"].get("teams") and (await fake.bot.service.get(game_id)).status == "active"
-        assert "The game has started." in fake.messages[int(lobby["id"])]["content"]
+        started = fake.messages[int(lobby["id"])]["content"]
+        assert "The game has started." in started and "3 players, everyone for themselves" in started
+        assert "Ann (p1, Borg), Bo (p2, Federation), Cy (p3, Borg) (3 of 3)" in started
 
 
 async def test_a_table_of_four_is_filled_by_the_computer_which_plays_at_once(monkeypatch, tmp_path):
@@ -132,6 +134,10 @@ async def seat_teams(fake: FakeDiscord) -> tuple[int, int]:
     assert "3 of 4 seats taken" in early["content"]
     await press(fake, DI, lobby, "Team B: Federation")
     await press(fake, DI, fake.messages[int(lobby["id"])], "Start")
+    started = fake.messages[int(lobby["id"])]["content"]  # the started lobby keeps its teams
+    assert "2 vs 2" in started and "The game has started." in started
+    assert "Team A: Ann (Federation), Cy (Borg) (2 of 2)" in started
+    assert "Team B: Bo (Borg), Di (Federation) (2 of 2)" in started
     return thread, game_id
 
 
