@@ -179,6 +179,9 @@ async def test_a_complete_2_vs_2_game_through_the_panels_keeps_each_teams_hands_
                 if request.ephemeral or not request.json or "allowed_mentions" not in request.json:
                     continue
                 mentioned = list(map(int, request.json["allowed_mentions"].get("users", [])))
+                if mentioned:  # pings go to the game thread, where the decision's buttons are (R66)
+                    webhook = fake.places.get(request.path.split("/")[3]) if "/webhooks/" in request.path else None
+                    assert (webhook or int(request.path.split("/")[2])) == thread, request.path
                 both_pinged += len(mentioned) == 2
                 for pinged_user in mentioned:
                     assert (pinged_user, after.version) not in pinged, "a decision pinged twice"
