@@ -540,6 +540,7 @@ def _assimilate(t: Table, target: Character, borg: Character) -> None:
     ratings = overlay.ratings.as_dict() if overlay else dict(target.pegs)
     target.controller = borg.controller
     target.assimilated = True
+    target.assimilated_by = borg.controller
     target.ratings, target.pegs = dict(ratings), dict(ratings)
     target.attacks = list(overlay.attacks) if overlay else []
     target.activated, target.cover = False, False

@@ -43,7 +43,7 @@ def count(t: Table, seat: str, what: str) -> int:
         return sum(1 for space in {c.space for c in mine}
                    if any(f in t.geo.spaces[space].features for f in ("command", "science", "operations", "medical")))
     if what == "assimilated":
-        return sum(1 for c in chars if c.assimilated and t.team_of(c.owner) != team)
+        return sum(1 for c in chars if c.assimilated_by == seat)
     if what == "hand":
         return len(s.player(seat).hand)
     raise ValueError(what)
