@@ -21,11 +21,13 @@ _effect_list = msgspec.json.Decoder(list[v.Effect])
 
 # --- counting and conditions -------------------------------------------------------------
 def count(t: Table, seat: str, what: str) -> int:
-    """A number about the table from `seat`'s side; see vocabulary.CountOf."""
+    """A number about the table from `seat`'s point of view; see vocabulary.CountOf.
+    "Friendly" counts are the player's own away team (in a team game not the teammate's,
+    R68); "hostile" ones every character of another team."""
     s = t.state
     team = t.team_of(seat)
     chars = list(s.characters.values())
-    mine = [c for c in chars if c.in_play and t.team_of(c.controller) == team]
+    mine = [c for c in chars if c.in_play and c.controller == seat]
     lost = ("neutralized", "returned")
     if what == "friendly_in_play":
         return len(mine)
@@ -34,7 +36,7 @@ def count(t: Table, seat: str, what: str) -> int:
     if what == "hostile_neutralized":
         return sum(1 for c in chars if t.team_of(c.owner) != team and (c.status in lost or c.assimilated))
     if what == "friendly_neutralized":
-        return sum(1 for c in chars if t.team_of(c.owner) == team and (c.status in lost or c.assimilated))
+        return sum(1 for c in chars if c.owner == seat and (c.status in lost or c.assimilated))
     if what == "missions_scored":
         return sum(1 for code in s.player(seat).scoring_area if t.is_mission(code))
     if what == "boards_held":
@@ -103,10 +105,11 @@ def rating(t: Table, character: Character, name: str) -> int:
 
 def standing_dice(t: Table, character: Character, roll: str, specialization: Optional[str] = None,
                   against: Optional[str] = None) -> int:
-    """Extra dice from equipment and traits on the character and its side's Permanent events."""
+    """Extra dice from equipment and traits on the character and its player's Permanent
+    events (not a teammate's, R68)."""
     seat = character.controller
     sources = [(code, True) for code in character.equipment + character.traits]
-    sources += [(code, False) for p in t.state.players if t.team_of(p.seat) == t.team_of(seat) for code in p.permanents]
+    sources += [(code, False) for code in t.state.player(seat).permanents]
     extra = 0
     for code, _ in sources:
         for m in t.pack.cards[code].modifiers:
