@@ -78,13 +78,14 @@ def holds(t: Table, condition, seat: str, subject: Optional[Character]) -> bool:
         return subject.has_keyword(condition.keyword) != condition.absent
     if isinstance(condition, v.Adjacent):
         # next to a subject hostile to the card's player, "hostile to it" means one of
-        # that player's own characters, not a third player's (R69)
-        own_only = condition.side == "hostile" and t.team_of(subject.controller) != t.team_of(seat)
+        # that player's (or team's) characters, not a third player's (R69)
+        team = t.team_of(seat)
+        own_only = condition.side == "hostile" and t.team_of(subject.controller) != team
         for other in t.state.characters.values():
             if other.in_play and other.id != subject.id and t.friendly(other, subject) == (condition.side == "friendly"):
                 if condition.keyword and not other.has_keyword(condition.keyword):
                     continue
-                if own_only and other.controller != seat:
+                if own_only and t.team_of(other.controller) != team:
                     continue
                 if t.adjacent(subject.space, other.space):
                     return True
