@@ -275,6 +275,9 @@ async def test_against_three_computers_the_person_leads_the_team_decisions(monke
         thread, _, game_id = await open_lobby(fake, "2 vs 2", computer="easy")
         info = await fake.bot.service.get(game_id)
         assert [s.name for s in info.seats] == ["Ann"] + ["Computer (easy)"] * 3
+        opening = fake.in_channel(thread)[0]["content"]  # the table's seats by team, before the first move
+        assert "You and the computer (easy)." in opening and "The game has started." in opening
+        assert re.search(r"Team A: Ann \(\w+\), Computer \(easy\) \(\w+\) \(2 of 2\)", opening), opening
         view = await fake.bot.service.view(game_id)
         assert [p["team"] for p in view["players"]] == ["team-a", "team-b", "team-a", "team-b"]
         assert len([c for c in fake.channels.values() if c["type"] == 12]) == 2
