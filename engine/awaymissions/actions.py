@@ -297,8 +297,7 @@ def special_options(t: Table, character: Character) -> list[tuple[str, Optional[
         if test is not None and character.incapacitated:
             continue
         if test is not None and test.opposed:
-            options += [(code, other.id) for other in t.state.characters.values()
-                        if other.in_play and not t.friendly(other, character) and _adjacent(t, character, other)]
+            options += [(code, other) for other in effects.challengers(t, character, action.requires)]
         else:
             options.append((code, None))
     return options

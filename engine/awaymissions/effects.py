@@ -7,7 +7,7 @@ names the card's player, the card, and the subject the effects act on.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterable, Optional
 
 import msgspec
 
@@ -345,7 +345,8 @@ def _test(t, e: v.SkillTest, seat, card, subject):
             "success": msgspec.to_builtins(e.success),
             "failure": msgspec.to_builtins(e.failure), "per_extra": msgspec.to_builtins(e.per_extra)}
     if e.opposed:
-        rivals = challengers(t, subject)
+        source = t.pack.cards.get(card or "")
+        rivals = challengers(t, subject, source.requires if source else ())
         if t.challenger in rivals:
             rivals = [t.challenger]
         if not rivals:
@@ -360,10 +361,13 @@ def _test(t, e: v.SkillTest, seat, card, subject):
     start_test(t, subject, e.specialization, challenger, then)
 
 
-def challengers(t: Table, subject: Character) -> list[str]:
-    """Who may oppose the subject's skill test: hostile characters in play adjacent to it."""
+def challengers(t: Table, subject: Character, requires: Iterable = ()) -> list[str]:
+    """Who may oppose the subject's skill test: hostile characters in play adjacent to it,
+    of the kind the test's own "next to" condition names (a Borg, R91)."""
+    kinds = [c.keyword for c in requires if isinstance(c, v.Adjacent) and c.side == "hostile" and c.keyword]
     return [c.id for c in t.state.characters.values()
-            if c.in_play and not t.friendly(c, subject) and t.adjacent(subject.space, c.space)]
+            if c.in_play and not t.friendly(c, subject) and t.adjacent(subject.space, c.space)
+            and all(c.has_keyword(kind) for kind in kinds)]
 
 
 def _no_test(t: Table, e: v.SkillTest, seat: str, card: Optional[str], subject: Optional[Character]) -> None:
