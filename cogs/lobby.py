@@ -119,10 +119,10 @@ async def open_table(bot, interaction: discord.Interaction, thread: discord.Thre
     `computer`, every other seat gets the computer at that level and the game starts."""
     if computer is not None:
         info = await fill(bot, info.id, computer)
-        await thread.send(f"**Away Mission #{info.id}**: you and the computer ({computer}).",
-                          allowed_mentions=present.NO_MENTIONS)
         await interaction.edit_original_response(content=f"Game #{info.id} is in {thread.mention}.")
         update = await bot.service.start(info.id, interaction.user.id)
+        seated = await present.started_lobby_text(bot, await bot.service.get(info.id))  # who sits where, by team
+        await thread.send(f"You and the computer ({computer}).\n{seated}", allowed_mentions=present.NO_MENTIONS)
         await present.publish(bot, update, interaction.user.id)
         return
     config = (await bot.service.seat_options(info.id, 0))[0]

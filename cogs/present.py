@@ -658,10 +658,23 @@ async def start(interaction: discord.Interaction, game_id: int) -> None:
         await reply(interaction, refused.message)
         return
     info = await bot.service.get(game_id)
-    shown = renegades.lobby_text(info, len(info.seats)) if info.ruleset == RENEGADES.name else lobby_text(info)
+    shown = await started_lobby_text(bot, info)
     await interaction.edit_original_response(content=shown + "\n" + seal, view=None,
                                              allowed_mentions=NO_MENTIONS)
     await publish(bot, update, interaction.user.id)  # the player who pressed Start is not pinged
+
+
+async def started_lobby_text(bot, info: GameInfo) -> str:
+    """The lobby message once the game has started, in the wording its lobby had: a table
+    of three or four (or 2 vs 2) keeps its seats by side and its team lines."""
+    from cogs import lobby  # cogs.lobby imports this module
+
+    if info.ruleset == RENEGADES.name:
+        return renegades.lobby_text(info, len(info.seats))
+    config = (await bot.service.seat_options(info.id, 0))[0]
+    if lobby.seat_count(info, config) > 2:
+        return lobby.lobby_text(info, config, await lobby.seat_sides(bot, info.id, info))
+    return lobby_text(info)
 
 
 # ---- the away team, chosen privately ---------------------------------------------------

@@ -77,7 +77,9 @@ async def test_a_table_of_three_seats_three_and_starts_only_when_full(monkeypatc
         assert [(p["seat"], p["name"], p["affiliation"]) for p in view["players"]] == [
             ("p1", "Ann", "borg"), ("p2", "Bo", "federation"), ("p3", "Cy", "borg")]
         assert not view["options"].get("teams") and (await fake.bot.service.get(game_id)).status == "active"
-        assert "The game has started." in fake.messages[int(lobby["id"])]["content"]
+        started = fake.messages[int(lobby["id"])]["content"]
+        assert "The game has started." in started and "3 players, everyone for themselves" in started
+        assert "Ann (p1, Borg), Bo (p2, Federation), Cy (p3, Borg) (3 of 3)" in started
 
 
 async def test_a_table_of_four_is_filled_by_the_computer_which_plays_at_once(monkeypatch, tmp_path):
@@ -132,6 +134,10 @@ async def seat_teams(fake: FakeDiscord) -> tuple[int, int]:
     assert "3 of 4 seats taken" in early["content"]
     await press(fake, DI, lobby, "Team B: Federation")
     await press(fake, DI, fake.messages[int(lobby["id"])], "Start")
+    started = fake.messages[int(lobby["id"])]["content"]  # the started lobby keeps its teams
+    assert "2 vs 2" in started and "The game has started." in started
+    assert "Team A: Ann (Federation), Cy (Borg) (2 of 2)" in started
+    assert "Team B: Bo (Borg), Di (Federation) (2 of 2)" in started
     return thread, game_id
 
 
@@ -173,6 +179,9 @@ async def test_a_complete_2_vs_2_game_through_the_panels_keeps_each_teams_hands_
                 if request.ephemeral or not request.json or "allowed_mentions" not in request.json:
                     continue
                 mentioned = list(map(int, request.json["allowed_mentions"].get("users", [])))
+                if mentioned:  # pings go to the game thread, where the decision's buttons are (R66)
+                    webhook = fake.places.get(request.path.split("/")[3]) if "/webhooks/" in request.path else None
+                    assert (webhook or int(request.path.split("/")[2])) == thread, request.path
                 both_pinged += len(mentioned) == 2
                 for pinged_user in mentioned:
                     assert (pinged_user, after.version) not in pinged, "a decision pinged twice"
@@ -266,6 +275,9 @@ async def test_against_three_computers_the_person_leads_the_team_decisions(monke
         thread, _, game_id = await open_lobby(fake, "2 vs 2", computer="easy")
         info = await fake.bot.service.get(game_id)
         assert [s.name for s in info.seats] == ["Ann"] + ["Computer (easy)"] * 3
+        opening = fake.in_channel(thread)[0]["content"]  # the table's seats by team, before the first move
+        assert "You and the computer (easy)." in opening and "The game has started." in opening
+        assert re.search(r"Team A: Ann \(\w+\), Computer \(easy\) \(\w+\) \(2 of 2\)", opening), opening
         view = await fake.bot.service.view(game_id)
         assert [p["team"] for p in view["players"]] == ["team-a", "team-b", "team-a", "team-b"]
         assert len([c for c in fake.channels.values() if c["type"] == 12]) == 2

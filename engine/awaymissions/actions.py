@@ -300,8 +300,7 @@ def special_options(t: Table, character: Character) -> list[tuple[str, Optional[
         if test is not None and character.incapacitated:
             continue
         if test is not None and test.opposed:
-            options += [(code, other.id) for other in t.state.characters.values()
-                        if other.in_play and not t.friendly(other, character) and _adjacent(t, character, other)]
+            options += [(code, other) for other in effects.challengers(t, character, action.requires)]
         else:
             options.append((code, None))
     return options
@@ -545,6 +544,7 @@ def _assimilate(t: Table, target: Character, borg: Character) -> None:
     ratings = overlay.ratings.as_dict() if overlay else dict(target.pegs)
     target.controller = borg.controller
     target.assimilated = True
+    target.assimilated_by = borg.controller
     target.ratings, target.pegs = dict(ratings), dict(ratings)
     target.attacks = list(overlay.attacks) if overlay else []
     target.activated, target.cover = False, False

@@ -557,8 +557,7 @@ def _playable(t, seat, leader, drones=()):
         for other in t.state.characters.values():
             if not other.in_play:
                 continue
-            friendly = t.team_of(other.controller) == t.team_of(seat)
-            if (card.target == "friendly" and not friendly) or (card.target == "hostile" and friendly):
+            if cards.target_problem(t, seat, card, other):
                 continue
             if effects.all_hold(t, card.requires, seat, other):
                 options.append(f"play {code} {other.id}")
