@@ -13,9 +13,10 @@ load, a wait for the busy event loop on the way back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import AsyncIterator, Optional
 
 from db.backend import Connection, is_postgres, placeholders, sqlite_path
 from db.errors import DatabaseBusy, PlaceTaken, StaleWrite, refuse_newer_schema
@@ -283,6 +284,17 @@ class Database:
         if changed != 1:
             raise StaleWrite(f"game {game_id} has no such seat in the lobby")
 
+    async def hand_seat(self, game_id: int, seat: str, user_id: int, name: str, options: str) -> None:
+        """Give a seat of a running game to another user (a player who left, to the
+        computer). Raises StaleWrite if the game is not running or has no such seat."""
+        async with self._write_lock:
+            handed = await self._conn.execute(
+                "UPDATE seats SET user_id = ?, name = ?, options = ? WHERE game_id = ? AND seat = ?"
+                " AND (SELECT status FROM games WHERE id = ?) = 'active'",
+                (user_id, name, options, game_id, seat, game_id))
+        if handed != 1:
+            raise StaleWrite(f"game {game_id} has no seat {seat} in play")
+
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
         """Remove a user's seat from a game in the lobby. True if a seat was removed."""
         async with self._write_lock:
@@ -460,6 +472,12 @@ class Store:
         self._db = database
         self._conn = database._conn
         self._lock = database._write_lock
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """One transaction under the write lock; rolled back on any error."""
+        async with self._lock, self._conn.transaction():
+            yield
 
 
 async def migrate(conn: Connection, target: int = LATEST) -> int:

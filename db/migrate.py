@@ -2,11 +2,12 @@
 
     python -m db.migrate --from sqlite:///ready_room.db --to postgresql://user@host/ready_room
 
-Every game (seats, log, waits, reminders), league, setting, dice seal, rating and
-vacation is copied, with its ids, in one transaction on the target: a failure leaves the
-target as it was. The target must be empty (a new database). Then every table's row
-count is compared, and every started game in the copy must equal the original and
-replay to its stored state. Either side may be SQLite or PostgreSQL. Stop the bot first.
+Every game (seats, log, waits, reminders), league, setting, dice seal, rating (its
+history and seasons), vacation and campaign is copied, with its ids, in one transaction
+on the target: a failure leaves the target as it was. The target must be empty (a new
+database). Then every table's row count is compared, and every started game and every
+campaign in the copy must equal the original and replay to its stored state. Either side
+may be SQLite or PostgreSQL. Stop the bot first.
 """
 from __future__ import annotations
 
@@ -18,15 +19,18 @@ import sys
 from typing import Optional
 
 from db.backend import is_postgres, sqlite_path
+from db.campaign_store import CampaignStore
 from db.database import Database
 from db.errors import DatabaseBusy, SchemaTooNew
 from engine.service import replay
 
-# every table with what players made, parents before children; leases are left out (they
-# belong to the processes running at the time)
-COPIED_TABLES = ("games", "seats", "log", "guild_settings", "user_settings", "awaited", "reminders",
-                 "league_events", "league_games", "league_threads", "dice_seals", "rated_games", "ratings",
-                 "rating_changes", "vacations")
+# every table with what players made, parents before children (a campaign's mission games
+# name their campaign; its log names them); leases are left out (they belong to the
+# processes running at the time)
+COPIED_TABLES = ("campaigns", "campaign_seats", "games", "seats", "log", "campaign_log", "guild_settings",
+                 "user_settings", "awaited", "reminders", "league_events", "league_games", "league_threads",
+                 "dice_seals", "rated_games", "ratings", "rating_results", "rating_entries", "rating_seasons",
+                 "rated_events", "vacations")
 _BATCH = 2000
 
 
@@ -51,7 +55,7 @@ async def _opened(stack: contextlib.AsyncExitStack, url: str, role: str) -> Data
 async def copy(source: Database, target: Database) -> dict[str, int]:
     """Copy every table from `source` to `target` in one transaction; rows per table."""
     src, dst = source._conn, target._conn
-    held = [t for t in ("games", "league_events", "guild_settings", "user_settings")
+    held = [t for t in ("games", "league_events", "guild_settings", "user_settings", "campaigns")
             if (await dst.fetch(f"SELECT count(*) FROM {t}"))[0][0]]
     if held:
         raise TargetNotEmpty(f"the target already has rows in {', '.join(held)}; migrate into a new, empty database")
@@ -86,6 +90,16 @@ async def verify(source: Database, target: Database) -> list[str]:
         outcome = replay.check(copied, copied_log)
         if not outcome.ok:
             problems.append(f"game #{game_id}: the copy does not replay: {outcome.problem}")
+    originals, copies = CampaignStore(source), CampaignStore(target)
+    for campaign_id in await originals.ids():
+        if any([await copies.get(campaign_id) != await originals.get(campaign_id),
+                await copies.log(campaign_id) != await originals.log(campaign_id),
+                await copies.seats(campaign_id) != await originals.seats(campaign_id)]):
+            problems.append(f"campaign #{campaign_id}: the copy differs from the original")
+            continue
+        outcome = await replay.check_campaign(target, campaign_id)
+        if not outcome.ok:
+            problems.append(f"campaign #{campaign_id}: the copy does not replay: {outcome.problem}")
     return problems
 
 
@@ -107,8 +121,9 @@ async def run(source_url: str, target_url: str) -> int:
     if problems:
         print("VERIFICATION FAILED:\n" + "\n".join(f"  {p}" for p in problems), file=sys.stderr)
         return 1
-    games = copied["games"]
-    print(f"verified: every table's rows match, and all started games of {games} replay to their stored state")
+    games, campaigns = copied["games"], copied["campaigns"]
+    print(f"verified: every table's rows match, and all started games of {games} and all {campaigns} campaigns"
+          " replay to their stored state")
     return 0
 
 

@@ -1,4 +1,5 @@
 """Shared fixtures: the starter pack and standard two-player game configurations."""
+import itertools
 import os
 import shutil
 import subprocess
@@ -117,17 +118,35 @@ def postgres_server():
 
 
 @pytest.fixture
-def postgres_url(postgres_server):
+def postgres_databases(postgres_server):
+    """Makes new, empty PostgreSQL databases (returns each one's URL), dropped after the test."""
+    names = []
+
+    def make() -> str:
+        names.append(f"t_{uuid.uuid4().hex[:16]}")
+        postgres_server.sql(f"CREATE DATABASE {names[-1]}")
+        return postgres_server.url(names[-1])
+    yield make
+    for name in names:
+        postgres_server.sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def postgres_url(postgres_databases):
     """The URL of a new, empty PostgreSQL database, dropped after the test."""
-    name = f"t_{uuid.uuid4().hex[:16]}"
-    postgres_server.sql(f"CREATE DATABASE {name}")
-    yield postgres_server.url(name)
-    postgres_server.sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    return postgres_databases()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request, tmp_path):
-    """A new, empty game database on each engine: an SQLite file, then a PostgreSQL database."""
+def new_database_url(request, tmp_path):
+    """Makes new, empty game databases on each engine: SQLite files, then PostgreSQL databases."""
     if request.param == "sqlite":
-        return str(tmp_path / "games.db")
-    return request.getfixturevalue("postgres_url")
+        count = itertools.count(1)
+        return lambda: str(tmp_path / ("games.db" if (n := next(count)) == 1 else f"games{n}.db"))
+    return request.getfixturevalue("postgres_databases")
+
+
+@pytest.fixture
+def database_url(new_database_url):
+    """A new, empty game database on each engine: an SQLite file, then a PostgreSQL database."""
+    return new_database_url()

@@ -7,8 +7,12 @@ import sqlite3
 from db import Database
 from db.migrate import COPIED_TABLES, main, run
 from engine.service import GameService, replay
+from engine.service.campaign import CampaignService
 from engine.service.league import Actor, LeagueService
 from engine.service.players import PlayerDesk
+from tests.test_campaign_service import PLAYERS as CAPTAINS
+from tests.test_league_ratings import two_player_event, win
+from tests.test_league_service import Clock
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
 BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
@@ -30,7 +34,8 @@ async def played_game(service, channel, moves, rng, turn_limit=None):
 
 async def a_full_database(path):
     """Games (one conceded, rated and its seed revealed; one under way with a deadline), a
-    lobby, settings, a league and a vacation."""
+    lobby, settings, a league with a rated result, a rating season, a vacation, and a
+    campaign whose first mission is under way (game 4)."""
     service = await GameService.open(path, clock=lambda: 1000.0)
     rng = random.Random(3)
     desk = PlayerDesk(service.db, clock=lambda: 1000.0)
@@ -46,6 +51,15 @@ async def a_full_database(path):
     await desk.set_vacation(2, days=3)
     league = LeagueService(service.db, clock=lambda: 1000.0)
     await league.create_event(10, ORGANISER, "Arena", seed=4, profile="awaymissions")
+    await league.set_organiser_role(10, ORGANISER, 77)
+    event_id = await two_player_event(league, Clock(), [1, 2])
+    await win(league, event_id, 1, 1, 2)
+    await desk.settle_ratings()
+    await desk.ratings.start_season(10, "Spring", by=2)
+    campaigns = CampaignService(service)
+    made = await campaigns.create(players=CAPTAINS, title="ember", guild_id=10, channel_id=23, thread_id=24,
+                                  creator=1, seed=5)
+    await campaigns.continue_(made.campaign_id, 1)
     await service.close()
 
 
@@ -54,7 +68,7 @@ async def test_an_sqlite_database_is_copied_to_postgresql_verified_and_plays_on(
     await a_full_database(source)
     assert await run(f"sqlite:///{source}", postgres_url) == 0
     out = capsys.readouterr().out
-    assert "verified" in out and "3 games" in out
+    assert "verified" in out and "4 games" in out and "1 campaigns" in out
 
     original, copy = await Database.open(source), await Database.open(postgres_url)
     try:
@@ -62,6 +76,7 @@ async def test_an_sqlite_database_is_copied_to_postgresql_verified_and_plays_on(
             rows = [sorted(await db._conn.fetch(f"SELECT * FROM {table}")) for db in (original, copy)]
             assert rows[0] == rows[1], table
             assert table in ("league_games", "league_threads") or rows[0], f"the test database should have rows in {table}"
+        assert (await copy.game(4)).ruleset == "renegades"  # the campaign's mission, copied with its campaign
     finally:
         await original.close()
         await copy.close()
@@ -72,8 +87,10 @@ async def test_an_sqlite_database_is_copied_to_postgresql_verified_and_plays_on(
         user = USERS[live.awaited[0].seat]
         version, commands = await service.legal_commands(live.id, user)
         assert (await service.submit(live.id, user, commands[0], version)).version == version + 1
-        assert (await service.create(creator=1, guild_id=10, channel_id=30)).id == 4  # ids go on after the copied ones
+        assert (await service.create(creator=1, guild_id=10, channel_id=30)).id == 5  # ids go on after the copied ones
         assert await service.guild_setting(10, "turn_limit") == 7200
+        campaign = await CampaignService(service).create(players=CAPTAINS, title="ember", channel_id=31, seed=6)
+        assert campaign.campaign_id == 2
     finally:
         await service.close()
 
@@ -95,7 +112,7 @@ async def test_a_target_that_is_not_empty_is_refused_and_left_alone(tmp_path, po
     assert "nothing copied: the target already has rows in games" in capsys.readouterr().err
     copy = await Database.open(postgres_url)
     try:
-        assert await copy.started_game_ids() == [1, 2]
+        assert await copy.started_game_ids() == [1, 2, 4]
     finally:
         await copy.close()
 

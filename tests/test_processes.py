@@ -12,7 +12,8 @@ import pytest
 
 from bot import Config, ReadyRoom, ShardedReadyRoom, make_bot, parse_shard_ids, shard_of
 from db import Database, GameWrite, LogEntry, StaleWrite
-from engine.service import GameService, StaleVersion, replay
+from db.rating_store import RatingStore
+from engine.service import GameService, StaleVersion, rating_book, replay
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
 BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
@@ -141,6 +142,31 @@ async def test_claims_racing_from_two_connections_give_one_holder(database_url):
             won = await asyncio.gather(*(db.claim_lease("clock", name, now, 50.0) for db, name in claims))
             winners = {name for (_, name), ok in zip(claims, won) if ok}
             assert len(winners) == 1, winners
+    finally:
+        await a.close()
+        await b.close()
+
+
+# ---- transactions: one at a time, as SQLite's BEGIN IMMEDIATE -----------------------------------
+
+async def test_two_connections_rating_games_of_one_server_at_once_rate_each_from_the_other(database_url):
+    """A rating transaction reads the history, then writes what it computed from it: two
+    processes doing that at once must not each miss the other's result."""
+    a, b = await Database.open(database_url), await Database.open(database_url)
+    try:
+        for game_id in range(1, 21):
+            assert await a.create_game(ruleset="awaymissions", config="{}", seed=1, at=1.0, guild_id=10) == game_id
+        # Ann plays every game, against 2 in odd ones and 3 in even ones; two are rated at once
+        # each time, one from each connection
+        rows = {n: (f"game:{n:02d}", float(n), [[1], [2 + n % 2]], [1, 2]) for n in range(1, 21)}
+        for n in range(1, 21, 2):
+            await asyncio.gather(*(RatingStore(db).record_game(game_id, 10, True, "test", 30.0, rows[game_id],
+                                                                rating_book.fold)
+                                   for db, game_id in ((a, n), (b, n + 1))))
+        store = RatingStore(a)
+        for n in range(1, 20):  # each of Ann's games starts where the one before left her
+            assert (await store.changes(10, f"game:{n + 1:02d}"))[1][0] == (await store.changes(10, f"game:{n:02d}"))[1][1]
+        assert (await store.rating(10, 1)).games == 20
     finally:
         await a.close()
         await b.close()

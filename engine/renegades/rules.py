@@ -336,7 +336,9 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
 def display_names(state: GameState) -> dict[str, str]:
     g = Game(state)
     names = {code: card.name for code, card in g.pack.world_events.items()}
-    names.update({code: ship.name for code, ship in state.ships.items()})
+    names.update({code: crew.name for code, crew in state.crew.items()})
+    names.update({code: ship.name if ship.kind == "ship" else f"{ship.name} {code.rsplit('-', 1)[-1]}"
+                  for code, ship in state.ships.items()})  # fighters share a name: 'Dregg fighter 2'
     return names
 
 

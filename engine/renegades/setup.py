@@ -56,7 +56,7 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         seat = spec["seat"]
         ship = _ship_for(pack, faction, spec.get("ship"), taken_ships)
         state.players.append(Player(seat=seat, name=spec.get("name", seat), faction=faction, ships=[ship]))
-        _launch(state, pack, ship, seat, spec.get("crew"))
+        _launch(state, pack, ship, seat, spec.get("crew"), spec)
     if mode == "versus" and len({p.faction for p in state.players}) < 2:
         raise RuleError("Coalition against Renegades needs a player on each side.")
     if mode == "coop":  # the single-team game: as many NPC Coalition ships as Renegade ships
@@ -92,8 +92,13 @@ def stations_for(pack: Pack, codes: list[str]) -> Optional[dict[str, str]]:
     return None
 
 
-def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: Optional[list[str]]) -> None:
-    """Crew the ship and put it on a launch square of its faction's home (N6)."""
+def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: Optional[list[str]],
+            carried: Optional[dict] = None) -> None:
+    """Crew the ship and put it on a launch square of its faction's home (N6). A campaign's
+    mission `carried` over: `turned` (crew of the other faction who serve this ship now),
+    `upgrades` (crewmember -> upgrade codes) and `ship_upgrades`, applied to skills and stats."""
+    carried = carried or {}
+    turned = carried.get("turned") or ()
     spec = pack.ships[code]
     used = set(state.crew)
     if crew is None:
@@ -102,7 +107,7 @@ def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: 
             raise RuleError(f"Not enough {spec.faction} crew left to man every station of the {code}.")
     crew = [c.upper() for c in crew]
     for c in crew:
-        if c not in pack.crew or pack.crew[c].faction != spec.faction:
+        if c not in pack.crew or pack.crew[c].faction != spec.faction and c not in turned:
             raise RuleError(f"'{c}' is not {spec.faction} crew of the pack.")
         if c in used:
             raise RuleError(f"{c} already serves on another ship.")
@@ -111,17 +116,29 @@ def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: 
         raise RuleError("Choose five crew, one for each station: commander, navigation, weapons, comms and engineering.")
     for station, c in stations.items():
         card = pack.crew[c]
-        state.crew[c] = CrewMember(id=c, name=card.name, faction=card.faction, initiative=card.initiative,
-                                   stations=list(card.stations), skills=msgspec.to_builtins(card.skills),
-                                   ship=code, station=station)
+        skills = msgspec.to_builtins(card.skills)
+        for upgrade in _upgrades(pack, (carried.get("upgrades") or {}).get(c, []), "crew"):
+            skills[upgrade.skill] += upgrade.add
+        state.crew[c] = CrewMember(id=c, name=card.name, faction=spec.faction, initiative=card.initiative,
+                                   stations=list(card.stations), skills=skills, ship=code, station=station)
     home = orbit_of(pack.path).home_of(spec.faction)
     occupied = {s.cell for s in state.ships.values()}
     cell = next((c for c in home.launch if c not in occupied), None)
     if cell is None:
         raise RuleError(f"No launch square is free at {home.name}.")
+    stats = {"range": spec.range, "shields": spec.shields, "hull": spec.hull}
+    for upgrade in _upgrades(pack, carried.get("ship_upgrades") or [], "ship"):
+        stats[upgrade.stat] += upgrade.add
     state.ships[code] = Ship(id=code, name=spec.name, faction=spec.faction, kind="ship", seat=seat, cell=cell,
-                             facing=home.facing, range=spec.range, shields=spec.shields, hull=spec.hull,
-                             stations=stations)
+                             facing=home.facing, stations=stations, **stats)
+
+
+def _upgrades(pack: Pack, codes: list[str], target: str) -> list:
+    """The pack's upgrade cards `codes`, each for `target` (crew or ship), or RuleError."""
+    found = [pack.upgrades.get(code) for code in codes]
+    if any(u is None or u.target != target for u in found):
+        raise RuleError(f"Unknown {target} upgrades among {', '.join(codes)}.")
+    return found
 
 
 def _default_crew(pack: Pack, faction: str, used: set[str]) -> Optional[list[str]]:

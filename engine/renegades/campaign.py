@@ -1,0 +1,346 @@
+"""A Renegades campaign: a series of missions whose crews, gear, upgrades, prisoners and
+Digits carry over, with shore leave between missions and an epic ending after the last.
+
+The campaign sits above single games: `mission_config` makes an ordinary Renegades game
+config from the campaign, and `outcome_of` reads what carries over from that game's final
+state, whatever the game reports. Commands are text, like a game's:
+
+    campaign = new_campaign(config, seed)
+    campaign, events = apply(campaign, "p1", "launch")            # the next mission is drawn
+    game = rules.new_game(mission_config(campaign), campaign.mission_seed)
+    ...
+    campaign, events = apply(campaign, "p1", "finish", outcome_of(final_game_state))
+    campaign, events = apply(campaign, "p2", "buy scatter-rifle")  # shore leave, each player alone
+    campaign, events = apply(campaign, "p2", "done")
+
+An illegal command raises RuleError and leaves the campaign as it was. Rulings N80-N89 and
+N95-N97 (docs/rulings.md) decide what the rulebook leaves open. The state is in
+campaign_state.py, the shore leave steps in shore_leave.py.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+import msgspec
+
+from engine import command_text
+from engine.awaymissions.content import pack_ref
+from engine.dice import Dice
+from engine.errors import PackError, RuleError
+from engine.renegades.campaign_state import (Campaign, Captain, Hand, Mission, clone, from_json,  # noqa: F401
+                                             to_json)
+from engine.renegades.content import FACTIONS, Pack, load_pack
+from engine.renegades.setup import MODES, _default_crew, _ship_for, stations_for
+from engine.renegades.shore_leave import (on_buy, on_crew, on_done, on_ransom, on_recruit, on_sell, on_train,
+                                          on_turn, open_shore_leave, require_phase, sale_price)  # noqa: F401
+
+__all__ = ["new_campaign", "mission_config", "outcome_of", "apply", "parse", "canonical", "awaited", "view_for",
+           "sale_price", "Campaign", "Captain", "Hand", "Mission", "to_json", "from_json", "clone"]
+MISSIONS_AGREED = (3, 4, 5)
+STARTING_ARMORY = ("arc-pistol", "arc-pistol", "arc-pistol", "blink-beacon", "arc-blade")
+
+
+def _pack(path: str) -> Pack:
+    try:
+        return load_pack(path)
+    except PackError as error:
+        raise RuleError(f"The content pack cannot be used: {error}") from error
+
+
+# --- a new campaign --------------------------------------------------------------------------------
+def new_campaign(config: dict[str, Any], seed: int) -> Campaign:
+    """A campaign ready for its first mission. RuleError when the config cannot be played.
+
+    config: pack, title (a campaign title of the pack), missions (3-5), mode (versus | coop),
+    tier, world_cards, players [{seat, name, faction, ship, crew: [5 codes]}].
+    """
+    pack = _pack(config.get("pack") or "content/renegades")
+    title = str(config.get("title") or "")
+    if title not in pack.campaigns:
+        raise RuleError(f"The campaign title is one of {', '.join(pack.campaigns)}, not '{title}'.")
+    planned = int(config.get("missions") or 3)
+    if planned not in MISSIONS_AGREED:
+        raise RuleError("A campaign is three, four or five missions.")
+    deck = [code for code, m in pack.missions.items() if title in m.campaigns]
+    if not deck:
+        raise RuleError(f"No mission of the pack bears the title {pack.campaigns[title].name}.")
+    mode = config.get("mode", "versus")
+    if mode not in MODES:
+        raise RuleError(f"Mode is one of {', '.join(MODES)}, not '{mode}'.")
+    specs = config.get("players") or []
+    if not 1 <= len(specs) <= 4:
+        raise RuleError("A Renegades campaign is for one to four players.")
+    dice = Dice.seeded(seed)
+    campaign = Campaign(pack=pack_ref(pack.path), seed=seed, dice=dice, title=title, planned=planned, mode=mode,
+                        captains=[], tier=int(config.get("tier", 1)), world_cards=int(config.get("world_cards", 6)))
+    taken: set[str] = set()
+    ships: set[str] = set()
+    for index, spec in enumerate(specs):
+        faction = spec.get("faction") or ("renegade" if mode == "coop" or index % 2 == 0 else "coalition")
+        if faction not in FACTIONS or (mode == "coop" and faction != "renegade"):
+            raise RuleError("In the co-operative campaign every player flies a Renegade ship."
+                            if faction in FACTIONS else f"A faction is renegade or coalition, not '{faction}'.")
+        ship = _ship_for(pack, faction, spec.get("ship"), ships)
+        crew = [str(c).upper() for c in spec.get("crew") or _default_crew(pack, faction, taken) or []]
+        _check_first_crew(pack, faction, crew, taken)  # N95
+        taken.update(crew)
+        campaign.captains.append(Captain(
+            seat=spec["seat"], name=spec.get("name", spec["seat"]), faction=faction, ship=ship,
+            crew={c: Hand(code=c, name=pack.crew[c].name, faction=faction) for c in crew}, flying=crew,
+            armory=list(STARTING_ARMORY), digits=pack.shore_leave.starting_digits))
+    if mode == "versus" and len({c.faction for c in campaign.captains}) < 2:
+        raise RuleError("Coalition against Renegades needs a player on each side.")
+    dice.shuffle(deck)
+    campaign.deck = deck
+    campaign.gear_deck = [code for code, g in pack.gear.items() for _ in range(g.count)]
+    campaign.upgrade_deck = list(pack.upgrades)
+    dice.shuffle(campaign.gear_deck)
+    dice.shuffle(campaign.upgrade_deck)
+    return campaign
+
+
+def _check_first_crew(pack: Pack, faction: str, crew: list[str], taken: set[str]) -> None:
+    for code in crew:
+        if code not in pack.crew or pack.crew[code].faction != faction:
+            raise RuleError(f"'{code}' is not {faction} crew of the pack.")
+        if code in taken:
+            raise RuleError(f"{code} already serves on another ship.")
+    if len(crew) != 5 or len(set(crew)) != 5 or stations_for(pack, crew) is None:
+        raise RuleError("The first mission of a campaign flies exactly five crew, one for each station: "
+                        "commander, navigation, weapons, comms and engineering.")
+
+
+# --- a mission: out to the game and back ----------------------------------------------------------
+def mission_config(campaign: Campaign) -> dict[str, Any]:
+    """The config of the Renegades game for the mission being played: each player's flying
+    crew with their turned crew and upgrades (the game applies them), and the armory under
+    `campaign.carried` (the game does not use it yet, so the campaign keeps its own armory:
+    what a landing party finds comes back as the digits the game counts)."""
+    if campaign.phase != "mission" or campaign.current is None:
+        raise RuleError("No mission is under way.")
+    players = [{"seat": c.seat, "name": c.name, "faction": c.faction, "ship": c.ship, "crew": list(c.flying),
+                "turned": [code for code in c.flying if c.crew[code].turned_from],
+                "upgrades": {code: list(c.crew[code].upgrades) for code in c.flying if c.crew[code].upgrades},
+                "ship_upgrades": list(c.ship_upgrades)} for c in campaign.captains]
+    carried = {c.seat: {"armory": list(c.armory)} for c in campaign.captains}
+    return {"pack": campaign.pack, "mode": campaign.mode, "tier": campaign.tier, "world_cards": campaign.world_cards,
+            "mission": campaign.current, "players": players,
+            "campaign": {"title": campaign.title, "mission": len(campaign.played) + 1, "carried": carried}}
+
+
+def outcome_of(final_state: Any) -> dict[str, Any]:
+    """What carries over from a finished Renegades game (its state, or that state as plain
+    data): the result, the digits each faction earned, and each crewmember's condition.
+    Fields a game does not report are left out, and the campaign keeps what it had."""
+    state = final_state if isinstance(final_state, dict) else msgspec.to_builtins(final_state)
+    result = state.get("result") or {}
+    ships = state.get("ships") or {}
+    crew = {}
+    for code, c in (state.get("crew") or {}).items():
+        crew[code] = {"wounds": c.get("wounds", 0), "ko": bool(c.get("ko", False)),
+                      "held_by": c.get("ship") if c.get("captive") else None}
+    return {"mission": state.get("mission"), "over": state.get("phase") == "over",
+            "outcome": result.get("outcome", "unfinished"), "winner": result.get("winner"),
+            "digits": _faction_digits(result), "crew": crew,
+            "ships": {code: s.get("damage", 0) for code, s in ships.items() if s.get("kind") == "ship"}}
+
+
+def _faction_digits(result: dict) -> dict[str, int]:
+    """Digits each faction earned: the mission's reward and what the game counted (knock-outs, loot)."""
+    total: dict[str, int] = {}
+    for part in (result.get("reward"), result.get("digits")):
+        if isinstance(part, dict):
+            for faction, amount in part.items():
+                total[faction] = total.get(faction, 0) + int(amount)
+    return total
+
+
+# --- commands ----------------------------------------------------------------------------------------
+def _on_launch(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """Draw the next mission (N80) and the seed of its game."""
+    require_phase(c, "briefing", "A mission can be launched only between missions, once shore leave is over.")
+    if not c.deck:
+        c.deck = [m.mission for m in c.played]
+        c.dice.shuffle(c.deck)
+        emit("mission_deck_reshuffled", count=len(c.deck))
+    c.current = c.deck.pop(0)
+    c.mission_seed = c.dice.below(1 << 62)
+    c.phase = "mission"
+    emit("mission_launched", number=len(c.played) + 1, of=c.planned, mission=c.current)
+
+
+def _on_finish(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """Take what carries over from the mission's final state, then shore leave or the ending."""
+    require_phase(c, "mission", "No mission is under way.")
+    if not isinstance(outcome, dict) or not outcome.get("over"):
+        raise RuleError("The mission's game is not over yet.")
+    if outcome.get("mission") != c.current:
+        raise RuleError(f"That game played {outcome.get('mission')}, not the campaign's mission {c.current}.")
+    by_ship = {cap.ship: cap for cap in c.captains}
+    record = Mission(number=len(c.played) + 1, mission=c.current, outcome=outcome["outcome"],
+                     winner=outcome.get("winner"), digits=_share(c, outcome["digits"]))
+    for cap in c.captains:
+        cap.digits += record.digits.get(cap.seat, 0)
+        cap.earned += record.digits.get(cap.seat, 0)
+        cap.won += record.winner == cap.faction
+        cap.ship_damage = outcome["ships"].get(cap.ship, cap.ship_damage)
+        for code in cap.flying:  # N86: every crewmember who flew learns from it
+            if code in cap.crew:
+                cap.crew[code].xp += 1 + (record.winner == cap.faction)
+    _carry_crew(c, pack, outcome, by_ship, emit)
+    c.played.append(record)
+    c.current, c.mission_seed = None, None
+    emit("mission_recorded", number=record.number, mission=record.mission, outcome=record.outcome,
+         winner=record.winner, digits=record.digits)
+    if len(c.played) >= c.planned:
+        _conclude(c, pack, emit)
+    else:
+        open_shore_leave(c, pack, emit)
+
+
+def _share(c: Campaign, by_faction: dict[str, int]) -> dict[str, int]:
+    """N82: a faction's digits are split evenly among its players, the odd ones to the first seat."""
+    shares: dict[str, int] = {}
+    for faction, amount in by_faction.items():
+        seats = [cap.seat for cap in c.captains if cap.faction == faction]
+        if not seats or amount <= 0:
+            continue
+        each, odd = divmod(amount, len(seats))
+        for i, seat in enumerate(seats):
+            shares[seat] = each + (odd if i == 0 else 0)
+    return shares
+
+
+def _carry_crew(c: Campaign, pack: Pack, outcome: dict, by_ship: dict[str, Captain], emit) -> None:
+    """Wounds and knock-outs stand; crew held captive aboard a player's ship go to its brig (N87)."""
+    for code, seen in outcome["crew"].items():
+        owner = next((cap for cap in c.captains if code in cap.crew), None)
+        prisoner_of = next((cap for cap in c.captains if code in cap.brig), None)
+        hand = owner.crew[code] if owner else prisoner_of.brig[code] if prisoner_of else None
+        if hand is not None:
+            hand.wounds, hand.ko = seen["wounds"], seen["ko"]
+        captor = by_ship.get(seen["held_by"]) if seen["held_by"] else None
+        if seen["held_by"] is None or owner is None and captor is None:
+            continue
+        if captor is None:  # held by an NPC ship: lost to the campaign, back in the recruiting pool
+            del owner.crew[code]
+            owner.flying = [x for x in owner.flying if x != code]
+            emit("crew_lost", seat=owner.seat, crew=code)
+            continue
+        if owner is captor or code in captor.brig:
+            continue
+        if owner is not None:
+            del owner.crew[code]
+            owner.flying = [x for x in owner.flying if x != code]
+        captive = hand or Hand(code=code, name=pack.crew[code].name, faction=pack.crew[code].faction,
+                               wounds=seen["wounds"], ko=seen["ko"])
+        captor.brig[code] = captive
+        emit("prisoner_taken", seat=captor.seat, crew=code, from_seat=owner.seat if owner else None)
+
+
+def _on_abandon(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """N96: any player may abandon the campaign; it ends without an ending."""
+    if c.phase in ("over", "abandoned"):
+        raise RuleError("The campaign is over.")
+    c.phase = "abandoned"
+    emit("campaign_abandoned", seat=seat, after=len(c.played))
+
+
+def _conclude(c: Campaign, pack: Pack, emit) -> None:
+    """N89: no shore leave after the final mission; the title's epic ending names the victor."""
+    title = pack.campaigns[c.title]
+    ending = title.ending
+    if ending.kind == "showdown":
+        sides = {f: (sum(x.won for x in c.captains if x.faction == f), sum(x.earned for x in c.captains if x.faction == f))
+                 for f in FACTIONS if any(x.faction == f for x in c.captains)}
+        ranked = sorted(sides.items(), key=lambda kv: kv[1], reverse=True)
+        tied = len(ranked) > 1 and ranked[0][1] == ranked[1][1]
+        victor = None if tied else ranked[0][0]
+        seats = [x.seat for x in c.captains if x.faction == victor]
+    else:
+        key: Callable[[Captain], tuple] = (lambda x: (x.earned,)) if ending.kind == "alliance" else (
+            lambda x: (x.won, x.earned))
+        best = max(key(x) for x in c.captains)
+        seats = [x.seat for x in c.captains if key(x) == best]
+        victor = seats[0] if len(seats) == 1 else None
+    c.phase = "over"
+    c.ending = {"title": c.title, "ending": ending.name, "kind": ending.kind, "victor": victor, "seats": seats}
+    emit("epic_ending", **c.ending)
+
+
+Handler = Callable[[Campaign, Pack, str, list[str], Optional[dict], Callable], None]
+COMMANDS: dict[str, tuple[Handler, str, int, int]] = {
+    "launch": (_on_launch, "launch", 0, 0),
+    "finish": (_on_finish, "finish", 0, 0),
+    "buy": (on_buy, "buy GEAR", 1, 1),
+    "sell": (on_sell, "sell GEAR", 1, 1),
+    "train": (on_train, "train UPGRADE [CREW]", 1, 2),
+    "recruit": (on_recruit, "recruit CREW", 1, 1),
+    "turn": (on_turn, "turn PRISONER", 1, 1),
+    "ransom": (on_ransom, "ransom PRISONER", 1, 1),
+    "crew": (on_crew, "crew A B C D E", 5, 5),
+    "done": (on_done, "done", 0, 0),
+    "abandon": (_on_abandon, "abandon", 0, 0),
+}
+_UPPER = {"recruit", "turn", "ransom", "crew"}  # crew codes; gear and upgrade codes are lower case
+
+
+def parse(command: Any) -> tuple[str, list[str]]:
+    """(verb, arguments) of a campaign command, or RuleError."""
+    found = command_text.words(command)
+    verb, args = found[0].lower(), found[1:]
+    if verb not in COMMANDS:
+        raise RuleError(f"Unknown campaign command '{command_text.quote(found[0])}'. "
+                        f"Commands: {', '.join(sorted(COMMANDS))}.")
+    _, usage, least, most = COMMANDS[verb]
+    if not least <= len(args) <= most:
+        raise RuleError(f"Usage: {usage}")
+    if verb == "train":
+        return verb, [args[0].lower(), *(a.upper() for a in args[1:])]
+    return verb, [a.upper() if verb in _UPPER else a.lower() for a in args]
+
+
+def canonical(command: Any) -> str:
+    """The one stored text of a campaign command."""
+    verb, args = parse(command)
+    return " ".join([verb, *args])
+
+
+def apply(campaign: Campaign, seat: str, command: str,
+          outcome: Optional[dict] = None) -> tuple[Campaign, list[dict]]:
+    """Apply one command for `seat`; the new campaign and what happened. `outcome` (from
+    `outcome_of`) goes with 'finish'. RuleError leaves `campaign` as it was."""
+    verb, args = parse(command)
+    if seat not in campaign.seats:
+        raise RuleError("You are not in this campaign.")
+    new = clone(campaign)
+    events: list[dict] = []
+
+    def emit(event_type: str, /, **data: Any) -> None:
+        events.append({"type": event_type, **data})
+
+    COMMANDS[verb][0](new, _pack(new.pack), seat, args, outcome, emit)
+    new.version = campaign.version + 1
+    return new, events
+
+
+def awaited(campaign: Campaign) -> list[str]:
+    """Seats the campaign waits on: players still on shore leave."""
+    if campaign.phase != "shore_leave":
+        return []
+    return [c.seat for c in campaign.captains if not c.ready]
+
+
+def view_for(campaign: Campaign, seat: Optional[str]) -> dict[str, Any]:
+    """What `seat` may see (None: everyone): decks as counts, other players' offers hidden,
+    never the dice or the seed."""
+    view = msgspec.to_builtins(campaign)
+    for key in ("dice", "seed", "mission_seed"):
+        view.pop(key, None)
+    for deck in ("deck", "gear_deck", "upgrade_deck"):
+        view[f"{deck}_count"] = len(view.pop(deck, []))
+    for cap in view["captains"]:
+        if cap["seat"] != seat:
+            cap.pop("gear_offer", None)
+            cap.pop("upgrade_offer", None)
+    return view
