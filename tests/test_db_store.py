@@ -50,6 +50,20 @@ async def test_seats_change_only_in_the_lobby(database):
     assert [s.user_id for s in await database.seats(game_id)] == [100, 200]
 
 
+async def test_a_seat_is_handed_over_only_while_the_game_runs(database):
+    lobby = await database.create_game(ruleset="r", config="{}", seed=1, at=1.0)
+    await database.add_seat(lobby, "p1", 100, "Ann", "{}", 1.0)
+    with pytest.raises(StaleWrite):
+        await database.hand_seat(lobby, "p1", 1, "Ann (left)", '{"computer": "easy"}')
+    game_id = await new_active_game(database, users=(100, 200))
+    with pytest.raises(StaleWrite):
+        await database.hand_seat(game_id, "p3", 1, "nobody", "{}")
+    await database.hand_seat(game_id, "p2", 2, "user200 (left)", '{"computer": "easy"}')
+    assert [(s.seat, s.user_id, s.name, s.options) for s in await database.seats(game_id)] == [
+        ("p1", 100, "user100", "{}"), ("p2", 2, "user200 (left)", '{"computer": "easy"}')]
+    assert [s.user_id for s in await database.seats(lobby)] == [100]
+
+
 async def test_a_user_sits_once_per_game(database):
     game_id = await database.create_game(ruleset="r", config="{}", seed=1, at=1.0)
     await database.add_seat(game_id, "p1", 100, "Ann", "{}", 1.0)
