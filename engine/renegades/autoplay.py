@@ -8,7 +8,7 @@ from engine import playout
 from engine.renegades import rules
 from engine.renegades.state import GameState
 
-KEEN = ("attack", "descend", "ascend")
+KEEN = ("attack", "descend", "ascend", "deploy", "disembark", "open", "take", "carry", "board")
 
 
 def random_command(state: GameState, rng: random.Random, keen: float = 0.7) -> tuple[str, str]:

@@ -7,6 +7,7 @@ from typing import Optional
 from engine.errors import RuleError
 from engine.renegades.board import DIRECTIONS, OrbitBoard, distance, orbit_of
 from engine.renegades.content import SQUADRONS, load_pack
+from engine.renegades.ground import Ground, ground_of
 from engine.renegades.state import GameState, Ship
 
 MAX_DICE = 8  # the box holds eight red and eight black dice (N8)
@@ -20,6 +21,12 @@ class Game:
         self.pack = load_pack(state.pack)
         self.board: OrbitBoard = orbit_of(self.pack.path)
         self.events: list[dict] = []
+        self.answering: list = []  # the decisions the command being applied answers
+
+    @property
+    def ground(self) -> Ground:
+        """The mission's surface board."""
+        return ground_of(self.pack.path, self.state.surface)
 
     def emit(self, kind: str, **data) -> None:
         self.events.append({"type": kind, **data})
@@ -164,7 +171,7 @@ def attack(g: Game, ship: Ship, target: Ship) -> None:
     red = dice.roll(attack_dice(g, ship))
     rolled = list(red)
     for add, count in bonuses(g, ship, "attack"):
-        red = _bump_highest(red, add, count)
+        red = bump_highest(red, add, count)
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
     defense = bonuses(g, target, "defense")
@@ -183,7 +190,7 @@ def attack(g: Game, ship: Ship, target: Ship) -> None:
     take_damage(g, target, damage, ship)
 
 
-def _bump_highest(faces: list[int], add: int, count: int) -> list[int]:
+def bump_highest(faces: list[int], add: int, count: int) -> list[int]:
     """Add `add` to the `count` highest dice (N10)."""
     order = sorted(range(len(faces)), key=lambda i: (-faces[i], i))[:count]
     return [f + add if i in order else f for i, f in enumerate(faces)]
@@ -241,7 +248,9 @@ def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
     if ship.cell is None:
         raise RuleError(f"The {ship.name} is already docked.")
     home = board.home_of(ship.faction)
-    choices = [board.mission_planet.code] + ([home.code] if home and ship.critical else [])
+    obj = g.state.objective
+    bringing = obj is not None and obj.ship == ship.id and g.state.tier >= 2  # N46: home with the parameter
+    choices = [board.mission_planet.code] + ([home.code] if home and (ship.critical or bringing) else [])
     if planet is None:
         planet = next((p for p in choices if board.beside_planet(ship.cell, p)), choices[0])
     if planet not in board.planets:
@@ -305,7 +314,7 @@ def choose_target(g: Game, npc: Ship) -> Optional[Ship]:
     if hurt:
         top = max(a for a, _ in hurt)
         tied = sorted(attacker for a, attacker in hurt if a == top)
-        return ships[_roll_off(g, npc, tied)]
+        return ships[roll_off(g, tied, ship=npc.id)]
     targets = _targets(g, npc)
     if not targets:
         return None
@@ -315,19 +324,20 @@ def choose_target(g: Game, npc: Ship) -> Optional[Ship]:
             load[other.assigned] += 1
     least = min(load.values())
     tied = [t for t in load if load[t] == least]
-    npc.assigned = _roll_off(g, npc, tied)
+    npc.assigned = roll_off(g, tied, ship=npc.id)
     return ships[npc.assigned]
 
 
-def _roll_off(g: Game, npc: Ship, tied: list[str]) -> str:
+def roll_off(g: Game, tied: list[str], **who) -> str:
+    """One die decides among `tied`: each candidate gets as many faces, the rest are rolled again."""
     if len(tied) == 1:
         return tied[0]
-    usable = 6 - 6 % len(tied)  # each candidate gets as many faces; the others are rolled again
+    usable = 6 - 6 % len(tied)
     faces = g.state.dice.roll(1)
     while faces[-1] > usable:
         faces += g.state.dice.roll(1)
     chosen = tied[(faces[-1] - 1) * len(tied) // usable]
-    g.emit("roll_off", ship=npc.id, among=tied, die=faces[-1], rolled=faces, chosen=chosen)
+    g.emit("roll_off", **who, among=tied, die=faces[-1], rolled=faces, chosen=chosen)
     return chosen
 
 
@@ -366,7 +376,8 @@ def npc_turn(g: Game, npc: Ship) -> None:
 
 
 def _goal(g: Game, npc: Ship):
-    if npc.kind == "ship" and npc.critical:
+    obj = g.state.objective
+    if npc.kind == "ship" and (npc.critical or (obj is not None and obj.ship == npc.id and g.state.tier >= 2)):
         home = g.board.home_of(npc.faction)
         return ("planet", home.code) if home else None
     mission = g.board.mission_planet.code
@@ -383,6 +394,11 @@ def _goal(g: Game, npc: Ship):
 
 
 def _should_ascend(g: Game, npc: Ship) -> bool:
+    obj = g.state.objective
+    if obj is not None and obj.ship == npc.id:  # N46, N47: rise to bring it home, then wait there
+        return not obj.home and npc.docked == g.board.mission_planet.code
+    if any(c.ship == npc.id and c.cell is not None and not c.captive for c in g.state.crew.values()):
+        return False  # N43: an NPC ship waits for its landing party
     if npc.docked == g.board.mission_planet.code:
         return not any(x.docked == npc.docked for x in g.state.ships.values() if x.faction == "renegade")
     return npc.damage <= npc.shields  # N15: home repairs go on until the hull is whole

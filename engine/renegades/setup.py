@@ -10,6 +10,7 @@ from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.board import orbit_of
 from engine.awaymissions.content import pack_ref
+from engine.renegades import missions
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
 from engine.renegades.state import CrewMember, GameState, Player, Ship
 
@@ -63,6 +64,7 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         for _ in state.players:
             _launch(state, pack, _ship_for(pack, "coalition", None, taken_ships), None, None)
     _deal(state, pack, config.get("mission"), world_cards)
+    missions.set_up(state, pack)
     rules.begin_round(state)
     rules.run(state)
     return state
@@ -111,9 +113,11 @@ def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: 
         raise RuleError("Choose five crew, one for each station: commander, navigation, weapons, comms and engineering.")
     for station, c in stations.items():
         card = pack.crew[c]
+        defense = [card.surface.defense.add, card.surface.defense.dice] if card.surface.defense else []
         state.crew[c] = CrewMember(id=c, name=card.name, faction=card.faction, initiative=card.initiative,
                                    stations=list(card.stations), skills=msgspec.to_builtins(card.skills),
-                                   ship=code, station=station)
+                                   ship=code, station=station, health=card.surface.health,
+                                   speed=card.surface.speed, attack=card.surface.attack, defense=defense)
     home = orbit_of(pack.path).home_of(spec.faction)
     occupied = {s.cell for s in state.ships.values()}
     cell = next((c for c in home.launch if c not in occupied), None)
