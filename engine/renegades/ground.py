@@ -70,26 +70,31 @@ class Ground:
         """Every square reachable from `start` within `points`: (cost, opponents passed, path).
 
         `passable(cell)` is None where the mover may not go, else how many opponents it
-        passes there (their square needs an elude test). Among paths of equal cost the one
-        passing fewest opponents wins, then the path first by square names.
+        passes there (their square needs an elude test). N30: among paths of equal cost the
+        one passing fewest opponents wins, then the one with fewest diagonal steps, then the
+        first by column and row of its squares.
         """
-        best: dict[str, tuple[int, int, list[str]]] = {start: (0, 0, [])}
-        queue = [(0, 0, [], start)]
+        origin = cell_xy(start)
+        best: dict[str, tuple] = {start: (0, 0, 0, [origin], [])}
+        queue = [best[start] + (start,)]
         while queue:
-            cost, passed, path, here = heapq.heappop(queue)
-            if best[here] != (cost, passed, path):
+            cost, passed, diagonal, coords, path, here = heapq.heappop(queue)
+            if best[here][:4] != (cost, passed, diagonal, coords):
                 continue
+            hx, hy = coords[-1]
             for nxt in self._around[here]:
                 if nxt in self.blocking:
                     continue
                 extra = passable(nxt)
                 if extra is None:
                     continue
-                new = (cost + self.cost_into(nxt, containers), passed + extra, path + [nxt])
-                if new[0] <= points and (nxt not in best or new < best[nxt]):
+                nx, ny = cell_xy(nxt)
+                new = (cost + self.cost_into(nxt, containers), passed + extra,
+                       diagonal + (1 if nx != hx and ny != hy else 0), coords + [(nx, ny)], path + [nxt])
+                if new[0] <= points and (nxt not in best or new[:4] < best[nxt][:4]):
                     best[nxt] = new
-                    heapq.heappush(queue, (new[0], new[1], new[2], nxt))
-        return best
+                    heapq.heappush(queue, new + (nxt,))
+        return {cell: (v[0], v[1], v[4]) for cell, v in best.items()}
 
     def line_of_sight(self, a: str, b: str) -> bool:
         """N36: a straight line between the centres of the squares crosses no blocking

@@ -26,7 +26,7 @@ from engine.renegades.setup import new_game  # noqa: F401  (part of the public f
 from engine.renegades.state import Decision, GameState, Turn, clone
 
 __all__ = ["new_game", "apply", "canonical", "legal_commands", "awaited", "view_for", "turn_of",
-           "display_names", "begin_round", "run"]
+           "display_names", "begin_round", "begin_surface", "run"]
 
 FACTION_RANK = {"renegade": 0, "coalition": 1}  # Renegades first on equal initiative
 
@@ -101,6 +101,11 @@ def _after_npc_ship(g: Game, ship) -> None:
         s.docks.pop(ship.id, None)
     elif ship.docked is not None:
         missions.arrived_home(g, ship)
+
+
+def begin_surface(state: GameState) -> None:
+    """Start the surface phase (scenarios start there)."""
+    _begin_surface(Game(state))
 
 
 def _begin_surface(g: Game) -> None:
