@@ -72,13 +72,12 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
         crew = state.crew[code]
         for name, value in fields.items():
             setattr(crew, name, value)
-        ship = state.ships.get(crew.ship or "")
-        if ship is not None and (crew.cell is not None or crew.room or crew.captive or fields.get("station", 1) is None):
+        if crew.cell is not None or crew.room or crew.captive:
+            crew.station = None
+        for ship in state.ships.values():
             for station, holder in list(ship.stations.items()):
-                if holder == code and station != crew.station:
+                if holder == code and (ship.id != crew.ship or station != crew.station):
                     del ship.stations[station]
-            if crew.cell is not None or crew.room or crew.captive:
-                crew.station = None
     if "figures" in spec:
         state.figures = {}
         g = Game(state)
