@@ -78,6 +78,8 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
             for station, holder in list(ship.stations.items()):
                 if holder == code and (ship.id != crew.ship or station != crew.station):
                     del ship.stations[station]
+        if crew.station and state.ships[crew.ship].stations.get(crew.station) != code:
+            crew.station = None
     if "figures" in spec:
         state.figures = {}
         g = Game(state)
