@@ -91,6 +91,8 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
             for name, value in fields.items():
                 setattr(figure, name, value)
             state.figures[ident] = figure
+    if "surface_deck" in spec:
+        state.surface_deck = list(spec["surface_deck"])
     if "containers" in spec:
         state.containers = dict(spec["containers"] or {})
     if "objective" in spec:
