@@ -125,13 +125,13 @@ def arm(g: Game, crew: CrewMember) -> None:
 
 # --- landing -------------------------------------------------------------------------------------
 def dock(g: Game, ship: Ship) -> str:
-    """N26: a ship touching down takes the first free dock, Renegades from the first dock
-    of the board's list, the Coalition from the last."""
-    taken = set(g.state.docks.values())
+    """N26: a ship touching down takes the first free dock (no ship on it, nobody standing
+    there), Renegades from the first dock of the board's list, the Coalition from the last."""
+    free = g.free_docks()
     docks = g.ground.docks if ship.faction == "renegade" else list(reversed(g.ground.docks))
-    cell = next((d for d in docks if d not in taken), None)
+    cell = next((d for d in docks if d in free), None)
     if cell is None:
-        raise RuleError("Every dock on the surface is taken; wait for a ship to leave.")
+        raise RuleError("Every dock on the surface is taken or has somebody standing on it.")
     g.state.docks[ship.id] = cell
     return cell
 
@@ -145,6 +145,8 @@ def beside_dock(g: Game, ship: Ship) -> Optional[str]:
 
 
 def step_out(g: Game, crew: CrewMember, ship: Ship) -> None:
+    if ship.id not in g.state.docks:
+        raise RuleError(f"The {ship.name} is not docked on the surface.")
     if len(on_surface(g, ship.id)) >= PARTY:
         raise RuleError(f"At most {PARTY} of a ship's crew may be on the surface at once.")
     if crew.ko or crew.captive or crew.room == "brig":

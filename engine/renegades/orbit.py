@@ -28,6 +28,13 @@ class Game:
         """The mission's surface board."""
         return ground_of(self.pack.path, self.state.surface)
 
+    def free_docks(self) -> list[str]:
+        """Docks of the surface board with no ship on them and nobody standing there (N26)."""
+        s = self.state
+        taken = set(s.docks.values()) | {c.cell for c in s.crew.values() if c.cell and not c.ko}
+        taken |= {f.cell for f in s.figures.values()}
+        return [d for d in self.ground.docks if d not in taken]
+
     def emit(self, kind: str, **data) -> None:
         self.events.append({"type": kind, **data})
 
@@ -261,6 +268,8 @@ def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
                         else f"{board.planets[planet].name} is not a planet to descend on in this mission.")
     if not board.beside_planet(ship.cell, planet):
         raise RuleError(f"The {ship.name} must be on a square beside {board.planets[planet].name} to descend.")
+    if planet == board.mission_planet.code and not g.free_docks():
+        raise RuleError("Every dock on the surface is taken or has somebody standing on it.")
     ship.left_from, ship.cell = ship.cell, None
     ship.docked, ship.docked_round = planet, g.state.round
     g.emit("descended", ship=ship.id, planet=planet, cell=ship.left_from)
@@ -361,6 +370,9 @@ def npc_turn(g: Game, npc: Ship) -> None:
             return
         kind, where = goal
         if kind == "planet":
+            if where == g.board.mission_planet.code and not g.free_docks():
+                g.emit("npc_waits", ship=npc.id)
+                return
             if g.board.beside_planet(npc.cell, where):
                 descend(g, npc, where)
                 return

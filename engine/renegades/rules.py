@@ -533,7 +533,8 @@ def _legal_surface(g: Game, ship) -> list[str]:
         if crew.ko or crew.ship != ship.id:
             continue
         if crew.cell is None:
-            if left and len(landing.on_surface(g, ship.id)) < landing.PARTY and not crew.captive:
+            if left and ship.id in s.docks and len(landing.on_surface(g, ship.id)) < landing.PARTY \
+                    and not crew.captive and crew.room != "brig":
                 options.append(f"disembark {code}")
             continue
         if not crew.hidden and crew.rounds.get("stealth") != s.round and crew.rounds.get("attack") != s.round:
@@ -592,7 +593,7 @@ def _legal_orbit(g: Game, ship) -> list[str]:
         for planet in g.board.planets.values():
             bringing = obj is not None and obj.ship == ship.id and state.tier >= 2
             if g.board.beside_planet(ship.cell, planet.code) and (
-                    (planet.mission and len(state.docks) < len(g.ground.docks))
+                    (planet.mission and g.free_docks())
                     or (planet.home == ship.faction and (ship.critical or bringing))):
                 options.append(f"descend {ship.id} {planet.code}")
     elif ship.docked_round < state.round:
