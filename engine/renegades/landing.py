@@ -558,8 +558,8 @@ def board(g: Game, crew: CrewMember) -> Ship:
 # --- the med bay and the brig --------------------------------------------------------------------
 def medic_aboard(g: Game, ship: Ship) -> bool:
     """A conscious crewmember of the ship's own side whose station is comms and who has
-    medical skill (N35)."""
-    return any(c.ship == ship.id and c.cell is None and not c.ko and not c.captive and "comms" in c.stations
+    medical skill (N35); medics of NPC Coalition ships heal nobody."""
+    return ship.seat is not None and any(c.ship == ship.id and c.cell is None and not c.ko and not c.captive and "comms" in c.stations
                and c.skills["medical"] > 0 for c in g.state.crew.values())
 
 
