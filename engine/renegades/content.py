@@ -59,6 +59,7 @@ class Surface(_Schema):
     speed: Annotated[int, msgspec.Meta(ge=0, le=12)]
     attack: Dice
     defense: Optional[DieBonus] = None
+    abilities: list[Literal["rally"]] = []  # special abilities on the surface (docs/renegades.md)
 
 
 class StationBonus(_Schema):
@@ -192,11 +193,17 @@ class Test(_Schema):
 
 
 class Tactical(_Schema):
+    """A commander's tactical card. `effect` names what a surface card does in play
+    (orbital cards are not played yet): extra-move (one more square to a crewmember's moves
+    this round), aim (+1 to one attack die this round, a crewmember beside the commander),
+    fall-back (no elude tests this round)."""
+
     code: Key
     name: str
     type: Literal["orbital", "surface"]
     test: Test
     text: str
+    effect: Optional[Literal["extra-move", "aim", "fall-back"]] = None
 
 
 class Parameter(_Schema):

@@ -172,9 +172,11 @@ def deploy(g: Game, ship: Ship, codes: list[str]) -> None:
 
 
 # --- moving --------------------------------------------------------------------------------------
-def speed(crew: CrewMember) -> int:
-    """Surface speed, one less while carrying an unconscious crewmember."""
-    return max(0, crew.speed - (1 if crew.carrying else 0))
+def speed(g: Game, crew: CrewMember) -> int:
+    """Surface speed, one less while carrying an unconscious crewmember, one more this
+    round after an extra-move tactic."""
+    extra = 1 if crew.rounds.get("extra-move") == g.state.round else 0
+    return max(0, crew.speed + extra - (1 if crew.carrying else 0))
 
 
 def passable_for(g: Game, mover: Piece, sneaking: bool):
@@ -197,7 +199,7 @@ def passable_for(g: Game, mover: Piece, sneaking: bool):
 
 def reach(g: Game, crew: CrewMember) -> dict[str, tuple[int, int, list[str]]]:
     """Squares the crewmember may end a move on, with their paths."""
-    paths = g.ground.paths(crew.cell, speed(crew), frozenset(g.state.containers),
+    paths = g.ground.paths(crew.cell, speed(g, crew), frozenset(g.state.containers),
                            passable_for(g, crew, crew.hidden))
     taken = {p.cell for p in standing(g) if p is not crew}
     return {c: v for c, v in paths.items() if c != crew.cell and c not in taken}
@@ -205,7 +207,7 @@ def reach(g: Game, crew: CrewMember) -> dict[str, tuple[int, int, list[str]]]:
 
 def confronting(g: Game, crew: CrewMember) -> list[Piece]:
     """Opponents in base contact that hold the crewmember back (none while it is hidden)."""
-    if crew.hidden:
+    if crew.hidden or crew.rounds.get("fall-back") == g.state.round:
         return []
     return sorted((p for p in standing(g) if p is not crew and opposed(crew, p) and holds_back(p)
                    and distance(p.cell, crew.cell) == 1 and not getattr(p, "hidden", False)),
@@ -222,7 +224,7 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
         raise RuleError(f"'{to}' is not an open square of the surface board.")
     options = reach(g, crew)
     if to not in options:
-        raise RuleError(f"{crew.name} cannot reach {to} this move (speed {speed(crew)}; obstructed terrain, "
+        raise RuleError(f"{crew.name} cannot reach {to} this move (speed {speed(g, crew)}; obstructed terrain, "
                         "water and containers cost two, walls and opponents' squares bar the way).")
     for other in confronting(g, crew):
         faces, passed = skill_test(g, crew.skills["stealth"])
@@ -371,6 +373,8 @@ def strike(g: Game, attacker: Piece, target: Piece) -> None:
     dice = g.state.dice
     rolled = dice.roll(min(orbit.MAX_DICE, attacker.attack))
     red = orbit.bump_highest(rolled, add, count) if add else list(rolled)
+    if isinstance(attacker, CrewMember) and attacker.rounds.get("aim") == g.state.round:
+        red = orbit.bump_highest(red, 1, 1)
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
     defense = [tuple(target.defense)] if target.defense else []
@@ -553,6 +557,52 @@ def board(g: Game, crew: CrewMember) -> Ship:
         obj.holder, obj.ship = None, ship.id
         g.emit("parameter_aboard", ship=ship.id, name=obj.name)
     return ship
+
+
+# --- free actions and abilities ------------------------------------------------------------------
+def give(g: Game, crew: CrewMember, other_code: str, item: str) -> None:
+    """Hand a weapon or item to a friendly crewmember beside it (N50)."""
+    other = g.state.crew.get(other_code)
+    if other is None or other.cell is None or other.ko or other.faction != crew.faction \
+            or distance(other.cell, crew.cell) != 1:
+        raise RuleError(f"{other_code} is not a conscious friendly crewmember beside {crew.name}.")
+    if item not in crew.gear:
+        raise RuleError(f"{crew.name} carries no '{item}'.")
+    if not can_carry(g, other, item):
+        raise RuleError(f"{other.name} has no room to carry '{item}'.")
+    crew.gear.remove(item)
+    other.gear.append(item)
+    g.emit("given", crew=crew.id, to=other.id, item=item)
+
+
+def surface_card(g: Game, seat: str):
+    """The seat's surface tactical card, if it has one with an effect."""
+    player = g.state.player(seat)
+    return next((g.pack.tactical[c] for c in player.tactical
+                 if g.pack.tactical[c].type == "surface" and g.pack.tactical[c].effect), None)
+
+
+def tactic(g: Game, commander: CrewMember, seat: str, target_code: str) -> None:
+    """Play the surface tactical card once a round (N51): the commander, on the surface,
+    makes the card's test; passed, the effect goes to the target crewmember of its side."""
+    s = g.state
+    card = surface_card(g, seat)
+    if card is None:
+        raise RuleError("You hold no surface tactical card.")
+    if "commander" not in commander.stations:
+        raise RuleError(f"Only a commander plays tactical cards; {commander.name} is not one.")
+    if commander.rounds.get("tactic") == s.round:
+        raise RuleError("A tactical card is played once a round.")
+    target = s.crew.get(target_code)
+    if target is None or target.cell is None or target.ko or target.faction != commander.faction:
+        raise RuleError(f"{target_code} is not conscious crew of your side on the surface.")
+    if card.effect == "aim" and distance(target.cell, commander.cell) > 1:
+        raise RuleError(f"{card.name} is for a crewmember beside the commander.")
+    commander.rounds["tactic"] = s.round
+    faces, passed = skill_test(g, commander.skills[card.test.skill])
+    if passed:
+        target.rounds[card.effect] = s.round
+    g.emit("tactic", crew=commander.id, card=card.code, target=target.id, dice=faces, passed=bool(passed))
 
 
 # --- the med bay and the brig --------------------------------------------------------------------

@@ -316,6 +316,8 @@ def _on_attack(g, seat, args):
         refusal = landing.attack_refusal(g, crew, target)
         if refusal:
             raise RuleError(refusal)
+        if crew.rounds.get("rallied") == g.state.round and g.state.current.crew[crew.id] <= 1:
+            raise RuleError(f"{crew.name}'s last action came from a rally and cannot be an attack.")
         landing.strike(g, crew, target)
         _use(g, crew)
         return
@@ -409,6 +411,21 @@ def _surface_action(act, action=True, aboard=False):
     return handler
 
 
+def _rally(g, crew, seat, rest):
+    """The rally ability: a friendly crewmember of the party beside it gets one more
+    action this turn, not for an attack (N52)."""
+    s = g.state
+    other = s.crew.get(rest[0])
+    if "rally" not in crew.abilities:
+        raise RuleError(f"{crew.name} has no rally ability.")
+    if other is None or other is crew or other.id not in s.current.crew or other.cell is None or other.ko \
+            or distance(other.cell, crew.cell) != 1:
+        raise RuleError(f"{rest[0]} is not conscious crew of this landing party beside {crew.name}.")
+    s.current.crew[other.id] += 1
+    other.rounds["rallied"] = s.round
+    g.emit("rallied", crew=crew.id, other=other.id)
+
+
 def _disembark(g, crew, seat, rest):
     landing.step_out(g, crew, g.state.ships[crew.ship])
 
@@ -451,6 +468,11 @@ COMMANDS: dict[str, Verb] = {
     "carry": Verb(_surface_action(lambda g, c, seat, r: landing.carry(g, c, r[0])), "carry CREW OTHER", 2, 2, "U"),
     "take": Verb(_surface_action(lambda g, c, seat, r: landing.take(g, c)), "take CREW", 1, 1, "U"),
     "board": Verb(_surface_action(lambda g, c, seat, r: landing.board(g, c)), "board CREW", 1, 1, "U"),
+    "give": Verb(_surface_action(lambda g, c, seat, r: landing.give(g, c, r[0], r[1]), False),
+                 "give CREW OTHER ITEM", 3, 3, "UUL"),
+    "tactic": Verb(_surface_action(lambda g, c, seat, r: landing.tactic(g, c, seat, r[0]), False),
+                   "tactic COMMANDER CREW", 2, 2, "U"),
+    "rally": Verb(_surface_action(_rally), "rally CREW OTHER", 2, 2, "U"),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
 
@@ -542,11 +564,16 @@ def _legal_surface(g: Game, ship) -> list[str]:
         if crew.rounds.get("scan") != s.round:
             options.append(f"scan {code}")
             options += [f"scan {code} {c}" for c in sorted(s.containers) if near(c, crew.cell)]
+        options += _legal_free(g, crew)
         if not left:
             continue
+        if "rally" in crew.abilities:
+            options += [f"rally {code} {o}" for o in sorted(s.current.crew) if o != code and s.crew[o].cell
+                        and not s.crew[o].ko and distance(s.crew[o].cell, crew.cell) == 1]
         if crew.rounds.get("pinned") != s.round:
             options += [f"move {code} {c}" for c in sorted(landing.reach(g, crew))]
-        options += [f"attack {code} {t.id}" for t in targets if landing.attack_refusal(g, crew, t) is None]
+        if crew.rounds.get("rallied") != s.round or left > 1:
+            options += [f"attack {code} {t.id}" for t in targets if landing.attack_refusal(g, crew, t) is None]
         options += [f"open {code} {c}" for c in sorted(s.containers) if near(c, crew.cell)]
         if not crew.carrying:
             options += [f"carry {code} {o.id}" for o in sorted(s.crew.values(), key=lambda o: o.id)
@@ -559,6 +586,27 @@ def _legal_surface(g: Game, ship) -> list[str]:
     if _can_ascend(g, ship):
         options.append(f"ascend {ship.id}")
     return options + ["pass"]
+
+
+def _legal_free(g: Game, crew) -> list[str]:
+    """Gifts to friendly crew beside it, and the surface tactical card if it is the commander."""
+    s = g.state
+    options = []
+    friends = [o for o in sorted(s.crew.values(), key=lambda o: o.id) if o.cell and not o.ko
+               and o.faction == crew.faction and distance(o.cell, crew.cell) == 1]
+    for other in friends:
+        options += [f"give {crew.id} {other.id} {item}" for item in sorted(set(crew.gear))
+                    if landing.can_carry(g, other, item)]
+    seat = s.ships[crew.ship].seat
+    card = landing.surface_card(g, seat) if seat else None
+    if card and "commander" in crew.stations and crew.rounds.get("tactic") != s.round:
+        options += [f"tactic {crew.id} {o.id}" for o in [crew] + friends
+                    if card.effect != "aim" or distance(o.cell, crew.cell) <= 1]
+        if card.effect != "aim":
+            options += [f"tactic {crew.id} {o.id}" for o in sorted(s.crew.values(), key=lambda o: o.id)
+                        if o.cell and not o.ko and o.faction == crew.faction and o is not crew
+                        and distance(o.cell, crew.cell) > 1]
+    return options
 
 
 def _can_take(g: Game, crew) -> bool:

@@ -61,7 +61,8 @@ def build(spec: dict[str, Any]) -> GameState:
 
 def _surface(state: GameState, spec: dict[str, Any]) -> None:
     """The surface keys: docks, crew (any CrewMember field; a square takes it off its
-    station), figures (replacing the mission's guards), containers, objective, tier."""
+    station), figures (replacing the mission's guards), tactical (seat -> its cards),
+    surface_deck, containers, objective."""
     for code, cell in (spec.get("docks") or {}).items():
         ship = state.ships[code]
         state.docks[code] = cell
@@ -91,6 +92,8 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
             for name, value in fields.items():
                 setattr(figure, name, value)
             state.figures[ident] = figure
+    for seat, cards in (spec.get("tactical") or {}).items():
+        state.player(seat).tactical = list(cards)
     if "surface_deck" in spec:
         state.surface_deck = list(spec["surface_deck"])
     if "containers" in spec:

@@ -117,7 +117,8 @@ def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: 
         state.crew[c] = CrewMember(id=c, name=card.name, faction=card.faction, initiative=card.initiative,
                                    stations=list(card.stations), skills=msgspec.to_builtins(card.skills),
                                    ship=code, station=station, health=card.surface.health,
-                                   speed=card.surface.speed, attack=card.surface.attack, defense=defense)
+                                   speed=card.surface.speed, attack=card.surface.attack, defense=defense,
+                                   abilities=list(card.surface.abilities))
     home = orbit_of(pack.path).home_of(spec.faction)
     occupied = {s.cell for s in state.ships.values()}
     cell = next((c for c in home.launch if c not in occupied), None)

@@ -29,6 +29,7 @@ class CrewMember(_Data):
     speed: int = 0  # surface squares a move
     attack: int = 0  # surface attack dice
     defense: list[int] = []  # [add, dice] of its defense bonus, or empty
+    abilities: list[str] = []  # special abilities on the surface (rally)
     cell: Optional[str] = None  # its square on the surface board; None while aboard
     room: Optional[str] = None  # aboard and off station: medbay | brig | None (crew quarters)
     ko: bool = False  # unconscious
