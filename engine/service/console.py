@@ -178,6 +178,12 @@ class Console:
             self.say("  Ships: " + "; ".join(
                 f"{code} {ship.get('cell') or 'docked at ' + str(ship.get('docked'))} facing {ship.get('facing', 'N')}, "
                 f"damage {ship.get('damage', 0)}" for code, ship in view["ships"].items()))
+            surface = view.get("surface") or {}
+            pieces = [f"{code} {c['cell']}{' (out)' if c['ko'] else ''}{' (hidden)' if c['hidden'] else ''}"
+                      for code, c in surface.get("crew", {}).items()]
+            pieces += [f"{code} {f['cell']}" for code, f in surface.get("figures", {}).items()]
+            if surface.get("crew"):
+                self.say("  Surface: " + "; ".join(pieces))
         elif update.images:
             view = await self.service.view(self.game_id)
             drawn = await asyncio.to_thread(_pictures, view, update.events, update.images)
