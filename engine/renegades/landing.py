@@ -19,6 +19,7 @@ ACTIONS = 2  # each crewmember's actions a turn
 PARTY = 3  # at most three of a ship's crew on the surface at once
 CARRY = {"pistol": 2, "rifle": 1, "melee": 1}  # weapons a crewmember may carry
 ITEMS = 3  # search items a crewmember may carry
+PARAMETER = "mission-parameter"  # what the mission's container holds
 Piece = Union[CrewMember, Figure]
 
 
@@ -88,10 +89,6 @@ def docked_ship(g: Game, crew: CrewMember) -> Optional[Ship]:
 
 def piece(g: Game, code: str) -> Optional[Piece]:
     return g.state.crew.get(code) or g.state.figures.get(code)
-
-
-def name_of(p: Piece) -> str:
-    return p.name
 
 
 # --- weapons -------------------------------------------------------------------------------------
@@ -528,9 +525,6 @@ def take(g: Game, crew: CrewMember) -> None:
             return
     obj.holder, obj.cell = crew.id, None
     g.emit("parameter_taken", crew=crew.id, name=obj.name)
-
-
-PARAMETER = "mission-parameter"  # what the mission's container holds
 
 
 def board(g: Game, crew: CrewMember) -> Ship:
