@@ -8,7 +8,7 @@ from typing import Optional
 from engine import playout
 from engine.renegades import rules
 from engine.renegades.board import distance
-from engine.renegades.landing import PARAMETER
+from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import GameState
 
 KEEN = ("attack", "descend", "ascend", "deploy", "disembark", "open", "take", "carry", "board")

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import landing
+from engine.renegades import crew_combat, landing, pieces
 from engine.renegades.board import distance
 from engine.renegades.content import SQUADRONS
 from engine.renegades.ground import near
-from engine.renegades.landing import Piece
 from engine.renegades.orbit import Game, roll_off
+from engine.renegades.pieces import Piece
 from engine.renegades.state import CrewMember, Figure
 
 SPECIES_ORDER = {sq: i for i, sq in enumerate(SQUADRONS)}
@@ -45,7 +45,7 @@ def arrive(g: Game, villain: str, commander: Optional[str], most: int) -> None:
     else:
         count = max(0, min(face, most, card.pool) - present)
     location = s.surface_deck[0]
-    taken = {p.cell for p in landing.standing(g)} | set(s.docks.values()) | set(s.containers)
+    taken = {p.cell for p in pieces.standing(g)} | set(s.docks.values()) | set(s.containers)
     free = [c for c in g.ground.tile_cells(location) if c not in taken and c not in g.ground.blocking]
     placed = []
     if commander is not None and commander not in s.figures and free:
@@ -150,10 +150,10 @@ def act(g: Game, f: Figure) -> None:
         g.emit("figure_waits", figure=f.id, reason="nobody in sight")
         return
     g.emit("figure_target", figure=f.id, target=target.id)
-    if landing.reach_of(g, f, target) is None:
+    if crew_combat.reach_of(g, f, target) is None:
         _approach(g, f, target.cell, f.range)
-    if landing.reach_of(g, f, target) is not None:
-        landing.strike(g, f, target)
+    if crew_combat.reach_of(g, f, target) is not None:
+        crew_combat.strike(g, f, target)
         if near(f.cell, target.cell) and f.rank in ("warrior", "drone") and not target.ko:
             f.engaged = target.id
     elif f.rank in ("commander", "creature"):
@@ -162,19 +162,19 @@ def act(g: Game, f: Figure) -> None:
 
 def _attack_nearest(g: Game, f: Figure) -> None:
     """Attack the nearest visible crewmember within reach, a roll-off among equals."""
-    crew = [c for c in visible_crew(g) if landing.reach_of(g, f, c) is not None]
+    crew = [c for c in visible_crew(g) if crew_combat.reach_of(g, f, c) is not None]
     if not crew:
         return
     best = min(distance(c.cell, f.cell) for c in crew)
     chosen = roll_off(g, [c.id for c in crew if distance(c.cell, f.cell) == best], figure=f.id)
-    landing.strike(g, f, g.state.crew[chosen])
+    crew_combat.strike(g, f, g.state.crew[chosen])
 
 
 def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:
     """Move to the reachable square that can strike at `goal` (within `reach` and sight),
     else the nearest to it, then the cheapest, then first by name."""
     paths = g.ground.paths(f.cell, f.speed, frozenset(), landing.passable_for(g, f, False))
-    taken = {p.cell for p in landing.standing(g) if p is not f}
+    taken = {p.cell for p in pieces.standing(g) if p is not f}
     options = [c for c in paths if c not in taken]
 
     def score(cell: str):
@@ -195,11 +195,11 @@ LANDING = ("commander", "engineering", "comms")  # the NPC landing party: comman
 def npc_deploy(g: Game, ship) -> None:
     """N43: an NPC Coalition ship lands its commander, engineer and medic."""
     codes = [ship.stations[st] for st in LANDING if st in ship.stations]
-    landing.deploy(g, ship, codes[:landing.PARTY - len(landing.on_surface(g, ship.id))])
+    landing.deploy(g, ship, codes[:pieces.PARTY - len(pieces.on_surface(g, ship.id))])
 
 
 def npc_crew_turn(g: Game, ship_id: str) -> None:
-    for crew in sorted(landing.party(g, ship_id), key=lambda c: (-c.initiative, c.id)):
+    for crew in sorted(pieces.party(g, ship_id), key=lambda c: (-c.initiative, c.id)):
         if crew.cell is not None and not crew.ko:
             _npc_crewmember(g, crew)
 
@@ -234,12 +234,12 @@ def _npc_crewmember(g: Game, crew: CrewMember) -> None:
     target = _npc_target(g, crew)
     if target is not None:
         g.emit("npc_crew_target", crew=crew.id, target=target.id)
-    actions = landing.ACTIONS
+    actions = pieces.ACTIONS
     while actions > 0 and crew.cell is not None and not crew.ko:
         actions -= 1
         obj = s.objective
         if obj is not None and obj.holder == crew.id:
-            ship = landing.docked_ship(g, crew)
+            ship = pieces.docked_ship(g, crew)
             if ship is not None and distance(crew.cell, s.docks[ship.id]) <= 1:
                 landing.board(g, crew)
                 return
@@ -247,8 +247,8 @@ def _npc_crewmember(g: Game, crew: CrewMember) -> None:
                 return
             continue
         if target is not None and target.cell is not None and not getattr(target, "ko", False):
-            if landing.attack_refusal(g, crew, target) is None:
-                landing.strike(g, crew, target)
+            if crew_combat.attack_refusal(g, crew, target) is None:
+                crew_combat.strike(g, crew, target)
                 continue
             if crew.rounds.get("attack") == s.round or near(crew.cell, target.cell) \
                     or not _step_towards(g, crew, target.cell):
@@ -256,7 +256,7 @@ def _npc_crewmember(g: Game, crew: CrewMember) -> None:
             continue
         if obj is None or obj.ship is not None or obj.holder is not None:
             return
-        spot = next(iter(c for c, v in s.containers.items() if v == landing.PARAMETER), None) or obj.cell
+        spot = next(iter(c for c, v in s.containers.items() if v == pieces.PARAMETER), None) or obj.cell
         if spot is None:
             return
         if near(crew.cell, spot):

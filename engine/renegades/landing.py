@@ -1,109 +1,25 @@
 """The surface phase: landing parties and what crewmembers do on the planet.
 
 Each crewmember of a landing party has two actions a turn (move, attack, interact,
-board, disembark) and free actions (stealth and scan tests). Crew combat, unconscious
-crew, the med bay and prisoners live here too; non-player figures are in `figures.py`.
+board, disembark, rally) and free actions (stealth and scan tests, handing over gear,
+the surface tactical card). Attacks are in `crew_combat.py`, the med bay and the brig in
+`medbay.py`, the non-player figures in `figures.py`.
 """
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Optional
 
 from engine.errors import RuleError
-from engine.renegades import orbit
 from engine.renegades.board import distance
+from engine.renegades.crew_combat import spring_trap
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
+from engine.renegades.pieces import (PARAMETER, PARTY, Piece, can_carry, docked_ship, holds_back, on_surface,
+                                     opposed, skill_test, standing, weapons)
 from engine.renegades.state import CrewMember, Figure, Ship
 
-ACTIONS = 2  # each crewmember's actions a turn
-PARTY = 3  # at most three of a ship's crew on the surface at once
-CARRY = {"pistol": 2, "rifle": 1, "melee": 1}  # weapons a crewmember may carry
-ITEMS = 3  # search items a crewmember may carry
-PARAMETER = "mission-parameter"  # what the mission's container holds
-Piece = Union[CrewMember, Figure]
 
-
-# --- tests ---------------------------------------------------------------------------------------
-def skill_test(g: Game, dice: int, plus: int = 0) -> tuple[list[int], int]:
-    """Roll `dice` dice (at most eight); `plus` is added to one die. Returns the faces and
-    how many are 5 or more (a test passes with one)."""
-    faces = g.state.dice.roll(min(orbit.MAX_DICE, dice)) if dice > 0 else []
-    if plus and faces:
-        faces[faces.index(min(faces))] += plus
-    return faces, sum(1 for f in faces if f >= 5)
-
-
-# --- who is where --------------------------------------------------------------------------------
-def standing(g: Game) -> list[Piece]:
-    """Everything that occupies a square: conscious crew not carried, and the figures."""
-    s = g.state
-    found: list[Piece] = [c for c in s.crew.values() if c.cell is not None and not c.ko]
-    return found + list(s.figures.values())
-
-
-def occupant(g: Game, cell: str) -> Optional[Piece]:
-    return next((p for p in standing(g) if p.cell == cell), None)
-
-
-def party(g: Game, ship: str) -> list[CrewMember]:
-    """The conscious crew of `ship` on the surface."""
-    return [c for c in g.state.crew.values()
-            if c.ship == ship and c.cell is not None and not c.ko and not c.captive]
-
-
-def on_surface(g: Game, ship: str) -> list[CrewMember]:
-    """Every crewmember of `ship` on the surface, conscious or not (the three-at-once limit)."""
-    return [c for c in g.state.crew.values() if c.ship == ship and c.cell is not None and not c.captive]
-
-
-def aboard(g: Game, ship: str) -> list[CrewMember]:
-    return sorted((c for c in g.state.crew.values() if c.ship == ship and c.cell is None),
-                  key=lambda c: c.id)
-
-
-def party_initiative(g: Game, ship: str) -> int:
-    """The sum of the initiatives of the ship's conscious crew on the surface."""
-    return sum(c.initiative for c in party(g, ship))
-
-
-def opposed(a: Piece, b: Piece) -> bool:
-    """Crew of the two factions oppose each other; every figure opposes every crewmember."""
-    if isinstance(a, Figure) and isinstance(b, Figure):
-        return False
-    if isinstance(a, CrewMember) and isinstance(b, CrewMember):
-        return a.faction != b.faction
-    return True
-
-
-def holds_back(piece: Piece) -> bool:
-    """Whether leaving base contact with `piece` needs an elude test (drones need none)."""
-    return not (isinstance(piece, Figure) and piece.rank == "drone")
-
-
-def docked_ship(g: Game, crew: CrewMember) -> Optional[Ship]:
-    ship = g.state.ships.get(crew.ship or "")
-    if ship is None or ship.id not in g.state.docks:
-        return None
-    return ship
-
-
-def piece(g: Game, code: str) -> Optional[Piece]:
-    return g.state.crew.get(code) or g.state.figures.get(code)
-
-
-# --- weapons -------------------------------------------------------------------------------------
-def weapons(g: Game, crew: CrewMember, kind: str) -> list:
-    """The crewmember's weapons of `kind` ('ranged' or 'melee')."""
-    return [g.pack.weapons[w] for w in crew.gear if w in g.pack.weapons and g.pack.weapons[w].type == kind]
-
-
-def can_carry(g: Game, crew: CrewMember, code: str) -> bool:
-    if code in g.pack.weapons:
-        kind = g.pack.weapons[code].kind
-        return sum(1 for w in crew.gear if w in g.pack.weapons and g.pack.weapons[w].kind == kind) < CARRY[kind]
-    return sum(1 for w in crew.gear if w not in g.pack.weapons) < ITEMS
-
-
+# --- landing -------------------------------------------------------------------------------------
 def arm(g: Game, crew: CrewMember) -> None:
     """N28: a crewmember leaving the ship takes an arc pistol from the armory if it carries
     no ranged weapon, and the arc blade if it carries no melee weapon, while any are left."""
@@ -120,7 +36,6 @@ def arm(g: Game, crew: CrewMember) -> None:
         g.emit("armed", crew=crew.id, weapons=taken)
 
 
-# --- landing -------------------------------------------------------------------------------------
 def dock(g: Game, ship: Ship) -> str:
     """N26: a ship touching down takes the first free dock (no ship on it, nobody standing
     there), Renegades from the first dock of the board's list, the Coalition from the last."""
@@ -324,121 +239,6 @@ def scan(g: Game, crew: CrewMember, seat: str, cell: Optional[str]) -> None:
     g.emit("scan_container", crew=crew.id, cell=cell, dice=faces, passed=bool(passed))
 
 
-# --- combat --------------------------------------------------------------------------------------
-def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tuple[int, int]]]:
-    """(ranged?, weapon bonus) when `attacker` can attack `target` from where it stands."""
-    if target.cell is None or attacker.cell is None:
-        return None
-    gap = distance(attacker.cell, target.cell)
-    if isinstance(attacker, Figure):
-        if gap <= 1:
-            return False, (0, 0)
-        if attacker.range > 1 and gap <= attacker.range and g.ground.line_of_sight(attacker.cell, target.cell):
-            return True, (0, 0)
-        return None
-    if gap <= 1:
-        best = max(((w.bonus.add * w.bonus.dice, (w.bonus.add, w.bonus.dice)) for w in weapons(g, attacker, "melee")
-                    if w.bonus), default=(0, (0, 0)))
-        return False, best[1]
-    guns = [w for w in weapons(g, attacker, "ranged") if w.range >= gap]
-    if not guns or not g.ground.line_of_sight(attacker.cell, target.cell):
-        return None
-    best = max(guns, key=lambda w: (w.bonus.add * w.bonus.dice if w.bonus else 0, w.code))
-    return True, ((best.bonus.add, best.bonus.dice) if best.bonus else (0, 0))
-
-
-def attack_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
-    if crew.rounds.get("attack") == g.state.round:
-        return f"{crew.name} has already attacked this round (one attack a round)."
-    if target is crew or not opposed(crew, target):
-        return f"{target.name} is not an opponent."
-    if target.cell is None or getattr(target, "ko", False):
-        return f"{target.name} is not standing on the surface."
-    if getattr(target, "hidden", False):
-        return f"{target.name} is hidden; a successful scan of the room finds it."
-    if reach_of(g, crew, target) is None:
-        return (f"{target.name} ({target.cell}) is out of reach: melee needs base contact, a ranged attack "
-                "a ranged weapon with the range and a line of sight clear of walls.")
-    return None
-
-
-def strike(g: Game, attacker: Piece, target: Piece) -> None:
-    """One attack: red dice as many as the attack value, bonuses on the highest dice (N10),
-    4s and more hit; a black die per hit, paired for the most blocks; each hit left is a
-    wound. A ranged attack on a target in obstructed terrain lets it re-roll two idle dice."""
-    ranged, (add, count) = reach_of(g, attacker, target)
-    dice = g.state.dice
-    rolled = dice.roll(min(orbit.MAX_DICE, attacker.attack))
-    red = orbit.bump_highest(rolled, add, count) if add else list(rolled)
-    if isinstance(attacker, CrewMember) and attacker.rounds.get("aim") == g.state.round:
-        red = orbit.bump_highest(red, 1, 1)
-    hits = sorted((r for r in red if r >= 4), reverse=True)
-    black = dice.roll(len(hits))
-    defense = [tuple(target.defense)] if target.defense else []
-    rerolled: list[int] = []
-    if ranged and black and target.cell in g.ground.obstructed:
-        _, used = orbit.best_defense(hits, black, defense)
-        rerolled = sorted((i for i in range(len(black)) if i not in used), key=lambda i: black[i])[:2]
-        for i in rerolled:
-            black[i] = dice.roll(1)[0]
-    blocked, _ = orbit.best_defense(hits, black, defense)
-    wounds = len(hits) - blocked
-    if isinstance(attacker, CrewMember):
-        attacker.rounds["attack"] = g.state.round
-        attacker.hidden = False
-    g.emit("crew_attack", attacker=attacker.id, target=target.id, ranged=ranged, dice=rolled, attack=red,
-           hits=len(hits), defense=black, rerolled=rerolled, blocked=blocked, wounds=wounds)
-    hurt(g, target, wounds, attacker.id)
-
-
-def hurt(g: Game, target: Piece, wounds: int, by: Optional[str]) -> None:
-    if wounds <= 0:
-        return
-    if by is not None:
-        target.hurt_by[by] = target.hurt_by.get(by, 0) + wounds
-    if isinstance(target, Figure):
-        target.damage = min(target.health, target.damage + wounds)
-        if target.damage >= target.health:
-            defeat(g, target, by)
-        return
-    target.wounds = min(target.health, target.wounds + wounds)
-    if target.wounds >= target.health and not target.ko:
-        knock_out(g, target, by)
-
-
-def defeat(g: Game, figure: Figure, by: Optional[str]) -> None:
-    """A defeated figure leaves the board for good (it may come back with another card)."""
-    del g.state.figures[figure.id]
-    for other in g.state.figures.values():
-        if other.escort_of == figure.id:
-            other.escort_of = None
-    killer = g.state.crew.get(by or "")
-    if killer is not None:
-        reward = {"commander": 100, "creature": 100, "warrior": 50, "drone": 20}[figure.rank]
-        g.state.digits[killer.faction] = g.state.digits.get(killer.faction, 0) + reward
-    g.emit("figure_defeated", figure=figure.id, cell=figure.cell, by=by)
-
-
-def knock_out(g: Game, crew: CrewMember, by: Optional[str]) -> None:
-    """An unconscious crewmember leaves a token on its square; what it carried is dropped."""
-    s = g.state
-    crew.ko, crew.hidden = True, False
-    if crew.carrying:
-        s.crew[crew.carrying].carried_by = None
-        crew.carrying = None
-    obj = s.objective
-    if obj is not None and obj.holder == crew.id:
-        obj.holder, obj.cell = None, crew.cell
-        g.emit("parameter_dropped", cell=crew.cell, name=obj.name)
-    killer = s.crew.get(by or "")
-    if killer is not None and killer.faction != crew.faction:
-        s.digits[killer.faction] = s.digits.get(killer.faction, 0) + 50
-    for figure in s.figures.values():
-        if figure.engaged == crew.id:
-            figure.engaged = None
-    g.emit("knocked_out", crew=crew.id, cell=crew.cell, by=by)
-
-
 # --- interacting ---------------------------------------------------------------------------------
 def open_container(g: Game, crew: CrewMember, seat: str, cell: str) -> None:
     s = g.state
@@ -468,21 +268,6 @@ def open_container(g: Game, crew: CrewMember, seat: str, cell: str) -> None:
             g.emit("taken", crew=crew.id, item=code)
         else:
             g.emit("discarded", crew=crew.id, item=code, reason="no room to carry it")
-
-
-def spring_trap(g: Game, cell: str, dice: int) -> None:
-    """N33: a booby trap makes one attack of `dice` red dice on every figure and conscious
-    crewmember within two squares, each defending on its own."""
-    victims = sorted((p for p in standing(g) if distance(p.cell, cell) <= 2), key=lambda p: p.id)
-    g.emit("trap", cell=cell, victims=[p.id for p in victims])
-    for victim in victims:
-        if victim.id in g.state.crew or victim.id in g.state.figures:
-            red = g.state.dice.roll(min(orbit.MAX_DICE, dice))
-            hits = sorted((r for r in red if r >= 4), reverse=True)
-            black = g.state.dice.roll(len(hits))
-            blocked, _ = orbit.best_defense(hits, black, [tuple(victim.defense)] if victim.defense else [])
-            g.emit("trap_attack", target=victim.id, attack=red, defense=black, wounds=len(hits) - blocked)
-            hurt(g, victim, len(hits) - blocked, None)
 
 
 def carry(g: Game, crew: CrewMember, code: str) -> None:
@@ -597,63 +382,3 @@ def tactic(g: Game, commander: CrewMember, seat: str, target_code: str) -> None:
     if passed:
         target.rounds[card.effect] = s.round
     g.emit("tactic", crew=commander.id, card=card.code, target=target.id, dice=faces, passed=bool(passed))
-
-
-# --- the med bay and the brig --------------------------------------------------------------------
-def medic_aboard(g: Game, ship: Ship) -> bool:
-    """A conscious crewmember of the ship's own side whose station is comms and who has
-    medical skill (N35); medics of NPC Coalition ships heal nobody."""
-    return ship.seat is not None and any(c.ship == ship.id and c.cell is None and not c.ko and not c.captive and "comms" in c.stations
-               and c.skills["medical"] > 0 for c in g.state.crew.values())
-
-
-def heal_round(g: Game) -> None:
-    """End of the round: crew in a med bay with a medic aboard heal two wounds (not in the
-    round they were brought in); the unconscious wake at fewer wounds than their health;
-    a healed captive goes to the brig as a prisoner. Tier 3: no healing aboard the ship
-    carrying the mission parameter."""
-    s = g.state
-    for crew in sorted(s.crew.values(), key=lambda c: c.id):
-        ship = s.ships.get(crew.ship or "")
-        if crew.room != "medbay" or ship is None or crew.rounds.get("medbay") == s.round:
-            continue
-        if s.tier == 3 and s.objective is not None and s.objective.ship == ship.id:
-            continue
-        if not medic_aboard(g, ship) or not crew.wounds:
-            continue
-        amount = min(2, crew.wounds)
-        crew.wounds -= amount
-        g.emit("healed", crew=crew.id, amount=amount, at="medbay")
-        if crew.ko and crew.wounds < crew.health:
-            crew.ko = False
-            g.emit("revived", crew=crew.id, ship=ship.id)
-        if crew.captive and not crew.ko:
-            crew.room = "brig"
-            g.emit("prisoner", crew=crew.id, ship=ship.id)
-        elif not crew.wounds:
-            crew.room = None
-
-
-def turn_prisoners(g: Game) -> None:
-    """End of the orbital phase: every prisoner in a brig is tested (N37): the captor's
-    highest-initiative conscious crewmember aboard against the prisoner, leadership
-    successes compared; more for the captor turns the prisoner (+5 on one die against a
-    prisoner who once served the captor's side)."""
-    s = g.state
-    for prisoner in sorted(s.crew.values(), key=lambda c: c.id):
-        if prisoner.room != "brig":
-            continue
-        ship = s.ships[prisoner.ship]
-        crew = [c for c in aboard(g, ship.id) if not c.ko and not c.captive]
-        if not crew:
-            continue
-        leader = max(crew, key=lambda c: (c.initiative, c.id))
-        plus = 5 if prisoner.turned_from == ship.faction else 0
-        ours_dice, ours = skill_test(g, leader.skills["leadership"], plus)
-        theirs_dice, theirs = skill_test(g, prisoner.skills["leadership"])
-        turned = ours > theirs
-        g.emit("turn_attempt", prisoner=prisoner.id, ship=ship.id, leader=leader.id, dice=ours_dice,
-               prisoner_dice=theirs_dice, turned=turned)
-        if turned:
-            prisoner.turned_from, prisoner.faction = prisoner.faction, ship.faction
-            prisoner.captive, prisoner.room = False, None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine.renegades import figures
 from engine.renegades.content import ARMORY, Pack
-from engine.renegades.landing import PARAMETER
 from engine.renegades.orbit import Game
+from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import GameState, Objective
 
 

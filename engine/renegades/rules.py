@@ -18,7 +18,7 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import figures, landing, missions, orbit
+from engine.renegades import crew_combat, figures, landing, medbay, missions, orbit, pieces
 from engine.renegades.board import distance
 from engine.renegades.content import STATIONS
 from engine.renegades.ground import near
@@ -87,7 +87,7 @@ def _advance_orbit(g: Game) -> None:
             s.current = Turn(ship=ship.id)
             g.emit("ship_turn", ship=ship.id, seat=ship.seat, initiative=orbit.initiative(g, ship))
     else:
-        landing.turn_prisoners(g)
+        medbay.turn_prisoners(g)
         _begin_surface(g)
 
 
@@ -115,11 +115,11 @@ def _begin_surface(g: Game) -> None:
     s = g.state
     seat_index = {seat: i for i, seat in enumerate(s.seats)}
     parties = [ship for ship in s.ships.values() if ship.kind == "ship" and (
-        landing.party(g, ship.id) or (ship.seat is not None and ship.id in s.docks))]
-    parties.sort(key=lambda x: (x.seat is None, -landing.party_initiative(g, x.id), FACTION_RANK[x.faction],
+        pieces.party(g, ship.id) or (ship.seat is not None and ship.id in s.docks))]
+    parties.sort(key=lambda x: (x.seat is None, -pieces.party_initiative(g, x.id), FACTION_RANK[x.faction],
                                 seat_index.get(x.seat, 0), x.id))
     s.phase, s.order, s.turn, s.current = "surface", [x.id for x in parties], 0, None
-    g.emit("surface_phase", order=[{"ship": x.id, "initiative": landing.party_initiative(g, x.id)}
+    g.emit("surface_phase", order=[{"ship": x.id, "initiative": pieces.party_initiative(g, x.id)}
                                    for x in parties])
 
 
@@ -139,11 +139,11 @@ def _advance_surface(g: Game) -> None:
             figures.npc_crew_turn(g, ship.id)
             s.turn += 1
             return
-        crew = [c.id for c in landing.party(g, ship.id)]
+        crew = [c.id for c in pieces.party(g, ship.id)]
         if ship.id in s.docks:
-            crew += [c.id for c in landing.aboard(g, ship.id) if not c.ko and not c.captive and c.room != "brig"]
-        s.current = Turn(ship=ship.id, crew={c: landing.ACTIONS for c in sorted(crew)})
-        g.emit("party_turn", ship=ship.id, seat=ship.seat, initiative=landing.party_initiative(g, ship.id))
+            crew += [c.id for c in pieces.aboard(g, ship.id) if not c.ko and not c.captive and c.room != "brig"]
+        s.current = Turn(ship=ship.id, crew={c: pieces.ACTIONS for c in sorted(crew)})
+        g.emit("party_turn", ship=ship.id, seat=ship.seat, initiative=pieces.party_initiative(g, ship.id))
     else:
         if s.figures:
             g.emit("figures_phase", figures=figures.order(g))
@@ -158,7 +158,7 @@ def _can_ascend(g: Game, ship) -> bool:
 def _end_round(g: Game) -> None:
     """Home repairs, then the world event phase; the round after the last card is the final one."""
     s = g.state
-    landing.heal_round(g)
+    medbay.heal_round(g)
     for ship in s.ships.values():
         home = g.board.home_of(ship.faction) if ship.kind == "ship" else None
         if home and ship.docked == home.code and ship.damage > ship.shields:
@@ -311,15 +311,15 @@ def _on_move(g, seat, args):
 def _on_attack(g, seat, args):
     if g.state.phase == "surface":
         crew = _crewmember(g, args[0])
-        target = landing.piece(g, args[1])
+        target = pieces.piece(g, args[1])
         if target is None:
             raise RuleError(f"No crewmember or figure '{args[1]}' on the surface.")
-        refusal = landing.attack_refusal(g, crew, target)
+        refusal = crew_combat.attack_refusal(g, crew, target)
         if refusal:
             raise RuleError(refusal)
         if crew.rounds.get("rallied") == g.state.round and g.state.current.crew[crew.id] <= 1:
             raise RuleError(f"{crew.name}'s last action came from a rally and cannot be an attack.")
-        landing.strike(g, crew, target)
+        crew_combat.strike(g, crew, target)
         _use(g, crew)
         return
     _orbital(g, "attack")
@@ -539,8 +539,8 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
 
 
 def _legal_deploy(g: Game, ship) -> list[str]:
-    crew = [c.id for c in landing.aboard(g, ship.id) if not c.ko and not c.captive and c.room != "brig"]
-    room = landing.PARTY - len(landing.on_surface(g, ship.id))
+    crew = [c.id for c in pieces.aboard(g, ship.id) if not c.ko and not c.captive and c.room != "brig"]
+    room = pieces.PARTY - len(pieces.on_surface(g, ship.id))
     options = ["pass"]
     for size in range(1, min(room, len(crew)) + 1):
         options += [f"deploy {ship.id} {' '.join(chosen)}" for chosen in itertools.combinations(crew, size)]
@@ -550,13 +550,13 @@ def _legal_deploy(g: Game, ship) -> list[str]:
 def _legal_surface(g: Game, ship) -> list[str]:
     s = g.state
     options = []
-    targets = sorted(landing.standing(g), key=lambda p: p.id)
+    targets = sorted(pieces.standing(g), key=lambda p: p.id)
     for code, left in sorted(s.current.crew.items()):
         crew = s.crew[code]
         if crew.ko or crew.ship != ship.id:
             continue
         if crew.cell is None:
-            if left and ship.id in s.docks and len(landing.on_surface(g, ship.id)) < landing.PARTY \
+            if left and ship.id in s.docks and len(pieces.on_surface(g, ship.id)) < pieces.PARTY \
                     and not crew.captive and crew.room != "brig":
                 options.append(f"disembark {code}")
             continue
@@ -574,7 +574,7 @@ def _legal_surface(g: Game, ship) -> list[str]:
         if crew.rounds.get("pinned") != s.round:
             options += [f"move {code} {c}" for c in sorted(landing.reach(g, crew))]
         if crew.rounds.get("rallied") != s.round or left > 1:
-            options += [f"attack {code} {t.id}" for t in targets if landing.attack_refusal(g, crew, t) is None]
+            options += [f"attack {code} {t.id}" for t in targets if crew_combat.attack_refusal(g, crew, t) is None]
         options += [f"open {code} {c}" for c in sorted(s.containers) if near(c, crew.cell)]
         if not crew.carrying:
             options += [f"carry {code} {o.id}" for o in sorted(s.crew.values(), key=lambda o: o.id)
@@ -597,7 +597,7 @@ def _legal_free(g: Game, crew) -> list[str]:
                and o.faction == crew.faction and distance(o.cell, crew.cell) == 1]
     for other in friends:
         options += [f"give {crew.id} {other.id} {item}" for item in sorted(set(crew.gear))
-                    if landing.can_carry(g, other, item)]
+                    if pieces.can_carry(g, other, item)]
     seat = s.ships[crew.ship].seat
     card = landing.surface_card(g, seat) if seat else None
     if card and "commander" in crew.stations and crew.rounds.get("tactic") != s.round:
@@ -648,7 +648,7 @@ def _legal_orbit(g: Game, ship) -> list[str]:
     elif ship.docked_round < state.round:
         options.append(f"ascend {ship.id}")
     if not state.current.acted:
-        for crew in landing.aboard(g, ship.id):
+        for crew in pieces.aboard(g, ship.id):
             if crew.ko or crew.captive or crew.room == "brig":
                 continue
             options += [f"station {ship.id} {crew.id} {other}" for other in STATIONS if other != crew.station]
