@@ -11,6 +11,7 @@ from engine.renegades.ground import Ground, ground_of
 from engine.renegades.state import GameState, Ship
 
 MAX_DICE = 8  # the box holds eight red and eight black dice (N8)
+FACTION_RANK = {"renegade": 0, "coalition": 1}  # Renegades first on equal initiative
 
 
 class Game:

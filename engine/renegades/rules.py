@@ -11,26 +11,21 @@ nothing.
 """
 from __future__ import annotations
 
-import itertools
 from typing import Any, Callable, NamedTuple, Optional
 
 import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import crew_combat, figures, landing, medbay, missions, orbit, pieces
+from engine.renegades import crew_combat, figures, landing, medbay, missions, orbit, parties, pieces
 from engine.renegades.board import distance
 from engine.renegades.content import STATIONS
-from engine.renegades.ground import near
 from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
 from engine.renegades.state import Decision, GameState, Turn, clone
 
 __all__ = ["new_game", "apply", "canonical", "legal_commands", "awaited", "view_for", "turn_of",
            "display_names", "begin_round", "begin_surface", "run"]
-
-FACTION_RANK = {"renegade": 0, "coalition": 1}  # Renegades first on equal initiative
-
 
 # --- the order of play ---------------------------------------------------------------------------
 def begin_round(state: GameState) -> None:
@@ -45,7 +40,7 @@ def begin_round(state: GameState) -> None:
         figure.hurt_by = {}
     seat_index = {seat: i for i, seat in enumerate(state.seats)}
     players = [s for s in state.ships.values() if s.seat is not None]
-    players.sort(key=lambda s: (-orbit.initiative(g, s), FACTION_RANK[s.faction], seat_index[s.seat], s.id))
+    players.sort(key=lambda s: (-orbit.initiative(g, s), orbit.FACTION_RANK[s.faction], seat_index[s.seat], s.id))
     state.order = [s.id for s in players] + orbit.npc_order(g)
     state.turn, state.current, state.phase = 0, None, "orbital"
 
@@ -58,7 +53,7 @@ def _advance(g: Game) -> None:
         if s.phase == "orbital":
             _advance_orbit(g)
         elif s.phase == "surface":
-            _advance_surface(g)
+            parties.advance(g)
         elif s.phase == "world":
             _end_round(g)
         missions.check(g)
@@ -88,7 +83,7 @@ def _advance_orbit(g: Game) -> None:
             g.emit("ship_turn", ship=ship.id, seat=ship.seat, initiative=orbit.initiative(g, ship))
     else:
         medbay.turn_prisoners(g)
-        _begin_surface(g)
+        parties.begin(g)
 
 
 def _after_npc_ship(g: Game, ship) -> None:
@@ -106,53 +101,7 @@ def _after_npc_ship(g: Game, ship) -> None:
 
 def begin_surface(state: GameState) -> None:
     """Start the surface phase (scenarios start there)."""
-    _begin_surface(Game(state))
-
-
-def _begin_surface(g: Game) -> None:
-    """N29: landing parties act by the sum of their initiatives, Renegades first on equal
-    sums, then seat order; NPC Coalition parties after the players, then the figures."""
-    s = g.state
-    seat_index = {seat: i for i, seat in enumerate(s.seats)}
-    parties = [ship for ship in s.ships.values() if ship.kind == "ship" and (
-        pieces.party(g, ship.id) or (ship.seat is not None and ship.id in s.docks))]
-    parties.sort(key=lambda x: (x.seat is None, -pieces.party_initiative(g, x.id), FACTION_RANK[x.faction],
-                                seat_index.get(x.seat, 0), x.id))
-    s.phase, s.order, s.turn, s.current = "surface", [x.id for x in parties], 0, None
-    g.emit("surface_phase", order=[{"ship": x.id, "initiative": pieces.party_initiative(g, x.id)}
-                                   for x in parties])
-
-
-def _advance_surface(g: Game) -> None:
-    s = g.state
-    if s.current is not None:
-        ship = s.ships[s.current.ship]
-        if any(s.current.crew.values()) or _can_ascend(g, ship):
-            s.pending.append(Decision("party", ship.seat, {"ship": ship.id, "crew": dict(s.current.crew)}))
-        else:
-            g.emit("party_done", ship=ship.id)
-            s.current, s.turn = None, s.turn + 1
-    elif s.turn < len(s.order):
-        ship = s.ships[s.order[s.turn]]
-        if ship.seat is None:
-            g.emit("npc_party", ship=ship.id)
-            figures.npc_crew_turn(g, ship.id)
-            s.turn += 1
-            return
-        crew = [c.id for c in pieces.party(g, ship.id)]
-        if ship.id in s.docks:
-            crew += [c.id for c in pieces.aboard(g, ship.id) if not c.ko and not c.captive and c.room != "brig"]
-        s.current = Turn(ship=ship.id, crew={c: pieces.ACTIONS for c in sorted(crew)})
-        g.emit("party_turn", ship=ship.id, seat=ship.seat, initiative=pieces.party_initiative(g, ship.id))
-    else:
-        if s.figures:
-            g.emit("figures_phase", figures=figures.order(g))
-            figures.figures_turn(g)
-        s.phase = "world"
-
-
-def _can_ascend(g: Game, ship) -> bool:
-    return ship.id in g.state.docks and ship.docked_round < g.state.round
+    parties.begin(Game(state))
 
 
 def _end_round(g: Game) -> None:
@@ -532,92 +481,10 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
         return []
     g = Game(state)
     if decision.kind == "deploy":
-        return _legal_deploy(g, state.ships[decision.info["ship"]])
+        return parties.legal_deploy(g, state.ships[decision.info["ship"]])
     if decision.kind == "party":
-        return _legal_surface(g, state.ships[decision.info["ship"]])
+        return parties.legal(g, state.ships[decision.info["ship"]])
     return _legal_orbit(g, state.ships[state.current.ship])
-
-
-def _legal_deploy(g: Game, ship) -> list[str]:
-    crew = [c.id for c in pieces.aboard(g, ship.id) if not c.ko and not c.captive and c.room != "brig"]
-    room = pieces.PARTY - len(pieces.on_surface(g, ship.id))
-    options = ["pass"]
-    for size in range(1, min(room, len(crew)) + 1):
-        options += [f"deploy {ship.id} {' '.join(chosen)}" for chosen in itertools.combinations(crew, size)]
-    return options
-
-
-def _legal_surface(g: Game, ship) -> list[str]:
-    s = g.state
-    options = []
-    targets = sorted(pieces.standing(g), key=lambda p: p.id)
-    for code, left in sorted(s.current.crew.items()):
-        crew = s.crew[code]
-        if crew.ko or crew.ship != ship.id:
-            continue
-        if crew.cell is None:
-            if left and ship.id in s.docks and len(pieces.on_surface(g, ship.id)) < pieces.PARTY \
-                    and not crew.captive and crew.room != "brig":
-                options.append(f"disembark {code}")
-            continue
-        if not crew.hidden and crew.rounds.get("stealth") != s.round and crew.rounds.get("attack") != s.round:
-            options.append(f"hide {code}")
-        if crew.rounds.get("scan") != s.round:
-            options.append(f"scan {code}")
-            options += [f"scan {code} {c}" for c in sorted(s.containers) if near(c, crew.cell)]
-        options += _legal_free(g, crew)
-        if not left:
-            continue
-        if "rally" in crew.abilities:
-            options += [f"rally {code} {o}" for o in sorted(s.current.crew) if o != code and s.crew[o].cell
-                        and not s.crew[o].ko and distance(s.crew[o].cell, crew.cell) == 1]
-        if crew.rounds.get("pinned") != s.round:
-            options += [f"move {code} {c}" for c in sorted(landing.reach(g, crew))]
-        if crew.rounds.get("rallied") != s.round or left > 1:
-            options += [f"attack {code} {t.id}" for t in targets if crew_combat.attack_refusal(g, crew, t) is None]
-        options += [f"open {code} {c}" for c in sorted(s.containers) if near(c, crew.cell)]
-        if not crew.carrying:
-            options += [f"carry {code} {o.id}" for o in sorted(s.crew.values(), key=lambda o: o.id)
-                        if o.ko and o.cell and not o.carried_by and near(o.cell, crew.cell)]
-        if _can_take(g, crew):
-            options.append(f"take {code}")
-        dock = s.docks.get(crew.ship)
-        if dock is not None and distance(crew.cell, dock) <= 1:
-            options.append(f"board {code}")
-    if _can_ascend(g, ship):
-        options.append(f"ascend {ship.id}")
-    return options + ["pass"]
-
-
-def _legal_free(g: Game, crew) -> list[str]:
-    """Gifts to friendly crew beside it, and the surface tactical card if it is the commander."""
-    s = g.state
-    options = []
-    friends = [o for o in sorted(s.crew.values(), key=lambda o: o.id) if o.cell and not o.ko
-               and o.faction == crew.faction and distance(o.cell, crew.cell) == 1]
-    for other in friends:
-        options += [f"give {crew.id} {other.id} {item}" for item in sorted(set(crew.gear))
-                    if pieces.can_carry(g, other, item)]
-    seat = s.ships[crew.ship].seat
-    card = landing.surface_card(g, seat) if seat else None
-    if card and "commander" in crew.stations and crew.rounds.get("tactic") != s.round:
-        options += [f"tactic {crew.id} {o.id}" for o in [crew] + friends
-                    if card.effect != "aim" or distance(o.cell, crew.cell) <= 1]
-        if card.effect != "aim":
-            options += [f"tactic {crew.id} {o.id}" for o in sorted(s.crew.values(), key=lambda o: o.id)
-                        if o.cell and not o.ko and o.faction == crew.faction and o is not crew
-                        and distance(o.cell, crew.cell) > 1]
-    return options
-
-
-def _can_take(g: Game, crew) -> bool:
-    obj = g.state.objective
-    if obj is None or obj.ship or (obj.sealed and obj.kind == "container"):
-        return False
-    holder = g.state.crew.get(obj.holder or "")
-    if holder is not None:
-        return obj.kind == "courier" and holder.faction != crew.faction and near(holder.cell, crew.cell)
-    return obj.cell is not None and near(obj.cell, crew.cell)
 
 
 def _legal_orbit(g: Game, ship) -> list[str]:
