@@ -155,6 +155,7 @@ class Weapon(_Schema):
     kind: Literal["pistol", "rifle", "melee"]
     range: Annotated[int, msgspec.Meta(ge=1, le=15)]
     bonus: Optional[DieBonus] = None
+    cost: Annotated[int, msgspec.Meta(ge=0)] = 0  # digits at the shipyards
 
 
 class SearchItem(_Schema):

@@ -2,7 +2,7 @@
 winning it by the tier agreed at set-up (N45-N47)."""
 from __future__ import annotations
 
-from engine.renegades import figures
+from engine.renegades import campaign, figures
 from engine.renegades.content import ARMORY, Pack
 from engine.renegades.orbit import Game
 from engine.renegades.pieces import PARAMETER
@@ -26,7 +26,7 @@ def set_up(state: GameState, pack: Pack) -> None:
     state.surface_deck = [loc.code for loc in board.locations]
     state.dice.shuffle(state.surface_deck)
     for ship in state.ships.values():
-        if ship.kind == "ship":
+        if ship.kind == "ship" and ship.id not in state.armory:
             state.armory[ship.id] = list(ARMORY)
     g = Game(state)
     for guard in mission.guards:
@@ -37,7 +37,7 @@ def check(g: Game) -> None:
     """End the game when the mission is won (or tied) at the agreed tier."""
     s = g.state
     obj = s.objective
-    if s.phase == "over" or obj is None or obj.ship is None:
+    if s.phase in ("over", "shore") or obj is None or obj.ship is None:
         return
     ship = s.ships[obj.ship]
     reward = g.pack.missions[s.mission].reward
@@ -66,7 +66,7 @@ def end_of_round(g: Game) -> None:
     ship docked at home in, if it is still docked there."""
     s = g.state
     obj = s.objective
-    if s.tier != 3 or obj is None or not obj.home or obj.delivered:
+    if s.tier != 3 or obj is None or not obj.home or obj.delivered or s.phase != "world":
         return
     ship = s.ships[obj.ship]
     home = g.board.home_of(ship.faction)
@@ -80,8 +80,5 @@ def _finish(g: Game, outcome: str, winner, reward: dict, reason: str) -> None:
     s = g.state
     if s.mode == "coop" and outcome == "won":
         outcome = "won" if winner == "renegade" else "lost"
-    s.phase = "over"
-    s.pending, s.current = [], None
-    s.result = {"outcome": outcome, "winner": winner, "tier": s.tier, "reason": reason, "reward": reward,
-                "digits": dict(s.digits)}
-    g.emit("game_over", **s.result)
+    campaign.mission_over(g, {"outcome": outcome, "winner": winner, "tier": s.tier, "reason": reason,
+                              "reward": reward, "digits": dict(s.digits)})

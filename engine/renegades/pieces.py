@@ -1,8 +1,10 @@
-"""The pieces of the surface: where crew and figures are, who opposes whom, skill tests
-and what a crewmember may carry."""
+"""The pieces of the surface: crewmembers made from their cards, where crew and figures
+are, who opposes whom, skill tests and what a crewmember may carry."""
 from __future__ import annotations
 
 from typing import Optional, Union
+
+import msgspec
 
 from engine.renegades import orbit
 from engine.renegades.orbit import Game
@@ -91,3 +93,13 @@ def can_carry(g: Game, crew: CrewMember, code: str) -> bool:
         kind = g.pack.weapons[code].kind
         return sum(1 for w in crew.gear if w in g.pack.weapons and g.pack.weapons[w].kind == kind) < CARRY[kind]
     return sum(1 for w in crew.gear if w not in g.pack.weapons) < ITEMS
+
+
+def crewmember(card, ship: str, station: Optional[str] = None) -> CrewMember:
+    """A crewmember in play from its card, serving on `ship`."""
+    surface = card.surface
+    return CrewMember(id=card.code, name=card.name, faction=card.faction, initiative=card.initiative,
+                      stations=list(card.stations), skills=msgspec.to_builtins(card.skills), ship=ship,
+                      station=station, health=surface.health, speed=surface.speed, attack=surface.attack,
+                      defense=[surface.defense.add, surface.defense.dice] if surface.defense else [],
+                      abilities=list(surface.abilities))

@@ -17,7 +17,7 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import crew_combat, figures, landing, medbay, missions, orbit, parties, pieces
+from engine.renegades import campaign, crew_combat, figures, landing, medbay, missions, orbit, parties, pieces
 from engine.renegades.board import distance
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
@@ -49,7 +49,7 @@ def _advance(g: Game) -> None:
     """Run the game forward until somebody has to decide something (or it is over)."""
     s = g.state
     missions.check(g)
-    while not s.pending and s.phase != "over":
+    while not s.pending and s.phase not in ("over", "shore"):
         if s.phase == "orbital":
             _advance_orbit(g)
         elif s.phase == "surface":
@@ -120,15 +120,13 @@ def _end_round(g: Game) -> None:
             s.last_round = s.round + 1
             g.emit("last_world_card", final_round=s.last_round)
     missions.end_of_round(g)
-    if s.phase == "over":
+    if s.phase != "world":  # the mission ended
         return
     if s.last_round is not None and s.round >= s.last_round:
-        s.phase = "over"
-        s.pending, s.current = [], None
-        s.result = {"outcome": "unfinished", "reason": "the world deck ran out before the mission was completed",
-                    "damage": {ship.id: ship.damage for ship in s.ships.values() if ship.kind == "ship"},
-                    "digits": dict(s.digits)}
-        g.emit("game_over", **s.result)
+        campaign.mission_over(g, {
+            "outcome": "unfinished", "winner": None, "reason": "the world deck ran out before the mission was completed",
+            "damage": {ship.id: ship.damage for ship in s.ships.values() if ship.kind == "ship"},
+            "digits": dict(s.digits)})
         return
     s.round += 1
     g.emit("round", round=s.round)
@@ -380,8 +378,33 @@ def _disembark(g, crew, seat, rest):
     landing.step_out(g, crew, g.state.ships[crew.ship])
 
 
+def _shore(g: Game) -> None:
+    if g.state.phase != "shore":
+        raise RuleError("That is for shore leave, between the missions of a campaign.")
+
+
+def _on_done(g, seat, args):
+    """End shore leave; after the last player, the next mission of the campaign begins."""
+    _shore(g)
+    if campaign.done(g, seat):
+        campaign.next_mission(g)
+        missions.set_up(g.state, g.pack)
+        begin_round(g.state)
+
+
+def _shore_step(step):
+    def handler(g, seat, args):
+        _shore(g)
+        step(g, seat, *args)
+        campaign.ask(g.state)
+    return handler
+
+
 def _on_pass(g, seat, args):
     s = g.state
+    if s.phase == "shore":
+        _on_done(g, seat, args)
+        return
     if s.phase == "surface":
         g.emit("passed", ship=s.current.ship, crew=dict(s.current.crew))
         s.current.crew = {c: 0 for c in s.current.crew}
@@ -423,6 +446,11 @@ COMMANDS: dict[str, Verb] = {
     "tactic": Verb(_surface_action(lambda g, c, seat, r: landing.tactic(g, c, seat, r[0]), False),
                    "tactic COMMANDER CREW", 2, 2, "U"),
     "rally": Verb(_surface_action(_rally), "rally CREW OTHER", 2, 2, "U"),
+    "buy": Verb(_shore_step(campaign.buy), "buy CARD", 1, 1, "L"),
+    "sell": Verb(_shore_step(campaign.sell), "sell ITEM", 1, 1, "L"),
+    "recruit": Verb(_shore_step(campaign.recruit), "recruit CREW", 1, 1, "U"),
+    "redraw": Verb(_shore_step(campaign.redraw), "redraw", 0, 0, ""),
+    "done": Verb(_on_done, "done", 0, 0, ""),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
 
@@ -484,6 +512,8 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
         return parties.legal_deploy(g, state.ships[decision.info["ship"]])
     if decision.kind == "party":
         return parties.legal(g, state.ships[decision.info["ship"]])
+    if decision.kind == "shore":
+        return campaign.legal(g, seat)
     return _legal_orbit(g, state.ships[state.current.ship])
 
 
@@ -545,6 +575,10 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     view.pop("containers", None)
     view.pop("peeks", None)
     view.pop("surface_deck", None)
+    if view.get("campaign"):
+        camp = view["campaign"]
+        camp["mission_deck_count"] = len(camp.pop("mission_deck", []))
+        camp["weapons_deck_count"] = len(camp.pop("weapons_deck", []))
     view["surface"] = _surface_view(state, seat)
     return view
 

@@ -3,16 +3,15 @@ from __future__ import annotations
 
 import itertools
 
-import msgspec
 from typing import Any, Optional
 
 from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.board import orbit_of
 from engine.awaymissions.content import pack_ref
-from engine.renegades import missions
+from engine.renegades import campaign, missions, pieces
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
-from engine.renegades.state import CrewMember, GameState, Player, Ship
+from engine.renegades.state import GameState, Player, Ship
 
 MODES = ("versus", "coop")
 DEFAULT_PACK = "content/renegades"
@@ -23,7 +22,8 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
 
     config: pack, mode (versus: Coalition against Renegades; coop: Renegade players
     against NPC Coalition ships), players [{seat, name, faction, ship, crew: [5 codes]}],
-    world_cards (6-10: the timed game), tier (1-3), mission (a card code).
+    world_cards (6-10: the timed game), tier (1-3), mission (a card code), campaign (3-5:
+    the missions of a campaign; absent, a single mission).
     """
     from engine.renegades import rules  # the order of play lives there
 
@@ -65,6 +65,8 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
             _launch(state, pack, _ship_for(pack, "coalition", None, taken_ships), None, None)
     _deal(state, pack, config.get("mission"), world_cards)
     missions.set_up(state, pack)
+    if config.get("campaign"):
+        campaign.start(state, int(config["campaign"]), world_cards)
     rules.begin_round(state)
     rules.run(state)
     return state
@@ -112,13 +114,7 @@ def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: 
     if stations is None:
         raise RuleError("Choose five crew, one for each station: commander, navigation, weapons, comms and engineering.")
     for station, c in stations.items():
-        card = pack.crew[c]
-        defense = [card.surface.defense.add, card.surface.defense.dice] if card.surface.defense else []
-        state.crew[c] = CrewMember(id=c, name=card.name, faction=card.faction, initiative=card.initiative,
-                                   stations=list(card.stations), skills=msgspec.to_builtins(card.skills),
-                                   ship=code, station=station, health=card.surface.health,
-                                   speed=card.surface.speed, attack=card.surface.attack, defense=defense,
-                                   abilities=list(card.surface.abilities))
+        state.crew[c] = pieces.crewmember(pack.crew[c], code, station)
     home = orbit_of(pack.path).home_of(spec.faction)
     occupied = {s.cell for s in state.ships.values()}
     cell = next((c for c in home.launch if c not in occupied), None)
