@@ -20,6 +20,8 @@ def build(spec: dict[str, Any]) -> GameState:
               "world_cards": spec.get("world_cards", 6), "tier": spec.get("tier", 1)}
     if spec.get("mission"):
         config["mission"] = spec["mission"]
+    if spec.get("campaign"):
+        config["campaign"] = spec["campaign"]
     state = rules.new_game(config, spec.get("seed", 1))
     start = spec.get("start")
     if start is None:
@@ -62,7 +64,8 @@ def build(spec: dict[str, Any]) -> GameState:
 def _surface(state: GameState, spec: dict[str, Any]) -> None:
     """The surface keys: docks, crew (any CrewMember field; a square takes it off its
     station), figures (replacing the mission's guards), tactical (seat -> its cards),
-    surface_deck, containers, objective."""
+    surface_deck, containers, objective; for a campaign its finished missions
+    (campaign_results) and the order of its weapons_deck and mission_deck."""
     for code, cell in (spec.get("docks") or {}).items():
         ship = state.ships[code]
         state.docks[code] = cell
@@ -92,6 +95,11 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
             for name, value in fields.items():
                 setattr(figure, name, value)
             state.figures[ident] = figure
+    if state.campaign is not None:
+        camp = state.campaign
+        camp.results = list(spec.get("campaign_results", camp.results))
+        camp.weapons_deck = list(spec.get("weapons_deck", camp.weapons_deck))
+        camp.mission_deck = list(spec.get("mission_deck", camp.mission_deck))
     for seat, cards in (spec.get("tactical") or {}).items():
         state.player(seat).tactical = list(cards)
     if "surface_deck" in spec:
