@@ -71,9 +71,10 @@ def legal_deploy(g: Game, ship) -> list[str]:
 
 
 def legal(g: Game, ship) -> list[str]:
-    """Every command of the acting landing party of `ship`."""
+    """Every command of the acting landing party of `ship`: actions first, then ascending
+    and `pass`, then the free actions (so "the first legal command" always moves the game on)."""
     s = g.state
-    options = []
+    options, free = [], []
     targets = sorted(pieces.standing(g), key=lambda p: p.id)
     for code, left in sorted(s.current.crew.items()):
         crew = s.crew[code]
@@ -85,11 +86,11 @@ def legal(g: Game, ship) -> list[str]:
                 options.append(f"disembark {code}")
             continue
         if not crew.hidden and crew.rounds.get("stealth") != s.round and crew.rounds.get("attack") != s.round:
-            options.append(f"hide {code}")
+            free.append(f"hide {code}")
         if crew.rounds.get("scan") != s.round:
-            options.append(f"scan {code}")
-            options += [f"scan {code} {c}" for c in sorted(s.containers) if near(c, crew.cell)]
-        options += _free(g, crew)
+            free.append(f"scan {code}")
+            free += [f"scan {code} {c}" for c in sorted(s.containers) if near(c, crew.cell)]
+        free += _free(g, crew)
         if not left:
             continue
         if "rally" in crew.abilities:
@@ -110,7 +111,7 @@ def legal(g: Game, ship) -> list[str]:
             options.append(f"board {code}")
     if can_ascend(g, ship):
         options.append(f"ascend {ship.id}")
-    return options + ["pass"]
+    return options + ["pass"] + free
 
 
 def _free(g: Game, crew) -> list[str]:
