@@ -69,7 +69,8 @@ def _conclude(g: Game) -> None:
 def _shore_leave(g: Game) -> None:
     """The automatic steps (N54): wounds and the unconscious healed, crew left on the planet
     brought aboard and back to empty stations, captives kept in the brig, ships repaired
-    and home, fighters and figures gone; then the shipyards turn up cards for every player."""
+    and home, fighters, figures and the mission's surface gone; then each player in turn
+    decides."""
     s = g.state
     board = orbit_of(g.pack.path)
     for crew in s.crew.values():
@@ -88,6 +89,7 @@ def _shore_leave(g: Game) -> None:
         ship.attacked_round, ship.hurt_by, ship.assigned = 0, {}, None
         _man_stations(s, ship)
     s.docks, s.figures, s.salvage = {}, {}, list(g.pack.orbit.salvage)
+    s.containers, s.peeks, s.objective, s.rounds_home = {}, {}, None, 0  # the planet is left behind
     s.phase = "shore"
     camp = s.campaign
     camp.shore, camp.redrawn = list(s.seats), []
@@ -259,6 +261,5 @@ def next_mission(g: Game) -> None:
     s.dice.shuffle(world)
     s.world_deck, s.world_discard, s.last_round = world[:camp.world_cards], [], None
     s.dice.shuffle(s.location_deck)
-    s.containers, s.peeks, s.objective, s.rounds_home = {}, {}, None, 0
     s.round += 1
     g.emit("mission_begins", mission=s.mission, number=len(camp.results) + 1, round=s.round)
