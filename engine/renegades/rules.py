@@ -50,13 +50,27 @@ def _advance(g: Game) -> None:
     s = g.state
     missions.check(g)
     while not s.pending and s.phase not in ("over", "shore"):
-        if s.phase == "orbital":
+        if s.phase == "landing":
+            _advance_landing(g)
+        elif s.phase == "orbital":
             _advance_orbit(g)
         elif s.phase == "surface":
             parties.advance(g)
         elif s.phase == "world":
             _end_round(g)
         missions.check(g)
+
+
+def _advance_landing(g: Game) -> None:
+    """The quicker game's start (N57): each player in turn deploys a landing party from its
+    ship docked on the mission planet, then round 1 begins with the surface phase."""
+    s = g.state
+    if s.turn < len(s.order):
+        ship = s.ships[s.order[s.turn]]
+        s.turn += 1
+        s.pending.append(Decision("deploy", ship.seat, {"ship": ship.id}))
+    else:
+        parties.begin(g)
 
 
 def _advance_orbit(g: Game) -> None:
@@ -291,13 +305,19 @@ def _on_descend(g, seat, args):
         missions.arrived_home(g, ship)
 
 
+def _touched_down(g: Game) -> Optional[str]:
+    """The ship whose landing party is to deploy, if that is the decision answered."""
+    return next((d.info["ship"] for d in g.answering if d.kind == "deploy"), None)
+
+
 def _on_deploy(g, seat, args):
     s = g.state
-    if not any(d.kind == "deploy" for d in g.answering):
+    landed = _touched_down(g)
+    if landed is None:
         raise RuleError("A landing party deploys when its ship touches down on the mission planet.")
     ship = s.ships.get(args[0])
-    if ship is None or ship.id != s.current.ship:
-        raise RuleError(f"The {s.current.ship} is the ship that touched down.")
+    if ship is None or ship.id != landed:
+        raise RuleError(f"The {landed} is the ship that touched down.")
     if len(set(args[1:])) != len(args) - 1:
         raise RuleError("Name each crewmember once.")
     landing.deploy(g, ship, list(args[1:]))
@@ -410,8 +430,8 @@ def _on_pass(g, seat, args):
         s.current.crew = {c: 0 for c in s.current.crew}
         s.turn, s.current = s.turn + 1, None
         return
-    if any(d.kind == "deploy" for d in g.answering):
-        landing.deploy(g, s.ships[s.current.ship], [])
+    if _touched_down(g):
+        landing.deploy(g, s.ships[_touched_down(g)], [])
         return
     g.emit("passed", ship=s.current.ship, left=s.current.actions_left)
     s.current.actions_left = 0

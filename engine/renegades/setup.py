@@ -9,8 +9,9 @@ from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.board import orbit_of
 from engine.awaymissions.content import pack_ref
-from engine.renegades import campaign, missions, pieces
+from engine.renegades import campaign, figures, landing, missions, pieces
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
+from engine.renegades.orbit import Game
 from engine.renegades.state import GameState, Player, Ship
 
 MODES = ("versus", "coop")
@@ -22,8 +23,9 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
 
     config: pack, mode (versus: Coalition against Renegades; coop: Renegade players
     against NPC Coalition ships), players [{seat, name, faction, ship, crew: [5 codes]}],
-    world_cards (6-10: the timed game), tier (1-3), mission (a card code), campaign (3-5:
-    the missions of a campaign; absent, a single mission).
+    world_cards (6-10: the timed game; 5-6 in the quicker game), tier (1-3), mission (a card
+    code), campaign (3-5: the missions of a campaign; absent, a single mission), quick (the
+    quicker game: ships start docked on the mission planet).
     """
     from engine.renegades import rules  # the order of play lives there
 
@@ -38,9 +40,11 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     seats = config.get("players") or []
     if not 1 <= len(seats) <= 4:
         raise RuleError("Renegades is for one to four players.")
+    quick = bool(config.get("quick"))
     world_cards = int(config.get("world_cards", 6))
-    if not 6 <= world_cards <= min(10, len(pack.world_events)):
-        raise RuleError(f"Play with 6 to {min(10, len(pack.world_events))} world cards.")
+    fewest, most = (5, 6) if quick else (6, min(10, len(pack.world_events)))
+    if not fewest <= world_cards <= most:
+        raise RuleError(f"Play with {fewest} to {most} world cards{' in the quicker game' if quick else ''}.")
     tier = int(config.get("tier", 1))
     if tier not in (1, 2, 3):
         raise RuleError("The tier is 1, 2 or 3.")
@@ -67,9 +71,27 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     missions.set_up(state, pack)
     if config.get("campaign"):
         campaign.start(state, int(config["campaign"]), world_cards)
-    rules.begin_round(state)
+    if quick:
+        _land_everyone(state)
+    else:
+        rules.begin_round(state)
     rules.run(state)
     return state
+
+
+def _land_everyone(state: GameState) -> None:
+    """The quicker game (N57): every ship starts docked on the mission planet; NPC ships land
+    their parties at once, players deploy theirs in seat order before round 1, which has no
+    orbital phase."""
+    g = Game(state)
+    for ship in sorted(state.ships.values(), key=lambda x: (x.seat is None, x.id)):
+        ship.cell, ship.docked, ship.docked_round = None, g.board.mission_planet.code, 0
+        landing.dock(g, ship)
+        if ship.seat is None:
+            figures.npc_deploy(g, ship)
+    seat_index = {seat: i for i, seat in enumerate(state.seats)}
+    players = sorted((x for x in state.ships.values() if x.seat is not None), key=lambda x: seat_index[x.seat])
+    state.phase, state.order, state.turn = "landing", [x.id for x in players], 0
 
 
 def _ship_for(pack: Pack, faction: str, wanted: Optional[str], taken: set[str]) -> str:
