@@ -134,6 +134,8 @@ def main():
                           ("solo against NPC Coalition ships", {"mode": "coop", "players": [{"seat": "p1"}]}),
                           ("4 players, 10 world cards", {"players": [{"seat": f"p{i}"} for i in range(1, 5)],
                                                          "world_cards": 10}),
+                          ("the quicker game (landed from the start), versus",
+                           {"players": [{"seat": "p1"}, {"seat": "p2"}], "quick": True}),
                           ("a campaign of 3 missions, versus", {"players": [{"seat": "p1"}, {"seat": "p2"}],
                                                                 "campaign": 3})):
         times, commands, surface = time_renegades_games(games, config)
