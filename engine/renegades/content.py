@@ -279,6 +279,7 @@ class Pack(msgspec.Struct, frozen=True):
     villains: dict[str, Villain]
 
 
+@functools.lru_cache(maxsize=1024)
 def cell_xy(cell: str) -> tuple[int, int]:
     """'H8' -> (7, 7): zero-based column and row."""
     return ord(cell[0]) - ord("A"), int(cell[1:]) - 1

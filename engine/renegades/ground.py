@@ -34,6 +34,7 @@ class Ground:
                 for x in range(min(x0, x1), max(x0, x1) + 1):
                     self._tile_of[xy_cell(x, y)] = loc.code
         self._around = {c: self._neighbours(c) for c in self.cells}
+        self._xy = {c: cell_xy(c) for c in self.cells}
 
     def _neighbours(self, cell: str) -> list[str]:
         x, y = cell_xy(cell)
@@ -72,29 +73,37 @@ class Ground:
         `passable(cell)` is None where the mover may not go, else how many opponents it
         passes there (their square needs an elude test). N30: among paths of equal cost the
         one passing fewest opponents wins, then the one with fewest diagonal steps, then the
-        first by column and row of its squares.
+        one whose last step comes from the square first by column and row.
         """
-        origin = cell_xy(start)
-        best: dict[str, tuple] = {start: (0, 0, 0, [origin], [])}
-        queue = [best[start] + (start,)]
+        xy = self._xy
+        open_to = {c: None if c in self.blocking else passable(c) for c in self.cells}
+        best: dict[str, tuple] = {start: (0, 0, 0, (-1, -1))}
+        came: dict[str, str] = {}
+        queue = [(0, 0, 0, (-1, -1), start)]
         while queue:
-            cost, passed, diagonal, coords, path, here = heapq.heappop(queue)
-            if best[here][:4] != (cost, passed, diagonal, coords):
+            cost, passed, diagonal, origin, here = heapq.heappop(queue)
+            if best[here] != (cost, passed, diagonal, origin):
                 continue
-            hx, hy = coords[-1]
+            hx, hy = xy[here]
             for nxt in self._around[here]:
-                if nxt in self.blocking:
-                    continue
-                extra = passable(nxt)
+                extra = open_to[nxt]
                 if extra is None:
                     continue
-                nx, ny = cell_xy(nxt)
-                new = (cost + self.cost_into(nxt, containers), passed + extra,
-                       diagonal + (1 if nx != hx and ny != hy else 0), coords + [(nx, ny)], path + [nxt])
-                if new[0] <= points and (nxt not in best or new[:4] < best[nxt][:4]):
-                    best[nxt] = new
-                    heapq.heappush(queue, new + (nxt,))
-        return {cell: (v[0], v[1], v[4]) for cell, v in best.items()}
+                nx, ny = xy[nxt]
+                key = (cost + self.cost_into(nxt, containers), passed + extra,
+                       diagonal + (1 if nx != hx and ny != hy else 0), (hx, hy))
+                if key[0] <= points and (nxt not in best or key < best[nxt]):
+                    best[nxt] = key
+                    came[nxt] = here
+                    heapq.heappush(queue, key + (nxt,))
+        found = {}
+        for cell, (cost, passed, _, _) in best.items():
+            path, here = [], cell
+            while here != start:
+                path.append(here)
+                here = came[here]
+            found[cell] = (cost, passed, path[::-1])
+        return found
 
     def line_of_sight(self, a: str, b: str) -> bool:
         """N36: a straight line between the centres of the squares crosses no blocking
