@@ -1,6 +1,7 @@
 """Renegades random legal play: 200 complete games (solo, two co-operating players,
 Coalition against Renegades, four players; tiers 1-3; one in ten the quicker game) keep
-the invariants, hide the world deck and the shut containers, and replay exactly."""
+the invariants, hide the world deck, the shut containers and the other side's bounties,
+and replay exactly."""
 import json
 import random
 from collections import Counter
@@ -83,6 +84,11 @@ def check_secrets(state, events):
             assert (f'"{item}"' in seen) == (cell in state.peeks.get(seat, [])), (seat, item)
     view = rules.view_for(state, "p1")
     assert "dice" not in view and "seed" not in view and "world_deck" not in view
+    assert all(b["paid"] for b in rules.view_for(state, None)["bounties"].values())
+    for seat in state.seats:
+        faction = state.player(seat).faction
+        for other, bounty in rules.view_for(state, seat)["bounties"].items():
+            assert bounty["paid"] or state.player(other).faction == faction, (seat, other)
 
 
 def play_checked(seed, config):

@@ -248,7 +248,7 @@ def take_damage(g: Game, ship: Ship, amount: int, source: Optional[Ship]) -> Non
     if was_up and not ship.shields_up:
         g.emit("shields_down", ship=ship.id)
     if not was_critical and ship.critical:
-        g.emit("critical", ship=ship.id)
+        g.emit("critical", ship=ship.id, by=source.id if source else None)
 
 
 def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:

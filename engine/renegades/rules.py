@@ -17,7 +17,7 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import campaign, crew_combat, figures, landing, medbay, missions, orbit, parties, pieces
+from engine.renegades import bounties, campaign, crew_combat, figures, landing, medbay, missions, orbit, parties, pieces
 from engine.renegades.board import distance
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
@@ -48,6 +48,7 @@ def begin_round(state: GameState) -> None:
 def _advance(g: Game) -> None:
     """Run the game forward until somebody has to decide something (or it is over)."""
     s = g.state
+    bounties.settle(g)
     missions.check(g)
     while not s.pending and s.phase not in ("over", "shore"):
         if s.phase == "landing":
@@ -58,6 +59,7 @@ def _advance(g: Game) -> None:
             parties.advance(g)
         elif s.phase == "world":
             _end_round(g)
+        bounties.settle(g)
         missions.check(g)
 
 
@@ -409,6 +411,7 @@ def _on_done(g, seat, args):
     if campaign.done(g, seat):
         campaign.next_mission(g)
         missions.set_up(g.state, g.pack)
+        bounties.deal(g.state)
         begin_round(g.state)
 
 
@@ -595,6 +598,8 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     view.pop("containers", None)
     view.pop("peeks", None)
     view.pop("surface_deck", None)
+    view.pop("bounties", None)
+    view["bounties"] = bounties.visible(state, seat)
     if view.get("campaign"):
         camp = view["campaign"]
         camp["mission_deck_count"] = len(camp.pop("mission_deck", []))

@@ -66,6 +66,7 @@ def build(spec: dict[str, Any]) -> GameState:
 def _surface(state: GameState, spec: dict[str, Any]) -> None:
     """The surface keys: docks, crew (any CrewMember field; a square takes it off its
     station), figures (replacing the mission's guards), tactical (seat -> its cards),
+    bounties (seat -> the crewmember it hunts),
     surface_deck, containers, objective; for a campaign its finished missions
     (campaign_results) and the order of its weapons_deck and mission_deck."""
     for code, cell in (spec.get("docks") or {}).items():
@@ -102,6 +103,8 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
         camp.results = list(spec.get("campaign_results", camp.results))
         camp.weapons_deck = list(spec.get("weapons_deck", camp.weapons_deck))
         camp.mission_deck = list(spec.get("mission_deck", camp.mission_deck))
+    if "bounties" in spec:
+        state.bounties = dict(spec["bounties"] or {})
     for seat, cards in (spec.get("tactical") or {}).items():
         state.player(seat).tactical = list(cards)
     if "surface_deck" in spec:

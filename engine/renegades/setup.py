@@ -9,7 +9,7 @@ from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.board import orbit_of
 from engine.awaymissions.content import pack_ref
-from engine.renegades import campaign, figures, landing, missions, pieces
+from engine.renegades import bounties, campaign, figures, landing, missions, pieces
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
 from engine.renegades.orbit import Game
 from engine.renegades.state import GameState, Player, Ship
@@ -69,6 +69,7 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
             _launch(state, pack, _ship_for(pack, "coalition", None, taken_ships), None, None)
     _deal(state, pack, config.get("mission"), world_cards)
     missions.set_up(state, pack)
+    bounties.deal(state)
     if config.get("campaign"):
         campaign.start(state, int(config["campaign"]), world_cards)
     if quick:

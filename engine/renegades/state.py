@@ -195,6 +195,8 @@ class GameState(_Data):
     rounds_home: int = 0  # the round the ship carrying the parameter docked at home
     digits: dict[str, int] = {}  # faction -> digits earned (loot, knock-outs, rewards)
     campaign: Optional[Campaign] = None
+    bounties: dict[str, str] = {}  # seat -> the crewmember it hunts (secret to the other side)
+    bounties_paid: list[str] = []  # seats whose bounty was paid
     fighters_made: int = 0
     result: Optional[dict[str, Any]] = None
 
