@@ -173,12 +173,10 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
 
 
 def place(g: Game, crew: CrewMember, cell: str) -> None:
+    """Put the crewmember (and whoever it carries) on `cell`."""
     crew.cell = cell
     if crew.carrying:
         g.state.crew[crew.carrying].cell = cell
-    obj = g.state.objective
-    if obj is not None and obj.holder == crew.id and obj.kind == "courier":
-        obj.cell = None
 
 
 # --- stealth and scanning ------------------------------------------------------------------------
@@ -241,6 +239,7 @@ def scan(g: Game, crew: CrewMember, seat: str, cell: Optional[str]) -> None:
 
 # --- interacting ---------------------------------------------------------------------------------
 def open_container(g: Game, crew: CrewMember, seat: str, cell: str) -> None:
+    """Open a container on or beside the crewmember and take what is inside (N33)."""
     s = g.state
     if cell not in s.containers or not near(cell, crew.cell):
         raise RuleError(f"No shut container on or beside {crew.name} at {cell}.")
@@ -271,6 +270,7 @@ def open_container(g: Game, crew: CrewMember, seat: str, cell: str) -> None:
 
 
 def carry(g: Game, crew: CrewMember, code: str) -> None:
+    """Pick up an unconscious crewmember on or beside the crewmember (N35)."""
     other = g.state.crew.get(code)
     if other is None or not other.ko or other.cell is None or not near(other.cell, crew.cell):
         raise RuleError(f"{code} is not an unconscious crewmember on or beside {crew.name}.")
@@ -327,8 +327,9 @@ def board(g: Game, crew: CrewMember) -> Ship:
         crew.carrying = None
         carried.carried_by, carried.cell, carried.room = None, None, "medbay"
         carried.rounds["medbay"] = s.round
-        if carried.ship != ship.id:
-            carried.ship, carried.captive = ship.id, True
+        carried.ship = ship.id  # a friend from another ship of the side now serves on this one
+        if carried.faction != ship.faction:
+            carried.captive = True
             g.emit("captured", crew=carried.id, ship=ship.id)
     g.emit("boarded", crew=crew.id, ship=ship.id, carried=carried.id if carried else None)
     obj = s.objective
