@@ -305,19 +305,26 @@ def npc_order(g: Game) -> list[str]:
 
 
 def _targets(g: Game, npc: Ship) -> list[Ship]:
-    """Ships this NPC hunts: Renegade ships for the Coalition, player ships for fighters."""
+    """Ships this NPC hunts: Renegade ships in orbit for the Coalition; player ships for
+    fighters, also those docked on the mission planet for more than one round (N59)."""
     found = []
     for s in g.state.ships.values():
-        if s.cell is None or not enemies(g, npc, s):
+        if not enemies(g, npc, s) or (s.cell is None and not (npc.kind == "fighter" and _docked_long(g, s))):
             continue
         if (npc.kind == "ship" and s.faction == "renegade") or (npc.kind == "fighter" and s.seat is not None):
             found.append(s)
     return sorted(found, key=lambda s: s.id)
 
 
+def _docked_long(g: Game, ship: Ship) -> bool:
+    """Docked on the mission planet for more than one round: a target from orbit (N25)."""
+    return ship.docked == g.board.mission_planet.code and g.state.round >= ship.docked_round + 2
+
+
 def choose_target(g: Game, npc: Ship) -> Optional[Ship]:
     """N13: the ship that hurt it most this round if it is in orbit; otherwise pair off:
-    the hunted ship fewest NPCs of its kind were given this round, a roll-off among equals."""
+    the hunted ship fewest NPCs of its kind were given this round, a roll-off among equals.
+    N59: a fighter alone on the board goes for a ship docked on the mission planet first."""
     ships = g.state.ships
     hurt = [(amount, attacker) for attacker, amount in npc.hurt_by.items()
             if attacker in ships and ships[attacker].cell is not None]
@@ -328,6 +335,9 @@ def choose_target(g: Game, npc: Ship) -> Optional[Ship]:
     targets = _targets(g, npc)
     if not targets:
         return None
+    docked = [t for t in targets if t.cell is None]
+    if npc.kind == "fighter" and docked and sum(1 for x in ships.values() if x.kind == "fighter") == 1:
+        targets = docked
     load = {t.id: 0 for t in targets}
     for other in ships.values():
         if other is not npc and other.seat is None and other.kind == npc.kind and other.assigned in load:
@@ -382,6 +392,11 @@ def npc_turn(g: Game, npc: Ship) -> None:
         target = s.ships[where]
         if can_fire(g, npc, target) is not None:
             attack(g, npc, target)
+            continue
+        if target.cell is None:  # docked: close in on the planet to fire down (N59)
+            if not _approach(g, npc, None, target.docked):
+                g.emit("npc_waits", ship=npc.id)
+                return
             continue
         if not _approach(g, npc, target, None):
             g.emit("npc_waits", ship=npc.id)
