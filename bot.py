@@ -23,11 +23,13 @@ import discord
 from discord.ext import commands
 
 from cogs.buttons import ITEMS
+from cogs.lobby import ITEMS as TABLE_ITEMS
 from engine.service import GameService
 from engine.service.rulesets import RULESETS
 
 log = logging.getLogger("ready_room")
-EXTENSIONS = ("cogs.game", "cogs.play", "cogs.turns", "cogs.admin", "cogs.league", "cogs.rules", "cogs.players")
+EXTENSIONS = ("cogs.game", "cogs.play", "cogs.turns", "cogs.admin", "cogs.league", "cogs.rules", "cogs.players",
+              "cogs.teams", "cogs.campaign")
 
 NO_TOKEN = """No DISCORD_TOKEN is set.
 
@@ -92,7 +94,7 @@ class ReadyRoom(commands.Bot):
                 await asyncio.to_thread(ruleset.load_pack, ruleset.default_options["pack"])
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*ITEMS)
+        self.add_dynamic_items(*ITEMS, *TABLE_ITEMS)
         gc.freeze()  # what start-up built lives as long as the bot: keep it out of every collection
         if self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)

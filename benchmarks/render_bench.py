@@ -3,8 +3,8 @@ against the floor of only encoding a same-size picture.
 
     python benchmarks/render_bench.py [--runs N]
 
-Targets on the 2-core reference machine: board p95 < 40 ms, dice board < 10 ms,
-every PNG < 400 KB. This prints figures; it asserts nothing.
+Targets on the 2-core reference machine: board p95 < 40 ms (Renegades orbital board
+p95 < 25 ms), dice board < 10 ms, every PNG < 400 KB. This prints figures; it asserts nothing.
 """
 from __future__ import annotations
 
@@ -20,9 +20,12 @@ os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from engine.league.event import rank_title  # noqa: E402
 from engine.league.standings import Standing  # noqa: E402
 from images import board, render_board, render_dice, render_status  # noqa: E402
+from images import demo_renegades, orbit  # noqa: E402
 from images.demo import attack_events, midgame_view, move_events, skill_events  # noqa: E402
 from images.dice import dice_image  # noqa: E402
 from images.standings import render_standings, standings_image  # noqa: E402
+from images.ship_dice import render_ship_dice, ship_dice_image  # noqa: E402
+from images.ship_status import render_ship_status, ship_status_image  # noqa: E402
 from images.status import status_image  # noqa: E402
 from images.style import encode  # noqa: E402
 
@@ -47,6 +50,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=100)
     runs = parser.parse_args().runs
     view, cube = midgame_view(), midgame_view("cube")
+    ren = demo_renegades.midgame_view()
+    ren_move = demo_renegades.move_events()
+    ren_attack = ren_move + demo_renegades.attack_events()
     league = [Standing(n, rank_title(n), str(n), f"Player {n}", 16 - n // 3, 900 - 7 * n) for n in range(1, 41)]
     cases = [
         ("board standard (move)", lambda: render_board(view, move_events()),
@@ -59,12 +65,23 @@ def main() -> None:
          lambda: dice_image(view, attack_events())),
         ("dice skill test", lambda: render_dice(view, skill_events()), lambda: dice_image(view, skill_events())),
         ("status, both teams", lambda: render_status(view), lambda: status_image(view)),
+        ("renegades orbit (move)", lambda: orbit.render_orbit(ren, ren_move),
+         lambda: orbit.orbit_image(ren, ren_move)),
+        ("renegades orbit (attacks)", lambda: orbit.render_orbit(ren, ren_attack),
+         lambda: orbit.orbit_image(ren, ren_attack)),
+        ("renegades ship dice", lambda: render_ship_dice(ren, ren_attack), lambda: ship_dice_image(ren, ren_attack)),
+        ("renegades crews, ships", lambda: render_ship_status(ren), lambda: ship_status_image(ren)),
         ("standings, 40 players", lambda: render_standings("Season", league), lambda: standings_image("Season", league)),
     ]
     board._STATIC.clear()
     start = time.perf_counter()
     render_board(view)
-    print(f"first board of a layout (static layer drawn, then cached): {(time.perf_counter() - start) * 1000:.1f} ms\n")
+    print(f"first board of a layout (static layer drawn, then cached): {(time.perf_counter() - start) * 1000:.1f} ms")
+    orbit.static_layer.cache_clear()
+    start = time.perf_counter()
+    orbit.render_orbit(ren)
+    print(f"first orbital board of a pack (static layer drawn, then cached): "
+          f"{(time.perf_counter() - start) * 1000:.1f} ms\n")
     print(f"{'picture':26} {'size':>9} {'median':>8} {'p95':>8} {'PNG':>8} {'encode':>8} {'ratio':>6}")
     for name, render, draw in cases:
         times, data = timed(render, runs)

@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import present
+from cogs import lobby, present, renegades, tables
 from cogs.players import status_lines
 from engine.service import NotAllowed, ServiceError
 
@@ -18,7 +18,7 @@ LOG_PAGE = 15  # moves per page of /game log
 class Game(commands.Cog):
     """The game lifecycle: lobby, status, log, concede, abort, my games."""
 
-    game = app_commands.Group(name="game", description="Star Trek: Away Missions games")
+    game = app_commands.Group(name="game", description="Star Trek: Away Missions and Renegades games")
 
     def __init__(self, bot):
         self.bot = bot
@@ -28,12 +28,16 @@ class Game(commands.Cog):
                            opponent="Invite one player (leave empty for an open lobby)",
                            side="Your side", layout="Mission area (build: place the boards in setup)",
                            remind_hours="Remind the awaited player after this many hours (this game only)",
-                           computer="Play against the computer at this level (it moves at once)")
-    async def new(self, interaction: discord.Interaction, mode: Literal["2 players"] = "2 players",
+                           computer="Play against the computer at this level (it moves at once)",
+                           ruleset="The game: Away Missions, or Renegades (modes solo, co-op, coalition vs renegades)")
+    async def new(self, interaction: discord.Interaction,
+                  mode: Literal["2 players", "3 players", "4 players", "2 vs 2",
+                                "solo", "co-op", "coalition vs renegades"] = "2 players",
                   pack: str = "content/starter", opponent: Optional[discord.Member] = None,
                   side: Literal["federation", "borg"] = "federation", layout: LAYOUTS = "standard",
                   remind_hours: Optional[app_commands.Range[float, 0.1, 720.0]] = None,
-                  computer: Optional[Literal["easy", "normal", "hard"]] = None) -> None:
+                  computer: Optional[Literal["easy", "normal", "hard"]] = None,
+                  ruleset: Literal["awaymissions", "renegades"] = "awaymissions") -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await present.reply(interaction, "Start games in a server text channel (not a thread or DM).")
@@ -44,6 +48,21 @@ class Game(commands.Cog):
         if opponent is not None and computer is not None:
             await present.reply(interaction, "Invite a person or play the computer, not both.")
             return
+        if ruleset == "renegades" or mode in renegades.MODES:
+            refused = renegades.refusal(ruleset, computer)
+            if lobby.MODES.get(mode):
+                refused = f"{mode} is an Away Missions table; Renegades modes are solo, co-op and coalition vs renegades."
+            if refused:
+                await present.reply(interaction, refused)
+                return
+            await renegades.new(self.bot, interaction, channel, mode, opponent,
+                                None if remind_hours is None else remind_hours * 3600)
+            return
+        table = lobby.MODES[mode]
+        if table and (opponent is not None or lobby.layout_problem(mode, layout)):
+            await present.reply(interaction, lobby.layout_problem(mode, layout)
+                                or "Tables of three or four are open lobbies: leave the opponent empty.")
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             path, content = await present.game_pack(pack)
@@ -52,14 +71,23 @@ class Game(commands.Cog):
             return
         thread = await channel.create_thread(name=f"Away Mission: {interaction.user.display_name}",
                                              type=discord.ChannelType.public_thread)
-        options = {"pack": path, "layout": None if layout == "build" else layout}
+        options = {"pack": path, **lobby.table_options(mode, layout)}
         seat = present.side_options(content, side)
+        if options.get("mode") == "teams":
+            seat["side"] = "team-a"
         try:
             info = await self.bot.service.create(
                 creator=interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id,
                 thread_id=thread.id, options=options,
                 remind_after=None if remind_hours is None else remind_hours * 3600)
             info = await self.bot.service.join(info.id, interaction.user.id, interaction.user.display_name, **seat)
+            if table:
+                await lobby.open_table(self.bot, interaction, thread, info, computer)
+                if computer is None:
+                    await interaction.edit_original_response(
+                        content=f"Game #{info.id} is open in {thread.mention}.\n" + present.team_text(content, seat),
+                        view=present.team_view(info.id, content, seat))
+                return
             if computer is not None:
                 info = await self.bot.service.add_computer(
                     info.id, computer, **present.side_options(content, present.other_side(side)))
@@ -97,7 +125,7 @@ class Game(commands.Cog):
         text = (f"**Game #{info.id}** · {info.status} · move {info.version}\n"
                 f"Players: {', '.join(f'{s.name} ({s.seat})' for s in info.seats)}\nWaiting for {waiting}.")
         text = "\n".join([text, *await status_lines(self.bot, info)])
-        drawn = await present.drawings(self.bot, info.id, [], ["board"] if info.status == "active" else [],
+        drawn = await present.drawings(self.bot, info.id, [], ["board", "status"] if info.status == "active" else [],
                                        interaction.filesize_limit)
         await interaction.edit_original_response(content=text, attachments=present.as_files(drawn))
 
@@ -123,12 +151,16 @@ class Game(commands.Cog):
         await present.publish(self.bot, update, interaction.user.id)
         await interaction.edit_original_response(content="You conceded.")
 
-    @game.command(name="abort", description="End this game without a result (creator or Manage Server)")
+    @game.command(name="abort", description="End this game without a result (creator or Manage Server; "
+                                           "at a table of three or four, a player's vote)")
     async def abort(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         moderator = bool(interaction.permissions.manage_guild)
         try:
             info = await present.game_here(self.bot, interaction)
+            if not moderator and interaction.user.id != info.created_by and len(info.seats) > 2:
+                await tables.vote_abort(self.bot, interaction, info)  # a table of three or four votes (R63)
+                return
             if not moderator and interaction.user.id != info.created_by:
                 raise NotAllowed("Only the game's creator or a member with Manage Server can abort it.")
             info = await self.bot.service.abort(info.id, interaction.user.id, force=moderator)
@@ -140,6 +172,11 @@ class Game(commands.Cog):
         await channel.send(f"**Game #{info.id}** was aborted by {interaction.user.display_name}.",
                            allowed_mentions=present.NO_MENTIONS)
         await interaction.edit_original_response(content="Game aborted.")
+
+    @game.command(name="leave", description="Leave a running game of three or four; the computer takes your seat")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await tables.leave(self.bot, interaction)
 
     @game.command(name="mine", description="Games in any server waiting for me")
     async def mine(self, interaction: discord.Interaction) -> None:

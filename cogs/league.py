@@ -23,7 +23,8 @@ from cogs.clock import start_every
 from engine.league import clock
 from engine.league import standings as table
 from engine.service import ServiceError, Update
-from engine.service.league import Actor, LeagueService, LeagueUpdate, pairing_lines, standing_lines
+from engine.service.league import (Actor, LeagueService, LeagueUpdate, clock_words, pairing_lines,
+                                   standing_lines)
 from engine.league.arena import legal_commands
 from images.arena import render_arena
 from images.printable import render_printable
@@ -504,7 +505,7 @@ class League(commands.Cog):
     @league.command(name="standings", description="The standings as a picture, with a CSV file")
     async def standings(self, interaction: discord.Interaction, event: int) -> None:
         try:
-            _row, state = await self.desk.get(event)
+            state, rated = await self.desk.ratings_of(event)
             csv = await self.desk.standings_csv(event)
         except ServiceError as refused:
             await present.reply(interaction, refused.message)
@@ -515,7 +516,8 @@ class League(commands.Cog):
             stage += " and the top cut"
         picture = await asyncio.to_thread(render_standings, state.name, table.standings(state),
                                           state.profile.tiebreak_short, f"Standings {stage}")
-        text = "\n".join([f"Standings of '{state.name}':", *standing_lines(state)])
+        note = ["Ratings are the server's, from bot games and event results (mu - 3 sigma; /profile)."] if rated else []
+        text = "\n".join([f"Standings of '{state.name}':", *standing_lines(state, rated), *note])
         await interaction.response.send_message(present.clip(text), files=[
             discord.File(io.BytesIO(picture), filename=f"event-{event}.png"),
             discord.File(io.BytesIO(csv.encode()), filename=f"event-{event}.csv")])
@@ -545,10 +547,16 @@ class League(commands.Cog):
             return
         live = state.live_rounds()
         text = "\n".join([f"Round {live[-1].number}:", *pairing_lines(state, live[-1])]) if live else "No round yet."
-        end = clock.round_end(state, live[-1]) if live else None
-        if end is not None and clock.running(live[-1]):
-            text += f"\nRound clock: time is called <t:{end}:R> (<t:{end}:t>)."
+        if live and clock.live(live[-1]):
+            text += f"\nRound clock: {clock_words(state, live[-1], int(self.desk.now()))}"
         await present.reply(interaction, text)
+
+    @app_commands.command(name="roundclock", description="Pause, resume or extend this round's clock (organisers)")
+    @app_commands.describe(minutes="With extend: minutes to add (1-120)")
+    @app_commands.guild_only()
+    async def roundclock(self, interaction: discord.Interaction, event: int,
+                         action: Literal["pause", "resume", "extend"], minutes: int = 0) -> None:
+        await self.answer(interaction, self.desk.adjust_clock(event, actor_of(interaction), action, minutes))
 
     @league.command(name="drop", description="Drop out of an event (past games still count)")
     async def drop(self, interaction: discord.Interaction, event: int) -> None:

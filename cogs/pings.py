@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.service import Update
+from engine.service import Update, is_computer
 from engine.service.players import PlayerDesk
 
 if TYPE_CHECKING:
@@ -64,3 +64,18 @@ async def wait_for_live(bot: "ReadyRoom", update: Update, ping: list[int]) -> li
         else:
             pinged.append(user_id)
     return pinged
+
+
+async def away_notes(bot: "ReadyRoom", update: Update) -> dict[int, str]:
+    """User -> "in quiet hours until ..." or "on vacation until ...", for each awaited player
+    who is away now: the table's waiting line says it on every update (ruling P9), not only
+    when a ping was held back."""
+    desk, notes = desk_of(bot), {}
+    for turn in update.awaited if update.status == "active" else []:
+        if turn.user_id in notes or is_computer(turn.user_id):
+            continue
+        until = await desk.held_until(turn.user_id)
+        if until is not None:
+            why = "on vacation" if (await desk.away(turn.user_id)).on_vacation else "in quiet hours"
+            notes[turn.user_id] = f"{why} until <t:{int(until)}:f>"
+    return notes

@@ -18,10 +18,11 @@ from discord.ext import commands
 
 from cogs import present
 from cogs.clock import start_every
-from cogs.pings import desk_of, seal_line
+from cogs.league import actor_of
+from cogs.league import desk_of as league_desk
+from cogs.pings import desk_of
 from engine.service import GameInfo, ServiceError, Update
 from engine.service.players import MAX_VACATION_DAYS, PlayerDesk, Profile
-from engine.service.ratings import ordinal
 
 if TYPE_CHECKING:
     from bot import ReadyRoom
@@ -57,8 +58,9 @@ def profile_text(profile: Profile, name: str) -> str:
     lines = [f"**{name}**"]
     if profile.rating is not None:
         r = profile.rating
-        lines.append(f"Rating here: **{ordinal(r.mu, r.sigma):.1f}** (mu {r.mu:.1f}, sigma {r.sigma:.1f}; "
-                     f"{r.games} rated game{'s' * (r.games != 1)})")
+        lines.append(f"Rating here: **{r.ordinal:.1f}** (mu {r.mu:.1f}, sigma {r.sigma:.1f}; "
+                     f"{plural(r.games, 'rated game')}: {plural(r.bot_games, 'bot game')}, "
+                     f"{plural(r.event_games, 'event game')}; season {r.season}: {r.season_games})")
     else:
         lines.append("Rating here: none yet (no rated game in this server)")
     lines.append(f"Games: {profile.total.words()}"
@@ -76,13 +78,19 @@ def profile_text(profile: Profile, name: str) -> str:
     return present.clip("\n".join(lines))
 
 
-def leaderboard_text(board: list) -> str:
-    """The /leaderboard answer: (rating, name) best first."""
+def plural(count: int, noun: str) -> str:
+    """'1 rated game', '3 rated games'."""
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
+def leaderboard_text(page: tuple[list, int], number: int = 1) -> str:
+    """The /leaderboard answer: one page of (place, rating, name), best first."""
+    board, pages = page
     if not board:
         return "No rated game has been played in this server yet."
-    lines = ["**Leaderboard** (rating = mu - 3 sigma; rated games: docs/rulings.md P1)"]
-    lines += [f"{n}. {name}: **{ordinal(r.mu, r.sigma):.1f}** ({r.games} game{'s' * (r.games != 1)})"
-              for n, (r, name) in enumerate(board, start=1)]
+    lines = ["**Leaderboard** (rating = mu - 3 sigma; bot games and event results; rulings P1, L33-L38)"
+             + (f", page {min(number, pages)} of {pages}" if pages > 1 else "")]
+    lines += [f"{n}. {name}: **{r.ordinal:.1f}** ({plural(r.games, 'game')})" for n, r, name in board]
     return "\n".join(lines)
 
 
@@ -96,6 +104,36 @@ async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[
         await present.reply(interaction, refused.message)
         return
     await present.reply(interaction, words(outcome))
+
+
+async def show_board(interaction: discord.Interaction, guild_id: int, page: int) -> None:
+    """Edit the deferred answer into one leaderboard page with Earlier / Later buttons."""
+    found = await desk_of(interaction.client).leaderboard(guild_id, page)
+    page = min(page, found[1])
+    view = discord.ui.View(timeout=None)
+    if page > 1:
+        view.add_item(BoardPage(guild_id, page - 1, "Previous"))
+    if page < found[1]:
+        view.add_item(BoardPage(guild_id, page + 1, "Next"))
+    await interaction.edit_original_response(content=leaderboard_text(found, page), view=view)
+    present.unlisten(view)
+
+
+class BoardPage(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:board:(?P<guild>\d+):(?P<page>\d+)"):
+    """A leaderboard page button (answers privately to whoever presses it)."""
+
+    def __init__(self, guild: int, page: int, label: str = "Page"):
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
+                                           custom_id=f"rr:board:{guild}:{page}"))
+        self.guild, self.page = guild, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["guild"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await show_board(interaction, self.guild, max(self.page, 1))
 
 
 class VerifyDice(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:dice:(?P<game>\d+)"):
@@ -114,11 +152,7 @@ class VerifyDice(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:dice:(
         await answer(interaction, lambda: desk_of(interaction.client).verify(self.game), self.verdict_text)
 
     def verdict_text(self, verdict) -> str:
-        if verdict.ok:
-            return (f"Verified: game #{self.game}'s seed matches its seal, and replaying its {verdict.commands} "
-                    f"moves from that seed gives every one of its {verdict.rolls} dice rolls and the final "
-                    "table exactly.")
-        return f"**VERIFICATION FAILED** for game #{self.game}:\n" + "\n".join(f"- {p}" for p in verdict.problems)
+        return verdict.summary(self.game)
 
 
 class Players(commands.Cog):
@@ -135,7 +169,7 @@ class Players(commands.Cog):
         return desk_of(self.bot)
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(VerifyDice)
+        self.bot.add_dynamic_items(VerifyDice, BoardPage)
         try:
             await self.desk.settle_ratings()  # games that ended while the bot was down
         except Exception:
@@ -143,7 +177,7 @@ class Players(commands.Cog):
         self.task = start_every(self.bot, self.settle, "ready-room-players")
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(VerifyDice)
+        self.bot.remove_dynamic_items(VerifyDice, BoardPage)
         if self.task is not None:
             self.task.cancel()
 
@@ -195,9 +229,33 @@ class Players(commands.Cog):
                      lambda found: profile_text(found, found.name or who.display_name))
 
     @app_commands.command(name="leaderboard", description="This server's best ratings")
+    @app_commands.describe(page="Which page (10 players a page)")
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, lambda: self.desk.leaderboard(interaction.guild_id), leaderboard_text)
+    async def leaderboard(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10000] = 1) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await show_board(interaction, interaction.guild_id, page)
+
+    @app_commands.command(name="season", description="The rating seasons; organisers can begin a new one")
+    @app_commands.guild_only()
+    @app_commands.describe(start="Begin a new rating season now (organisers)", name="The new season's name")
+    async def season(self, interaction: discord.Interaction, start: bool = False, name: str = "") -> None:
+        book = self.desk.ratings
+        try:
+            if start:
+                begun = await league_desk(self.bot).start_season(interaction.guild_id, actor_of(interaction), name)
+                await interaction.response.send_message(
+                    f"Rating season {begun.number} ('{begun.name}') begins now. Ratings carry over with their "
+                    "uncertainty widened (ruling L37): a displayed rating (mu - 3 sigma) starts a little lower "
+                    "at its first game of the season and settles again with the season's games.")
+                return
+        except ServiceError as refused:
+            await present.reply(interaction, refused.message)
+            return
+        seasons = await book.seasons(interaction.guild_id)
+        lines = [f"Season {s.number} '{s.name}'" + (f", from <t:{int(s.starts)}:f>" if s.starts else "")
+                 + (f" (begun by <@{s.started_by}>)" if s.started_by else "") for s in seasons]
+        await present.reply(interaction, "\n".join([f"Rating seasons here (the current one is {seasons[-1].number}):",
+                                                     *lines]))
 
     @away.command(name="quiet", description="Daily quiet hours: no pings, reminders wait until they end")
     @app_commands.describe(start="Start, like 22:00", end="End, like 07:00",

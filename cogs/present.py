@@ -15,14 +15,17 @@ from typing import TYPE_CHECKING, Iterable, Optional
 import discord
 
 from cogs import panel
-from cogs import buttons, pings
+from cogs import buttons, pings, renegades
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.setup import away_team
 from engine.errors import PackError, RuleError
 from engine.service import GameInfo, LobbyError, NotAPlayer, Panel, ServiceError, Update, is_computer
+from engine.service.rulesets import RENEGADES
 from engine.service.service import COMPUTER_USER_BASE, why_key
 from engine.service.text import readable
-from images import render_board, render_dice
+from images import pictures
+from images.board import activation_line, board_key
+from images.tokens import short_labels
 
 if TYPE_CHECKING:
     from bot import ReadyRoom
@@ -32,6 +35,7 @@ MAX_CONTENT = 2000
 UPLOAD_LIMIT = 10 << 20  # Discord's attachment bytes per message, for a server whose limit is unknown
 CATCH_UP_LINES = 8  # lines of "since your last move" on a panel
 TABLE_LINES = 40  # summary lines a table message remembers within one decision
+TURNS_PER_TABLE = 2  # turns one table message shows (a turn pair: a player's activation and the answer to it)
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -113,9 +117,11 @@ def to_ping(update: Update, actor_id: Optional[int], already: Iterable[int] = ()
     return list(dict.fromkeys(t.user_id for t in update.awaited if t.user_id not in skip and not is_computer(t.user_id)))
 
 
-def summary(update: Update, info: GameInfo, ping: Iterable[int], lines: list[str]) -> str:
+def summary(update: Update, info: GameInfo, ping: Iterable[int], lines: list[str], doing: str = "",
+            away: Optional[dict[int, str]] = None) -> str:
     """The table message text: what happened (`lines`), then whose move it is (mentioning
-    the users in `ping`). When too long, the oldest lines go first."""
+    the users in `ping`, with a note for those `away`) and the activation under way
+    (`doing`). When too long, the oldest lines go first."""
     names = names_of(info)
     head = [f"**Game #{update.game_id}** · move {update.version}"]
     tail = []
@@ -124,23 +130,14 @@ def summary(update: Update, info: GameInfo, ping: Iterable[int], lines: list[str
         tail.append(score)
     if update.status == "active" and update.awaited:
         ping = set(ping)
-        who = ", ".join(f"<@{t.user_id}>" if t.user_id in ping else t.name for t in update.awaited)
-        tail.append(f"Waiting for {who}.")
+        away = away or {}
+        who = ", ".join((f"<@{t.user_id}>" if t.user_id in ping else t.name)
+                        + (f" ({away[t.user_id]})" if t.user_id in away else "") for t in update.awaited)
+        tail.append(f"Waiting for {who}." + (f" ({doing})" if doing else ""))
     body = [f"• {line}" for line in lines]
     while body and len("\n".join(head + body + tail)) > MAX_CONTENT:
         body.pop(0)
     return clip("\n".join(head + body + tail))
-
-
-def _pictures(view: dict, events: list[dict], roll: list[dict], wanted: list[str]) -> list[tuple[str, bytes]]:
-    pictures = []
-    if "board" in wanted:
-        pictures.append(("board.png", render_board(view, events)))
-    if "dice" in wanted:
-        dice = render_dice(view, roll)
-        if dice is not None:
-            pictures.append(("dice.png", dice))
-    return pictures
 
 
 def upload_limit(bot: "ReadyRoom", guild_id: Optional[int]) -> int:
@@ -151,9 +148,9 @@ def upload_limit(bot: "ReadyRoom", guild_id: Optional[int]) -> int:
 
 def within(drawn: list[tuple[str, bytes]], limit: int) -> list[tuple[str, bytes]]:
     """The pictures that fit together in one message of `limit` bytes: the dice board is
-    dropped first, then the board."""
+    dropped first, then the status, then the board."""
     kept = list(drawn)
-    for name in ("dice.png", "board.png"):
+    for name in ("dice.png", "status.png", "board.png"):
         if sum(len(data) for _, data in kept) <= limit:
             break
         kept = [(n, data) for n, data in kept if n != name]
@@ -178,13 +175,16 @@ async def roll_events(bot: "ReadyRoom", game_id: int, events: list[dict]) -> lis
 
 
 async def drawings(bot: "ReadyRoom", game_id: int, events: list[dict], wanted: list[str],
-                   limit: int = UPLOAD_LIMIT) -> list[tuple[str, bytes]]:
-    """The update's pictures from the public view, drawn off the event loop, within `limit` bytes."""
+                   limit: int = UPLOAD_LIMIT, view: Optional[dict] = None,
+                   waiting: bool = True) -> list[tuple[str, bytes]]:
+    """The update's pictures from the public `view` (read if not given), drawn off the event
+    loop, within `limit` bytes; with `waiting` False the board leaves out whose move it is."""
     if not wanted:
         return []
-    view = await bot.service.view(game_id)
+    view = view if view is not None else await bot.service.view(game_id)
     roll = await roll_events(bot, game_id, events) if "dice" in wanted else []
-    return within(await asyncio.to_thread(_pictures, view, events, roll, wanted), limit)
+    ruleset = (await bot.service.get(game_id)).ruleset
+    return within(await asyncio.to_thread(pictures.draw, ruleset, view, events, wanted, roll, waiting), limit)
 
 
 def as_files(drawn: list[tuple[str, bytes]]) -> list[discord.File]:
@@ -228,18 +228,19 @@ async def forget_table(bot: "ReadyRoom", info: GameInfo) -> None:
 async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> bool:
     """Show the update on the game's table message: summary, board, dice, whose move.
 
-    One table message per turn (a player's activation, or a set-up step): while the turn
-    goes on it is edited (pictures replaced, lines added). Somebody newly asked within the
-    turn (a reaction window, or the active player again after one) is mentioned in a short
-    ping message, deleted at the next update, so the thread keeps one message per turn. A
-    new turn, or the end of the game, gets a fresh table message that mentions the newly
-    awaited once. The record lives in the guild's settings, so this holds across restarts;
-    a deleted table message is replaced. A post that fails is tried again, then made in
-    the game's channel instead of its thread. Returns False when the table could not be
-    updated anywhere (the move itself is stored; the caller tells the actor).
+    One table message per turn pair (two turns: a player's activation and the next one, or
+    two set-up steps): while it lasts the message is edited (lines added, a new board picture
+    only when the board changed, the dice when rolled). Somebody newly asked meanwhile is
+    mentioned in a short ping message, deleted at the next update, so the thread keeps one
+    message per turn pair (ruling P7). A third turn, or the end of the game, gets a fresh
+    table message that mentions the newly awaited once. The record lives in the guild's
+    settings, so this holds across restarts; a deleted table message is replaced. A post
+    that fails is tried again, then made in the game's channel instead of its thread.
+    Returns False when the table could not be updated anywhere (the move itself is
+    stored; the caller tells the actor).
     """
     info = await bot.service.get(update.game_id)
-    drawn = await drawings(bot, update.game_id, update.events, update.images, upload_limit(bot, info.guild_id))
+    view = await bot.service.view(update.game_id)
     awaited = sorted({t.user_id for t in update.awaited}) if update.status == "active" else []
     table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id))
     ping = await pings.hold_pings(bot, update, to_ping(update, actor_id, table["awaited"] if table else ()))
@@ -247,33 +248,51 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ping])
     if table is not None:
         await _unping(bot, table, info)
+    away = await pings.away_notes(bot, update)
+    drawn_here = "characters" in view  # the board picture and its key are Away Missions' (images.board)
+    doing = activation_line(view, short_labels(view["characters"])) if drawn_here else ""
+    key = board_key(view) if drawn_here else None
+    limit = upload_limit(bot, info.guild_id)
     message, place, ping_messages = None, None, []
-    same_turn = table is not None and awaited and (
-        table["awaited"] == awaited or (update.turn is not None and table.get("turn") == update.turn))
-    if same_turn:
+    turns = _turns_shown(table, awaited, update.turn)
+    if turns is not None:
         lines = (table["lines"] + update.public)[-TABLE_LINES:]
         place = table.get("channel") or info.thread_id or info.channel_id
+        new_board = "board" in update.images and (key is None or key != table.get("board"))
+        drawn = await drawings(bot, update.game_id, update.events,
+                               [w for w in update.images if w != "board" or new_board], limit, view, waiting=False)
+        kept = _kept_pictures(bot, table, drawn, same_turn=turns == table.get("turns"))
+        board = key if any(name == "board.png" for name, _ in drawn) else table.get("board")
+        pictures = {} if not drawn and len(kept) == len(table.get("files") or {}) else {
+            "attachments": kept + as_files(drawn)}
         try:
             message = await bot.get_partial_messageable(place).get_partial_message(table["message"]).edit(
-                content=summary(update, info, (), lines), attachments=as_files(drawn),
-                view=turn_view(update), allowed_mentions=NO_MENTIONS)
+                content=summary(update, info, (), lines, doing, away), view=turn_view(update),
+                allowed_mentions=NO_MENTIONS, **pictures)
         except discord.NotFound:
             log.info("table message of game %s is gone; posting a new one", info.id)
         except discord.HTTPException as error:
             log.warning("table message of game %s could not be edited (%s); posting a new one", info.id, error)
         if message is not None and ping:
-            ping_messages = await _ping(bot, place, update, info, ping, mentions)
+            ping_messages = await _ping(bot, update, info, ping, mentions)
+            if not ping_messages:
+                message = None  # nobody could be told: a fresh table message tries to
     if message is None:
+        turns = [update.turn] if update.turn is not None else []
         lines = update.public[-TABLE_LINES:]
-        message, place = await _post(bot, info, summary(update, info, ping, lines), drawn,
+        drawn = await drawings(bot, update.game_id, update.events, update.images, limit, view, waiting=False)
+        board = key if any(name == "board.png" for name, _ in drawn) else None
+        message, place = await _post(bot, info, summary(update, info, ping, lines, doing, away), drawn,
                                      turn_view(update) if awaited else None, mentions)
     if message is not None and awaited:
+        files = {a.filename: a.to_dict() for a in getattr(message, "attachments", [])}
         await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), {
             "message": message.id, "channel": place, "awaited": awaited, "lines": lines, "turn": update.turn,
-            "pings": ping_messages})
+            "turns": turns, "pings": ping_messages, "files": files, "board": board if "board.png" in files else None})
     elif message is not None:
         await forget_table(bot, info)
     await deliver_private(bot, update, skip=actor_id)
+    bot.dispatch("table_update", update, actor_id)  # the team threads follow (cogs/teams.py)
     if update.status == "over":
         bot.dispatch("game_over", update)  # the league cog records games linked to a pairing
     elif not is_computer(actor_id):
@@ -281,18 +300,37 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     return message is not None
 
 
-async def _ping(bot: "ReadyRoom", place: int, update: Update, info: GameInfo, users: list[int],
+def _turns_shown(table: Optional[dict], awaited: list[int], turn: Optional[str]) -> Optional[list[str]]:
+    """The turns the table message will show after this update if it goes on being edited,
+    or None when a fresh table message is due: no table yet, the game is over, or a third
+    turn begins (the message already shows a turn pair)."""
+    if table is None or not awaited:
+        return None
+    shown = list(table.get("turns") or [])
+    if turn is None:
+        return shown if table["awaited"] == awaited else None
+    if shown and shown[-1] == turn:
+        return shown
+    return shown + [turn] if len(shown) < TURNS_PER_TABLE else None
+
+
+def _kept_pictures(bot: "ReadyRoom", table: dict, drawn: list[tuple[str, bytes]],
+                   same_turn: bool) -> list[discord.Attachment]:
+    """The table message's pictures that stay: the board unless a new one was drawn, and the
+    dice of this turn unless rolled again (a new turn drops the old dice)."""
+    fresh = {name for name, _ in drawn}
+    return [discord.Attachment(data=data, state=bot._connection) for name, data in (table.get("files") or {}).items()
+            if name not in fresh and (name != "dice.png" or same_turn)]
+
+
+async def _ping(bot: "ReadyRoom", update: Update, info: GameInfo, users: list[int],
                 mentions: discord.AllowedMentions) -> list[int]:
-    """A short message mentioning `users`, asked within the turn; its id, to delete later."""
+    """A short message mentioning `users`, asked while the table message is edited; its id,
+    to delete later. Tried again, then in the channel, like a table message; [] if nothing took it."""
     asked = ", ".join(f"<@{u}>" for u in users)
-    try:
-        sent = await bot.get_partial_messageable(place).send(
-            f"{asked}: your decision in game #{update.game_id} (the table message above).",
-            view=turn_view(update), allowed_mentions=mentions)
-    except discord.HTTPException as error:
-        log.warning("game %s: no ping for users %s: %s", info.id, users, error)
-        return []
-    return [sent.id]
+    sent, _ = await _post(bot, info, f"{asked}: your decision in game #{update.game_id} (the table message above).",
+                          [], turn_view(update), mentions)
+    return [sent.id] if sent is not None else []
 
 
 async def _unping(bot: "ReadyRoom", table: dict, info: GameInfo) -> None:
@@ -391,11 +429,14 @@ async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, 
     if update.status == "active" and any(t.user_id == user for t in update.awaited):
         await show_panel(bot, interaction, game_id, note="\n".join(done), take_back=take_back)  # it follows you
     else:
-        view = None
+        view = discord.ui.View(timeout=None)
         if take_back is not None:
-            view = discord.ui.View(timeout=None)
             view.add_item(buttons.TakeBackAsk(game_id, take_back))
-        await interaction.edit_original_response(content=clip("\n".join(done)), view=view)
+        if update.status == "active":  # your part is done: reactions may be passed ahead now (R75)
+            ahead = await bot.service.panel(game_id, user)
+            for n, (label, _) in enumerate(ahead.standing[:panel.PER_ROW]):
+                view.add_item(buttons.StandingButton(game_id, ahead.version, n, label[:panel.LABEL], row=1))
+        await interaction.edit_original_response(content=clip("\n".join(done)), view=view if view.children else None)
     return update
 
 
@@ -591,6 +632,9 @@ async def join(interaction: discord.Interaction, game_id: int, side: str) -> Non
     team step (the interaction is deferred ephemeral)."""
     service = interaction.client.service
     try:
+        if (await service.get(game_id)).ruleset == RENEGADES.name:
+            await renegades.join(interaction, game_id, side)
+            return
         config, _ = await service.seat_options(game_id, interaction.user.id)
         pack = await asyncio.to_thread(load_pack, config["pack"])
         options = side_options(pack, side)
@@ -614,9 +658,23 @@ async def start(interaction: discord.Interaction, game_id: int) -> None:
         await reply(interaction, refused.message)
         return
     info = await bot.service.get(game_id)
-    await interaction.edit_original_response(content=lobby_text(info) + "\n" + seal, view=None,
+    shown = await started_lobby_text(bot, info)
+    await interaction.edit_original_response(content=shown + "\n" + seal, view=None,
                                              allowed_mentions=NO_MENTIONS)
     await publish(bot, update, interaction.user.id)  # the player who pressed Start is not pinged
+
+
+async def started_lobby_text(bot, info: GameInfo) -> str:
+    """The lobby message once the game has started, in the wording its lobby had: a table
+    of three or four (or 2 vs 2) keeps its seats by side and its team lines."""
+    from cogs import lobby  # cogs.lobby imports this module
+
+    if info.ruleset == RENEGADES.name:
+        return renegades.lobby_text(info, len(info.seats))
+    config = (await bot.service.seat_options(info.id, 0))[0]
+    if lobby.seat_count(info, config) > 2:
+        return lobby.lobby_text(info, config, await lobby.seat_sides(bot, info.id, info))
+    return lobby_text(info)
 
 
 # ---- the away team, chosen privately ---------------------------------------------------

@@ -19,7 +19,7 @@ from cogs import buttons, present
 from cogs.clock import start_every
 from cogs.pings import desk_of
 from db import DueReminder
-from engine.service import GameInfo, ServiceError
+from engine.service import GameInfo, ServiceError, is_computer
 
 log = logging.getLogger("ready_room.turns")
 
@@ -84,7 +84,10 @@ class Turns(commands.Cog):
         handled = len(expired)
         for reminder in due:
             until = await desk.held_until(reminder.user_id)
-            if until is not None:  # quiet hours or a vacation: the reminder waits for their end
+            if is_computer(reminder.user_id):  # a computer teammate waiting on its person (R62) is not nudged
+                await service.reminders_sent([reminder.id])
+                handled += 1
+            elif until is not None:  # quiet hours or a vacation: the reminder waits for their end
                 await desk.postpone([reminder.id], until)
                 handled += 1
             elif await service.user_setting(reminder.user_id, "digest"):

@@ -12,12 +12,13 @@ for the busy event loop on the way back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sqlite3
 import urllib.parse
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import AsyncIterator, Optional
 
 import aiosqlite
 
@@ -333,6 +334,17 @@ class Database:
         if cur.rowcount != 1:
             raise StaleWrite(f"game {game_id} has no such seat in the lobby")
 
+    async def hand_seat(self, game_id: int, seat: str, user_id: int, name: str, options: str) -> None:
+        """Give a seat of a running game to another user (a player who left, to the
+        computer). Raises StaleWrite if the game is not running or has no such seat."""
+        async with self._write_lock:
+            cur = await self._conn.execute(
+                "UPDATE seats SET user_id = ?, name = ?, options = ? WHERE game_id = ? AND seat = ?"
+                " AND (SELECT status FROM games WHERE id = ?) = 'active'",
+                (user_id, name, options, game_id, seat, game_id))
+        if cur.rowcount != 1:
+            raise StaleWrite(f"game {game_id} has no seat {seat} in play")
+
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
         """Remove a user's seat from a game in the lobby. True if a seat was removed."""
         async with self._write_lock:
@@ -494,6 +506,18 @@ class Store:
         self._db = database
         self._conn = database._conn
         self._lock = database._write_lock
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """BEGIN IMMEDIATE ... COMMIT under the write lock; rolled back on any error."""
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                await self._conn.rollback()
+                raise
+            await self._conn.execute("COMMIT")
 
 
 async def integrity_problems(path: str) -> list[str]:

@@ -1,5 +1,5 @@
-"""Storage for what belongs to players rather than to one game move: dice seals, ratings
-and the games they came from, vacations and the deadlines they moved, per-player figures.
+"""Storage for what belongs to players rather than to one game move: dice seals, vacations
+and the deadlines they moved, per-player figures (ratings: db/rating_store.py).
 
 It shares the game database's one connection and write lock (as the league store does),
 so its transactions never interleave with a game's write. It stores numbers and JSON and
@@ -7,10 +7,9 @@ knows nothing of any ruleset or rating model.
 """
 from __future__ import annotations
 
-import contextlib
 import json
 from dataclasses import dataclass
-from typing import AsyncIterator, Optional
+from typing import Optional
 
 from db.database import Store
 
@@ -27,17 +26,6 @@ class Seal:
 
 
 @dataclass(frozen=True)
-class Rating:
-    """A player's rating in one server."""
-
-    guild_id: int
-    user_id: int
-    mu: float
-    sigma: float
-    games: int
-
-
-@dataclass(frozen=True)
 class PlayedGame:
     """A game a user sat in, with its (JSON-decoded) config and result."""
 
@@ -51,18 +39,6 @@ class PlayedGame:
 
 class PlayerStore(Store):
     """Player queries over an open `Database`."""
-
-    @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        """BEGIN IMMEDIATE ... COMMIT under the write lock; rolled back on any error."""
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                await self._conn.rollback()
-                raise
-            await self._conn.execute("COMMIT")
 
     # ---- dice seals -----------------------------------------------------------------
 
@@ -90,67 +66,6 @@ class PlayerStore(Store):
     async def mark_revealed(self, game_id: int, at: float) -> None:
         async with self._lock:
             await self._conn.execute("UPDATE dice_seals SET revealed_at = ? WHERE game_id = ?", (at, game_id))
-
-    # ---- ratings ----------------------------------------------------------------------
-
-    async def unrated(self) -> list[int]:
-        """Ended games not yet looked at for ratings, in the order they ended."""
-        rows = await self._conn.execute_fetchall(
-            "SELECT id FROM games WHERE status IN ('over', 'aborted')"
-            " AND id NOT IN (SELECT game_id FROM rated_games) ORDER BY updated_at, id")
-        return [r[0] for r in rows]
-
-    async def commands_played(self, game_id: int) -> int:
-        rows = await self._conn.execute_fetchall("SELECT count(*) FROM log WHERE game_id = ?", (game_id,))
-        return rows[0][0]
-
-    async def record_rating(self, game_id: int, guild_id: int, rated: bool, reason: str, at: float,
-                            compute, start: tuple[float, float]) -> bool:
-        """Record the game's rating outcome once, in one transaction: `compute(before)` maps
-        {user: (mu, sigma)} of the game's rated players to their new values (a player
-        without a rating in the server starts at `start`). False (nothing written) when the
-        game was already recorded."""
-        async with self._transaction():
-            rows = await self._conn.execute_fetchall("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,))
-            if rows:
-                return False
-            await self._conn.execute("INSERT INTO rated_games (game_id, rated, reason, at) VALUES (?, ?, ?, ?)",
-                                     (game_id, int(rated), reason, at))
-            if not rated:
-                return True
-            users = [r[0] for r in await self._conn.execute_fetchall(
-                "SELECT DISTINCT user_id FROM seats WHERE game_id = ?", (game_id,))]
-            before = {r[0]: (r[1], r[2]) for r in await self._conn.execute_fetchall(
-                "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ?"
-                " AND user_id IN (SELECT value FROM json_each(?))", (guild_id, json.dumps(users)))}
-            after = compute(before)
-            for user_id, (mu, sigma) in after.items():
-                await self._conn.execute(
-                    "INSERT INTO ratings (guild_id, user_id, mu, sigma, games, updated_at) VALUES (?, ?, ?, ?, 1, ?)"
-                    " ON CONFLICT (guild_id, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-                    " games = games + 1, updated_at = excluded.updated_at", (guild_id, user_id, mu, sigma, at))
-                await self._conn.execute("INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?)",
-                                         (game_id, user_id, *before.get(user_id, start), mu, sigma))
-            return True
-
-    async def rating(self, guild_id: int, user_id: int) -> Optional[Rating]:
-        rows = await self._conn.execute_fetchall(
-            "SELECT guild_id, user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id = ?",
-            (guild_id, user_id))
-        return Rating(*rows[0]) if rows else None
-
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[Rating]:
-        """A server's best ratings (by mu - 3 sigma)."""
-        rows = await self._conn.execute_fetchall(
-            "SELECT guild_id, user_id, mu, sigma, games FROM ratings WHERE guild_id = ?"
-            " ORDER BY mu - 3 * sigma DESC, games DESC, user_id LIMIT ?", (guild_id, limit))
-        return [Rating(*r) for r in rows]
-
-    async def rating_changes(self, game_id: int) -> dict[int, tuple[float, float]]:
-        """user -> (mu before, mu after) of one rated game."""
-        rows = await self._conn.execute_fetchall(
-            "SELECT user_id, mu_before, mu_after FROM rating_changes WHERE game_id = ?", (game_id,))
-        return {r[0]: (r[1], r[2]) for r in rows}
 
     # ---- per-player figures --------------------------------------------------------
 

@@ -166,6 +166,93 @@ MIGRATIONS: list[str] = [
     ) WITHOUT ROWID;
     ALTER TABLE awaited ADD COLUMN vacation_shift REAL NOT NULL DEFAULT 0;
     """,
+    # 7: ratings as an ordered history of rated results (bot games and event results) that
+    # can be re-rated from any point, rating seasons, and how far each event was taken in.
+    # Ratings so far are rebuilt from their games by the next settling, in the same order to the
+    # same numbers, except that a bot game played for an event's pairing now counts through the
+    # event's result instead (ruling L34).
+    """
+    DROP TABLE rating_changes;
+    DELETE FROM ratings;
+    DELETE FROM rated_games WHERE rated = 1;
+    ALTER TABLE ratings ADD COLUMN season INTEGER NOT NULL DEFAULT 1;
+    CREATE TABLE rating_results (
+        id       INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        source   TEXT    NOT NULL,
+        at       REAL    NOT NULL,
+        sides    TEXT    NOT NULL,
+        places   TEXT    NOT NULL,
+        UNIQUE (guild_id, source)
+    );
+    CREATE INDEX rating_results_in_order ON rating_results (guild_id, at, source);
+    CREATE TABLE rating_entries (
+        result_id    INTEGER NOT NULL REFERENCES rating_results (id) ON DELETE CASCADE,
+        user_id      INTEGER NOT NULL,
+        mu_before    REAL    NOT NULL,
+        sigma_before REAL    NOT NULL,
+        mu_after     REAL    NOT NULL,
+        sigma_after  REAL    NOT NULL,
+        season       INTEGER NOT NULL,
+        PRIMARY KEY (result_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX rating_entries_by_user ON rating_entries (user_id);
+    CREATE TABLE rating_seasons (
+        guild_id   INTEGER NOT NULL,
+        number     INTEGER NOT NULL,
+        name       TEXT    NOT NULL,
+        starts     REAL    NOT NULL,
+        started_by INTEGER,
+        PRIMARY KEY (guild_id, number)
+    ) WITHOUT ROWID;
+    CREATE TABLE rated_events (
+        event_id INTEGER PRIMARY KEY REFERENCES league_events (id) ON DELETE CASCADE,
+        version  INTEGER NOT NULL
+    );
+    """,
+    # 8: Renegades campaigns (state is the campaign engine's JSON), their players, their
+    # command log (a mission's end names the game it came from), and each mission's game
+    # marked with its campaign
+    """
+    CREATE TABLE campaigns (
+        id         INTEGER PRIMARY KEY,
+        guild_id   INTEGER,
+        channel_id INTEGER,
+        thread_id  INTEGER,
+        created_by INTEGER,
+        status     TEXT    NOT NULL DEFAULT 'active'
+                   CHECK (status IN ('active', 'over', 'abandoned')),
+        version    INTEGER NOT NULL DEFAULT 0,
+        config     TEXT    NOT NULL,
+        seed       INTEGER NOT NULL,
+        state      TEXT    NOT NULL,
+        created_at REAL    NOT NULL,
+        updated_at REAL    NOT NULL
+    );
+    CREATE INDEX campaigns_by_place ON campaigns (channel_id, thread_id, status);
+    CREATE TABLE campaign_seats (
+        campaign_id INTEGER NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+        seat        TEXT    NOT NULL,
+        user_id     INTEGER NOT NULL,
+        name        TEXT    NOT NULL,
+        PRIMARY KEY (campaign_id, seat),
+        UNIQUE (campaign_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX campaign_seats_by_user ON campaign_seats (user_id);
+    CREATE TABLE campaign_log (
+        campaign_id INTEGER NOT NULL REFERENCES campaigns (id) ON DELETE CASCADE,
+        seq         INTEGER NOT NULL,
+        seat        TEXT,
+        user_id     INTEGER,
+        command     TEXT    NOT NULL,
+        game_id     INTEGER REFERENCES games (id),
+        events      TEXT    NOT NULL,
+        at          REAL    NOT NULL,
+        PRIMARY KEY (campaign_id, seq)
+    ) WITHOUT ROWID;
+    ALTER TABLE games ADD COLUMN campaign_id INTEGER REFERENCES campaigns (id);
+    CREATE INDEX games_by_campaign ON games (campaign_id) WHERE campaign_id IS NOT NULL;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

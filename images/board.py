@@ -6,6 +6,8 @@ tokens, highlights and the footer are drawn on the copy.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 
 import msgspec
@@ -13,13 +15,16 @@ from PIL import Image, ImageDraw
 
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.layout import Geometry, LayoutSpec, geometry
-from images.style import (ATTACK_MARK, BOARD_NAME, CORRIDOR_FLOOR, FLOOR, GLYPH, GREY, HAZARD, INK, LIFT_FLOOR,
-                          MOVE_MARK, MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, draw_shape, encode,
-                          side_styles, text, text_width)
+from images.style import (BOARD_NAME, CORRIDOR_FLOOR, FLOOR, GLYPH, GREY, HAZARD, INK, LIFT_FLOOR,
+                          MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, decider, draw_shape, encode,
+                          side_styles, team_name, teams_of, text, text_width)
+from images import marks
 from images.tokens import draw_token, short_labels
 
 MARGIN = 34
 FOOTER = 104
+SMALL_CELL = 64  # spaces narrower than this (six-board layouts) get bigger lone tokens
+SOLO_SMALL_CELL = 0.36  # a lone token's radius there, in cells
 WALL = 8
 TERMINAL_LETTERS = {"command": "C", "science": "S", "operations": "O", "medical": "M"}
 _STATIC_LIMIT = 16
@@ -223,68 +228,26 @@ def _positions(frame: Frame, space, count: int) -> list[tuple[float, float, floa
     """(cx, cy, r) for `count` tokens sharing a space, all visible."""
     cx, cy = frame.centre(space.x, space.y)
     c = frame.cell
-    if count == 1:
-        return [(cx, cy + c * 0.04, c * 0.27)]
+    if count == 1:  # bigger on the six-board layouts, drawn small, so a phone still reads them
+        return [(cx, cy + c * 0.04, c * (SOLO_SMALL_CELL if c < SMALL_CELL else 0.27))]
     if count == 2:
         return [(cx - c * 0.235, cy + c * 0.06, c * 0.22), (cx + c * 0.235, cy + c * 0.06, c * 0.22)]
     spots = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
     return [(cx + dx * c * 0.21, cy + dy * c * 0.2 + c * 0.06, c * 0.17) for dx, dy in spots[:count]]
 
 
-def _arrow_head(draw, a, b, colour, size: float) -> None:
-    """A filled arrow head at the middle of segment a-b, pointing towards b."""
-    (x0, y0), (x1, y1) = a, b
-    length = max(1e-6, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
-    ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    mx, my = (x0 + x1) / 2 + ux * size / 2, (y0 + y1) / 2 + uy * size / 2
-    points = [(mx, my), (mx - ux * size - uy * size * 0.6, my - uy * size + ux * size * 0.6),
-              (mx - ux * size + uy * size * 0.6, my - uy * size - ux * size * 0.6)]
-    draw.polygon(points, fill=colour, outline=INK, width=2)
-
-
 def _path(draw, frame: Frame, geo: Geometry, path: list[str]) -> None:
-    """The movement path: an orange line with arrow heads, dashed where a turbolift jumps."""
+    """The movement path, dashed where a turbolift jumps."""
     spaces = [geo.spaces[s] for s in path if s in geo.spaces]
-    points = [frame.centre(s.x, s.y) for s in spaces]
-    c = frame.cell
-    for (a, b), (pa, pb) in zip(zip(spaces, spaces[1:]), zip(points, points[1:])):
-        if abs(a.x - b.x) + abs(a.y - b.y) == 1:
-            draw.line([pa, pb], fill=INK, width=round(c * 0.13))
-            draw.line([pa, pb], fill=MOVE_MARK, width=round(c * 0.08))
-        else:
-            dashed_line(draw, pa, pb, INK, round(c * 0.08), c * 0.2, c * 0.15)
-        for p in (pa, pb):
-            r = c * 0.065
-            draw.ellipse((p[0] - r, p[1] - r, p[0] + r, p[1] + r), fill=MOVE_MARK, outline=INK, width=2)
-        _arrow_head(draw, pa, pb, MOVE_MARK, c * 0.2)
-    if points:
-        x, y = points[0]
-        r = c * 0.16
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=FLOOR, outline=MOVE_MARK, width=round(c * 0.06))
+    jumps = [k for k, (a, b) in enumerate(zip(spaces, spaces[1:])) if abs(a.x - b.x) + abs(a.y - b.y) != 1]
+    marks.path(draw, [frame.centre(s.x, s.y) for s in spaces], frame.cell, FLOOR, jumps)
 
 
 def _attack_line(draw, frame: Frame, geo: Geometry, source: str, target: str) -> None:
     if source not in geo.spaces or target not in geo.spaces:
         return
     a, b = geo.spaces[source], geo.spaces[target]
-    pa, pb = frame.centre(a.x, a.y), frame.centre(b.x, b.y)
-    c = frame.cell
-    draw.line([pa, pb], fill=INK, width=round(c * 0.12))
-    draw.line([pa, pb], fill=ATTACK_MARK, width=round(c * 0.07))
-    if pa != pb:
-        _arrow_head(draw, pa, pb, ATTACK_MARK, c * 0.22)
-
-
-def _reticle(draw, frame: Frame, space) -> None:
-    """Crosshair around the attacked space: a ring with four ticks, drawn above tokens."""
-    cx, cy = frame.centre(space.x, space.y)
-    c = frame.cell
-    r = c * 0.47
-    for colour, width in ((INK, round(c * 0.09)), (ATTACK_MARK, round(c * 0.05))):
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=width)
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            draw.line([(cx + dx * r * 0.78, cy + dy * r * 0.78), (cx + dx * r * 1.08, cy + dy * r * 1.08)],
-                      fill=colour, width=width)
+    marks.attack_line(draw, frame.centre(a.x, a.y), frame.centre(b.x, b.y), frame.cell)
 
 
 def _subject(event: dict):
@@ -313,23 +276,32 @@ def _words(kind: str) -> str:
     return kind.replace("_", " ").replace("-", " ")
 
 
-def footer_lines(view: dict, events: list[dict], labels: dict[str, str]) -> list[str]:
-    """Round and phase, whose decision it is, and the last action in words."""
+def activation_line(view: dict, labels: dict[str, str]) -> str:
+    """"Ann activating REYES, 1 action left" while an activation is under way, else ""."""
+    act = view.get("activation")
+    if not act:
+        return ""
+    names = {p["seat"]: p["name"] for p in view["players"]}
+    left = act.get("actions_left", 0)
+    return (f"{names.get(act['player'], act['player'])} activating {labels.get(act['character'], act['character'])}"
+            f"{' (bonus action)' if act.get('bonus') else ''}, {left} action{'s' if left != 1 else ''} left")
+
+
+def footer_lines(view: dict, events: list[dict], labels: dict[str, str], waiting: bool = True) -> list[str]:
+    """Round and phase, whose decision it is (unless `waiting` is False), and the last action in words."""
     names = {p["seat"]: p["name"] for p in view["players"]}
     phase = view.get("phase", "setup")
     first = f"Round {view.get('round', 0)} of 3 · {phase.capitalize()} phase"
     result = view.get("result")
     if result:
         winner = result.get("winner")
-        first += " · Game over" + (f": {names.get(winner, winner)} wins" if winner else "")
-    parts = [f"{names.get(p['player'], p['player'])} ({_words(p['kind'])})" for p in view.get("pending", [])]
-    second = "Waiting for " + ", ".join(dict.fromkeys(parts)) if parts else ""
-    act = view.get("activation")
-    if act:
-        left = act.get("actions_left", 0)
-        second += (" · " if second else "") + (
-            f"{names.get(act['player'], act['player'])} activating {labels.get(act['character'], act['character'])}"
-            f"{' (bonus action)' if act.get('bonus') else ''}, {left} action{'s' if left != 1 else ''} left")
+        winner = names.get(winner, team_name(winner)) if isinstance(winner, str) else None
+        first += " · Game over" + (f": {winner} wins" if winner else "")
+    second = ""
+    if waiting:
+        parts = [f"{decider(p, names)} ({_words(p['kind'])})" for p in view.get("pending", [])]
+        second = " · ".join(part for part in ("Waiting for " + ", ".join(dict.fromkeys(parts)) if parts else "",
+                                               activation_line(view, labels)) if part)
     third = []
     for event in events:
         if event["type"] == "moved" and event.get("path"):
@@ -341,12 +313,36 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str]) -> list
     return [first, second, "Last: " + "; ".join(third) if third else ""]
 
 
-def render_board(view: dict, events: list[dict] | tuple = ()) -> bytes:
-    """PNG of the mission area for a public view, highlighting what `events` describe."""
-    return encode(board_image(view, events))
+def footer_entries(view: dict, pack: Pack) -> list[tuple[str, list[str]]]:
+    """The footer's scores: (text, seats whose token shapes go before it). A team game shows
+    each team with its members and their points added up ('Team A: Ann + Cy 7')."""
+    teams = teams_of(view)
+    if teams:
+        return [(f"{team_name(team)}: {' + '.join(p['name'] for p in members)} "
+                 f"{sum(score(view, pack, p['seat']) for p in members)}", [p["seat"] for p in members])
+                for team, members in sorted(teams.items())]
+    return [(f"{p['name']} {score(view, pack, p['seat'])}", [p["seat"]]) for p in view.get("players", [])]
 
 
-def board_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
+def board_key(view: dict) -> str:
+    """A digest of the board a picture without the waiting line shows (`waiting=False`):
+    every character's public state, the layout, round, phase, result and scores. Two
+    views with the same key draw the same board, so a table need not upload it again."""
+    pack = load_pack(view["pack"])
+    shown = {"layout": view.get("layout"), "characters": view.get("characters", {}), "round": view.get("round"),
+             "phase": view.get("phase"), "result": view.get("result"),
+             "scores": [(p["seat"], p["name"], score(view, pack, p["seat"])) for p in view.get("players", [])]}
+    return hashlib.sha256(json.dumps(shown, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def render_board(view: dict, events: list[dict] | tuple = (), waiting: bool = True) -> bytes:
+    """PNG of the mission area for a public view, highlighting what `events` describe.
+    With `waiting` False the footer leaves out whose decision it is and the activation under
+    way (a table message says it in words), so the picture changes only with the board."""
+    return encode(board_image(view, events, waiting))
+
+
+def board_image(view: dict, events: list[dict] | tuple = (), waiting: bool = True) -> Image.Image:
     """The board snapshot as a Pillow image (see render_board)."""
     pack = load_pack(view["pack"])
     spec = msgspec.convert(view["layout"], LayoutSpec)
@@ -379,28 +375,28 @@ def board_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
             draw_token(draw, cx, cy, r, style, labels[cid], ch)
     for sid in targets:
         if sid in geo.spaces:
-            _reticle(draw, frame, geo.spaces[sid])
+            marks.reticle(draw, frame.centre(geo.spaces[sid].x, geo.spaces[sid].y), frame.cell)
     focused = {characters[_subject(e)].get("space") for e in events
                if e["type"] in FOCUS_EVENTS and _subject(e) in characters}
     for sid in sorted(s for s in focused if s in geo.spaces and s not in targets):
         _focus(draw, frame, geo.spaces[sid])
-    _footer(draw, view, events, labels, styles, frame, pack)
+    _footer(draw, view, events, labels, styles, frame, pack, waiting)
     return image
 
 
-def _footer(draw, view, events, labels, styles, frame: Frame, pack: Pack) -> None:
+def _footer(draw, view, events, labels, styles, frame: Frame, pack: Pack, waiting: bool = True) -> None:
     width, height = frame.size
     top = height - FOOTER
-    lines = footer_lines(view, events, labels)
+    lines = footer_lines(view, events, labels, waiting)
     x = MARGIN
     right = width - MARGIN
-    for player in reversed(view.get("players", [])):
-        entry = f"{player['name']} {score(view, pack, player['seat'])}"
+    for entry, seats in reversed(footer_entries(view, pack)):
         w = text_width(entry, 20)
         text(draw, (right, top + 20), entry, 20, INK, "rm")
-        colour, shape = styles[player["seat"]]
-        draw_shape(draw, shape, right - w - 14, top + 20, 8, colour, outline=INK, width=2)
-        right -= w + 40
+        for n, seat in enumerate(reversed(seats)):
+            colour, shape = styles[seat]
+            draw_shape(draw, shape, right - w - 14 - n * 20, top + 20, 8, colour, outline=INK, width=2)
+        right -= w + 20 + 20 * len(seats)
     for i, line in enumerate(lines):
         size = 20 if i == 0 else 18
         text(draw, (x, top + 20 + i * 30), line, size, INK if i < 2 else MUTED, "lm")

@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from engine.awaymissions.content import load_pack
 from images.style import (GREY, INK, MUTED, PAPER, WHITE, centred_text, dashed_line, dimmed, encode, fit_size,
-                          ink_on, side_styles, text, text_width)
+                          decider, ink_on, side_styles, team_name, teams_of, text, text_width)
 from images.tokens import draw_token, short_labels
 
 WIDTH = 640
@@ -66,6 +66,7 @@ class Board:
     resolved: dict | None
     weapon: str | None
     after: list[dict]
+    passes: list[dict] = field(default_factory=list)  # "reroll_passed": who kept the dice
 
 
 def gather(events: list[dict]) -> Board | None:
@@ -82,6 +83,8 @@ def gather(events: list[dict]) -> Board | None:
             side = "dice" if event.get("side") == "actor" else "opposing"
             setattr(board, side, apply_reroll(getattr(board, side), event.get("indices", []), event["after"]))
             board.rerolls.append(event)
+        elif event["type"] == "reroll_passed":
+            board.passes.append(event)
         elif event["type"] == "resolved":
             board.resolved = event
             if [d.face for d in board.dice] != event["dice"]:
@@ -95,7 +98,7 @@ def gather(events: list[dict]) -> Board | None:
 
 def draw_die(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, face: int, colour, dim: bool = False,
              ring: bool = False) -> None:
-    """A die face with pips; dimmed dice are washed out and struck through."""
+    """A die face with pips (a number above six); dimmed dice are washed out and struck through."""
     h = size / 2
     fill = dimmed(colour) if dim else colour
     pip = MUTED if dim else ink_on(colour)
@@ -105,8 +108,11 @@ def draw_die(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, face:
                            outline=MUTED if dim else INK, width=2)
     if dim:
         draw.line([(cx - h - 3, cy + h + 3), (cx + h + 3, cy - h - 3)], fill=GREY, width=3)
+    if face not in PIPS:  # a bonus took it past six: the number instead of pips
+        centred_text(draw, (cx, cy), str(face), round(size * 0.55), pip)
+        return
     step, r = size * 0.27, size * 0.085
-    for dx, dy in PIPS.get(face, []):
+    for dx, dy in PIPS[face]:
         x, y = cx + dx * step, cy + dy * step
         draw.ellipse((x - r, y - r, x + r, y + r), fill=pip)
 
@@ -115,8 +121,12 @@ def _words(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def result_lines(board: Board, labels: dict[str, str], names: dict[str, str], cards: dict) -> list[str]:
-    """The outcome in words, what followed from it, and who re-rolled what."""
+def result_lines(board: Board, labels: dict[str, str], names: dict[str, str], cards: dict,
+                 teams: dict[str, str] | None = None) -> list[str]:
+    """The outcome in words, what followed from it, and who re-rolled what. In a team game
+    (`teams`: seat -> team) each answer to the team's re-roll window names the teammate who
+    gave it, also a pass."""
+    teams = teams or {}
     label = lambda cid: labels.get(cid, cid or "?")  # noqa: E731
     lines = []
     res = board.resolved
@@ -151,8 +161,13 @@ def result_lines(board: Board, labels: dict[str, str], names: dict[str, str], ca
             side = "defense" if board.kind == "attack" else "challenger"
         card = cards[event["card"]].name if event.get("card") in cards else event.get("card", "a card")
         before = ", ".join(str(event["before"][i]) for i in event.get("indices", []) if i < len(event["before"]))
-        lines.append(f"Re-roll: {names.get(event.get('seat'), event.get('seat'))} played {card} on "
+        team = f" for {team_name(teams[event['seat']])}" if event.get("seat") in teams else ""
+        lines.append(f"Re-roll: {names.get(event.get('seat'), event.get('seat'))}{team} played {card} on "
                      f"{_words(len(event.get('indices', [])), side + ' die', side + ' dice')} ({before}).")
+    for event in board.passes:
+        if event.get("seat") in teams:
+            lines.append(f"Re-roll window: {names.get(event['seat'], event['seat'])} kept the dice "
+                         f"for {team_name(teams[event['seat']])}.")
     return lines
 
 
@@ -177,9 +192,10 @@ def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
     def style(cid):
         return styles.get(characters.get(cid, {}).get("controller"), grey)
 
-    lines = result_lines(board, labels, names, pack.cards)
+    teams = {p["seat"]: team for team, members in teams_of(view).items() for p in members}
+    lines = result_lines(board, labels, names, pack.cards, teams)
     if board.resolved is None and view.get("pending"):
-        waiting = ", ".join(dict.fromkeys(names.get(p["player"], p["player"]) for p in view["pending"]))
+        waiting = ", ".join(dict.fromkeys(decider(p, names) for p in view["pending"]))
         lines.append(f"Re-roll window open: waiting for {waiting}.")
     rows = max(len(board.dice), len(board.opposing), 1)
     height = TOP + rows * ROW + 24 + 34 + (len(lines) - 1) * 28 + 20

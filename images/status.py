@@ -10,7 +10,9 @@ from PIL import Image, ImageDraw
 
 from engine.awaymissions.content import RATINGS, load_pack
 from images.board import score
-from images.style import DIM_INK, GREY, INK, MUTED, PAPER, RULE, WHITE, draw_shape, encode, fit_size, side_styles, text, text_width
+from images.style import (DIM_INK, GREY, INK, MUTED, PAPER, RULE, WHITE, draw_shape, encode, fit_size, side_styles,
+                          team_name, teams_of, text, text_width)
+from images import marks
 from images.tokens import draw_token, short_labels
 
 COLUMN = 480
@@ -59,12 +61,7 @@ def _pegs(draw, x: float, y: float, ch: dict, dim: bool, holes_max: int) -> None
     colour = DIM_INK if dim else INK
     for name, label_x, holes in peg_rows(x, y, ch, holes_max):
         text(draw, (label_x, y), ABBREVIATIONS[name], 14, MUTED, "lm")
-        for px, filled in holes:
-            box = (px - PEG, y - PEG, px + PEG, y + PEG)
-            if filled:
-                draw.ellipse(box, fill=colour)
-            else:
-                draw.ellipse(box, outline=colour, width=2)
+        marks.pegs(draw, holes, y, PEG, colour)
 
 
 def _row(draw, x: int, y: int, cid: str, ch: dict, label: str, style, names, cards, holes_max: int) -> None:
@@ -91,10 +88,29 @@ def render_status(view: dict, seat: str | None = None) -> bytes:
     return encode(status_image(view, seat))
 
 
+def header(view: dict, pack, player: dict) -> str:
+    """A player's heading: name, team (in a team game), side, points and cards in hand."""
+    side = player.get("affiliation", "").replace("-", " ").title()
+    team = f"{team_name(player['team'])} · " if teams_of(view) else ""
+    head = f"{player['name']} · {team}{side} · {score(view, pack, player['seat'])} pts"
+    if "hand_count" in player:
+        head += f" · {player['hand_count']} cards in hand"
+    return head
+
+
+def team_columns(view: dict) -> list[dict]:
+    """The players in drawing order: in a team game, alternately from each team, so that in
+    two columns each team has a column of its own."""
+    teams = sorted(teams_of(view).items())
+    if not teams:
+        return list(view.get("players", []))
+    return [p for row in zip(*(members for _, members in teams)) for p in row]
+
+
 def panel_layout(view: dict, seat: str | None = None):
     """(size, [(player, x, top)] for team headers, {character id: (x, top)} for rows, holes_max)."""
     characters = view.get("characters", {})
-    players = [p for p in view.get("players", []) if seat is None or p["seat"] == seat]
+    players = [p for p in team_columns(view) if seat is None or p["seat"] == seat]
     order = sorted(characters, key=lambda cid: (characters[cid].get("status") != "in_play", cid))
     teams = [(p, [cid for cid in order if characters[cid].get("controller") == p["seat"]]) for p in players]
     holes_max = max((max(max(c.get("pegs", {}).values(), default=0), max(c.get("ratings", {}).values(), default=0))
@@ -130,10 +146,7 @@ def status_image(view: dict, seat: str | None = None) -> Image.Image:
         middle = top + (HEADER - 6) / 2
         draw.rounded_rectangle((x, top, x + COLUMN, top + HEADER - 6), radius=6, fill=INK)
         draw_shape(draw, shape, x + 20, middle, 10, colour, outline=WHITE, width=2)
-        side = player.get("affiliation", "").replace("-", " ").title()
-        head = f"{player['name']} · {side} · {score(view, pack, player['seat'])} pts"
-        if "hand_count" in player:
-            head += f" · {player['hand_count']} cards in hand"
+        head = header(view, pack, player)
         text(draw, (x + 38, middle), head, fit_size(head, COLUMN - 50, 19), WHITE, "lm")
     taken = set(rows.values())
     for cid, (x, y) in rows.items():

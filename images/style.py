@@ -26,14 +26,16 @@ ATTACK_MARK = (204, 121, 167)  # Okabe-Ito reddish purple: the last attack
 COVER = (86, 180, 233)  # Okabe-Ito sky blue
 ASSIMILATED = (0, 158, 115)  # Okabe-Ito bluish green
 
-# (fill, shape) per side; the first side of an affiliation gets its preferred style
+# (fill, shape) per side; the first side of an affiliation gets its preferred style. The
+# first four stay apart also as protanopes, deuteranopes and tritanopes see them (bluish
+# green would come close to blue for tritanopes): tests/test_images_teams.py measures it.
 STYLES = [
     ((0, 114, 178), "circle"),
     ((213, 94, 0), "square"),
-    ((0, 158, 115), "diamond"),
-    ((204, 121, 167), "hexagon"),
-    ((230, 159, 0), "triangle"),
-    ((86, 180, 233), "octagon"),
+    ((86, 180, 233), "diamond"),
+    ((230, 159, 0), "hexagon"),
+    ((0, 158, 115), "triangle"),
+    ((204, 121, 167), "octagon"),
 ]
 PREFERRED = {"federation": 0, "borg": 1}
 
@@ -100,6 +102,27 @@ def side_styles(players: list[dict]) -> dict[str, tuple[tuple[int, int, int], st
         taken.add(index)
         styles[player["seat"]] = STYLES[index % len(STYLES)]
     return styles
+
+
+def team_name(team: str) -> str:
+    """A team's name as people read it ('team-a' -> 'Team A')."""
+    return team.replace("-", " ").title()
+
+
+def teams_of(view: dict) -> dict[str, list[dict]]:
+    """Team -> its players, in a team game ({} otherwise)."""
+    if not view.get("options", {}).get("teams"):
+        return {}
+    found: dict[str, list[dict]] = {}
+    for player in view.get("players", []):
+        found.setdefault(player["team"], []).append(player)
+    return found
+
+
+def decider(decision: dict, names: dict[str, str]) -> str:
+    """Who a picture says a decision waits for: a decision put to a team names every
+    teammate who may answer it ('Bo or Di')."""
+    return " or ".join(names.get(s, s) for s in (decision["player"], *decision.get("also", [])))
 
 
 @functools.lru_cache(maxsize=32)

@@ -15,18 +15,24 @@ from images.style import ASSIMILATED, COVER, HAZARD, INK, WHITE, centred_text, d
 
 def short_labels(characters: dict[str, dict]) -> dict[str, str]:
     """Character id -> a short unique label from its card code ('REYES' -> 'REY', 'D4-12' -> 'D4')."""
-    labels: dict[str, str] = {}
-    used: set[str] = set()
-    for cid in sorted(characters):
+    bases = {}
+    for cid in characters:
         code = characters[cid].get("card") or cid
         head = code.split("-")[0]
-        base = head if any(ch.isdigit() for ch in head) else code[:3]
-        base = base.upper()
-        label, n = base, 2
+        bases[cid] = (head if any(ch.isdigit() for ch in head) else code[:3]).upper()
+    return unique_labels(bases)
+
+
+def unique_labels(bases: dict[str, str]) -> dict[str, str]:
+    """Id -> its base label, numbered from 2 where an earlier id (in sorted order) took it."""
+    labels: dict[str, str] = {}
+    used: set[str] = set()
+    for key in sorted(bases):
+        label, n = bases[key], 2
         while label in used:
-            label, n = f"{base}{n}", n + 1
+            label, n = f"{bases[key]}{n}", n + 1
         used.add(label)
-        labels[cid] = label
+        labels[key] = label
     return labels
 
 

@@ -92,6 +92,7 @@ class FakeDiscord:
             "id": str(CHANNEL_ID), "type": 0, "guild_id": str(GUILD_ID), "name": "general", "position": 0,
             "permission_overwrites": [], "nsfw": False, "parent_id": None, "rate_limit_per_user": 0}}
         self.users: dict[int, dict] = {}
+        self.thread_members: dict[int, set[int]] = {}  # private thread -> users the bot added
         self.originals: dict[str, int] = {}  # interaction token -> its original message
         self.clicked: dict[str, int] = {}  # interaction token -> the message clicked
         self.places: dict[str, int] = {}  # interaction token -> the channel it came from
@@ -305,13 +306,12 @@ class FakeDiscord:
         for key in ("content", "components", "embeds"):
             if key in body and body[key] is not None:
                 message[key] = body[key]
-        if files:
-            message["attachments"] = [{"id": str(next(self._ids)), "filename": name, "size": len(data),
-                                       "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}"}
-                                      for name, data in files]
-        elif "attachments" in body:
+        if files or "attachments" in body:  # as Discord: the attachments named by id stay, new files are added
             message["attachments"] = [a for a in message["attachments"]
-                                      if any(str(k.get("id")) == a["id"] for k in body["attachments"])]
+                                      if any(str(k.get("id")) == a["id"] for k in body.get("attachments") or [])]
+            message["attachments"] += [{"id": str(next(self._ids)), "filename": name, "size": len(data),
+                                        "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}"}
+                                       for name, data in files]
         message["edited_timestamp"] = "2026-01-01T00:00:01+00:00"
         return message
 
@@ -371,12 +371,18 @@ class FakeDiscord:
         if method == "POST" and (m := re.fullmatch(r"/channels/(\d+)/threads", path)):
             thread_id = next(self._ids)
             self.channels[thread_id] = {
-                "id": str(thread_id), "type": 11, "guild_id": str(GUILD_ID), "parent_id": m[1], "name": body["name"],
+                "id": str(thread_id), "type": body.get("type", 11), "guild_id": str(GUILD_ID), "parent_id": m[1], "name": body["name"],
                 "owner_id": str(APP_ID), "member_count": 1, "message_count": 0, "rate_limit_per_user": 0, "flags": 0,
                 "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
                                     "archive_timestamp": "2026-01-01T00:00:00+00:00"}}
             self._record(method, path, body, taken)
             return self.channels[thread_id]
+        if method == "GET" and (m := re.fullmatch(r"/channels/(\d+)", path)) and int(m[1]) in self.channels:
+            return self.channels[int(m[1])]
+        if method == "PUT" and (m := re.fullmatch(r"/channels/(\d+)/thread-members/(\d+)", path)):
+            self._record(method, path, body, taken, ephemeral=True)
+            self.thread_members.setdefault(int(m[1]), set()).add(int(m[2]))
+            return None
         if method == "POST" and (m := re.fullmatch(r"/channels/(\d+)/messages", path)):
             channel_id = int(m[1])
             message = self._message(channel_id, body, taken)
@@ -444,9 +450,9 @@ def thread_of(fake: FakeDiscord) -> int:
     return max(c for c, data in fake.channels.items() if data["type"] == 11)
 
 
-def turn_button(fake: FakeDiscord, channel_id: int) -> tuple[int, str]:
-    """(message id, custom id) of the newest "Your move" button in a channel."""
-    for message in reversed(fake.in_channel(channel_id)):
+def turn_button(fake: FakeDiscord, channel_id: int, message_id: Optional[int] = None) -> tuple[int, str]:
+    """(message id, custom id) of the newest "Your move" button in a channel (or on one message of it)."""
+    for message in reversed([m for m in fake.in_channel(channel_id) if message_id in (None, int(m["id"]))]):
         for c in fake.components(message):
             if c.get("custom_id", "").startswith("rr:turn:"):
                 return int(message["id"]), c["custom_id"]

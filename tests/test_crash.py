@@ -83,6 +83,15 @@ async def verify(path, acks, seen=0):
         await database.close()
 
 
+def _wait_for_a_new_ack(acks, seen, patience=10.0):
+    """Until the player has acknowledged a command beyond the `seen` ones (or `patience` s)."""
+    until = time.monotonic() + patience
+    while time.monotonic() < until:
+        if os.path.exists(acks) and len(acknowledged(acks)) > seen:
+            return
+        time.sleep(0.002)
+
+
 def test_sigkill_at_random_moments_loses_no_acknowledged_command(tmp_path):
     path, acks = str(tmp_path / "games.db"), str(tmp_path / "acks")
     fork = multiprocessing.get_context("fork")
@@ -92,6 +101,8 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_command(tmp_path):
     for kill in range(KILLS):
         player = fork.Process(target=child, args=(path, acks, kill))
         player.start()
+        if kill % 3:  # two kills in three land while it plays, however slow the machine is
+            _wait_for_a_new_ack(acks, seen)
         time.sleep(rng.uniform(0.005, 0.15))
         os.kill(player.pid, signal.SIGKILL)
         player.join()
@@ -116,3 +127,108 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_command(tmp_path):
         assert first[1] == 1
     asyncio.run(verify(path, acks, seen))
     print(f"{KILLS} kills, {seen} acknowledged commands, progress after {advanced} restarts")
+
+
+# --- campaigns ------------------------------------------------------------------------------------
+CAMPAIGN_KILLS = 25
+CAMPAIGN_PLACE = dict(channel_id=2, thread_id=3)
+CAPTAINS = [(1, "Ann", {"faction": "renegade"}), (2, "Bo", {"faction": "coalition"})]
+
+
+async def _campaign(path, acks, seed, limit):
+    """Play campaigns: missions mostly passed through, a random shore leave step or done."""
+    from engine.service.campaign import CampaignService
+    rng = random.Random(seed)
+    games = await GameService.open(path)
+    desk = CampaignService(games)
+    fd = os.open(acks, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+
+    def ack(kind, ident, version):
+        os.write(fd, f"{kind} {ident} {version}\n".encode())
+
+    for _ in range(limit or 10 ** 9):
+        try:
+            cid = (await desk.in_place(**CAMPAIGN_PLACE)).id
+        except UnknownGame:
+            made = await desk.create(players=CAPTAINS, title="ember", seed=rng.randrange(2 ** 40), **CAMPAIGN_PLACE)
+            cid = made.campaign_id
+        row, campaign = await desk.get(cid)
+        if campaign.phase == "shore_leave":
+            seat = rng.choice(desk_rules_awaited(campaign))
+            user = 1 if seat == "p1" else 2
+            cap = campaign.captain(seat)
+            step = rng.choice(["done", "done"] + [f"sell {g}" for g in cap.armory[:2]]
+                              + [f"buy {g}" for g in cap.gear_offer if cap.digits >= 100])
+            try:
+                update = await desk.command(cid, user, step)
+            except Exception as error:  # a refused step (too poor) changes nothing
+                assert "costs" in str(error), error
+                continue
+            ack("c", cid, update.version)
+            continue
+        update = await desk.continue_(cid, 1)
+        ack("c", cid, update.version)
+        if update.game_id is not None:
+            info = await games.get(update.game_id)
+            if info.status == "active":
+                user = {"p1": 1, "p2": 2}[info.awaited[0].seat]
+                version, commands = await games.legal_commands(info.id, user)
+                command = "pass" if "pass" in commands and rng.random() < 0.9 else rng.choice(commands)
+                moved = await games.submit(info.id, user, command, version)
+                ack("g", info.id, moved.version)
+    os.close(fd)
+    await games.close()
+
+
+def desk_rules_awaited(campaign):
+    from engine.renegades import campaign as rules
+    return rules.awaited(campaign)
+
+
+def campaign_child(path, acks, seed, limit=None):
+    """Entry point of the campaign player process."""
+    asyncio.run(_campaign(path, acks, seed, limit))
+
+
+async def verify_campaigns(path, acks):
+    """Integrity, every acknowledged campaign step and mission move stored, every campaign
+    replaying exactly (its missions' games included). (Campaign steps, missions recorded.)"""
+    from db.campaign_store import CampaignStore
+    database = await Database.open(path)
+    try:
+        assert await database.pragma("integrity_check") == "ok"
+        store = CampaignStore(database)
+        with open(acks) as f:
+            lines = [line.split() for line in f.read().split("\n")[:-1]]
+        for kind, ident, version in lines:
+            if kind == "c":
+                assert int(version) <= (await store.get(int(ident))).version, f"campaign step {version} lost"
+            else:
+                assert int(version) in {e.seq for e in await database.log(int(ident))}, f"mission move {version} lost"
+        steps = finishes = 0
+        for cid in await store.ids():
+            outcome = await replay.check_campaign(database, cid)
+            assert outcome.ok, outcome.problem
+            steps += outcome.commands
+            finishes += sum(e.command == "finish" for e in await store.log(cid))
+        return steps, finishes
+    finally:
+        await database.close()
+
+
+def test_sigkill_during_a_campaign_loses_nothing(tmp_path):
+    path, acks = str(tmp_path / "games.db"), str(tmp_path / "acks")
+    fork = multiprocessing.get_context("fork")
+    rng = random.Random(20261125)
+    steps = []
+    for kill in range(CAMPAIGN_KILLS):
+        player = fork.Process(target=campaign_child, args=(path, acks, kill))
+        player.start()
+        time.sleep(rng.uniform(0.05, 0.4))
+        os.kill(player.pid, signal.SIGKILL)
+        player.join()
+        assert player.exitcode == -signal.SIGKILL, "the player stopped before it was killed"
+        steps.append(asyncio.run(verify_campaigns(path, acks)))
+    assert steps[-1][0] > steps[0][0] > 0  # the campaign moved on across the restarts
+    assert steps[-1][1] >= 2  # missions ended and were recorded between kills
+    print(f"{CAMPAIGN_KILLS} kills, {steps[-1][0]} campaign steps stored, {steps[-1][1]} missions recorded")

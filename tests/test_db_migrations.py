@@ -4,7 +4,11 @@ import sqlite3
 import pytest
 
 import db.database
+from engine.service import rating_book, ratings
 from db import LATEST, MIGRATIONS, Database, GameWrite, LogEntry, Reminder, SchemaTooNew, Wait
+
+
+OLD_RATINGS = ratings.rate([ratings.Player("p1", 100, "p1"), ratings.Player("p2", 200, "p2")], {"winner": "p1"}, {})
 
 
 def build_at(path, version):
@@ -24,6 +28,16 @@ def build_at(path, version):
     if version >= 3:
         conn.execute("INSERT INTO awaited (game_id, seat, since, deadline) VALUES (7, 'p2', 1.0, 50.0)")
         conn.execute("INSERT INTO reminders (game_id, seat, kind, due) VALUES (7, 'p2', 'deadline', 50.0)")
+    if version == 6:  # a game rated under migration 6, in server 2
+        conn.execute("INSERT INTO games (id, ruleset, guild_id, status, version, config, seed, state, result,"
+                     " created_at, updated_at) VALUES (8, 'awaymissions', 2, 'over', 9, '{}', 1, '{}',"
+                     " '{\"winner\": \"p1\"}', 1.0, 4.0)")
+        conn.executemany("INSERT INTO seats VALUES (8, ?, ?, ?, '{}', 1.0)", [("p1", 100, "Ann"), ("p2", 200, "Bo")])
+        conn.execute("INSERT INTO log VALUES (8, 1, 'p1', 100, 'pass', '[]', 2.0)")
+        conn.execute("INSERT INTO rated_games VALUES (8, 1, 'played to the end', 5.0)")
+        for user, (mu, sigma) in OLD_RATINGS.items():
+            conn.execute("INSERT INTO ratings VALUES (2, ?, ?, ?, 1, 5.0)", (user, mu, sigma))
+            conn.execute("INSERT INTO rating_changes VALUES (8, ?, 25.0, 8.333, ?, ?)", (user, mu, sigma))
     conn.commit()
     conn.close()
 
@@ -62,22 +76,55 @@ async def test_each_earlier_version_upgrades_and_keeps_its_data(tmp_path, versio
         assert [g.game_id for g in await database.awaited_games(100)] == [7]
         assert [r.user_id for r in await database.due_reminders(6.0)] == [100]
         await _players_work_on(database, version)
+        await _campaigns_work_on(database)
         assert await database.pragma("integrity_check") == "ok"
     finally:
         await database.close()
 
 
+async def _campaigns_work_on(database):
+    """Migration 7 on an upgraded file: a campaign is stored with its players and log, and
+    the old game becomes one of its missions."""
+    from db.campaign_store import CampaignEntry, CampaignSeat, CampaignStore
+    store = CampaignStore(database)
+    campaign = await store.create(config="{}", seed=5, state='{"v":0}', at=1.0, channel_id=2,
+                                  seats=[CampaignSeat("p1", 100, "Ann"), CampaignSeat("p2", 200, "Bo")])
+    await store.link_game(7, campaign)
+    await store.save(campaign, 0, status="active", state='{"v":1}',
+                     entry=CampaignEntry(1, "p1", 100, "finish", 7, "[]", 2.0))
+    assert await store.games(campaign) == [7]
+    assert [(e.command, e.game_id) for e in await store.log(campaign)] == [("finish", 7)]
+    assert (await store.live_in(2)).state == '{"v":1}'
+    assert (await database.game(7)).status == "active"  # the game itself is untouched
+
+
 async def _players_work_on(database, version):
     """Migration 6 on an upgraded file: seals, ratings and vacations work on the old game,
     and an old wait (from version 3 on) moves by a vacation."""
-    from engine.service import ratings
     from engine.service.players import PlayerDesk
     desk = PlayerDesk(database, clock=lambda: 10.0)
+    # a game rated before migration 7 is rated again into the history, to the same numbers, once
+    assert await desk.settle_ratings() == ([8] if version == 6 else [])
+    assert await desk.settle_ratings() == []
+    if version == 6:
+        assert {u: (r.mu, r.sigma) for u in OLD_RATINGS if (r := await desk.ratings.store.rating(2, u))} == OLD_RATINGS
     digest = await desk.seal(7)
     assert digest == await desk.seal(7) and len(digest) == 64
-    assert await desk.store.record_rating(7, 1, True, "test", 10.0, lambda before: {100: (26.0, 8.0)}, ratings.START)
-    assert not await desk.store.record_rating(7, 1, True, "test", 11.0, lambda before: {100: (27.0, 8.0)}, ratings.START)
-    assert (await desk.store.rating(1, 100)).mu == 26.0
+    # migration 7: the old game rated into the history once, and an event's result beside it
+    store = desk.ratings.store
+    row = ("game:7", 2.0, [[100], [200]], [1, 2])
+    assert await store.record_game(7, 1, True, "test", 10.0, row, rating_book.fold)
+    assert not await store.record_game(7, 1, True, "test", 11.0, row, rating_book.fold)
+    first = await store.rating(1, 100)
+    assert first.mu > ratings.START[0] and first.games == 1
+    await database._conn.execute("INSERT INTO league_events (id, guild_id, name, status, version, state,"
+                                 " created_at, updated_at) VALUES (3, 1, 'e', 'running', 4, '{}', 1.0, 1.0)")
+    await database._conn.commit()
+    assert [e[0] for e in await store.unsynced_events()] == [3]
+    event = ("event:3:1", 1.0, [[200], [100]], [1, 2])  # before the game: the game is re-rated after it
+    assert await store.sync_event(3, 1, 4, "event:3:", [event], rating_book.fold, 12.0)
+    assert await store.unsynced_events() == []
+    assert (await store.rating(1, 100)).games == 2 and (await store.rating(1, 100)).mu != first.mu
     await desk.store.set_vacation(200, 10.0, 20.0, 10.0)
     assert await desk.apply_vacations() == (1 if version >= 3 else 0)
     if version >= 3:

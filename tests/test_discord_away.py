@@ -4,7 +4,7 @@ by a vacation, and the other players can see both."""
 import random
 from datetime import datetime, timezone
 
-from tests.discord_harness import GUILD_ID, FakeDiscord
+from tests.discord_harness import GUILD_ID, FakeDiscord, choose, open_panel
 from tests.test_discord_game import ANN, BO, new_game
 from tests.test_discord_turns import Clock, play_until_a_reaction_window
 
@@ -35,7 +35,7 @@ async def test_quiet_hours_hold_the_ping_and_reminders_until_they_end(monkeypatc
         thread, game_id = await new_game(fake)  # Bo owes a core mission, but it is 23:00 for him
         opening = [s for s in fake.sent[sent:] if s.path == f"/channels/{thread}/messages"][-1]
         assert opening.json["allowed_mentions"]["users"] == [] and "<@2>" not in opening.json["content"]
-        assert "Waiting for Ann, Bo." in opening.json["content"]
+        assert f"Waiting for Ann, Bo (in quiet hours until <t:{int(FIVE_AM_UTC)}:f>)." in opening.json["content"]
         assert f"Bo is in quiet hours until <t:{int(FIVE_AM_UTC)}:f>: not pinged now" in opening.json["content"]
         status = await answer(fake, fake.slash(ANN, "game status", thread))
         assert f"Bo has quiet hours 22:00-07:00 (UTC+2), quiet now until <t:{int(FIVE_AM_UTC)}:t>" in status
@@ -59,6 +59,26 @@ async def test_quiet_hours_hold_the_ping_and_reminders_until_they_end(monkeypatc
         # quiet hours off: pinged at once again
         await answer(fake, fake.slash(BO, "away quiet-off"))
         assert "quiet hours" not in await answer(fake, fake.slash(ANN, "game status", thread))
+
+
+async def test_the_table_shows_quiet_hours_also_when_no_ping_is_held_back(monkeypatch, tmp_path):
+    clock = Clock(NINE_PM_UTC)
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        await answer(fake, fake.slash(BO, "away quiet", start="22:00", end="7:00", zone="UTC+2"))
+        thread, game_id = await new_game(fake)  # both owe a core mission
+        version, commands = await fake.bot.service.legal_commands(game_id, 1)
+        sent = len(fake.sent)
+        await choose(fake, ANN, await open_panel(fake, ANN, thread), commands, 0)
+        table = [s for s in fake.sent[sent:] if s.path.startswith(f"/channels/{thread}/messages")]
+        assert all(not (s.json or {}).get("allowed_mentions", {}).get("users") for s in table), "no ping to hold"
+        assert f"Waiting for Bo (in quiet hours until <t:{int(FIVE_AM_UTC)}:f>)." in table[-1].json["content"]
+        clock.now = FIVE_AM_UTC + 1  # his quiet hours are over: the next update says nothing of them
+        sent = len(fake.sent)
+        version, commands = await fake.bot.service.legal_commands(game_id, 2)
+        await choose(fake, BO, await open_panel(fake, BO, thread), commands, 0)
+        shown = [s.json["content"] for s in fake.sent[sent:] if s.path.startswith(f"/channels/{thread}/messages")
+                 and s.json and s.json.get("content", "").startswith("**Game #")]
+        assert shown and shown[-1].splitlines()[-1].startswith("Waiting for") and "quiet" not in shown[-1].splitlines()[-1]
 
 
 async def game_with_deadlines(fake, limit) -> tuple[int, int]:

@@ -69,7 +69,8 @@ async def test_each_player_chooses_the_away_team_privately_and_the_game_deals_it
 async def test_game_new_refuses_a_bad_pack_and_creates_nothing(monkeypatch, tmp_path):
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
         mode = fake._command("game new").get_parameter("mode")
-        assert [c.name for c in mode.choices] == ["2 players"]
+        assert [c.name for c in mode.choices] == ["2 players", "3 players", "4 players", "2 vs 2",
+                                                  "solo", "co-op", "coalition vs renegades"]
         for pack, reason in (("no-such-pack", "cannot be used"), ("../etc", "is not a pack name")):
             new = fake.slash(ANN, "game new", pack=pack)
             await fake.dispatch(new)

@@ -3,7 +3,7 @@ ratings changed exactly once per finished rated game, also across restarts."""
 import asyncio
 import random
 
-from db.player_store import PlayerStore
+from db.rating_store import RatingStore
 from tests.discord_harness import GUILD_ID, FakeDiscord, user
 from tests.test_discord_game import ANN, BO, new_game
 from tests.test_discord_turns import Clock
@@ -32,7 +32,7 @@ async def answer(fake, payload) -> str:
 async def counts(fake) -> tuple[int, int]:
     """(recorded games, rating changes) in the database."""
     rows = await fake.bot.service.db._conn.execute_fetchall(
-        "SELECT (SELECT count(*) FROM rated_games), (SELECT count(*) FROM rating_changes)")
+        "SELECT (SELECT count(*) FROM rated_games), (SELECT count(*) FROM rating_entries)")
     return tuple(rows[0])
 
 
@@ -42,7 +42,7 @@ async def test_a_conceded_game_is_rated_once_and_shows_in_profile_and_leaderboar
         thread, game_id = await new_game(fake)
         await play(fake, clock, game_id, 30)
         await fake.dispatch(fake.slash(BO, "game concede", thread))  # the game_over event rates it
-        store = PlayerStore(fake.bot.service.db)
+        store = RatingStore(fake.bot.service.db)
         ann, bo = await store.rating(GUILD_ID, 1), await store.rating(GUILD_ID, 2)
         assert ann.mu > 25 > bo.mu and ann.games == bo.games == 1
         assert await counts(fake) == (1, 2)
@@ -61,7 +61,7 @@ async def test_a_conceded_game_is_rated_once_and_shows_in_profile_and_leaderboar
         await fake.shutdown()
         await fake.boot()
         assert await counts(fake) == (1, 2)
-        assert await PlayerStore(fake.bot.service.db).rating(GUILD_ID, 1) == ann
+        assert await RatingStore(fake.bot.service.db).rating(GUILD_ID, 1) == ann
         assert "Ratings: Ann 25.0 →" in next(m["content"] for m in fake.in_channel(thread) if "Seed `" in m["content"])
 
 
@@ -75,7 +75,7 @@ async def test_a_game_that_ended_while_the_bot_was_down_is_rated_at_start_once(m
         await fake.shutdown()
         await fake.boot()
         assert await counts(fake) == (1, 2)
-        assert (await PlayerStore(fake.bot.service.db).rating(GUILD_ID, 2)).games == 1
+        assert (await RatingStore(fake.bot.service.db).rating(GUILD_ID, 2)).games == 1
         await fake.shutdown()
         await fake.boot()
         assert await counts(fake) == (1, 2)

@@ -5,7 +5,7 @@ import pytest
 
 from cogs import panel
 from tests.discord_harness import EPHEMERAL, OWNER_ID, FakeDiscord, choose, open_panel, thread_of, turn_button, user
-from tests.test_discord_game import ANN, BO, MEMBERS, new_game
+from tests.test_discord_game import ANN, BO, MEMBERS, new_game, table
 
 CY = user(3, "Cy")
 
@@ -53,7 +53,9 @@ async def test_a_double_click_is_applied_once(monkeypatch, tmp_path):
         await fake.dispatch(fake.click(ANN, int(shown["id"]), pick, ["0"]),
                             fake.click(ANN, int(shown["id"]), pick, ["0"]))
         assert (await fake.bot.service.get(game_id)).version == version + 1
-        assert len(await fake.bot.service.log(game_id)) == 1 and len(fake.in_channel(thread)) == public + 1
+        # Bo was asked already: the table message is edited once, nothing new is posted
+        assert len(await fake.bot.service.log(game_id)) == 1 and len(fake.in_channel(thread)) == public
+        assert len([s for s in fake.sent[sent:] if s.method == "PATCH" and s.path.startswith(f"/channels/{thread}/")]) == 1
         notes = [s.json["content"] for s in fake.sent[sent:] if s.ephemeral and s.json and "content" in s.json]
         assert any("moved on" in n for n in notes)
 
@@ -66,14 +68,22 @@ async def test_old_buttons_work_after_a_restart(monkeypatch, tmp_path):
             await choose(fake, MEMBERS[user_id], await open_panel(fake, MEMBERS[user_id], thread), commands, 0)
         info = await fake.bot.service.get(game_id)
         member = MEMBERS[info.awaited[0].user_id]
-        old_button = turn_button(fake, thread)
         shown = await open_panel(fake, member, thread)  # a panel opened before the restart
         await fake.shutdown()
         await fake.boot()
         version, commands = await fake.bot.service.legal_commands(game_id, info.awaited[0].user_id)
         await choose(fake, member, shown, commands, len(commands) - 1)  # its buttons still work
         assert (await fake.bot.service.get(game_id)).version == version + 1
+        old_message = (await table(fake, game_id))["message"]
+        for _ in range(100):  # until a fresh table message: the one before keeps its last "Your move"
+            if (await table(fake, game_id))["message"] != old_message:
+                break
+            user_id = (await fake.bot.service.get(game_id)).awaited[0].user_id
+            _, commands = await fake.bot.service.legal_commands(game_id, user_id)
+            await fake.dispatch(fake.slash(MEMBERS[user_id], "play", thread, command=commands[0]))
+        old_button = turn_button(fake, thread, old_message)
         info = await fake.bot.service.get(game_id)
+        assert old_button[1].split(":")[-1] != str(info.version), "an old button"
         press = fake.click(MEMBERS[info.awaited[0].user_id], *old_button)  # and an old "Your move"
         await fake.dispatch(press)
         assert fake.components(fake.original(press)), "the old button opened the current panel"
@@ -191,7 +201,8 @@ async def test_a_reaction_window_passes_by_itself_at_its_deadline(monkeypatch, t
         assert after["version"] == before + 1
         log = await service.log(game_id)
         assert log[-1].command == "pass"
-        assert any("Time ran out" in (m.get("content") or "") for m in fake.in_channel(thread)[public:]), fake.in_channel(thread)[public:]
+        # told on the table: the edited table message of the turn pair, or a fresh one
+        assert any("Time ran out" in (m.get("content") or "") for m in fake.in_channel(thread)), fake.in_channel(thread)[public:]
 
 
 async def test_a_simultaneous_decision_pings_each_player_once(monkeypatch, tmp_path):

@@ -244,3 +244,22 @@ def test_a_played_card_marks_its_target_space():
                              "name": "Seasoned Veteran", "kind": "event", "target": "OKAFOR"}])
     changed = sum(1 for p in edge if plain.getpixel(p) != marked.getpixel(p))
     assert changed > len(edge) // 4  # the dashed square runs along the top of the target's space
+
+
+def test_the_board_key_changes_with_the_board_and_only_with_it():
+    view = midgame_view()
+    key = B.board_key(view)
+    waiting = copy.deepcopy(view)  # another decision, version and activation: the same board
+    waiting["version"] = view.get("version", 0) + 3
+    waiting["pending"] = [{"kind": "interrupt", "player": "p2", "info": {"trigger": "moved"}}]
+    waiting["activation"] = {"player": "p1", "character": "FERROW", "actions_left": 1}
+    assert B.board_key(waiting) == key
+    assert B.render_board(waiting, [], waiting=False) == B.render_board(view, [], waiting=False)
+    moved = copy.deepcopy(view)
+    other = next(s for s in (ch["space"] for ch in view["characters"].values()) if s != view["characters"]["FERROW"]["space"])
+    moved["characters"]["FERROW"]["space"] = other
+    hurt = copy.deepcopy(view)
+    hurt["characters"]["FERROW"]["cover"] = not hurt["characters"]["FERROW"].get("cover")
+    scored = copy.deepcopy(view)
+    scored["players"][0]["bonus_points"] = scored["players"][0].get("bonus_points", 0) + 1
+    assert len({key, B.board_key(moved), B.board_key(hurt), B.board_key(scored)}) == 4

@@ -10,7 +10,11 @@ import pytest
 from PIL import Image, ImageChops
 
 from images import render_board, render_dice, render_status
+from images import demo_renegades as renegades
 from images.demo import attack_events, midgame_view, move_events, skill_events
+from images.orbit import render_orbit
+from images.ship_dice import render_ship_dice
+from images.ship_status import render_ship_status
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
 CASES = {
@@ -20,6 +24,10 @@ CASES = {
     "dice_attack_rerolls": lambda: render_dice(midgame_view(), attack_events()),
     "dice_skill": lambda: render_dice(midgame_view(), skill_events()),
     "status": lambda: render_status(midgame_view()),
+    "renegades_orbit": lambda: render_orbit(renegades.midgame_view(),
+                                            renegades.move_events() + renegades.attack_events()[:1]),
+    "renegades_dice": lambda: render_ship_dice(renegades.midgame_view(), renegades.attack_events()),
+    "renegades_status": lambda: render_ship_status(renegades.midgame_view()),
 }
 
 

@@ -12,7 +12,7 @@ from engine.league.results import report
 from engine.league.rounds import pair_next_round, publish_round
 from tests.discord_harness import CHANNEL_ID, FakeDiscord
 from tests.league_helpers import started_event
-from tests.test_league_discord import ANN, BO, last_text
+from tests.test_league_discord import ADMIN, ANN, BO, ORG, last_text
 from tests.test_league_seasons import Clock, published
 
 FLEET = Build(kind="fleet", entries=(BuildEntry("Constitution", points=100),))
@@ -107,3 +107,82 @@ async def test_the_round_clock_in_the_event_channel(monkeypatch, tmp_path):
         now.now = end + 600
         await fake.run(cog.tick())
         assert len(fake.in_channel(CHANNEL_ID)) == count + 3
+
+
+def test_pausing_resuming_and_extending_move_the_end_and_are_audited():
+    event, rnd = live_round(minutes=30)
+    clock.pause(event, rnd, "org", 1000 + 600)
+    assert not clock.running(rnd) and clock.next_call(event, rnd) is None
+    assert clock.left(event, rnd, 1000 + 5000) == 20 * 60  # a paused clock stands still
+    assert clock.make_calls(event, rnd, 1000 + 5000) is None
+    with pytest.raises(RuleError, match="already paused"):
+        clock.pause(event, rnd, "org", 1000 + 700)
+    clock.extend(event, rnd, 5, "org", 1000 + 900)  # a paused clock can be extended too
+    clock.resume(event, rnd, "org", 1000 + 1200)
+    assert clock.round_end(event, rnd) == 1000 + 35 * 60 + 600
+    assert clock.left(event, rnd, 1000 + 1200) == 25 * 60
+    with pytest.raises(RuleError, match="not paused"):
+        clock.resume(event, rnd, "org", 1000 + 1300)
+    # the 15-minute warning is made, then an extension moves it back into the future: made again
+    end = clock.round_end(event, rnd)
+    assert clock.make_calls(event, rnd, end - 15 * 60) == "15"
+    clock.extend(event, rnd, 10, "org", end - 14 * 60)
+    assert rnd.calls == [] and clock.make_calls(event, rnd, end - 14 * 60 + 60) is None
+    assert clock.make_calls(event, rnd, end - 5 * 60) == "15"
+    for minutes in (0, 121):
+        with pytest.raises(RuleError, match="between 1 and 120"):
+            clock.extend(event, rnd, minutes, "org", end)
+    assert clock.make_calls(event, rnd, end + 600) == "time"
+    for change in (lambda: clock.pause(event, rnd, "org", end + 700), lambda: clock.extend(event, rnd, 5, "org", end + 700)):
+        with pytest.raises(RuleError, match="time has been called"):
+            change()
+    assert [(e.action, e.detail) for e in event.audit if e.action.startswith("clock")] == [
+        ("clock paused", "round 1, 20 min 0 s left"), ("clock extended", "round 1: +5 min, 25 min 0 s left"),
+        ("clock resumed", "round 1, 25 min 0 s left"), ("clock extended", "round 1: +10 min, 24 min 0 s left")]
+
+
+def test_season_rounds_have_no_clock_to_pause():
+    event = started_event(["Ann", "Bo"], FLEET, seed=3, kind="season")
+    pair_next_round(event, "org", 0)
+    rnd = publish_round(event, "org", 1000)
+    with pytest.raises(RuleError, match="no round clock"):
+        clock.pause(event, rnd, "org", 1100)
+
+
+async def test_an_organiser_pauses_and_extends_the_clock_through_discord(monkeypatch, tmp_path):
+    now = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db"), clock=now) as fake:
+        cog = fake.bot.get_cog("League")
+        start = int(now.now)
+        await published(fake, [ANN, BO], minutes=20)
+        refused = fake.slash(ANN, "roundclock", event=1, action="pause")
+        await fake.dispatch(refused)
+        assert "organisers" in fake.original(refused)["content"]
+        now.now = start + 3 * 60
+        await fake.dispatch(fake.slash(ORG, "roundclock", permissions=ADMIN, event=1, action="pause"))
+        assert last_text(fake) == "Round 1: the round clock is paused with 17 min 0 s left."
+        count = len(fake.in_channel(CHANNEL_ID))
+        now.now = start + 30 * 60
+        await fake.run(cog.tick())
+        assert len(fake.in_channel(CHANNEL_ID)) == count  # no call while paused
+        asked = fake.slash(BO, "league pairings", event=1)
+        await fake.dispatch(asked)
+        assert fake.original(asked)["content"].endswith("\nRound clock: the round clock is paused with 17 min 0 s left.")
+        now.now = start + 33 * 60
+        await fake.dispatch(fake.slash(ORG, "roundclock", permissions=ADMIN, event=1, action="resume"))
+        end = start + 50 * 60
+        assert last_text(fake) == f"Round 1: time is called <t:{end}:R> (<t:{end}:t>)."
+        await fake.dispatch(fake.slash(ORG, "roundclock", permissions=ADMIN, event=1, action="extend", minutes=10))
+        end += 10 * 60
+        assert last_text(fake) == f"Round 1: time is called <t:{end}:R> (<t:{end}:t>)."
+        now.now = end - 15 * 60
+        await fake.run(cog.tick())
+        assert last_text(fake) == f"Round 1: 15 minutes left on the clock (time is called <t:{end}:t>)."
+        audit = fake.slash(ORG, "league audit", permissions=ADMIN, event=1)
+        await fake.dispatch(audit)
+        trail = fake.original(audit)["content"]
+        assert "clock paused: round 1, 17 min 0 s left" in trail and "clock resumed: round 1, 17 min 0 s left" in trail
+        assert "clock extended: round 1: +10 min, 27 min 0 s left" in trail
+        now.now = end
+        await fake.run(cog.tick())
+        assert last_text(fake).startswith("Round 1: time! Play stops now.")

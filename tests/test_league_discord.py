@@ -3,10 +3,14 @@ sign-off by button, matching and mismatching reports, publishing pairings, stand
 import io
 import json
 
+from openskill.models import PlackettLuce
 from PIL import Image
 
 from images.standings import PAD, row_top
-from tests.discord_harness import CHANNEL_ID, EVERYONE, FakeDiscord, user
+from engine.league.event import Claim
+from engine.service import ratings
+from engine.service.league import Actor
+from tests.discord_harness import CHANNEL_ID, EVERYONE, GUILD_ID, FakeDiscord, user
 
 ORG, ANN, BO = user(5, "Org"), user(1, "Ann"), user(2, "Bo")
 ADMIN = str(int(EVERYONE) | 8)
@@ -59,8 +63,13 @@ async def test_sign_up_publish_verify_report_and_standings(monkeypatch, tmp_path
         assert last_text(fake) == "Table 1: Ann wins (Ann 45 SP left, Bo 0 SP left) (confirmed by both players)."
         await fake.dispatch(fake.slash(ANN, "league standings", event=1))
         standings = fake.in_channel(CHANNEL_ID)[-1]
-        assert standings["content"] == ("Standings of 'Arena':\n1. Admiral Ann: 2 BP, 120 FP\n"
-                                        "2. Vice Admiral Bo: 1 BP, 75 FP")
+        # the confirmed result rated both players, as openskill rates one win (ruling L33)
+        won, lost = (r[0] for r in PlackettLuce().rate([[PlackettLuce().rating()], [PlackettLuce().rating()]]))
+        assert standings["content"] == (
+            "Standings of 'Arena':\n"
+            f"1. Admiral Ann: 2 BP, 120 FP · rating {won.mu - 3 * won.sigma:.1f}\n"
+            f"2. Vice Admiral Bo: 1 BP, 75 FP · rating {lost.mu - 3 * lost.sigma:.1f}\n"
+            "Ratings are the server's, from bot games and event results (mu - 3 sigma; /profile).")
         files = dict(next(s for s in reversed(fake.sent) if s.files).files)
         assert files["event-1.csv"].decode().splitlines()[1].startswith("1,Admiral,1,Ann,2,120")
         picture = Image.open(io.BytesIO(files["event-1.png"]))
@@ -138,7 +147,7 @@ async def test_an_organiser_sees_both_claims_side_by_side_and_picks_one(monkeypa
         await fake.dispatch(again)
         assert fake.original(again)["content"] == "No disputed results."
         await fake.dispatch(fake.slash(ORG, "league standings", event=1))
-        assert last_text(fake).splitlines()[1] == "1. Admiral Ann: 2 BP, 120 FP"
+        assert last_text(fake).splitlines()[1].startswith("1. Admiral Ann: 2 BP, 120 FP · rating ")
 
 
 async def test_an_organiser_enters_and_fixes_results_with_an_audit_trail(monkeypatch, tmp_path):
@@ -187,7 +196,7 @@ async def test_an_organiser_adds_a_late_joiner_who_is_paired_next_round(monkeypa
         await fake.dispatch(preview)
         assert "Cy" in fake.original(preview)["content"]
         await fake.dispatch(fake.slash(ORG, "league standings", event=1))
-        assert last_text(fake).splitlines()[-1] == "3. Rear Admiral Cy: 0 BP, 0 FP"
+        assert last_text(fake).splitlines()[-2] == "3. Rear Admiral Cy: 0 BP, 0 FP"  # no rated game yet
 
 
 def ephemeral_text(fake, payload):
@@ -238,3 +247,71 @@ async def test_sign_off_by_the_sheet_shown(monkeypatch, tmp_path):
         right = fake.slash(ANN, "league signoff", event=1, sheet="Negh'Var 100")
         await fake.dispatch(right)
         assert ephemeral_text(fake, right).startswith("Ann signed off Bo's build (")
+
+
+async def test_profile_shows_the_event_result_and_a_new_season_carries_the_rating_over(monkeypatch, tmp_path):
+    """Issue 17 item 6 through Discord: a confirmed result is in /profile beside bot games;
+    an organiser begins a season (not a player), and the carried rating shows wider."""
+    async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
+        await running_round(fake)
+        for member in (ANN, BO):
+            await fake.dispatch(fake.slash(member, "league report", event=1, winner=ANN, winner_points=45,
+                                           loser_points=0))
+        won, _lost = (r[0] for r in PlackettLuce().rate([[PlackettLuce().rating()], [PlackettLuce().rating()]]))
+        profile = fake.slash(ANN, "profile")
+        await fake.dispatch(profile)
+        text = fake.original(profile)["content"]
+        assert (f"Rating here: **{won.mu - 3 * won.sigma:.1f}** (mu {won.mu:.1f}, sigma {won.sigma:.1f}; "
+                "1 rated game: 0 bot games, 1 event game; season 1: 1)") in text
+        refused = fake.slash(BO, "season", start=True, name="Spring")
+        await fake.dispatch(refused)
+        assert "organisers" in ephemeral_answer(fake, refused)["content"]
+        await fake.dispatch(fake.slash(ORG, "season", permissions=ADMIN, start=True, name="Spring"))
+        assert last_text(fake).startswith("Rating season 2 ('Spring') begins now.")
+        seasons = fake.slash(BO, "season")
+        await fake.dispatch(seasons)
+        listed = ephemeral_answer(fake, seasons)["content"].splitlines()
+        assert listed[0] == "Rating seasons here (the current one is 2):"
+        assert listed[1] == "Season 1 'Season 1'" and listed[2].startswith("Season 2 'Spring', from <t:")
+        again = fake.slash(ANN, "profile")
+        await fake.dispatch(again)
+        carried = fake.original(again)["content"]
+        sigma = ratings.widened(won.sigma, 1)
+        assert f"Rating here: **{won.mu - 3 * sigma:.1f}** (mu {won.mu:.1f}, sigma {sigma:.1f}; " in carried
+        assert "season 2: 0)" in carried
+
+
+async def test_the_leaderboard_pages_ten_players_at_a_time(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
+        desk, organiser = fake.bot.get_cog("League").desk, Actor(ORG["id"], admin=True)
+        event = (await desk.create_event(GUILD_ID, organiser, "Big", seed=3)).event_id
+        await desk.open(event, organiser)
+        players = range(1, 25)
+        for user_id in players:
+            await desk.register(event, user_id, f"P{user_id:02d}")
+            await desk.submit_build(event, user_id, {"kind": "fleet", "entries": [{"name": "Ship", "points": 50}]})
+        await desk.start(event, organiser)
+        await desk.preview_round(event, organiser)
+        rnd = (await desk.publish_round(event, organiser)).event.rounds[0]
+        for game in rnd.games:
+            won, lost = sorted(game.players, key=int)
+            await desk.resolve(event, organiser, 1, game.table, Claim(winner=won, surviving={won: 50, lost: 0}))
+        first = fake.slash(BO, "leaderboard")
+        await fake.dispatch(first)
+        page = fake.original(first)
+        lines = page["content"].splitlines()
+        assert lines[0].endswith("page 1 of 3") and len(lines) == 11 and lines[1].startswith("1. ")
+        assert [c["label"] for c in fake.components(page)] == ["Next"]
+        following = fake.click(BO, int(page["id"]), f"rr:board:{GUILD_ID}:2")
+        await fake.dispatch(following)
+        second = fake.original(following)
+        assert second["content"].splitlines()[1].startswith("11. ")
+        assert [c["label"] for c in fake.components(second)] == ["Previous", "Next"]
+        last = fake.click(BO, int(second["id"]), f"rr:board:{GUILD_ID}:3")
+        await fake.dispatch(last)
+        third = fake.original(last)["content"].splitlines()
+        assert len(third) == 5 and third[-1].startswith("24. ")
+        shown = [int(line.split("<@")[1].split(">")[0])
+                 for line in lines[1:] + second["content"].splitlines()[1:] + third[1:]]
+        assert sorted(shown) == list(players)  # everyone once, the twelve winners first
+        assert set(shown[:12]) == {int(min(g.players, key=int)) for g in rnd.games}

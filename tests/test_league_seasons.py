@@ -106,6 +106,13 @@ async def test_the_league_clock_runs_while_the_cog_is_loaded(monkeypatch, tmp_pa
         assert cog.task.cancelled()
 
 
+async def rated_rows(fake) -> tuple[list, list]:
+    """(rated_games rows, sources in the rating history) of the bot's database."""
+    conn = fake.bot.service.db._conn
+    games = [tuple(r) for r in await conn.execute_fetchall("SELECT game_id, rated, reason FROM rated_games")]
+    return games, [r[0] for r in await conn.execute_fetchall("SELECT source FROM rating_results ORDER BY at, source")]
+
+
 async def test_a_linked_bot_game_reports_itself_when_a_player_concedes(monkeypatch, tmp_path):
     async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
         await published(fake, [ANN, BO], sheet="Picard 10", build="away_team", profile="awaymissions", max_build=0)
@@ -122,7 +129,18 @@ async def test_a_linked_bot_game_reports_itself_when_a_player_concedes(monkeypat
         line = f"Table 1: Ann wins (Ann 0 MP, Bo 0 MP) (game #{info.id})."
         assert last_text(fake) == line and fake.in_channel(thread)[-1]["content"] == line
         await fake.dispatch(fake.slash(ANN, "league standings", event=1))
-        assert last_text(fake).splitlines()[1:] == ["1. Admiral Ann: 2 BP, 0 MP", "2. Vice Admiral Bo: 1 BP, 0 MP"]
+        ann, bo = last_text(fake).splitlines()[1:3]
+        assert ann.startswith("1. Admiral Ann: 2 BP, 0 MP · rating ") and bo.startswith("2. Vice Admiral Bo: 1 BP, 0 MP · rating ")
+        # counted once (ruling L34): as the event's result, not again as a bot game, also after a restart
+        await fake.run(fake.bot.get_cog("Players").settle())
+        assert await rated_rows(fake) == ([(info.id, 0, "played for event #1: its result there is rated (L34)")],
+                                          ["event:000000001:001:0001"])
+        await fake.shutdown()
+        await fake.boot()
+        await fake.dispatch(fake.slash(ANN, "league standings", event=1))
+        assert last_text(fake).splitlines()[1:3] == [ann, bo]
+        assert await rated_rows(fake) == ([(info.id, 0, "played for event #1: its result there is rated (L34)")],
+                                          ["event:000000001:001:0001"])
         after = fake.slash(ANN, "league play", event=1)
         await fake.dispatch(after)
         assert fake.original(after)["content"] == "You have no game waiting for a result in round 1."

@@ -1,9 +1,11 @@
 """Local play (python bot.py --local): a scripted game through the console, same service and database."""
 import itertools
 import json
+import re
 import sqlite3
 
 import bot
+from engine.service import audit
 from engine.service.console import play_local
 
 
@@ -36,6 +38,11 @@ async def test_a_scripted_game_against_the_computer_plays_to_the_end(tmp_path):
     assert status == "over" and version == conn.execute("SELECT COUNT(*) FROM log").fetchone()[0]
     boards = sorted(p.name for p in pictures.iterdir() if p.name.endswith("-board.png"))
     assert len(boards) == version + 1 and boards[0] == "game1-0000-board.png"
+    # the dice are sealed before the first roll and the seal is checked at the end, as on Discord
+    seal = re.search(r"Dice seal: ([0-9a-f]{64})", said[0])[1]
+    seed, salt = re.search(r"Dice seed (\d+), salt ([0-9a-f]+)\. Verified: ", said[-1]).groups()
+    assert audit.seal(int(seed), salt) == seal and int(seed) == conn.execute("SELECT seed FROM games").fetchone()[0]
+    assert not [line for line in said[:-1] if salt in line], "the salt (and the seed) stay secret until the end"
 
 
 async def test_hot_seat_asks_both_players_and_a_concession_ends_the_game(tmp_path):

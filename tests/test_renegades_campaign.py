@@ -1,41 +1,456 @@
-"""Renegades campaigns: random campaigns play to their conclusion through shore leave,
-keep the invariants, hide the decks and replay exactly; shore leave sale values."""
+"""The Renegades campaign engine: set-up, a mission out to a game and back (played on the
+surface too), every shore leave step, prisoners, and the three epic endings (rulings
+N80-N89, N95-N96)."""
+import random
+
+import msgspec
 import pytest
 
-from engine.renegades import campaign, rules
-from engine.renegades.orbit import Game
-from engine.renegades.state import from_json, to_json
-from tests.test_renegades_random_games import play_checked
+from engine.errors import RuleError
+from engine.renegades import campaign as cp
+from engine.renegades import rules
+from engine.renegades.campaign_text import line, names_of, roster_lines
+from engine.renegades.content import load_pack
+from tests.test_renegades_random_games import random_command
 
-CAMPAIGNS = [
-    {"players": [{"seat": "p1"}, {"seat": "p2"}], "campaign": 3},
-    {"mode": "coop", "players": [{"seat": "p1"}], "campaign": 4, "tier": 2},
-    {"mode": "coop", "players": [{"seat": "p1"}, {"seat": "p2"}], "campaign": 3, "tier": 3},
-    {"players": [{"seat": f"p{i}"} for i in range(1, 5)], "campaign": 5, "world_cards": 7},
-]
+PACK = load_pack("content/renegades")
+TWO = [{"seat": "p1", "name": "Ann", "faction": "renegade"}, {"seat": "p2", "name": "Bo", "faction": "coalition"}]
 
 
-@pytest.mark.parametrize("index", range(8))
-def test_random_campaigns_reach_a_conclusion_and_replay(index):
-    seed, config = 7000 + index, CAMPAIGNS[index % len(CAMPAIGNS)]
-    final, log = play_checked(seed, config)
-    assert final.result["outcome"] == "campaign over"
-    assert len(final.campaign.results) == config["campaign"]
-    assert final.result["conclusion"] in ("renegade", "coalition", "alliance")
-    assert sum(1 for _, command in log if command in ("done", "pass") or command.startswith("buy ")) > 0
-    view = rules.view_for(final, None)
-    assert "mission_deck" not in view["campaign"] and "weapons_deck" not in view["campaign"]
-    assert view["campaign"]["weapons_deck_count"] == len(final.campaign.weapons_deck)
-    assert from_json(to_json(final)) == final
-    replayed = rules.new_game(config, seed)
-    for seat, command in log:
-        replayed, _ = rules.apply(replayed, seat, command)
-    assert to_json(replayed) == to_json(final)
+def new(title="ember", missions=3, players=TWO, seed=4, **config):
+    return cp.new_campaign({"title": title, "missions": missions, "players": players, **config}, seed)
 
 
-@pytest.mark.parametrize("code, digits", [("credit-purse", 25), ("credit-cache", 25), ("data-spike", 50),
-                                          ("arc-pistol", 25), ("arc-blade", 50), ("shock-maul", 75),
-                                          ("scatter-rifle", 75)])
-def test_sales_fetch_half_the_value_to_the_nearest_25(code, digits):
-    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, 1)
-    assert campaign.sale_value(Game(state), code) == digits
+def launched(campaign):
+    campaign, _ = cp.apply(campaign, "p1", "launch")
+    return campaign
+
+
+def final_state(campaign, winner=None, reward=None, digits=None, crew=None, ships=None):
+    """The plain final state of the campaign's mission game, as a finished game reports it."""
+    state = msgspec.to_builtins(rules.new_game(cp.mission_config(campaign), campaign.mission_seed))
+    state["phase"] = "over"
+    state["result"] = {"outcome": "won" if winner else "unfinished", "winner": winner}
+    if reward:
+        state["result"]["reward"] = reward
+    if digits:
+        state["result"]["digits"] = digits
+    for code, changes in (crew or {}).items():
+        state["crew"].setdefault(code, {"id": code}).update(changes)
+    for code, damage in (ships or {}).items():
+        state["ships"][code]["damage"] = damage
+    return state
+
+
+def finished(campaign, **report):
+    campaign = launched(campaign)
+    campaign, events = cp.apply(campaign, "p2", "finish", cp.outcome_of(final_state(campaign, **report)))
+    return campaign, events
+
+
+def rich(campaign, seat="p1", digits=1000):
+    campaign = cp.clone(campaign)
+    campaign.captain(seat).digits = digits
+    return campaign
+
+
+def refused(campaign, seat, command, match, outcome=None):
+    before = cp.to_json(campaign)
+    with pytest.raises(RuleError, match=match):
+        cp.apply(campaign, seat, command, outcome)
+    assert cp.to_json(campaign) == before
+
+
+# --- set-up -------------------------------------------------------------------------------------------
+def test_a_campaign_starts_with_five_crew_and_the_starting_armory():
+    c = new()
+    ann = c.captain("p1")
+    assert len(ann.crew) == 5 and ann.flying == list(ann.crew)
+    assert sorted(ann.armory) == ["arc-blade", "arc-pistol", "arc-pistol", "arc-pistol", "blink-beacon"]
+    assert sorted(c.deck) == ["the-courier", "the-reactor-core"]  # N80: the missions bearing the title
+    assert c.phase == "briefing" and ann.digits == 0
+
+
+@pytest.mark.parametrize("config, match", [
+    ({"missions": 2}, "three, four or five"),
+    ({"missions": 6}, "three, four or five"),
+    ({"title": "nowhere"}, "campaign title is one of"),
+    ({"title": "veil"}, "No mission of the pack bears"),
+    ({"players": [{"seat": "p1", "crew": ["VESK", "TALLO", "RHEE", "MOTT", "GRUND", "KAIRO"]}, TWO[1]]},
+     "exactly five crew"),  # N95
+    ({"players": [{"seat": "p1", "crew": ["VESK", "KAIRO", "RHEE", "MOTT", "GRUND"]}, TWO[1]]}, "exactly five crew"),
+    ({"players": [{"seat": "p1", "crew": ["HALVERN", "TALLO", "RHEE", "MOTT", "GRUND"]}, TWO[1]]},
+     "not renegade crew"),
+    ({"players": [TWO[0], {"seat": "p2", "faction": "renegade"}]}, "a player on each side"),
+    ({"mode": "coop", "players": [TWO[1]]}, "every player flies a Renegade ship"),
+])
+def test_a_campaign_that_cannot_be_played_is_refused(config, match):
+    with pytest.raises(RuleError, match=match):
+        new(**config)
+
+
+# --- a mission out and back ---------------------------------------------------------------------------
+def test_the_mission_game_is_made_from_the_campaign():
+    c = launched(new())
+    config = cp.mission_config(c)
+    assert config["mission"] == c.current and c.phase == "mission"
+    game = rules.new_game(config, c.mission_seed)
+    assert set(game.ships["KESTREL"].stations.values()) == set(c.captain("p1").flying)
+    refused(c, "p1", "launch", "only between missions")
+
+
+def test_a_mission_end_pays_the_faction_and_teaches_the_crew():
+    c, events = finished(new(), winner="renegade", reward={"renegade": 200}, digits={"coalition": 50})
+    ann, bo = c.captain("p1"), c.captain("p2")
+    assert (ann.digits, ann.won, bo.digits, bo.won) == (200, 1, 50, 0)
+    assert {h.xp for h in ann.crew.values()} == {2} and {h.xp for h in bo.crew.values()} == {1}  # N86
+    assert events[0]["type"] == "mission_recorded" and c.phase == "shore_leave"
+
+
+def test_digits_are_split_among_a_factions_players():  # N82
+    players = [{"seat": "p1", "faction": "renegade"}, {"seat": "p2", "faction": "renegade"}]
+    c, _ = finished(new(mode="coop", players=players), winner="renegade", reward={"renegade": 250})
+    assert (c.captain("p1").digits, c.captain("p2").digits) == (125, 125)
+    c, _ = finished(new(mode="coop", players=players), winner="renegade", reward={"renegade": 75})
+    assert (c.captain("p1").digits, c.captain("p2").digits) == (38, 37)
+
+
+def test_a_game_that_is_not_over_or_another_mission_is_not_recorded():
+    c = launched(new())
+    running = final_state(c)
+    running["phase"] = "orbital"
+    refused(c, "p1", "finish", "not over", cp.outcome_of(running))
+    other = final_state(c)
+    other["mission"] = "the-courier" if c.current != "the-courier" else "the-reactor-core"
+    refused(c, "p1", "finish", "not the campaign's mission", cp.outcome_of(other))
+
+
+def test_the_mission_deck_is_reshuffled_when_it_runs_out():  # N80
+    c = new(title="tide", missions=3)
+    c, _ = finished(c)
+    c = everyone_done(c)
+    c, events = cp.apply(c, "p1", "launch")
+    assert events[0] == {"type": "mission_deck_reshuffled", "count": 1} and c.current == "the-courier"
+
+
+def everyone_done(c):
+    for seat in c.seats:
+        c, _ = cp.apply(c, seat, "done")
+    return c
+
+
+# --- shore leave --------------------------------------------------------------------------------------
+def test_shore_leave_heals_revives_and_repairs_first():  # N83
+    c, events = finished(new(), crew={"VESK": {"wounds": 4}, "TALLO": {"ko": True, "wounds": 7}},
+                         ships={"KESTREL": 12})
+    ann = c.captain("p1")
+    assert all(h.wounds == 0 and not h.ko for h in ann.crew.values()) and ann.ship_damage == 0
+    assert {"type": "shore_leave", "seat": "p1", "healed": ["VESK", "TALLO"], "repaired": 12} in events
+
+
+def test_the_final_mission_has_no_shore_leave_and_its_injuries_stand():
+    c = new(title="tide", missions=3)
+    for _ in range(2):
+        c, _ = finished(c)
+        c = everyone_done(c)
+    c, events = finished(c, crew={"VESK": {"wounds": 3}}, ships={"KESTREL": 5})
+    assert c.phase == "over" and not any(e["type"] == "shore_leave" for e in events)
+    assert c.captain("p1").crew["VESK"].wounds == 3 and c.captain("p1").ship_damage == 5
+    refused(c, "p1", "done", "campaign is over")
+
+
+def test_each_player_turns_over_their_own_offers():  # N85
+    c, _ = finished(new())
+    ann, bo = c.captain("p1"), c.captain("p2")
+    assert len(ann.gear_offer) == 4 and len(bo.gear_offer) == 4
+    assert len(ann.upgrade_offer) == 3 and len(bo.upgrade_offer) == 3
+    assert "gear_offer" in cp.view_for(c, "p1")["captains"][0]
+    assert "gear_offer" not in cp.view_for(c, "p1")["captains"][1]
+    view = cp.view_for(c, None)
+    assert "dice" not in view and "seed" not in view and "gear_deck" not in view
+
+
+def test_buying_gear_from_the_offer():
+    c, _ = finished(new())
+    c = rich(c, digits=120)
+    code = c.captain("p1").gear_offer[0]
+    cost = PACK.gear[code].cost
+    c2, events = cp.apply(c, "p1", f"buy {code}")
+    assert c2.captain("p1").armory[-1] == code and c2.captain("p1").digits == 120 - cost
+    assert events == [{"type": "bought", "seat": "p1", "gear": code, "cost": cost, "private": True}]
+    refused(c2, "p2", f"buy {code}" if code not in c2.captain("p2").gear_offer else "buy nothing", "not among")
+    refused(rich(c, digits=0), "p1", f"buy {code}", f"costs {cost} digits; you have 0")
+
+
+@pytest.mark.parametrize("cost, price", [(50, 25), (60, 25), (80, 50), (100, 50), (75, 50), (120, 50), (40, 25)])
+def test_gear_sells_for_half_to_the_nearest_25(cost, price):  # N88
+    assert cp.sale_price(cost) == price
+
+
+def test_selling_gear_from_the_armory():
+    c, _ = finished(new())
+    c2, events = cp.apply(c, "p1", "sell blink-beacon")
+    assert c2.captain("p1").digits == 50 and "blink-beacon" not in c2.captain("p1").armory
+    refused(c2, "p1", "sell blink-beacon", "no 'blink-beacon' in your armory")
+    refused(new(), "p1", "sell arc-pistol", "on shore leave")
+
+
+def offering(c, seat, upgrade):
+    c = cp.clone(c)
+    c.captain(seat).upgrade_offer = [upgrade]
+    return c
+
+
+def test_training_crew_costs_digits_and_xp():
+    c, _ = finished(new(), winner="renegade")  # Ann's crew: 2 XP each
+    c = offering(rich(c, digits=300), "p1", "command-course")
+    c2, events = cp.apply(c, "p1", "train command-course VESK")
+    vesk = c2.captain("p1").crew["VESK"]
+    assert vesk.upgrades == ["command-course"] and vesk.xp == 0 and c2.captain("p1").digits == 175
+    refused(c, "p1", "train command-course TALLO", "only for commander crew")
+    refused(offering(c2, "p1", "command-course"), "p1", "train command-course VESK", "already has")
+    refused(offering(c2, "p1", "stealth-school"), "p1", "train stealth-school VESK", "needs 1 XP from")
+    refused(c, "p1", "train command-course", "Name the crewmember")
+
+
+def test_a_ship_component_spends_the_commanders_xp():  # N86
+    c, _ = finished(new())
+    c = offering(rich(c), "p1", "armour-plating")
+    c2, _ = cp.apply(c, "p1", "train armour-plating")
+    assert c2.captain("p1").ship_upgrades == ["armour-plating"] and c2.captain("p1").crew["VESK"].xp == 0
+
+
+def test_upgrades_carry_into_the_next_mission_game():
+    c, _ = finished(new(), winner="renegade")
+    c, _ = cp.apply(offering(rich(c), "p1", "marksman-drills"), "p1", "train marksman-drills RHEE")
+    c, _ = cp.apply(offering(c, "p1", "layered-shields"), "p1", "train layered-shields")
+    c = launched(everyone_done(c))
+    game = rules.new_game(cp.mission_config(c), c.mission_seed)
+    assert game.crew["RHEE"].skills["weapons"] == PACK.crew["RHEE"].skills.weapons + 1
+    assert game.ships["KESTREL"].shields == PACK.ships["KESTREL"].shields + 2
+    assert game.ships["WARDEN"].shields == PACK.ships["WARDEN"].shields  # only what was bought
+
+
+def test_recruiting_needs_digits_a_berth_and_a_free_crewmember():  # N84
+    c, _ = finished(new())
+    refused(c, "p1", "recruit LINNET", "costs 100 digits")
+    c = rich(c)
+    c2, _ = cp.apply(c, "p1", "recruit LINNET")
+    assert "LINNET" in c2.captain("p1").crew and c2.captain("p1").digits == 900
+    refused(c2, "p1", "recruit LINNET", "already serves")
+    refused(c2, "p1", "recruit HALVERN", "not renegade crew")
+    c3, _ = cp.apply(c2, "p1", "recruit KAIRO")
+    refused(c3, "p1", "recruit DRAX", "full \\(7 crew\\)")
+
+
+def test_choosing_the_five_who_fly():  # N81
+    c, _ = finished(new())
+    c, _ = cp.apply(rich(c), "p1", "recruit LINNET")
+    c2, _ = cp.apply(c, "p1", "crew VESK LINNET RHEE MOTT GRUND")
+    assert c2.captain("p1").flying == ["VESK", "LINNET", "RHEE", "MOTT", "GRUND"]
+    refused(c, "p1", "crew VESK LINNET TALLO MOTT GRUND", "one for each station")
+    refused(c, "p1", "crew VESK LINNET RHEE MOTT HALVERN", "not in your crew")
+
+
+def test_shore_leave_ends_when_every_player_is_done():
+    c, _ = finished(new())
+    c, events = cp.apply(c, "p1", "done")
+    assert cp.awaited(c) == ["p2"] and c.phase == "shore_leave"
+    refused(c, "p1", "sell arc-pistol", "finished your shore leave")
+    c, events = cp.apply(c, "p2", "done")
+    assert c.phase == "briefing" and events[-1] == {"type": "shore_leave_over", "next": 2}
+    assert len(c.gear_discard) == 8 and len(c.upgrade_discard) == 6
+
+
+# --- prisoners ----------------------------------------------------------------------------------------
+def captured(c0=None):
+    """Bo's navigator Pell ends the mission held aboard Ann's Kestrel."""
+    return finished(c0 or new(), crew={"PELL": {"captive": True, "ship": "KESTREL", "ko": True}})
+
+
+def test_a_captive_goes_to_the_captors_brig_and_leaves_its_ship():  # N87
+    c, events = captured()
+    assert "PELL" in c.captain("p1").brig and "PELL" not in c.captain("p2").crew
+    assert {"type": "prisoner_taken", "seat": "p1", "crew": "PELL", "from_seat": "p2"} in events
+    refused(c, "p2", "done", "cannot fly without five crew")
+    c2, _ = cp.apply(rich(c, "p2"), "p2", "recruit KOVIN")
+    c2, _ = cp.apply(c2, "p2", "crew HALVERN KOVIN ORSO ANSEL BRECK")
+    c2, _ = cp.apply(c2, "p2", "done")
+    assert c2.captain("p2").ready
+
+
+def test_crew_held_by_an_npc_ship_are_lost_to_the_campaign():
+    players = [{"seat": "p1", "faction": "renegade"}]
+    c = launched(new(mode="coop", players=players))
+    state = final_state(c, crew={"TALLO": {"captive": True, "ship": "WARDEN"}})
+    c, events = cp.apply(c, "p1", "finish", cp.outcome_of(state))
+    assert "TALLO" not in c.captain("p1").crew and {"type": "crew_lost", "seat": "p1", "crew": "TALLO"} in events
+
+
+def test_turning_a_prisoner_is_a_leadership_test_once_a_shore_leave():
+    c, _ = captured()
+    c.dice.scripted = [5, 6, 1, 2, 3, 4, 5]  # Vesk rolls four dice (two successes), Pell one (a 5)
+    c2, events = cp.apply(c, "p1", "turn PELL")
+    assert events[0]["ours"] == [5, 6, 1, 2] and events[0]["theirs"] == [3] and events[0]["turned"]
+    pell = c2.captain("p1").crew["PELL"]
+    assert (pell.faction, pell.turned_from) == ("renegade", "coalition") and not c2.captain("p1").brig
+    c.dice.scripted = [5, 1, 1, 1, 6]
+    c3, events = cp.apply(c, "p1", "turn PELL")
+    assert not events[0]["turned"] and "PELL" in c3.captain("p1").brig  # a tie: the prisoner holds out
+    refused(c3, "p1", "turn PELL", "already tried")
+    refused(c3, "p2", "turn PELL", "not in your brig")
+
+
+def test_a_turned_crewmember_recaptured_gives_its_old_side_plus_five():
+    c, _ = captured()
+    c.dice.scripted = [5, 6, 1, 2, 3]
+    c, _ = cp.apply(c, "p1", "turn PELL")
+    c, _ = cp.apply(c, "p1", "crew VESK PELL RHEE MOTT GRUND")  # Pell flies for the Renegades now
+    c, _ = cp.apply(rich(c, "p2"), "p2", "recruit KOVIN")
+    c = everyone_done(cp.apply(c, "p2", "crew HALVERN KOVIN ORSO ANSEL BRECK")[0])
+    c, _ = finished(c, crew={"PELL": {"captive": True, "ship": "WARDEN"}})
+    assert "PELL" in c.captain("p2").brig and "PELL" not in c.captain("p1").crew
+    c.dice.scripted = [1, 1, 1, 1, 6, 1, 1, 1, 1]  # Halvern: four 1s, one becomes 6; Pell: one 6
+    c2, events = cp.apply(c, "p2", "turn PELL")
+    assert events[0]["ours"].count(6) == 1 and not events[0]["turned"]
+
+
+def test_a_ransomed_prisoner_goes_home_for_the_ransom():
+    c, _ = captured()
+    c2, events = cp.apply(c, "p1", "ransom PELL")
+    assert c2.captain("p1").digits == 50 and "PELL" in c2.captain("p2").crew
+    assert events == [{"type": "ransomed", "seat": "p1", "crew": "PELL", "price": 50, "to": "p2"}]
+
+
+# --- the endings --------------------------------------------------------------------------------------
+def played_out(title, winners, digits=None):
+    c = new(title=title, missions=len(winners))
+    for i, winner in enumerate(winners):
+        c, events = finished(c, winner=winner, reward={winner: (digits or [100] * 5)[i]} if winner else None)
+        if c.phase != "over":
+            c = everyone_done(c)
+    return c, events
+
+
+def test_a_showdown_goes_to_the_faction_with_more_missions():  # N89
+    c, events = played_out("tide", ["coalition", "renegade", "coalition"])
+    assert c.ending["victor"] == "coalition" and c.ending["seats"] == ["p2"]
+    assert events[-1]["type"] == "epic_ending"
+
+
+def test_an_alliance_goes_to_the_player_who_earned_most():
+    c, _ = played_out("ember", ["coalition", "renegade", "renegade"], digits=[300, 100, 100])
+    assert c.ending["victor"] == "p2" and c.ending["kind"] == "alliance"
+
+
+def test_a_level_showdown_has_no_victor():
+    c, _ = played_out("tide", [None, None, None])
+    assert c.ending["victor"] is None and c.ending["seats"] == []
+
+
+def test_abandoning_ends_the_campaign_without_an_ending():  # N96
+    c, events = cp.apply(new(), "p2", "abandon")
+    assert c.phase == "abandoned" and c.ending is None
+    refused(c, "p1", "abandon", "over")
+    refused(c, "p1", "launch", "over")
+
+
+# --- commands and words -------------------------------------------------------------------------------
+@pytest.mark.parametrize("command, match", [
+    ("fly away", "Unknown campaign command"), ("buy", "Usage: buy GEAR"), ("crew A B", "Usage: crew"),
+    ("launch\nlaunch", "single line")])
+def test_malformed_commands_are_refused(command, match):
+    refused(new(), "p1", command, match)
+    refused(new(), "p9", "launch", "not in this campaign")
+
+
+def test_every_event_and_the_roster_read_as_words():
+    c, events = captured(rich(new(), "p2", 500))
+    c.dice.scripted = [6, 6, 6, 6, 1]
+    c, more = cp.apply(c, "p1", "turn PELL")
+    names = names_of(PACK, cp.view_for(c, "p1"))
+    text = [line(e, names) for e in events + more]
+    assert "Patrol Officer" not in " ".join(text)
+    assert any("Pell" in t and "brig" in t for t in text) and any("is turned" in t for t in text)
+    roster = "\n".join(roster_lines(cp.view_for(c, "p1"), PACK, names))
+    assert "The Ember Accord: mission 1 of 3 played" in roster
+    assert "turned from the coalitions" in roster and "armory: Arc pistol" in roster
+
+
+# --- the surface carries over -------------------------------------------------------------------------
+def surface_mission(seed):
+    """The first mission of a quicker-game campaign, played to its end by random legal
+    commands: the landing parties are on the surface from the start."""
+    c = launched(new(seed=seed, quick=True))
+    state = rules.new_game(cp.mission_config(c), c.mission_seed)
+    assert state.phase == "landing"  # the quicker game: docked on the mission planet
+    rng, events = random.Random(seed), []
+    while state.phase != "over":
+        seat, command = random_command(state, rng)
+        state, happened = rules.apply(state, seat, command)
+        events += happened
+    return c, state, events
+
+
+def test_wounds_knock_outs_and_digits_from_the_surface_carry_into_the_campaign():
+    found = None
+    for seed in range(1, 13):  # the first random mission where a campaign crewmember is knocked out
+        c, state, events = surface_mission(seed)
+        flying = {code for cap in c.captains for code in cap.flying}
+        out = [code for code in sorted(flying) if state.crew[code].ko and not state.crew[code].captive]
+        if out and state.result["digits"]:
+            found = c, state, events, out
+            break
+    assert found, "no random surface mission knocked out a campaign crewmember"
+    c, state, events, out = found
+    assert any(e["type"] == "knocked_out" for e in events)
+    earned = {f: state.result.get("reward", {}).get(f, 0) + state.result["digits"].get(f, 0)
+              for f in ("renegade", "coalition")}
+    c, recorded = cp.apply(c, "p1", "finish", cp.outcome_of(state))
+    healed = {e["seat"]: set(e["healed"]) for e in recorded if e["type"] == "shore_leave"}
+    for cap in c.captains:
+        assert cap.digits == earned[cap.faction]  # one player a side: the reward and the surface digits
+        hurt = {code for code in cap.flying if state.crew[code].wounds or state.crew[code].ko}
+        assert healed[cap.seat] == hurt  # N83: shore leave heals exactly who the surface hurt
+        assert not any(h.wounds or h.ko for h in cap.crew.values())
+    assert set(out) <= set().union(*healed.values())
+
+
+def test_loot_a_crew_carries_out_is_counted_when_the_mission_ends():
+    for seed in range(1, 13):
+        c, state, events = surface_mission(seed)
+        counted = [e for e in events if e["type"] == "loot_counted"]
+        if counted:
+            break
+    assert counted
+    assert not any(e["item"] in state.crew[e["crew"]].gear for e in counted)  # turned into digits
+    assert events.index(counted[-1]) < next(i for i, e in enumerate(events) if e["type"] == "game_over")
+    for faction in ("renegade", "coalition"):
+        loot = sum(e["digits"] for e in counted if state.crew[e["crew"]].faction == faction)
+        assert state.result["digits"].get(faction, 0) >= loot
+
+
+def test_a_prisoner_turned_in_the_mission_joins_its_captors_roster():  # N37, N87
+    c, state, _ = surface_mission(2)
+    pell = state.crew["PELL"]  # as medbay.turn_prisoners leaves a prisoner it turned
+    pell.turned_from, pell.faction, pell.ship, pell.station, pell.room = "coalition", "renegade", "KESTREL", None, None
+    c, events = cp.apply(c, "p1", "finish", cp.outcome_of(state))
+    ann, bo = c.captain("p1"), c.captain("p2")
+    assert "PELL" in ann.crew and ann.crew["PELL"].turned_from == "coalition" and ann.crew["PELL"].faction == "renegade"
+    assert "PELL" not in bo.crew and "PELL" not in bo.flying
+    assert {"type": "crew_turned", "seat": "p1", "crew": "PELL", "from_seat": "p2"} in events
+    assert "now serves" in line(events[[e["type"] for e in events].index("crew_turned")],
+                                names_of(PACK, cp.view_for(c, "p1")))
+    c, _ = cp.apply(c, "p1", "crew VESK PELL RHEE MOTT GRUND")
+    c, _ = cp.apply(rich(c, "p2"), "p2", "recruit KOVIN")
+    c = everyone_done(cp.apply(c, "p2", "crew HALVERN KOVIN ORSO ANSEL BRECK")[0])
+    game = rules.new_game(cp.mission_config(launched(c)), 1)
+    assert game.crew["PELL"].faction == "renegade" and game.crew["PELL"].turned_from == "coalition"
+
+
+def test_the_campaigns_armory_stocks_the_mission_ships_surface_armory():
+    c = launched(new())
+    c.captain("p1").armory = ["scatter-rifle", "blink-beacon", "arc-pistol"]
+    game = rules.new_game(cp.mission_config(c), c.mission_seed)
+    assert game.armory["KESTREL"] == ["scatter-rifle", "arc-pistol"]  # the beacon is no surface weapon
+    assert game.armory["WARDEN"] == list(c.captain("p2").armory[:3]) + ["arc-blade"]

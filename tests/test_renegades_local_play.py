@@ -5,7 +5,7 @@ from engine.service.console import play_local
 from tests.test_local_play import scripted
 
 
-async def test_a_scripted_renegades_game_plays_to_the_end(tmp_path):
+async def test_a_scripted_renegades_game_plays_to_the_end_and_draws_its_pictures(tmp_path):
     ask, prompts = scripted(["?", "move NOBODY N1", "pass"])
     said = []
     database = str(tmp_path / "local.db")
@@ -14,8 +14,12 @@ async def test_a_scripted_renegades_game_plays_to_the_end(tmp_path):
     text = "\n".join(said)
     assert "1. move KESTREL" in text  # '?' lists the legal commands
     assert "It is the KESTREL's turn" in text  # an illegal command is explained
-    assert "Computer acts:" in text and "Ships: KESTREL" in text
-    assert "world event" in text and "The game is over" in text  # the result names its winner (none)
+    assert "Computer acts:" in text
+    drawn = sorted(p.name for p in (tmp_path / "pictures").iterdir())
+    for kind in ("board", "dice", "status"):  # the orbital board, ship combat dice, crews and ships
+        assert any(name.endswith(f"-{kind}.png") for name in drawn), kind
+    assert all((tmp_path / "pictures" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for name in drawn)
+    assert "World event phase:" in text and "The game is over" in text
     conn = sqlite3.connect(database)
     ruleset, status, version = conn.execute("SELECT ruleset, status, version FROM games").fetchone()
     assert (ruleset, status) == ("renegades", "over")

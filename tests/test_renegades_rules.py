@@ -24,6 +24,10 @@ def test_the_starter_pack_loads():
     ("ships.yaml", "range: 6, shields: 10", "range: 0, shields: 10", "ships[0].range"),
     ("boards.yaml", "blocking: [D3,", "blocking: [Z3,", "Z3 is off the 15x15 board"),
     ("crew.yaml", "stations: [weapons], initiative: 5", "stations: [comms], initiative: 5", "a bonus at weapons"),
+    ("cards.yaml", "campaigns: [ember], reward", "campaigns: [embers], reward", "unknown campaign title 'embers'"),
+    ("campaign.yaml", "target: ship, stat: range", "target: ship, skill: tech", "a ship upgrade names a stat"),
+    ("campaign.yaml", "recruit: 100", "recruit: -5", "shore_leave.recruit"),
+    ("campaign.yaml", "kind: alliance", "kind: truce", "campaigns[0].ending.kind"),
 ])
 def test_a_bad_pack_is_refused_saying_where(tmp_path, file, old, new, problem):
     folder = tmp_path / "bad"
@@ -42,6 +46,8 @@ def test_a_bad_pack_is_refused_saying_where(tmp_path, file, old, new, problem):
     ({"mode": "coop", "players": [{"seat": "p1", "faction": "coalition"}]}, "every player flies a Renegade ship"),
     ({"players": [{"seat": "p1"}, {"seat": "p2", "faction": "renegade"}]}, "needs a player on each side"),
     ({"players": [{"seat": "p1", "ship": "WARDEN"}, {"seat": "p2"}]}, "not a renegade ship"),
+    ({"players": [{"seat": "p1", "ship_upgrades": ["marksman-drills"]}, {"seat": "p2"}]}, "Unknown ship upgrades"),
+    ({"players": [{"seat": "p1", "upgrades": {"VESK": ["nope"]}}, {"seat": "p2"}]}, "Unknown crew upgrades"),
     ({"players": [{"seat": "p1", "crew": ["VESK", "KAIRO", "RHEE", "MOTT", "GRUND"]}, {"seat": "p2"}]},
      "one for each station"),
     ({"players": [{"seat": "p1", "crew": ["HALVERN", "TALLO", "RHEE", "MOTT", "GRUND"]}, {"seat": "p2"}]},

@@ -71,15 +71,18 @@ def end_activation(t: Table) -> None:
     check_annihilation(t)
 
 
-def acting(t: Table, seat: str, code: str, moving: bool = False) -> Character:
-    """The character taking this action: the activated one, a drone under hivemind, or
-    the character a card gave a free action or a move to."""
+def acting(t: Table, seat: str, code: str, moving: bool = False, action: str = "") -> Character:
+    """The character taking this action (`action`: move, attack or cover, when it is one of
+    those): the activated one, a drone under hivemind, or the character a card gave a free
+    action of that kind or a move to."""
     a = t.state.activation
     character = t.own_character(code, seat)
     decision = t.decision
     if decision is not None and decision.kind in ("free_action", "effect_move"):
         if character.id != decision.info["character"]:
             raise RuleError(f"This {decision.kind.replace('_', ' ')} belongs to {decision.info['character']}.")
+        if decision.kind == "free_action" and action != decision.info["action"]:
+            raise RuleError(f"The free action is a {decision.info['action']} action (or pass).")
         return character
     if character.id == a.character:
         return character
@@ -122,7 +125,7 @@ def move_options(t: Table, character: Character) -> dict[str, list[str]]:
 
 
 def move(t: Table, seat: str, code: str, target: str) -> None:
-    character = acting(t, seat, code, moving=True)
+    character = acting(t, seat, code, moving=True, action="move")
     if t.decision.kind == "effect_move":  # a card moves it: not an action of the character
         if character.incapacitated:
             raise RuleError(f"{character.name} is incapacitated and cannot move.")
@@ -181,7 +184,7 @@ def check_attack(t: Table, seat: str, code: str, target_code: str,
                  weapon_code: Optional[str]) -> tuple[Character, Attack, Character]:
     """(attacker, attack action, target) of an attack `seat` may declare now, or RuleError.
     Changes nothing."""
-    character = acting(t, seat, code)
+    character = acting(t, seat, code, action="attack")
     _not_stunned(character, "attack")
     weapon = _weapon(t, character, weapon_code)
     target = t.character(target_code)
@@ -267,7 +270,7 @@ def open_roll(t: Table, roll: Roll) -> None:
 
 # --- take cover, special actions, cards instead of actions ----------------------------
 def take_cover(t: Table, seat: str, code: str) -> None:
-    character = acting(t, seat, code)
+    character = acting(t, seat, code, action="cover")
     _not_stunned(character, "take cover")
     if character.cover:
         raise RuleError(f"{character.name} has already taken cover here.")
@@ -297,8 +300,7 @@ def special_options(t: Table, character: Character) -> list[tuple[str, Optional[
         if test is not None and character.incapacitated:
             continue
         if test is not None and test.opposed:
-            options += [(code, other.id) for other in t.state.characters.values()
-                        if other.in_play and not t.friendly(other, character) and _adjacent(t, character, other)]
+            options += [(code, other) for other in effects.challengers(t, character, action.requires)]
         else:
             options.append((code, None))
     return options
@@ -519,9 +521,11 @@ def spread_commands(t: Table, code: str, amount: int) -> list[str]:
 
 
 def neutralize(t: Table, target: Character, assimilator: Optional[Character]) -> None:
-    owner = t.state.player(target.owner)
+    # its equipment and traits go to the discard pile of the player who played them: the
+    # controller (a drone's Borg cards are the Borg player's, not its owner's)
+    holder = t.state.player(target.controller)
     for card in target.equipment + target.traits:
-        t.discard(owner, card)
+        t.discard(holder, card)
     target.equipment, target.traits = [], []
     if target.assimilated:
         target.status, target.space, target.controller = "returned", None, target.owner
@@ -540,6 +544,7 @@ def _assimilate(t: Table, target: Character, borg: Character) -> None:
     ratings = overlay.ratings.as_dict() if overlay else dict(target.pegs)
     target.controller = borg.controller
     target.assimilated = True
+    target.assimilated_by = borg.controller
     target.ratings, target.pegs = dict(ratings), dict(ratings)
     target.attacks = list(overlay.attacks) if overlay else []
     target.activated, target.cover = False, False

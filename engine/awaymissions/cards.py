@@ -36,12 +36,21 @@ def _subject_for(t: Table, seat: str, card: Card, target: Optional[str]) -> Opti
     subject = t.character(target)
     if not subject.in_play:
         raise RuleError(f"{subject.name} is not in the mission area.")
-    friendly = t.team_of(subject.controller) == t.team_of(seat)
-    if card.target == "friendly" and not friendly:
-        raise RuleError(f"{card.name} is played on one of your characters.")
-    if card.target == "hostile" and friendly:
-        raise RuleError(f"{card.name} is played on a hostile character.")
+    problem = target_problem(t, seat, card, subject)
+    if problem:
+        raise RuleError(problem)
     return subject
+
+
+def target_problem(t: Table, seat: str, card: Card, subject: Character) -> Optional[str]:
+    """Why `seat` may not play `card` on `subject` (None when it may): a friendly card goes
+    on one of the player's own characters (not a teammate's, R68), a hostile one on a
+    character of another team."""
+    if card.target == "friendly" and subject.controller != seat:
+        return f"{card.name} is played on one of your characters."
+    if card.target == "hostile" and t.team_of(subject.controller) == t.team_of(seat):
+        return f"{card.name} is played on a hostile character."
+    return None
 
 
 def check_play(t: Table, seat: str, code: str, target: Optional[str]) -> tuple[Card, Optional[Character]]:

@@ -66,6 +66,15 @@ class SpecialAction(_Schema):
     text: str = ""
 
 
+class Brings(_Schema):
+    """An alternative commander's change to the away team: `character` may join it in
+    place of one member named in `replacing`, or, with `replacing` empty, of any one
+    member who is not a mission specialist."""
+
+    character: Code
+    replacing: list[Code] = []
+
+
 class Character(_Schema):
     """A character card."""
 
@@ -79,6 +88,7 @@ class Character(_Schema):
     special_actions: list[SpecialAction] = []
     escalation: Optional[Annotated[int, msgspec.Meta(ge=2, le=3)]] = None
     alternative_commander_for: Optional[Code] = None
+    brings: Optional[Brings] = None
     text: str = ""
 
 
@@ -357,6 +367,10 @@ def _cross_check(pack: Pack, raw: dict) -> list[str]:
         target = char.alternative_commander_for
         if target and target not in pack.characters:
             problems.append(f"{where}.alternative_commander_for: unknown character '{target}'")
+        if char.brings:
+            for other in (char.brings.character, *char.brings.replacing):
+                if other not in pack.characters:
+                    problems.append(f"{where}.brings: unknown character '{other}'")
         codes = [a.code for a in char.attacks]
         if len(codes) != len(set(codes)):
             problems.append(f"{where}.attacks: attack codes must differ")

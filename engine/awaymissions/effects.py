@@ -7,7 +7,7 @@ names the card's player, the card, and the subject the effects act on.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterable, Optional
 
 import msgspec
 
@@ -21,11 +21,13 @@ _effect_list = msgspec.json.Decoder(list[v.Effect])
 
 # --- counting and conditions -------------------------------------------------------------
 def count(t: Table, seat: str, what: str) -> int:
-    """A number about the table from `seat`'s side; see vocabulary.CountOf."""
+    """A number about the table from `seat`'s point of view; see vocabulary.CountOf.
+    "Friendly" counts are the player's own away team (in a team game not the teammate's,
+    R68); "hostile" ones every character of another team."""
     s = t.state
     team = t.team_of(seat)
     chars = list(s.characters.values())
-    mine = [c for c in chars if c.in_play and t.team_of(c.controller) == team]
+    mine = [c for c in chars if c.in_play and c.controller == seat]
     lost = ("neutralized", "returned")
     if what == "friendly_in_play":
         return len(mine)
@@ -34,7 +36,7 @@ def count(t: Table, seat: str, what: str) -> int:
     if what == "hostile_neutralized":
         return sum(1 for c in chars if t.team_of(c.owner) != team and (c.status in lost or c.assimilated))
     if what == "friendly_neutralized":
-        return sum(1 for c in chars if t.team_of(c.owner) == team and (c.status in lost or c.assimilated))
+        return sum(1 for c in chars if c.owner == seat and (c.status in lost or c.assimilated))
     if what == "missions_scored":
         return sum(1 for code in s.player(seat).scoring_area if t.is_mission(code))
     if what == "boards_held":
@@ -43,7 +45,7 @@ def count(t: Table, seat: str, what: str) -> int:
         return sum(1 for space in {c.space for c in mine}
                    if any(f in t.geo.spaces[space].features for f in ("command", "science", "operations", "medical")))
     if what == "assimilated":
-        return sum(1 for c in chars if c.assimilated and t.team_of(c.owner) != team)
+        return sum(1 for c in chars if c.assimilated_by == seat)
     if what == "hand":
         return len(s.player(seat).hand)
     raise ValueError(what)
@@ -75,9 +77,15 @@ def holds(t: Table, condition, seat: str, subject: Optional[Character]) -> bool:
     if isinstance(condition, v.HasKeyword):
         return subject.has_keyword(condition.keyword) != condition.absent
     if isinstance(condition, v.Adjacent):
+        # next to a subject hostile to the card's player, "hostile to it" means one of
+        # that player's (or team's) characters, not a third player's (R69)
+        team = t.team_of(seat)
+        own_only = condition.side == "hostile" and t.team_of(subject.controller) != team
         for other in t.state.characters.values():
             if other.in_play and other.id != subject.id and t.friendly(other, subject) == (condition.side == "friendly"):
                 if condition.keyword and not other.has_keyword(condition.keyword):
+                    continue
+                if own_only and t.team_of(other.controller) != team:
                     continue
                 if t.adjacent(subject.space, other.space):
                     return True
@@ -103,10 +111,11 @@ def rating(t: Table, character: Character, name: str) -> int:
 
 def standing_dice(t: Table, character: Character, roll: str, specialization: Optional[str] = None,
                   against: Optional[str] = None) -> int:
-    """Extra dice from equipment and traits on the character and its side's Permanent events."""
+    """Extra dice from equipment and traits on the character and its player's Permanent
+    events (not a teammate's, R68)."""
     seat = character.controller
     sources = [(code, True) for code in character.equipment + character.traits]
-    sources += [(code, False) for p in t.state.players if t.team_of(p.seat) == t.team_of(seat) for code in p.permanents]
+    sources += [(code, False) for code in t.state.player(seat).permanents]
     extra = 0
     for code, _ in sources:
         for m in t.pack.cards[code].modifiers:
@@ -336,7 +345,8 @@ def _test(t, e: v.SkillTest, seat, card, subject):
             "success": msgspec.to_builtins(e.success),
             "failure": msgspec.to_builtins(e.failure), "per_extra": msgspec.to_builtins(e.per_extra)}
     if e.opposed:
-        rivals = challengers(t, subject)
+        source = t.pack.cards.get(card or "")
+        rivals = challengers(t, subject, source.requires if source else ())
         if t.challenger in rivals:
             rivals = [t.challenger]
         if not rivals:
@@ -351,10 +361,13 @@ def _test(t, e: v.SkillTest, seat, card, subject):
     start_test(t, subject, e.specialization, challenger, then)
 
 
-def challengers(t: Table, subject: Character) -> list[str]:
-    """Who may oppose the subject's skill test: hostile characters in play adjacent to it."""
+def challengers(t: Table, subject: Character, requires: Iterable = ()) -> list[str]:
+    """Who may oppose the subject's skill test: hostile characters in play adjacent to it,
+    of the kind the test's own "next to" condition names (a Borg, R91)."""
+    kinds = [c.keyword for c in requires if isinstance(c, v.Adjacent) and c.side == "hostile" and c.keyword]
     return [c.id for c in t.state.characters.values()
-            if c.in_play and not t.friendly(c, subject) and t.adjacent(subject.space, c.space)]
+            if c.in_play and not t.friendly(c, subject) and t.adjacent(subject.space, c.space)
+            and all(c.has_keyword(kind) for kind in kinds)]
 
 
 def _no_test(t: Table, e: v.SkillTest, seat: str, card: Optional[str], subject: Optional[Character]) -> None:

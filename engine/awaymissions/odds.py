@@ -162,11 +162,11 @@ def preview(state: GameState, seat: str, command: str) -> Optional[Odds]:
         return _attack_odds(t, *actions.check_attack(t, seat, args[0], args[1], extra))
     if verb == "special":
         character, _, action = actions.check_special(t, seat, args[0], args[1], extra)
-        return _skill_odds(t, character, action.effects, extra)
+        return _skill_odds(t, character, action, extra)
     card, subject = cards.check_play(t, seat, args[0], args[1] if len(args) > 1 else None)
     if card.manual or (card.kind == "mission" and card.play == "table") or subject is None:
         return None
-    return _skill_odds(t, subject, card.effects, None)
+    return _skill_odds(t, subject, card, None)
 
 
 def _attack_odds(t: Table, character: Character, weapon, target: Character) -> AttackOdds:
@@ -181,14 +181,16 @@ def _attack_odds(t: Table, character: Character, weapon, target: Character) -> A
                        Fraction(0)))
 
 
-def _skill_odds(t: Table, subject: Character, effect_list: list, named: Optional[str]) -> Optional[SkillOdds]:
+def _skill_odds(t: Table, subject: Character, source, named: Optional[str]) -> Optional[SkillOdds]:
+    """The odds of the skill test that `source` (a special action or a card) starts with, if any."""
+    effect_list = source.effects
     test = effect_list[0] if effect_list and isinstance(effect_list[0], SkillTest) else None
     if test is None:
         return None
     challenger: Optional[Character] = None
     possible = subject.in_play and not subject.incapacitated
     if test.opposed and possible:
-        rivals = effects.challengers(t, subject)
+        rivals = effects.challengers(t, subject, source.requires)
         if named is not None and named.upper() in rivals:
             rivals = [named.upper()]
         if len(rivals) > 1:

@@ -16,7 +16,8 @@ import msgspec
 from engine.awaymissions import actions, cards, effects, setup
 from engine.awaymissions.context import Table
 from engine.awaymissions.setup import new_game  # noqa: F401  (part of the public face)
-from engine.awaymissions.state import Decision, GameState, clone
+from engine.awaymissions.state import Decision, GameState, Player, clone
+from engine.awaymissions.vocabulary import TRIGGERS
 from engine import command_text
 from engine.errors import RuleError
 
@@ -135,7 +136,10 @@ def _on_play(t, seat, args):
     kind = t.decision.kind
     if kind == "action":
         cards.play_in_activation(t, seat, args[0], args[1] if len(args) > 1 else None)
-    elif kind == "interrupt":
+        return
+    if len(args) > 1:
+        raise RuleError("An interrupt names no character: it acts on the character of its moment.")
+    if kind == "interrupt":
         cards.play_interrupt(t, seat, args[0], t.decision.info["trigger"], t.decision.info["subject"])
     else:
         roll = t.state.roll
@@ -267,7 +271,7 @@ COMMANDS: dict[str, Verb] = {
     "draw": Verb(("action",), _on_draw, "draw", 0, 0),
     "cycle": Verb(("action",), _on_cycle, "cycle MISSION-CARD", 1, 1, "L"),
     "play": Verb(("action", "interrupt", "reroll"), _on_play, "play CARD [CHARACTER]", 1, 2, "LU"),
-    "pass": Verb(("action", "reroll", "interrupt", "effect_move", "effect_place", "free_action", "search",
+    "pass": Verb(("action", "reroll", "interrupt", "effect_move", "free_action", "search",
                   "simultaneous"), _on_pass, "pass", 0, 0),
     "reroll": Verb(("reroll",), _on_reroll, "reroll CARD all | reroll CARD 1 3 ...", 2, 7, "LL"),
     "damage": Verb(("damage",), _on_damage, "damage CHARACTER attack=1 move=1 ...", 2, 5, "UL"),
@@ -338,12 +342,22 @@ PREPASS_SCOPES = ("activation", "round")
 
 def standing_choices(state: GameState, seat: str) -> list[tuple[str, str]]:
     """(label, command) of the standing choices worth offering `seat` now: passing every
-    window in advance, when a window is what it is asked."""
+    window in advance, when a window is what it is asked, or when it is asked nothing in
+    the draw or action phase (its part done, R75) and has not passed the round ahead yet."""
     asked = next((d for d in state.pending if d.answerable_by(seat)), None)
-    if asked is None or _window_of(asked) is None:
+    if asked is not None and _window_of(asked) is not None:
+        return [("Pass reactions for this activation", "mute all activation"),
+                ("Pass reactions for this round", "mute all round")]
+    if asked is not None or state.phase not in ("draw", "action") or _passes_round(state.player(seat)):
         return []
-    return [("Pass reactions for this activation", "mute all activation"),
-            ("Pass reactions for this round", "mute all round")]
+    which = "the rest of this activation" if state.activation is not None else "the next activation"
+    return [(f"Pass reactions for {which}", "mute all activation"),
+            ("Pass reactions for the rest of this round", "mute all round")]
+
+
+def _passes_round(player: Player) -> bool:
+    """Whether the player has passed every window ahead for the round (or always)."""
+    return all(f"{w}@round" in player.mute or w in player.mute for w in ("reroll", *TRIGGERS))
 
 
 # events that reveal nothing hidden and roll nothing: an action made only of these may be
@@ -370,8 +384,6 @@ def _on_mute(state: GameState, seat: str, args: list[str], mute: bool) -> tuple[
     of the round, or (no scope) always; `all` names every window. The choice is private
     (R41): the event is the player's alone.
     """
-    from engine.awaymissions.vocabulary import TRIGGERS
-
     known = ("reroll", *TRIGGERS)
     words = [a.lower() for a in args]
     scope = words.pop() if mute and words and words[-1] in PREPASS_SCOPES else None
@@ -384,14 +396,20 @@ def _on_mute(state: GameState, seat: str, args: list[str], mute: bool) -> tuple[
     player.mute = [entry for entry in player.mute if entry.split("@")[0] not in windows]
     if mute:
         player.mute += [f"{w}@{scope}" if scope else w for w in windows]
-    until = {"activation": "for the rest of this activation", "round": "for the rest of this round"}.get(
-        scope, "until you unmute" if mute else "again")
+    until = {"activation": "for the rest of this activation" if state.activation else "for the next activation",
+             "round": "for the rest of this round"}.get(scope, "until you unmute" if mute else "again")
     events = [{"type": "mute" if mute else "unmute", "private": {seat: [f"{', '.join(windows)} {until}"]}}]
-    asked = next((d for d in new.pending if d.player == seat and not d.also), None)
-    # the open window is passed too (a window put to a team stays open for the teammates)
+    asked = next((d for d in new.pending if d.answerable_by(seat)), None)
     if mute and asked is not None and _window_of(asked) in windows:
-        new, passed = apply(new, seat, "pass")
-        events += passed
+        # the open window is passed too; a window put to a team waits for the teammates who
+        # have not passed it ahead, and passes for the team once none is left (R65)
+        window = _window_of(asked)
+        left = [s for s in (asked.player, *asked.also) if s != seat and not new.player(s).passes(window)]
+        if left:
+            asked.player, asked.also = left[0], left[1:]
+        else:
+            new, passed = apply(new, seat, "pass")
+            events += passed
     new.version = state.version + 1
     return new, events
 
@@ -508,7 +526,7 @@ def _legal_action(t, seat, d):
         options += [f"special {c.id} {code}" + (f" {other}" if other else "")
                     for code, other in actions.special_options(t, c)]
     player = s.player(seat)
-    options += _playable(t, seat, leader)
+    options += _playable(t, seat, leader, actors[1:])
     if player.support_deck:
         options.append("draw")
     if player.mission_deck:
@@ -517,8 +535,9 @@ def _legal_action(t, seat, d):
     return options
 
 
-def _playable(t, seat, leader):
-    """`play` commands for cards in hand that may be played in this activation now."""
+def _playable(t, seat, leader, drones=()):
+    """`play` commands for cards in hand that may be played in this activation now; a
+    mission played as a special action may also be taken by a drone under hivemind."""
     options = []
     acted = t.state.activation.acted
     for code in dict.fromkeys(t.state.player(seat).hand):
@@ -527,17 +546,18 @@ def _playable(t, seat, leader):
             continue
         if card.kind == "equipment" and acted:
             continue
-        if card.kind == "mission" and card.play in ("action", "table") or card.target == "none":
-            if leader.stun and card.kind == "mission":
-                continue
+        if card.kind == "mission" and card.play in ("action", "table"):  # a special action (R28)
+            options += [f"play {code}" + (f" {c.id}" if c is not leader else "") for c in (leader, *drones)
+                        if not c.stun and effects.all_hold(t, card.requires, seat, c)]
+            continue
+        if card.target == "none":
             if effects.all_hold(t, card.requires, seat, leader):
                 options.append(f"play {code}")
             continue
         for other in t.state.characters.values():
             if not other.in_play:
                 continue
-            friendly = t.team_of(other.controller) == t.team_of(seat)
-            if (card.target == "friendly" and not friendly) or (card.target == "hostile" and friendly):
+            if cards.target_problem(t, seat, card, other):
                 continue
             if effects.all_hold(t, card.requires, seat, other):
                 options.append(f"play {code} {other.id}")
@@ -570,8 +590,7 @@ def _legal_place(t, seat, d):
     if d.kind == "place_drone":
         return [f"place {d.info['character']} {space}" for space in d.info["spaces"]]
     status = "reserve" if d.info.get("why") == "beam down" else "waiting"
-    mine = t.characters_of_side(t.side_of(seat), in_play=False) if status == "reserve" else \
-        t.characters_of(seat, in_play=False)
+    mine = t.characters_of_side(t.side_of(seat), in_play=False)
     waiting = [c for c in mine if c.status == status and (status == "reserve" or c.escalation == t.state.round)]
     spaces = {c.controller: setup.placement_spaces(t, c.controller) for c in waiting}
     return [f"place {c.id} {space}" for c in waiting for space in spaces[c.controller]]

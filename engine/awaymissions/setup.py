@@ -20,7 +20,8 @@ ROUNDS = 3
 
 # --- away teams --------------------------------------------------------------------
 def away_team(pack: Pack, seat: dict[str, Any]) -> list[str]:
-    """The roster a seat plays: a pack team with specialist swaps and an alternative commander.
+    """The roster a seat plays: a pack team with specialist swaps and an alternative commander
+    (who may bring a character of its own in place of a member, see content `brings`).
 
     Raises RuleError listing every problem.
     """
@@ -38,23 +39,34 @@ def away_team(pack: Pack, seat: dict[str, Any]) -> list[str]:
             problems.append(f"{commander} is not an alternative commander for {team.commander}.")
         else:
             roster[0] = commander
+    brings = pack.characters[roster[0]].brings
     for old, new in (seat.get("swaps") or {}).items():
         out, into = pack.characters.get(old), pack.characters.get(new)
         if old not in roster or out is None:
             problems.append(f"{old} is not in the away team, so cannot be swapped out.")
         elif into is None:
             problems.append(f"There is no character {new}.")
-        elif "Specialist" not in out.keywords or "Specialist" not in into.keywords:
-            problems.append(f"Only mission specialists may be swapped ({old} for {new}).")
-        elif into.affiliation != out.affiliation:
-            problems.append(f"{new} is not of the same affiliation as {old}.")
         elif new in roster:
             problems.append(f"{new} is already in the away team.")
+        elif old != roster[0] and _brought(brings, out, new):
+            roster[roster.index(old)] = new
+        elif "Specialist" not in out.keywords or "Specialist" not in into.keywords:
+            problems.append(f"Only mission specialists may be swapped ({old} for {new}), "
+                            "unless the commander brings that character.")
+        elif into.affiliation != out.affiliation:
+            problems.append(f"{new} is not of the same affiliation as {old}.")
         else:
             roster[roster.index(old)] = new
     if problems:
         raise RuleError(" ".join(problems))
     return roster
+
+
+def _brought(brings, out, new: str) -> bool:
+    """Whether the commander's `brings` lets `new` take the place of the member `out`."""
+    if brings is None or brings.character != new:
+        return False
+    return out.code in brings.replacing if brings.replacing else "Specialist" not in out.keywords
 
 
 def _character(pack: Pack, code: str, seat: str, ident: str) -> Character:
@@ -349,11 +361,11 @@ def placement_spaces(t: Table, seat: str) -> list[str]:
 
 
 def place_character(t: Table, seat: str, code: str, space: str, statuses: tuple[str, ...]) -> None:
-    """Put a waiting character down. Beaming down in a team game, a teammate may place any
-    character of the team."""
+    """Put a waiting character down. In a team game a teammate may place any character of
+    the team, beaming down or arriving by escalation (R46, R64)."""
     character = t.character(code)
     placer = character.controller
-    ours = placer == seat or ("reserve" in statuses and t.side_of(placer) == t.side_of(seat))
+    ours = t.side_of(placer) == t.side_of(seat)
     if not ours or character.status not in statuses:
         raise RuleError(f"{character.name} is not waiting to be placed by you.")
     if character.status == "waiting" and character.escalation != t.state.round:
@@ -414,15 +426,15 @@ def draw_next(t: Table) -> None:
         for c in s.characters.values():
             c.activated = False
         s.step = "redraw"
-    if s.step == "redraw":
-        arriving = lambda seat: [c for c in t.characters_of(seat, in_play=False)
+    if s.step == "redraw":  # escalation: sides (a team in a team game) roll off and alternate (R47, R64)
+        arriving = lambda side: [c for c in t.characters_of_side(side, in_play=False)
                                  if c.status == "waiting" and c.escalation == s.round]
-        seats = [seat for seat in s.seats if arriving(seat)]
-        s.sequence = _alternate(t, t.roll_off(seats, "escalation"), arriving)
+        sides = [side for side in t.sides() if arriving(side)]
+        s.sequence = _alternate(t, t.roll_off(sides, "escalation"), arriving)
         s.step = "escalation"
     if s.step == "escalation":
         if s.sequence:
-            t.ask("place", s.sequence[0], why="escalation")
+            t.ask_side("place", s.sequence[0], why="escalation")
             return
         start_action_phase(t)
 

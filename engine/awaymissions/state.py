@@ -38,6 +38,7 @@ class Character(_Data):
     cover: bool = False
     stun: int = 0
     assimilated: bool = False
+    assimilated_by: Optional[str] = None  # the seat whose Borg assimilated it ("you assimilated")
     escalation: Optional[int] = None
     equipment: list[str] = []
     traits: list[str] = []

@@ -235,7 +235,7 @@ TRIGGERS = {
 
 
 class Modifier(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """Standing extra dice: for the bearer (equipment, traits) or friendly characters (permanents)."""
+    """Standing extra dice: for the bearer (equipment, traits) or the player's own characters (permanents)."""
 
     roll: RollKind
     count: Step = 1

@@ -103,7 +103,11 @@ class Round(_Data):
     bracket: list[str] = []  # top cut: the players in bracket order, "" for an empty place
     advanced: list[str] = []  # top cut: players through to the next round without a game
     started: Optional[int] = None  # one-day events: when the round clock started (publishing)
+    published: Optional[int] = None  # when the round was published (its results' place in the ratings)
     calls: list[str] = []  # the round clock's calls made so far: "15", "5" (minutes left), "time"
+    paused_at: Optional[int] = None  # one-day events: the round clock is paused since then
+    paused_seconds: int = 0  # time the clock stood paused before (it moves the end later)
+    extra_minutes: int = 0  # minutes organisers added to this round's clock
 
     def game_of(self, player: str) -> Optional[Game]:
         """The game `player` has in this round, if any."""

@@ -56,6 +56,7 @@ def publish_round(event: Event, actor: str, now: int) -> Round:
         raise RuleError("There is no previewed round to publish.")
     rnd = event.rounds[-1]
     rnd.status = "published"
+    rnd.published = now
     if event.kind == "season":
         rnd.deadline = now + event.round_days * DAY
     else:

@@ -125,20 +125,30 @@ class OrbitBoard:
         square of the line to the target's square. Returns None when no line reaches,
         else whether the best line crosses obstructed terrain (True) or is clear (False).
         """
-        index = DIRECTIONS.index(facing)
         found = None
+        for line in self.fire_lines(cell, facing, reach):
+            for square, crossed in line:
+                if square == target:
+                    found = crossed if found is None else (found and crossed)
+                    break
+        return found
+
+    def fire_lines(self, cell: str, facing: str, reach: int) -> list[list[tuple[str, bool]]]:
+        """The three lines of fire of a ship on `cell` facing `facing` (N5): per line, its
+        squares within `reach` up to blocking terrain, each with whether the line has crossed
+        obstructed terrain by then."""
+        index = DIRECTIONS.index(facing)
+        lines = []
         for turn in (-1, 0, 1):
-            start = self.step(cell, DIRECTIONS[(index + turn) % 8])
-            square, crossed = start, False
+            square, crossed, line = self.step(cell, DIRECTIONS[(index + turn) % 8]), False, []
             for _ in range(reach):
                 if square is None or square in self.blocking:
                     break
                 crossed = crossed or square in self.obstructed
-                if square == target:
-                    found = crossed if found is None else (found and crossed)
-                    break
+                line.append((square, crossed))
                 square = self.step(square, facing)
-        return found
+            lines.append(line)
+        return lines
 
     def firing_positions(self, target: str, reach: int) -> dict[tuple[str, str], bool]:
         """Every (square, facing) from which a ship with `reach` has a line of fire at

@@ -1,265 +1,379 @@
-"""Campaigns: missions strung together with shore leave between them (N53-N56).
+"""A Renegades campaign: a series of missions whose crews, gear, upgrades, prisoners and
+Digits carry over, with shore leave between missions and an epic ending after the last.
 
-When a mission of a campaign ends, its result is kept, its rewards go to the faction's
-purse, and every player takes shore leave: the crews are healed and gathered aboard,
-the ships repaired and sent home, then each player in seat order may sell, buy from
-the cards turned up at the shipyards, recruit and redraw tactical cards before `done`.
-After the last mission the campaign ends with one of three conclusions.
+The campaign sits above single games: `mission_config` makes an ordinary Renegades game
+config from the campaign, and `outcome_of` reads what carries over from that game's final
+state, whatever the game reports. Commands are text, like a game's:
+
+    campaign = new_campaign(config, seed)
+    campaign, events = apply(campaign, "p1", "launch")            # the next mission is drawn
+    game = rules.new_game(mission_config(campaign), campaign.mission_seed)
+    ...
+    campaign, events = apply(campaign, "p1", "finish", outcome_of(final_game_state))
+    campaign, events = apply(campaign, "p2", "buy scatter-rifle")  # shore leave, each player alone
+    campaign, events = apply(campaign, "p2", "done")
+
+An illegal command raises RuleError and leaves the campaign as it was. Rulings N80-N89 and
+N95-N97 (docs/rulings.md) decide what the rulebook leaves open. The state is in
+campaign_state.py, the shore leave steps in shore_leave.py.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
-from engine.errors import RuleError
-from engine.renegades import pieces
-from engine.renegades.board import orbit_of
-from engine.renegades.content import STATIONS
-from engine.renegades.orbit import Game
-from engine.renegades.state import Campaign, CrewMember, Decision, GameState
+import msgspec
 
-MARKET = 4  # cards turned up for each player at the shipyards
-RECRUIT = 100  # digits to recruit a crewmember (N55)
-LENGTHS = (3, 4, 5)
+from engine import command_text
+from engine.awaymissions.content import pack_ref
+from engine.dice import Dice
+from engine.errors import PackError, RuleError
+from engine.renegades.campaign_state import (Campaign, Captain, Hand, Mission, clone, from_json,  # noqa: F401
+                                             to_json)
+from engine.renegades.content import FACTIONS, Pack, load_pack
+from engine.renegades.setup import MODES, _default_crew, _ship_for, stations_for
+from engine.renegades.shore_leave import (on_buy, on_crew, on_done, on_ransom, on_recruit, on_sell, on_train,
+                                          on_turn, open_shore_leave, require_phase, sale_price)  # noqa: F401
+
+__all__ = ["new_campaign", "mission_config", "outcome_of", "apply", "parse", "canonical", "awaited", "view_for",
+           "sale_price", "Campaign", "Captain", "Hand", "Mission", "to_json", "from_json", "clone"]
+MISSIONS_AGREED = (3, 4, 5)
+STARTING_ARMORY = ("arc-pistol", "arc-pistol", "arc-pistol", "blink-beacon", "arc-blade")
 
 
-def start(state: GameState, missions_count: int, world_cards: int) -> None:
-    """Make the game the first mission of a campaign of `missions_count` missions."""
-    if missions_count not in LENGTHS:
+def _pack(path: str) -> Pack:
+    try:
+        return load_pack(path)
+    except PackError as error:
+        raise RuleError(f"The content pack cannot be used: {error}") from error
+
+
+# --- a new campaign --------------------------------------------------------------------------------
+def new_campaign(config: dict[str, Any], seed: int) -> Campaign:
+    """A campaign ready for its first mission. RuleError when the config cannot be played.
+
+    config: pack, title (a campaign title of the pack), missions (3-5), mode (versus | coop),
+    tier, world_cards, quick (every mission the quicker game, landed from the start),
+    players [{seat, name, faction, ship, crew: [5 codes]}].
+    """
+    pack = _pack(config.get("pack") or "content/renegades")
+    title = str(config.get("title") or "")
+    if title not in pack.campaigns:
+        raise RuleError(f"The campaign title is one of {', '.join(pack.campaigns)}, not '{title}'.")
+    planned = int(config.get("missions") or 3)
+    if planned not in MISSIONS_AGREED:
         raise RuleError("A campaign is three, four or five missions.")
-    g = Game(state)
-    deck = [code for code in g.pack.missions if code != state.mission]
-    state.dice.shuffle(deck)
-    weapons = [code for code, w in g.pack.weapons.items() if w.cost for _ in range(2)]
-    state.dice.shuffle(weapons)
-    state.campaign = Campaign(missions=missions_count, world_cards=world_cards, mission_deck=deck,
-                              weapons_deck=weapons)
-
-
-def mission_over(g: Game, result: dict[str, Any]) -> None:
-    """A mission ended: the game is over, or (in a campaign with missions left) shore leave."""
-    s = g.state
-    s.pending, s.current = [], None
-    camp = s.campaign
-    for faction, amount in (result.get("reward") or {}).items():
-        s.digits[faction] = s.digits.get(faction, 0) + amount
-    if camp is None:
-        s.phase, s.result = "over", result
-        g.emit("game_over", **result)
-        return
-    camp.results.append(result)
-    g.emit("mission_over", number=len(camp.results), **result)
-    if len(camp.results) >= camp.missions:
-        _conclude(g)
-        return
-    _shore_leave(g)
-
-
-def _conclude(g: Game) -> None:
-    """N56: the faction that won more missions has its ending; equal wins, the alliance ending."""
-    s = g.state
-    wins = {f: sum(1 for r in s.campaign.results if r.get("winner") == f) for f in ("renegade", "coalition")}
-    ending = "alliance" if wins["renegade"] == wins["coalition"] else max(wins, key=wins.get)
-    s.phase = "over"
-    s.result = {"outcome": "campaign over", "conclusion": ending, "wins": wins,
-                "missions": [r.get("outcome") for r in s.campaign.results], "digits": dict(s.digits)}
-    g.emit("game_over", **s.result)
-
-
-# --- shore leave ---------------------------------------------------------------------------------
-def _shore_leave(g: Game) -> None:
-    """The automatic steps (N54): wounds and the unconscious healed, crew left on the planet
-    brought aboard and back to empty stations, captives kept in the brig, ships repaired
-    and home, fighters, figures and the mission's surface gone; then each player in turn
-    decides."""
-    s = g.state
-    board = orbit_of(g.pack.path)
-    for crew in s.crew.values():
-        crew.wounds, crew.ko, crew.hidden, crew.cell = 0, False, False, None
-        crew.carrying = crew.carried_by = None
-        crew.rounds, crew.hurt_by, crew.assigned = {}, {}, None
-        crew.room = "brig" if crew.captive else None
-    for code in [code for code, ship in s.ships.items() if ship.kind != "ship"]:
-        del s.ships[code]
+    deck = [code for code, m in pack.missions.items() if title in m.campaigns]
+    if not deck:
+        raise RuleError(f"No mission of the pack bears the title {pack.campaigns[title].name}.")
+    mode = config.get("mode", "versus")
+    if mode not in MODES:
+        raise RuleError(f"Mode is one of {', '.join(MODES)}, not '{mode}'.")
+    specs = config.get("players") or []
+    if not 1 <= len(specs) <= 4:
+        raise RuleError("A Renegades campaign is for one to four players.")
+    if config.get("quick") and int(config.get("world_cards", 6)) not in (5, 6):
+        raise RuleError("The quicker game plays with 5 or 6 world cards.")
+    dice = Dice.seeded(seed)
+    campaign = Campaign(pack=pack_ref(pack.path), seed=seed, dice=dice, title=title, planned=planned, mode=mode,
+                        captains=[], tier=int(config.get("tier", 1)), world_cards=int(config.get("world_cards", 6)),
+                        quick=bool(config.get("quick")))
     taken: set[str] = set()
-    for ship in sorted(s.ships.values(), key=lambda x: x.id):
-        home = board.home_of(ship.faction)
-        ship.cell = next(c for c in home.launch + _around(board, home) if c not in taken)
-        taken.add(ship.cell)
-        ship.facing, ship.damage, ship.docked, ship.left_from = home.facing, 0, None, None
-        ship.attacked_round, ship.hurt_by, ship.assigned = 0, {}, None
-        _man_stations(s, ship)
-    s.docks, s.figures, s.salvage = {}, {}, list(g.pack.orbit.salvage)
-    s.containers, s.peeks, s.objective, s.rounds_home = {}, {}, None, 0  # the planet is left behind
-    s.phase = "shore"
-    camp = s.campaign
-    camp.shore, camp.redrawn = list(s.seats), []
-    g.emit("shore_leave", digits=dict(s.digits))
-    ask(s)
+    ships: set[str] = set()
+    for index, spec in enumerate(specs):
+        faction = spec.get("faction") or ("renegade" if mode == "coop" or index % 2 == 0 else "coalition")
+        if faction not in FACTIONS or (mode == "coop" and faction != "renegade"):
+            raise RuleError("In the co-operative campaign every player flies a Renegade ship."
+                            if faction in FACTIONS else f"A faction is renegade or coalition, not '{faction}'.")
+        ship = _ship_for(pack, faction, spec.get("ship"), ships)
+        crew = [str(c).upper() for c in spec.get("crew") or _default_crew(pack, faction, taken) or []]
+        _check_first_crew(pack, faction, crew, taken)  # N95
+        taken.update(crew)
+        campaign.captains.append(Captain(
+            seat=spec["seat"], name=spec.get("name", spec["seat"]), faction=faction, ship=ship,
+            crew={c: Hand(code=c, name=pack.crew[c].name, faction=faction) for c in crew}, flying=crew,
+            armory=list(STARTING_ARMORY), digits=pack.shore_leave.starting_digits))
+    if mode == "versus" and len({c.faction for c in campaign.captains}) < 2:
+        raise RuleError("Coalition against Renegades needs a player on each side.")
+    dice.shuffle(deck)
+    campaign.deck = deck
+    campaign.gear_deck = [code for code, g in pack.gear.items() for _ in range(g.count)]
+    campaign.upgrade_deck = list(pack.upgrades)
+    dice.shuffle(campaign.gear_deck)
+    dice.shuffle(campaign.upgrade_deck)
+    return campaign
 
 
-def _around(board, planet) -> list[str]:
-    return sorted({c for cell in planet.cells for c in (board.step(cell, d) for d in ("N", "NE", "E", "SE", "S",
-                   "SW", "W", "NW")) if c and c not in board.blocking}, key=lambda c: (c[0], int(c[1:])))
+def _check_first_crew(pack: Pack, faction: str, crew: list[str], taken: set[str]) -> None:
+    for code in crew:
+        if code not in pack.crew or pack.crew[code].faction != faction:
+            raise RuleError(f"'{code}' is not {faction} crew of the pack.")
+        if code in taken:
+            raise RuleError(f"{code} already serves on another ship.")
+    if len(crew) != 5 or len(set(crew)) != 5 or stations_for(pack, crew) is None:
+        raise RuleError("The first mission of a campaign flies exactly five crew, one for each station: "
+                        "commander, navigation, weapons, comms and engineering.")
 
 
-def _man_stations(s: GameState, ship) -> None:
-    """Crew aboard without a station take the empty stations of their specialty."""
-    for crew in sorted(s.crew.values(), key=lambda c: (-c.initiative, c.id)):
-        if crew.ship != ship.id or crew.station or crew.captive:
+# --- a mission: out to the game and back ----------------------------------------------------------
+def mission_config(campaign: Campaign) -> dict[str, Any]:
+    """The config of the Renegades game for the mission being played: each player's flying
+    crew with their turned crew and upgrades (the game applies them), and the armory under
+    `campaign.carried` (the game stocks the ship's surface armory with its weapons; the
+    campaign keeps its own armory, and what a landing party finds comes back as the
+    digits the game counts)."""
+    if campaign.phase != "mission" or campaign.current is None:
+        raise RuleError("No mission is under way.")
+    players = [{"seat": c.seat, "name": c.name, "faction": c.faction, "ship": c.ship, "crew": list(c.flying),
+                "turned": [code for code in c.flying if c.crew[code].turned_from],
+                "upgrades": {code: list(c.crew[code].upgrades) for code in c.flying if c.crew[code].upgrades},
+                "ship_upgrades": list(c.ship_upgrades)} for c in campaign.captains]
+    carried = {c.seat: {"armory": list(c.armory)} for c in campaign.captains}
+    return {"pack": campaign.pack, "mode": campaign.mode, "tier": campaign.tier, "world_cards": campaign.world_cards,
+            "quick": campaign.quick, "mission": campaign.current, "players": players,
+            "campaign": {"title": campaign.title, "mission": len(campaign.played) + 1, "carried": carried}}
+
+
+def outcome_of(final_state: Any) -> dict[str, Any]:
+    """What carries over from a finished Renegades game (its state, or that state as plain
+    data): the result, the digits each faction earned (the reward and what the surface
+    brought: knock-outs, figures, bounties, loot), and each crewmember's condition: wounds
+    and knock-out, the ship holding it captive, the ship it serves once turned.
+    Fields a game does not report are left out, and the campaign keeps what it had."""
+    state = final_state if isinstance(final_state, dict) else msgspec.to_builtins(final_state)
+    result = state.get("result") or {}
+    ships = state.get("ships") or {}
+    crew = {}
+    for code, c in (state.get("crew") or {}).items():
+        captive = bool(c.get("captive"))
+        crew[code] = {"wounds": c.get("wounds", 0), "ko": bool(c.get("ko", False)),
+                      "held_by": c.get("ship") if captive else None,
+                      "turned_to": c.get("ship") if c.get("turned_from") and not captive else None}
+    return {"mission": state.get("mission"), "over": state.get("phase") == "over",
+            "outcome": result.get("outcome", "unfinished"), "winner": result.get("winner"),
+            "digits": _faction_digits(result), "crew": crew,
+            "ships": {code: s.get("damage", 0) for code, s in ships.items() if s.get("kind") == "ship"}}
+
+
+def _faction_digits(result: dict) -> dict[str, int]:
+    """Digits each faction earned: the mission's reward and what the game counted (knock-outs, loot)."""
+    total: dict[str, int] = {}
+    for part in (result.get("reward"), result.get("digits")):
+        if isinstance(part, dict):
+            for faction, amount in part.items():
+                total[faction] = total.get(faction, 0) + int(amount)
+    return total
+
+
+# --- commands ----------------------------------------------------------------------------------------
+def _on_launch(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """Draw the next mission (N80) and the seed of its game."""
+    require_phase(c, "briefing", "A mission can be launched only between missions, once shore leave is over.")
+    if not c.deck:
+        c.deck = [m.mission for m in c.played]
+        c.dice.shuffle(c.deck)
+        emit("mission_deck_reshuffled", count=len(c.deck))
+    c.current = c.deck.pop(0)
+    c.mission_seed = c.dice.below(1 << 62)
+    c.phase = "mission"
+    emit("mission_launched", number=len(c.played) + 1, of=c.planned, mission=c.current)
+
+
+def _on_finish(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """Take what carries over from the mission's final state, then shore leave or the ending."""
+    require_phase(c, "mission", "No mission is under way.")
+    if not isinstance(outcome, dict) or not outcome.get("over"):
+        raise RuleError("The mission's game is not over yet.")
+    if outcome.get("mission") != c.current:
+        raise RuleError(f"That game played {outcome.get('mission')}, not the campaign's mission {c.current}.")
+    by_ship = {cap.ship: cap for cap in c.captains}
+    record = Mission(number=len(c.played) + 1, mission=c.current, outcome=outcome["outcome"],
+                     winner=outcome.get("winner"), digits=_share(c, outcome["digits"]))
+    for cap in c.captains:
+        cap.digits += record.digits.get(cap.seat, 0)
+        cap.earned += record.digits.get(cap.seat, 0)
+        cap.won += record.winner == cap.faction
+        cap.ship_damage = outcome["ships"].get(cap.ship, cap.ship_damage)
+        for code in cap.flying:  # N86: every crewmember who flew learns from it
+            if code in cap.crew:
+                cap.crew[code].xp += 1 + (record.winner == cap.faction)
+    _carry_crew(c, pack, outcome, by_ship, emit)
+    c.played.append(record)
+    c.current, c.mission_seed = None, None
+    emit("mission_recorded", number=record.number, mission=record.mission, outcome=record.outcome,
+         winner=record.winner, digits=record.digits)
+    if len(c.played) >= c.planned:
+        _conclude(c, pack, emit)
+    else:
+        open_shore_leave(c, pack, emit)
+
+
+def _share(c: Campaign, by_faction: dict[str, int]) -> dict[str, int]:
+    """N82: a faction's digits are split evenly among its players, the odd ones to the first seat."""
+    shares: dict[str, int] = {}
+    for faction, amount in by_faction.items():
+        seats = [cap.seat for cap in c.captains if cap.faction == faction]
+        if not seats or amount <= 0:
             continue
-        free = next((st for st in STATIONS if st in crew.stations and st not in ship.stations), None)
-        if free is not None:
-            ship.stations[free], crew.station = crew.id, free
+        each, odd = divmod(amount, len(seats))
+        for i, seat in enumerate(seats):
+            shares[seat] = each + (odd if i == 0 else 0)
+    return shares
 
 
-def _turn_up(s: GameState) -> list[str]:
-    """N55: the top cards of the shipyards' deck; when it runs out, the cards turned up and
-    not bought are shuffled into a new deck."""
-    camp = s.campaign
-    cards = []
-    for _ in range(MARKET):
-        if not camp.weapons_deck and camp.discard:
-            camp.weapons_deck, camp.discard = camp.discard, []
-            s.dice.shuffle(camp.weapons_deck)
-        if not camp.weapons_deck:
-            break
-        cards.append(camp.weapons_deck.pop(0))
-    return cards
+def _carry_crew(c: Campaign, pack: Pack, outcome: dict, by_ship: dict[str, Captain], emit) -> None:
+    """Wounds and knock-outs stand; crew held captive aboard a player's ship go to its brig,
+    crew turned in its brig during the mission join its roster (N87)."""
+    for code, seen in outcome["crew"].items():
+        owner = next((cap for cap in c.captains if code in cap.crew), None)
+        prisoner_of = next((cap for cap in c.captains if code in cap.brig), None)
+        hand = owner.crew[code] if owner else prisoner_of.brig[code] if prisoner_of else None
+        if hand is not None:
+            hand.wounds, hand.ko = seen["wounds"], seen["ko"]
+        turned_to = by_ship.get(seen.get("turned_to") or "")
+        if turned_to is not None and turned_to is not owner:
+            _join_turned(c, pack, code, seen, turned_to, owner, emit)
+            continue
+        captor = by_ship.get(seen["held_by"]) if seen["held_by"] else None
+        if seen["held_by"] is None or owner is None and captor is None:
+            continue
+        if captor is None:  # held by an NPC ship: lost to the campaign, back in the recruiting pool
+            del owner.crew[code]
+            owner.flying = [x for x in owner.flying if x != code]
+            emit("crew_lost", seat=owner.seat, crew=code)
+            continue
+        if owner is captor or code in captor.brig:
+            continue
+        if owner is not None:
+            del owner.crew[code]
+            owner.flying = [x for x in owner.flying if x != code]
+        captive = hand or Hand(code=code, name=pack.crew[code].name, faction=pack.crew[code].faction,
+                               wounds=seen["wounds"], ko=seen["ko"])
+        captor.brig[code] = captive
+        emit("prisoner_taken", seat=captor.seat, crew=code, from_seat=owner.seat if owner else None)
 
 
-def ask(s: GameState) -> None:
-    """The next seat on shore leave turns up its cards at the shipyards and decides."""
-    camp = s.campaign
-    seat = camp.shore[0]
-    if seat not in camp.market:
-        camp.market[seat] = _turn_up(s)
-    s.pending = [Decision("shore", seat, {"market": list(camp.market[seat])})]
+def _join_turned(c: Campaign, pack: Pack, code: str, seen: dict, captor: Captain, owner: Optional[Captain],
+                 emit) -> None:
+    """A prisoner turned during the mission (N37) serves its captor from now on, turned from
+    its faction, if a berth is free; otherwise it stays in the captor's brig (N87)."""
+    hand = owner.crew.pop(code) if owner else None
+    if owner is not None:
+        owner.flying = [x for x in owner.flying if x != code]
+    card = pack.crew[code]
+    hand = hand or Hand(code=code, name=card.name, faction=card.faction, wounds=seen["wounds"], ko=seen["ko"])
+    if len(captor.crew) >= pack.ships[captor.ship].capacity:
+        captor.brig[code] = hand
+        emit("prisoner_taken", seat=captor.seat, crew=code, from_seat=owner.seat if owner else None)
+        return
+    if hand.faction != captor.faction:
+        hand.turned_from, hand.faction = hand.faction, captor.faction
+    captor.crew[code] = hand
+    emit("crew_turned", seat=captor.seat, crew=code, from_seat=owner.seat if owner else None)
 
 
-def _ship_of(s: GameState, seat: str):
-    return s.ships[s.player(seat).ships[0]]
+def _on_abandon(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """N96: any player may abandon the campaign; it ends without an ending."""
+    if c.phase in ("over", "abandoned"):
+        raise RuleError("The campaign is over.")
+    c.phase = "abandoned"
+    emit("campaign_abandoned", seat=seat, after=len(c.played))
 
 
-def legal(g: Game, seat: str) -> list[str]:
-    """Every shore leave command of the seat."""
-    s = g.state
-    ship = _ship_of(s, seat)
-    purse = s.digits.get(s.player(seat).faction, 0)
-    options = [f"buy {c}" for c in sorted(set(s.campaign.market.get(seat, []))) if g.pack.weapons[c].cost <= purse]
-    goods = {c for crew in s.crew.values() if crew.ship == ship.id and not crew.captive for c in crew.gear}
-    options += [f"sell {c}" for c in sorted(goods | set(s.armory.get(ship.id, [])))]
-    aboard = sum(1 for c in s.crew.values() if c.ship == ship.id and not c.captive)
-    if purse >= RECRUIT and aboard < g.pack.ships[ship.id].capacity:
-        options += [f"recruit {code}" for code, card in g.pack.crew.items()
-                    if card.faction == ship.faction and code not in s.crew]
-    if seat not in s.campaign.redrawn:
-        options.append("redraw")
-    return options + ["done"]
+def _conclude(c: Campaign, pack: Pack, emit) -> None:
+    """N89: no shore leave after the final mission; the title's epic ending names the victor."""
+    title = pack.campaigns[c.title]
+    ending = title.ending
+    if ending.kind == "showdown":
+        sides = {f: (sum(x.won for x in c.captains if x.faction == f), sum(x.earned for x in c.captains if x.faction == f))
+                 for f in FACTIONS if any(x.faction == f for x in c.captains)}
+        ranked = sorted(sides.items(), key=lambda kv: kv[1], reverse=True)
+        tied = len(ranked) > 1 and ranked[0][1] == ranked[1][1]
+        victor = None if tied else ranked[0][0]
+        seats = [x.seat for x in c.captains if x.faction == victor]
+    else:
+        key: Callable[[Captain], tuple] = (lambda x: (x.earned,)) if ending.kind == "alliance" else (
+            lambda x: (x.won, x.earned))
+        best = max(key(x) for x in c.captains)
+        seats = [x.seat for x in c.captains if key(x) == best]
+        victor = seats[0] if len(seats) == 1 else None
+    c.phase = "over"
+    c.ending = {"title": c.title, "ending": ending.name, "kind": ending.kind, "victor": victor, "seats": seats}
+    emit("epic_ending", **c.ending)
 
 
-def buy(g: Game, seat: str, code: str) -> None:
-    s = g.state
-    offer = s.campaign.market.get(seat, [])
-    if code not in offer:
-        raise RuleError(f"'{code}' is not among the cards turned up for you: {', '.join(offer) or 'none'}.")
-    faction = s.player(seat).faction
-    cost = g.pack.weapons[code].cost
-    if s.digits.get(faction, 0) < cost:
-        raise RuleError(f"The {code} costs {cost} digits; your side has {s.digits.get(faction, 0)}.")
-    offer.remove(code)
-    s.digits[faction] -= cost
-    ship = _ship_of(s, seat)
-    s.armory.setdefault(ship.id, []).append(code)
-    g.emit("bought", seat=seat, item=code, cost=cost, ship=ship.id)
+Handler = Callable[[Campaign, Pack, str, list[str], Optional[dict], Callable], None]
+COMMANDS: dict[str, tuple[Handler, str, int, int]] = {
+    "launch": (_on_launch, "launch", 0, 0),
+    "finish": (_on_finish, "finish", 0, 0),
+    "buy": (on_buy, "buy GEAR", 1, 1),
+    "sell": (on_sell, "sell GEAR", 1, 1),
+    "train": (on_train, "train UPGRADE [CREW]", 1, 2),
+    "recruit": (on_recruit, "recruit CREW", 1, 1),
+    "turn": (on_turn, "turn PRISONER", 1, 1),
+    "ransom": (on_ransom, "ransom PRISONER", 1, 1),
+    "crew": (on_crew, "crew A B C D E", 5, 5),
+    "done": (on_done, "done", 0, 0),
+    "abandon": (_on_abandon, "abandon", 0, 0),
+}
+_UPPER = {"recruit", "turn", "ransom", "crew"}  # crew codes; gear and upgrade codes are lower case
 
 
-def sale_value(g: Game, code: str) -> int:
-    """Half the card's value, to the nearest 25 digits (N55)."""
-    value = g.pack.weapons[code].cost if code in g.pack.weapons else g.pack.search_items[code].value
-    return int(value / 2 / 25 + 0.5) * 25
+def parse(command: Any) -> tuple[str, list[str]]:
+    """(verb, arguments) of a campaign command, or RuleError."""
+    found = command_text.words(command)
+    verb, args = found[0].lower(), found[1:]
+    if verb not in COMMANDS:
+        raise RuleError(f"Unknown campaign command '{command_text.quote(found[0])}'. "
+                        f"Commands: {', '.join(sorted(COMMANDS))}.")
+    _, usage, least, most = COMMANDS[verb]
+    if not least <= len(args) <= most:
+        raise RuleError(f"Usage: {usage}")
+    if verb == "train":
+        return verb, [args[0].lower(), *(a.upper() for a in args[1:])]
+    return verb, [a.upper() if verb in _UPPER else a.lower() for a in args]
 
 
-def sell(g: Game, seat: str, code: str) -> None:
-    """Sell a weapon from the ship's armory, or an item or weapon a crewmember carries."""
-    s = g.state
-    ship = _ship_of(s, seat)
-    holder: Optional[CrewMember] = next((c for c in sorted(s.crew.values(), key=lambda c: c.id)
-                                         if c.ship == ship.id and not c.captive and code in c.gear), None)
-    if holder is None and code not in s.armory.get(ship.id, []):
-        raise RuleError(f"Nobody aboard the {ship.name} carries '{code}', nor does its armory hold one.")
-    (holder.gear if holder else s.armory[ship.id]).remove(code)
-    value = sale_value(g, code)
-    faction = s.player(seat).faction
-    s.digits[faction] = s.digits.get(faction, 0) + value
-    g.emit("sold", seat=seat, item=code, digits=value)
+def canonical(command: Any) -> str:
+    """The one stored text of a campaign command."""
+    verb, args = parse(command)
+    return " ".join([verb, *args])
 
 
-def recruit(g: Game, seat: str, code: str) -> None:
-    """N55: a crewmember of the ship's faction serving nowhere joins for 100 digits, while the
-    ship's capacity allows."""
-    s = g.state
-    ship = _ship_of(s, seat)
-    card = g.pack.crew.get(code)
-    if card is None or card.faction != ship.faction or code in s.crew:
-        raise RuleError(f"'{code}' is not {ship.faction} crew free to recruit.")
-    aboard = sum(1 for c in s.crew.values() if c.ship == ship.id and not c.captive)
-    if aboard >= g.pack.ships[ship.id].capacity:
-        raise RuleError(f"The {ship.name} holds {aboard}, its capacity.")
-    faction = ship.faction
-    if s.digits.get(faction, 0) < RECRUIT:
-        raise RuleError(f"Recruiting costs {RECRUIT} digits; your side has {s.digits.get(faction, 0)}.")
-    s.digits[faction] -= RECRUIT
-    s.crew[code] = pieces.crewmember(card, ship.id)
-    _man_stations(s, ship)
-    g.emit("recruited", seat=seat, crew=code, ship=ship.id)
+def apply(campaign: Campaign, seat: str, command: str,
+          outcome: Optional[dict] = None) -> tuple[Campaign, list[dict]]:
+    """Apply one command for `seat`; the new campaign and what happened. `outcome` (from
+    `outcome_of`) goes with 'finish'. RuleError leaves `campaign` as it was."""
+    verb, args = parse(command)
+    if seat not in campaign.seats:
+        raise RuleError("You are not in this campaign.")
+    new = clone(campaign)
+    events: list[dict] = []
+
+    def emit(event_type: str, /, **data: Any) -> None:
+        events.append({"type": event_type, **data})
+
+    COMMANDS[verb][0](new, _pack(new.pack), seat, args, outcome, emit)
+    new.version = campaign.version + 1
+    return new, events
 
 
-def redraw(g: Game, seat: str) -> None:
-    """Discard the commander's tactical cards and draw one of each kind again, once a shore leave."""
-    s = g.state
-    if seat in s.campaign.redrawn:
-        raise RuleError("You have redrawn your tactical cards this shore leave.")
-    s.campaign.redrawn.append(seat)
-    player = s.player(seat)
-    held = {c for p in s.players for c in p.tactical}
-    drawn = []
-    for kind in ("orbital", "surface"):
-        deck = [c for c, card in g.pack.tactical.items() if card.type == kind and c not in held]
-        s.dice.shuffle(deck)
-        if deck:
-            drawn.append(deck[0])
-        else:
-            drawn += [c for c in player.tactical if g.pack.tactical[c].type == kind]
-    player.tactical = drawn
-    g.emit("redrawn", seat=seat, tactical=drawn)
+def awaited(campaign: Campaign) -> list[str]:
+    """Seats the campaign waits on: players still on shore leave."""
+    if campaign.phase != "shore_leave":
+        return []
+    return [c.seat for c in campaign.captains if not c.ready]
 
 
-def done(g: Game, seat: str) -> bool:
-    """The seat ends its shore leave (the cards it did not buy are discarded); True when it
-    was the last, and the next mission is to begin."""
-    s = g.state
-    camp = s.campaign
-    camp.shore.remove(seat)
-    camp.discard += camp.market.pop(seat, [])
-    g.emit("shore_done", seat=seat)
-    if camp.shore:
-        ask(s)
-        return False
-    return True
-
-
-def next_mission(g: Game) -> None:
-    """N53: the next mission card (the deck reshuffled when it runs out), a fresh world deck
-    of the campaign's size; the caller sets the surface up anew (the armories stay)."""
-    s = g.state
-    camp = s.campaign
-    if not camp.mission_deck:
-        camp.mission_deck = list(g.pack.missions)
-        s.dice.shuffle(camp.mission_deck)
-    s.mission = camp.mission_deck.pop(0)
-    world = list(g.pack.world_events)
-    s.dice.shuffle(world)
-    s.world_deck, s.world_discard, s.last_round = world[:camp.world_cards], [], None
-    s.dice.shuffle(s.location_deck)
-    s.round += 1
-    g.emit("mission_begins", mission=s.mission, number=len(camp.results) + 1, round=s.round)
+def view_for(campaign: Campaign, seat: Optional[str]) -> dict[str, Any]:
+    """What `seat` may see (None: everyone): decks as counts, other players' offers hidden,
+    never the dice or the seed."""
+    view = msgspec.to_builtins(campaign)
+    for key in ("dice", "seed", "mission_seed"):
+        view.pop(key, None)
+    for deck in ("deck", "gear_deck", "upgrade_deck"):
+        view[f"{deck}_count"] = len(view.pop(deck, []))
+    for cap in view["captains"]:
+        if cap["seat"] != seat:
+            cap.pop("gear_offer", None)
+            cap.pop("upgrade_offer", None)
+    return view

@@ -155,7 +155,6 @@ class Weapon(_Schema):
     kind: Literal["pistol", "rifle", "melee"]
     range: Annotated[int, msgspec.Meta(ge=1, le=15)]
     bonus: Optional[DieBonus] = None
-    cost: Annotated[int, msgspec.Meta(ge=0)] = 0  # digits at the shipyards
 
 
 class SearchItem(_Schema):
@@ -251,6 +250,55 @@ class WorldEvent(_Schema):
     keywords: list[Key] = []
 
 
+class Ending(_Schema):
+    """The epic ending a campaign title leads to (see content/renegades/campaign.yaml)."""
+
+    name: str
+    kind: Literal["alliance", "showdown", "race"]
+    text: str
+
+
+class CampaignTitle(_Schema):
+    """One of the campaign titles printed on mission cards."""
+
+    code: Key
+    name: str
+    ending: Ending
+
+
+class Gear(_Schema):
+    """A card of the weapons & gear deck sold during shore leave."""
+
+    code: Key
+    name: str
+    kind: Literal["weapon", "item"]
+    cost: Annotated[int, msgspec.Meta(ge=0)]
+    energy: Optional[Annotated[int, msgspec.Meta(ge=1, le=10)]] = None  # None: never runs down
+    count: Annotated[int, msgspec.Meta(ge=1, le=10)] = 1
+
+
+class Upgrade(_Schema):
+    """A card of the upgrade deck: crew training (a skill) or a ship component (a stat)."""
+
+    code: Key
+    name: str
+    target: Literal["crew", "ship"]
+    add: Annotated[int, msgspec.Meta(ge=1, le=5)]
+    cost: Annotated[int, msgspec.Meta(ge=0)]
+    xp: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
+    skill: Optional[Literal["leadership", "search", "piloting", "tech", "stealth", "weapons", "medical"]] = None
+    stat: Optional[Literal["range", "shields", "hull"]] = None
+    keyword: Optional[Key] = None  # crew: only crew with this keyword or station
+
+
+class ShoreLeave(_Schema):
+    """Shore leave prices the rulebook leaves open (rulings N84, N87)."""
+
+    recruit: Annotated[int, msgspec.Meta(ge=0)]
+    ransom: Annotated[int, msgspec.Meta(ge=0)]
+    starting_digits: Annotated[int, msgspec.Meta(ge=0)] = 0
+
+
 class PackInfo(_Schema):
     name: str
     version: str
@@ -260,7 +308,8 @@ class PackInfo(_Schema):
 
 SECTIONS = {"crew": Crew, "ships": Ship, "fighters": Fighter, "surfaces": SurfaceBoard,
             "tactical": Tactical, "missions": Mission, "world_events": WorldEvent,
-            "weapons": Weapon, "search_items": SearchItem, "villains": Villain}
+            "weapons": Weapon, "search_items": SearchItem, "villains": Villain,
+            "campaigns": CampaignTitle, "gear": Gear, "upgrades": Upgrade}
 
 
 class Pack(msgspec.Struct, frozen=True):
@@ -277,6 +326,10 @@ class Pack(msgspec.Struct, frozen=True):
     weapons: dict[str, Weapon]
     search_items: dict[str, SearchItem]
     villains: dict[str, Villain]
+    campaigns: dict[str, CampaignTitle]
+    gear: dict[str, Gear]
+    upgrades: dict[str, Upgrade]
+    shore_leave: ShoreLeave
 
 
 @functools.lru_cache(maxsize=1024)
@@ -297,12 +350,13 @@ def load_pack(path: str) -> Pack:
 @functools.lru_cache(maxsize=8)
 def _load(path: str) -> Pack:
     problems: list[str] = []
-    raw = read_sections(path, set(SECTIONS) | {"pack", "orbit"}, problems)
-    for needed in ("pack", "orbit", *SECTIONS):
+    raw = read_sections(path, set(SECTIONS) | {"pack", "orbit", "shore_leave"}, problems)
+    for needed in ("pack", "orbit", "shore_leave", *SECTIONS):
         if needed not in raw:
             problems.append(f"pack: no {needed} section")
     info = _convert(raw.get("pack"), "pack", PackInfo, problems)
     orbit = _convert(raw.get("orbit"), "orbit", Orbit, problems)
+    shore_leave = _convert(raw.get("shore_leave"), "shore_leave", ShoreLeave, problems)
     sections: dict[str, dict] = {}
     for section, schema in SECTIONS.items():
         file, body = raw.get(section, ("?", []))
@@ -318,9 +372,9 @@ def _load(path: str) -> Pack:
                 problems.append(f"{file}: $.{section}[{index}].code: '{value.code}' is used twice")
             entries[value.code] = value
         sections[section] = entries
-    if problems or info is None or orbit is None:
+    if problems or info is None or orbit is None or shore_leave is None:
         raise PackError(problems or ["pack: could not be read"])
-    pack = Pack(info=info, path=path, orbit=orbit, **sections)
+    pack = Pack(info=info, path=path, orbit=orbit, shore_leave=shore_leave, **sections)
     problems = _cross_check(pack)
     if problems:
         raise PackError(problems)
@@ -365,6 +419,9 @@ def _cross_check(pack: Pack) -> list[str]:
         for guard in mission.guards:
             if guard.villain not in pack.villains:
                 problems.append(f"missions.{mission.code}: no villain '{guard.villain}'")
+        for title in mission.campaigns:
+            if title not in pack.campaigns:
+                problems.append(f"missions.{mission.code}: unknown campaign title '{title}'")
     for event in pack.world_events.values():
         for code in (event.effect.villain, event.effect.commander):
             if code is not None and code not in pack.villains:
@@ -378,6 +435,13 @@ def _cross_check(pack: Pack) -> list[str]:
     for needed in ARMORY:
         if needed not in pack.weapons:
             problems.append(f"weapons: the armory needs '{needed}'")
+    for gear in pack.gear.values():
+        if gear.kind == "weapon" and gear.code not in pack.weapons:
+            problems.append(f"gear.{gear.code}: a weapon card with no surface weapon '{gear.code}'")
+    for upgrade in pack.upgrades.values():
+        wanted = "skill" if upgrade.target == "crew" else "stat"
+        if getattr(upgrade, wanted) is None or (upgrade.skill and upgrade.stat):
+            problems.append(f"upgrades.{upgrade.code}: a {upgrade.target} upgrade names a {wanted} (and only that)")
     for crew in pack.crew.values():
         for bonus in crew.bonuses:
             if bonus.station not in crew.stations:

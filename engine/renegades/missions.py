@@ -2,7 +2,7 @@
 winning it by the tier agreed at set-up (N45-N47)."""
 from __future__ import annotations
 
-from engine.renegades import campaign, figures
+from engine.renegades import figures
 from engine.renegades.content import ARMORY, Pack
 from engine.renegades.orbit import Game
 from engine.renegades.pieces import PARAMETER
@@ -37,7 +37,7 @@ def check(g: Game) -> None:
     """End the game when the mission is won (or tied) at the agreed tier."""
     s = g.state
     obj = s.objective
-    if s.phase in ("over", "shore") or obj is None or obj.ship is None:
+    if s.phase == "over" or obj is None or obj.ship is None:
         return
     ship = s.ships[obj.ship]
     reward = g.pack.missions[s.mission].reward
@@ -80,5 +80,21 @@ def _finish(g: Game, outcome: str, winner, reward: dict, reason: str) -> None:
     s = g.state
     if s.mode == "coop" and outcome == "won":
         outcome = "won" if winner == "renegade" else "lost"
-    campaign.mission_over(g, {"outcome": outcome, "winner": winner, "tier": s.tier, "reason": reason,
-                              "reward": reward, "digits": dict(s.digits)})
+    game_over(g, {"outcome": outcome, "winner": winner, "tier": s.tier, "reason": reason, "reward": reward})
+
+
+def game_over(g: Game, result: dict) -> None:
+    """The mission ends, and with it the game. The result adds `digits`: what each faction
+    earned during the mission besides its `reward` (knock-outs, defeated figures, bounties,
+    and the loot its crew still carry, counted now). A campaign reads the final state
+    (engine/renegades/campaign.py, `outcome_of`)."""
+    s = g.state
+    s.pending, s.current = [], None
+    for crew in sorted(s.crew.values(), key=lambda c: c.id):
+        for code in [code for code in crew.gear if code in g.pack.search_items and not crew.captive]:
+            value = g.pack.search_items[code].value
+            crew.gear.remove(code)
+            s.digits[crew.faction] = s.digits.get(crew.faction, 0) + value
+            g.emit("loot_counted", crew=crew.id, item=code, digits=value)
+    s.phase, s.result = "over", {**result, "digits": dict(s.digits)}
+    g.emit("game_over", **s.result)

@@ -17,7 +17,7 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import bounties, campaign, crew_combat, figures, landing, medbay, missions, orbit, parties, pieces
+from engine.renegades import bounties, crew_combat, figures, landing, medbay, missions, orbit, parties, pieces
 from engine.renegades.board import distance
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
@@ -50,7 +50,7 @@ def _advance(g: Game) -> None:
     s = g.state
     bounties.settle(g)
     missions.check(g)
-    while not s.pending and s.phase not in ("over", "shore"):
+    while not s.pending and s.phase != "over":
         if s.phase == "landing":
             _advance_landing(g)
         elif s.phase == "orbital":
@@ -139,10 +139,9 @@ def _end_round(g: Game) -> None:
     if s.phase != "world":  # the mission ended
         return
     if s.last_round is not None and s.round >= s.last_round:
-        campaign.mission_over(g, {
+        missions.game_over(g, {
             "outcome": "unfinished", "winner": None, "reason": "the world deck ran out before the mission was completed",
-            "damage": {ship.id: ship.damage for ship in s.ships.values() if ship.kind == "ship"},
-            "digits": dict(s.digits)})
+            "damage": {ship.id: ship.damage for ship in s.ships.values() if ship.kind == "ship"}})
         return
     s.round += 1
     g.emit("round", round=s.round)
@@ -400,34 +399,8 @@ def _disembark(g, crew, seat, rest):
     landing.step_out(g, crew, g.state.ships[crew.ship])
 
 
-def _shore(g: Game) -> None:
-    if g.state.phase != "shore":
-        raise RuleError("That is for shore leave, between the missions of a campaign.")
-
-
-def _on_done(g, seat, args):
-    """End shore leave; after the last player, the next mission of the campaign begins."""
-    _shore(g)
-    if campaign.done(g, seat):
-        campaign.next_mission(g)
-        missions.set_up(g.state, g.pack)
-        bounties.deal(g.state)
-        begin_round(g.state)
-
-
-def _shore_step(step):
-    def handler(g, seat, args):
-        _shore(g)
-        step(g, seat, *args)
-        campaign.ask(g.state)
-    return handler
-
-
 def _on_pass(g, seat, args):
     s = g.state
-    if s.phase == "shore":
-        _on_done(g, seat, args)
-        return
     if s.phase == "surface":
         g.emit("passed", ship=s.current.ship, crew=dict(s.current.crew))
         s.current.crew = {c: 0 for c in s.current.crew}
@@ -469,11 +442,6 @@ COMMANDS: dict[str, Verb] = {
     "tactic": Verb(_surface_action(lambda g, c, seat, r: landing.tactic(g, c, seat, r[0]), False),
                    "tactic COMMANDER CREW", 2, 2, "U"),
     "rally": Verb(_surface_action(_rally), "rally CREW OTHER", 2, 2, "U"),
-    "buy": Verb(_shore_step(campaign.buy), "buy CARD", 1, 1, "L"),
-    "sell": Verb(_shore_step(campaign.sell), "sell ITEM", 1, 1, "L"),
-    "recruit": Verb(_shore_step(campaign.recruit), "recruit CREW", 1, 1, "U"),
-    "redraw": Verb(_shore_step(campaign.redraw), "redraw", 0, 0, ""),
-    "done": Verb(_on_done, "done", 0, 0, ""),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
 
@@ -535,8 +503,6 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
         return parties.legal_deploy(g, state.ships[decision.info["ship"]])
     if decision.kind == "party":
         return parties.legal(g, state.ships[decision.info["ship"]])
-    if decision.kind == "shore":
-        return campaign.legal(g, seat)
     return _legal_orbit(g, state.ships[state.current.ship])
 
 
@@ -580,8 +546,9 @@ def _legal_orbit(g: Game, ship) -> list[str]:
 def display_names(state: GameState) -> dict[str, str]:
     g = Game(state)
     names = {code: card.name for code, card in g.pack.world_events.items()}
-    names.update({code: ship.name for code, ship in state.ships.items()})
     names.update({code: crew.name for code, crew in state.crew.items()})
+    names.update({code: ship.name if ship.kind == "ship" else f"{ship.name} {code.rsplit('-', 1)[-1]}"
+                  for code, ship in state.ships.items()})  # fighters share a name: 'Dregg fighter 2'
     names.update({code: figure.name for code, figure in state.figures.items()})
     return names
 
@@ -600,10 +567,6 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     view.pop("surface_deck", None)
     view.pop("bounties", None)
     view["bounties"] = bounties.visible(state, seat)
-    if view.get("campaign"):
-        camp = view["campaign"]
-        camp["mission_deck_count"] = len(camp.pop("mission_deck", []))
-        camp["weapons_deck_count"] = len(camp.pop("weapons_deck", []))
     view["surface"] = _surface_view(state, seat)
     return view
 

@@ -20,8 +20,6 @@ def build(spec: dict[str, Any]) -> GameState:
               "world_cards": spec.get("world_cards", 6), "tier": spec.get("tier", 1)}
     if spec.get("mission"):
         config["mission"] = spec["mission"]
-    if spec.get("campaign"):
-        config["campaign"] = spec["campaign"]
     if spec.get("quick"):
         config["quick"] = True
     state = rules.new_game(config, spec.get("seed", 1))
@@ -67,8 +65,7 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
     """The surface keys: docks, crew (any CrewMember field; a square takes it off its
     station), figures (replacing the mission's guards), tactical (seat -> its cards),
     bounties (seat -> the crewmember it hunts),
-    surface_deck, containers, objective; for a campaign its finished missions
-    (campaign_results) and the order of its weapons_deck and mission_deck."""
+    surface_deck, containers, objective."""
     for code, cell in (spec.get("docks") or {}).items():
         ship = state.ships[code]
         state.docks[code] = cell
@@ -98,11 +95,6 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
             for name, value in fields.items():
                 setattr(figure, name, value)
             state.figures[ident] = figure
-    if state.campaign is not None:
-        camp = state.campaign
-        camp.results = list(spec.get("campaign_results", camp.results))
-        camp.weapons_deck = list(spec.get("weapons_deck", camp.weapons_deck))
-        camp.mission_deck = list(spec.get("mission_deck", camp.mission_deck))
     if "bounties" in spec:
         state.bounties = dict(spec["bounties"] or {})
     for seat, cards in (spec.get("tactical") or {}).items():

@@ -9,7 +9,7 @@ from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.board import orbit_of
 from engine.awaymissions.content import pack_ref
-from engine.renegades import bounties, campaign, figures, landing, missions, pieces
+from engine.renegades import bounties, figures, landing, missions, pieces
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
 from engine.renegades.orbit import Game
 from engine.renegades.state import GameState, Player, Ship
@@ -24,8 +24,9 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     config: pack, mode (versus: Coalition against Renegades; coop: Renegade players
     against NPC Coalition ships), players [{seat, name, faction, ship, crew: [5 codes]}],
     world_cards (6-10: the timed game; 5-6 in the quicker game), tier (1-3), mission (a card
-    code), campaign (3-5: the missions of a campaign; absent, a single mission), quick (the
-    quicker game: ships start docked on the mission planet).
+    code), quick (the quicker game: ships start docked on the mission planet). A campaign's
+    mission (engine/renegades/campaign.py) adds `campaign` {title, mission, carried} and
+    each player's `turned`, `upgrades`, `ship_upgrades` and `armory`.
     """
     from engine.renegades import rules  # the order of play lives there
 
@@ -61,23 +62,37 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         seat = spec["seat"]
         ship = _ship_for(pack, faction, spec.get("ship"), taken_ships)
         state.players.append(Player(seat=seat, name=spec.get("name", seat), faction=faction, ships=[ship]))
-        _launch(state, pack, ship, seat, spec.get("crew"))
+        _launch(state, pack, ship, seat, spec.get("crew"), spec)
     if mode == "versus" and len({p.faction for p in state.players}) < 2:
         raise RuleError("Coalition against Renegades needs a player on each side.")
     if mode == "coop":  # the single-team game: as many NPC Coalition ships as Renegade ships
         for _ in state.players:
             _launch(state, pack, _ship_for(pack, "coalition", None, taken_ships), None, None)
     _deal(state, pack, config.get("mission"), world_cards)
+    _stock_armories(state, pack, config.get("campaign"))
     missions.set_up(state, pack)
     bounties.deal(state)
-    if config.get("campaign"):
-        campaign.start(state, int(config["campaign"]), world_cards)
     if quick:
         _land_everyone(state)
     else:
         rules.begin_round(state)
     rules.run(state)
     return state
+
+
+def _stock_armories(state: GameState, pack: Pack, campaign: Any) -> None:
+    """A campaign's mission: each player's ship carries the weapons of its campaign armory
+    (`campaign.carried[seat].armory`; gear that is no surface weapon stays in port). Other
+    ships get the standard armory when the mission is set up."""
+    if campaign is None:
+        return
+    if not isinstance(campaign, dict):
+        raise RuleError("`campaign` is set by a campaign's mission (engine/renegades/campaign.py), not by hand.")
+    carried = campaign.get("carried") or {}
+    for player in state.players:
+        if player.seat in carried:
+            armory = carried[player.seat].get("armory") or []
+            state.armory[player.ships[0]] = [code for code in armory if code in pack.weapons]
 
 
 def _land_everyone(state: GameState) -> None:
@@ -119,8 +134,13 @@ def stations_for(pack: Pack, codes: list[str]) -> Optional[dict[str, str]]:
     return None
 
 
-def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: Optional[list[str]]) -> None:
-    """Crew the ship and put it on a launch square of its faction's home (N6)."""
+def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: Optional[list[str]],
+            carried: Optional[dict] = None) -> None:
+    """Crew the ship and put it on a launch square of its faction's home (N6). A campaign's
+    mission `carried` over: `turned` (crew of the other faction who serve this ship now),
+    `upgrades` (crewmember -> upgrade codes) and `ship_upgrades`, applied to skills and stats."""
+    carried = carried or {}
+    turned = carried.get("turned") or ()
     spec = pack.ships[code]
     used = set(state.crew)
     if crew is None:
@@ -129,7 +149,7 @@ def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: 
             raise RuleError(f"Not enough {spec.faction} crew left to man every station of the {code}.")
     crew = [c.upper() for c in crew]
     for c in crew:
-        if c not in pack.crew or pack.crew[c].faction != spec.faction:
+        if c not in pack.crew or pack.crew[c].faction != spec.faction and c not in turned:
             raise RuleError(f"'{c}' is not {spec.faction} crew of the pack.")
         if c in used:
             raise RuleError(f"{c} already serves on another ship.")
@@ -137,15 +157,31 @@ def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: 
     if stations is None:
         raise RuleError("Choose five crew, one for each station: commander, navigation, weapons, comms and engineering.")
     for station, c in stations.items():
-        state.crew[c] = pieces.crewmember(pack.crew[c], code, station)
+        crew_member = pieces.crewmember(pack.crew[c], code, station)
+        crew_member.faction = spec.faction  # a turned crewmember serves the ship's faction
+        if c in turned:
+            crew_member.turned_from = pack.crew[c].faction
+        for upgrade in _upgrades(pack, (carried.get("upgrades") or {}).get(c, []), "crew"):
+            crew_member.skills[upgrade.skill] += upgrade.add
+        state.crew[c] = crew_member
     home = orbit_of(pack.path).home_of(spec.faction)
     occupied = {s.cell for s in state.ships.values()}
     cell = next((c for c in home.launch if c not in occupied), None)
     if cell is None:
         raise RuleError(f"No launch square is free at {home.name}.")
+    stats = {"range": spec.range, "shields": spec.shields, "hull": spec.hull}
+    for upgrade in _upgrades(pack, carried.get("ship_upgrades") or [], "ship"):
+        stats[upgrade.stat] += upgrade.add
     state.ships[code] = Ship(id=code, name=spec.name, faction=spec.faction, kind="ship", seat=seat, cell=cell,
-                             facing=home.facing, range=spec.range, shields=spec.shields, hull=spec.hull,
-                             stations=stations)
+                             facing=home.facing, stations=stations, **stats)
+
+
+def _upgrades(pack: Pack, codes: list[str], target: str) -> list:
+    """The pack's upgrade cards `codes`, each for `target` (crew or ship), or RuleError."""
+    found = [pack.upgrades.get(code) for code in codes]
+    if any(u is None or u.target != target for u in found):
+        raise RuleError(f"Unknown {target} upgrades among {', '.join(codes)}.")
+    return found
 
 
 def _default_crew(pack: Pack, faction: str, used: set[str]) -> Optional[list[str]]:

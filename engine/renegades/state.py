@@ -119,20 +119,6 @@ class Objective(_Data):
     delivered: bool = False  # tier 3: handed to the employer
 
 
-class Campaign(_Data):
-    """A series of missions whose crews, ships, armories and digits carry over (N53)."""
-
-    missions: int  # how many missions make the campaign
-    world_cards: int  # the timed world deck of every mission
-    results: list[dict[str, Any]] = []  # each finished mission's result
-    mission_deck: list[str] = []  # missions still to come (hidden order)
-    weapons_deck: list[str] = []  # the weapons and gear deck of the shipyards (hidden order)
-    market: dict[str, list[str]] = {}  # seat -> the cards turned up for it this shore leave
-    discard: list[str] = []  # cards turned up and not bought
-    shore: list[str] = []  # seats still on shore leave, in seat order
-    redrawn: list[str] = []  # seats that redrew their tactical cards this shore leave
-
-
 class Player(_Data):
     seat: str
     name: str
@@ -194,7 +180,6 @@ class GameState(_Data):
     objective: Optional[Objective] = None
     rounds_home: int = 0  # the round the ship carrying the parameter docked at home
     digits: dict[str, int] = {}  # faction -> digits earned (loot, knock-outs, rewards)
-    campaign: Optional[Campaign] = None
     bounties: dict[str, str] = {}  # seat -> the crewmember it hunts (secret to the other side)
     bounties_paid: list[str] = []  # seats whose bounty was paid
     fighters_made: int = 0

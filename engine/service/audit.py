@@ -46,6 +46,14 @@ class Verdict:
     def ok(self) -> bool:
         return not self.problems
 
+    def summary(self, game_id: int) -> str:
+        """The verdict in words, for the table or the terminal."""
+        if self.ok:
+            return (f"Verified: game #{game_id}'s seed matches its seal, and replaying its {self.commands} "
+                    f"moves from that seed gives every one of its {self.rolls} dice rolls and the final "
+                    "table exactly.")
+        return f"**VERIFICATION FAILED** for game #{game_id}:\n" + "\n".join(f"- {p}" for p in self.problems)
+
 
 def _plain(events: list[dict]) -> Any:
     """Events as stored (through JSON), so tuples and lists compare alike."""

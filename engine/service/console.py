@@ -4,7 +4,8 @@
 (engine.opponent, at --level easy, normal or hard; --explain prints its best candidates and
 their estimated win rates), or two people taking turns with --hotseat. `--commander` and
 `--swap OLD=NEW` change your away team, checked by the engine before the game is made.
-After every action the board (and the dice, when rolled) are written as PNG files to a folder.
+After every action the board (and the dice, when rolled; in Renegades the crews and ships too)
+are written as PNG files to a folder.
 """
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ from engine.errors import RuleError
 from engine.glossary import load_glossary, plain_text
 from engine.glossary.cards import card_index
 from engine.service import GameService, ServiceError, Update
+from engine.service.players import PlayerDesk
 from engine.service.rulesets import AWAY_MISSIONS
 from engine import opponent
-from images import render_board, render_dice
+from images import pictures
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
 BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
@@ -42,14 +44,6 @@ async def _terminal(prompt: str) -> Optional[str]:
         return await asyncio.to_thread(input, prompt)
     except EOFError:
         return None
-
-
-def _pictures(view: dict, events: list[dict], wanted: list[str]) -> dict[str, bytes]:
-    drawn = {"board": render_board(view, events)} if "board" in wanted else {}
-    dice = render_dice(view, events) if "dice" in wanted else None
-    if dice is not None:
-        drawn["dice"] = dice
-    return drawn
 
 
 class Console:
@@ -98,8 +92,11 @@ class Console:
                                     faction="coalition")
         else:
             await self._seat_away_mission(seed)
+        desk = PlayerDesk(self.service.db)
+        seal = await desk.seal(self.game_id)  # before the first roll, as on Discord (ruling P2)
         update = await self.service.start(self.game_id, 1)
-        self.say(f"Game #{self.game_id} (pictures in {self.folder}/). {HELP}")
+        self.say(f"Game #{self.game_id} (pictures in {self.folder}/). Dice seal: {seal} (SHA-256 of the "
+                 f"game's secret dice seed and a salt, both shown when the game ends). {HELP}")
         await self.show(update)
         while update.status == "active":
             turn = update.awaited[0]
@@ -118,6 +115,8 @@ class Console:
                 self.say(refused.message + rule)
                 continue
             await self.show(update)
+        shown = await desk.reveal(self.game_id)
+        self.say(f"Dice seed {shown.seed}, salt {shown.salt}. " + (await desk.verify(self.game_id)).summary(self.game_id))
         return update
 
     async def computer(self, seat: str, user_id: int, name: str, legal: list[str]) -> str:
@@ -173,22 +172,19 @@ class Console:
                 self.say("\n".join(f"  ({seat} only) {line}" for line in lines))
         if update.result and update.result.get("scores"):
             self.say(f"Final score: {update.result['scores']}, winner: {update.result.get('winner')}")
-        if update.images and self.ruleset == "renegades":  # no pictures of Renegades yet: the ships as text
+        if update.images:
             view = await self.service.view(self.game_id)
-            self.say("  Ships: " + "; ".join(
-                f"{code} {ship.get('cell') or 'docked at ' + str(ship.get('docked'))} facing {ship.get('facing', 'N')}, "
-                f"damage {ship.get('damage', 0)}" for code, ship in view["ships"].items()))
+            wanted = update.images + ["status"] * (self.ruleset == "renegades")  # crews and damage, each action
+            drawn = await asyncio.to_thread(pictures.draw, self.ruleset, view, update.events, wanted)
             surface = view.get("surface") or {}
-            pieces = [f"{code} {c['cell']}{' (out)' if c['ko'] else ''}{' (hidden)' if c['hidden'] else ''}"
-                      for code, c in surface.get("crew", {}).items()]
-            pieces += [f"{code} {f['cell']}" for code, f in surface.get("figures", {}).items()]
-            if surface.get("crew"):
+            if surface.get("crew"):  # no picture of the surface board yet: its pieces as text
+                pieces = [f"{code} {c['cell']}{' (out)' if c['ko'] else ''}{' (hidden)' if c['hidden'] else ''}"
+                          for code, c in surface["crew"].items()]
+                pieces += [f"{code} {f['cell']}" for code, f in surface.get("figures", {}).items()]
                 self.say("  Surface: " + "; ".join(pieces))
-        elif update.images:
-            view = await self.service.view(self.game_id)
-            drawn = await asyncio.to_thread(_pictures, view, update.events, update.images)
             os.makedirs(self.folder, exist_ok=True)
-            for kind, data in drawn.items():
+            for name, data in drawn:
+                kind = name.removesuffix(".png")
                 path = os.path.join(self.folder, f"game{self.game_id}-{update.version:04d}-{kind}.png")
                 await asyncio.to_thread(_write, path, data)
 
@@ -231,7 +227,7 @@ async def play_local(database: str, pictures: str, *, hotseat: bool = False, see
                      explain: bool = False, ask: Ask = _terminal, say: Callable[[str], None] = print,
                      ruleset: str = "awaymissions", players: int = 2, teams: bool = False) -> int:
     """Play one local game over the database at `database`; exit status 0 (2: a refused team).
-    `ruleset` "renegades" plays the Renegade ship against the Coalition, in text only;
+    `ruleset` "renegades" plays the Renegade ship against the Coalition;
     `players` 3 or 4 plays a free-for-all on six boards, `teams` 2 vs 2 (you and p3)."""
     try:
         team = human_team(commander, swaps) if ruleset == "awaymissions" else None

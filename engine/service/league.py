@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 import hashlib
 import json
+import logging
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ import msgspec
 
 from db import Database
 from db.league_store import LeagueRow, LeagueStore
+from db.rating_store import Season
 from engine.errors import RuleError
 from engine.league import event as league
 from engine.league import arena_table, clock, export, results, rounds, standings
@@ -31,6 +33,9 @@ from engine.league.builds import Build
 from engine.league.event import Claim, Event, Game
 from engine.league.profiles import PROFILES
 from engine.service.errors import IllegalCommand, NotAllowed, UnknownGame
+from engine.service.rating_book import RatingBook, Shown
+
+log = logging.getLogger("ready_room.league")
 
 ORGANISER_ROLE = "league_organiser_role"
 REMIND_BEFORE = 24 * 3600.0
@@ -99,9 +104,14 @@ class LeagueService:
                  remind_before: float = REMIND_BEFORE):
         self.db = database
         self.store = LeagueStore(database)
+        self.ratings = RatingBook(database, clock=clock)
         self._clock = clock
         self._remind_before = remind_before
         self._locks: dict[int, asyncio.Lock] = {}
+
+    def now(self) -> float:
+        """The desk's clock (the bot's, or a test's hand-moved one)."""
+        return self._clock()
 
     # ---- organisers ---------------------------------------------------------------------
 
@@ -175,7 +185,16 @@ class LeagueService:
             version = await self.store.save(event_id, row.version, status=event.status,
                                             state=league.to_json(event).decode(),
                                             next_due=self._next_due(event, now), at=now)
+            await self._rate(event_id, row.guild_id, version, event)
             return LeagueUpdate(event_id, version, event, public, row.channel_id)
+
+    async def _rate(self, event_id: int, guild_id: int, version: int, event: Event) -> None:
+        """Take the event's results into the ratings; a failure here leaves it to the next
+        settling (the event is stored, and its version says it was not taken in)."""
+        try:
+            await self.ratings.sync_event(event_id, guild_id, version, event)
+        except Exception:  # noqa: BLE001 - the league action itself is stored and stands
+            log.warning("event #%s: ratings not updated yet; the next settling takes it in", event_id, exc_info=True)
 
     def _next_due(self, event: Event, now: float) -> Optional[float]:
         """When the event next needs the clock: the reminder before a deadline, then the deadline."""
@@ -223,6 +242,24 @@ class LeagueService:
             if end is not None:
                 when += f" Round clock: {event.time_limit_minutes} minutes, time is called <t:{end}:R> (<t:{end}:t>)."
             return [f"Round {rnd.number} is published.{when}", *pairing_lines(event, rnd)]
+        return await self._apply(event_id, act, actor)
+
+    async def adjust_clock(self, event_id: int, actor: Actor, action: str, minutes: int = 0) -> LeagueUpdate:
+        """Pause, resume or extend the current round's clock (ruling L39)."""
+        def act(event, now):
+            live = event.live_rounds()
+            if not live:
+                raise RuleError("No round has been published yet.")
+            rnd = live[-1]
+            if action == "pause":
+                clock.pause(event, rnd, str(actor.user_id), now)
+            elif action == "resume":
+                clock.resume(event, rnd, str(actor.user_id), now)
+            elif action == "extend":
+                clock.extend(event, rnd, minutes, str(actor.user_id), now)
+            else:
+                raise RuleError("The clock can be paused, resumed or extended.")
+            return [f"Round {rnd.number}: {clock_words(event, rnd, now)}"]
         return await self._apply(event_id, act, actor)
 
     async def resolve(self, event_id: int, actor: Actor, round_number: int, table: int,
@@ -531,6 +568,19 @@ class LeagueService:
                 await self.store.mark_reminded(event_id, rnd.number, game.table, now)
         return due
 
+    # ---- ratings and seasons -------------------------------------------------------------
+
+    async def ratings_of(self, event_id: int) -> tuple[Event, dict[str, Shown]]:
+        """The event and its players' server ratings as shown now, by player id."""
+        row, event = await self.get(event_id)
+        shown = await self.ratings.of_players(row.guild_id, [int(p) for p in event.players if p.isdigit()])
+        return event, {str(user): s for user, s in shown.items()}
+
+    async def start_season(self, guild_id: int, actor: Actor, name: str = "") -> Season:
+        """Organisers begin the server's next rating season now (ruling L37)."""
+        await self._require_organiser(guild_id, actor)
+        return await self.ratings.start_season(guild_id, name, actor.user_id)
+
     # ---- reading ------------------------------------------------------------------------
 
     async def record_thread(self, event_id: int, round_number: int, table: int, thread_id: int) -> None:
@@ -549,6 +599,15 @@ class LeagueService:
         """The standings as CSV text."""
         _row, event = await self.get(event_id)
         return export.standings_csv(event)
+
+
+def clock_words(event: Event, rnd, now: int) -> str:
+    """The round clock as it stands: paused with the time left, or when time is called."""
+    left = clock.left(event, rnd, now)
+    if rnd.paused_at is not None:
+        return f"the round clock is paused with {left // 60} min {left % 60} s left."
+    end = clock.round_end(event, rnd)
+    return f"time is called <t:{end}:R> (<t:{end}:t>)."
 
 
 def round_clock(event: Event, now: int) -> list[str]:
@@ -583,13 +642,15 @@ def pairing_lines(event: Event, rnd) -> list[str]:
     return lines
 
 
-def standing_lines(event: Event) -> list[str]:
-    """The standings, one line per player."""
+def standing_lines(event: Event, rated: Optional[dict[str, Shown]] = None) -> list[str]:
+    """The standings, one line per player; with `rated`, each player's server rating too."""
     short = event.profile.tiebreak_short
+    rated = rated or {}
     return [
         f"{row.rank}. {row.title} {row.name}: {row.battle_points} BP, {row.tiebreak} {short}"
         + (" (provisional)" if row.provisional else "") + (" (tied: roll-off pending)" if row.tied else "")
         + (" (dropped)" if row.dropped else "") + (" (prize)" if row.prize else "")
+        + (f" · rating {rated[row.player].ordinal:.1f}" if row.player in rated else "")
         for row in standings.standings(event)
     ]
 

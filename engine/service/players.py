@@ -14,13 +14,15 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from db import Database
-from db.player_store import PlayerStore, Rating
+from db.player_store import PlayerStore
 from engine.service import audit, ratings
+from engine.service.rating_book import RatingBook, Shown
 from engine.service.availability import BadTime, Quiet, held_until, shift
 from engine.service.errors import LobbyError, NotAllowed, UnknownGame
 from engine.service.rulesets import RULESETS, Ruleset
 
 MAX_VACATION_DAYS = 60.0
+LEADERBOARD_PAGE = 10
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class Profile:
     aborted: int = 0
     answers: int = 0
     turn_time: Optional[float] = None
-    rating: Optional[Rating] = None
+    rating: Optional[Shown] = None
     away: Optional["Away"] = None
 
 
@@ -95,12 +97,6 @@ def mode_of(config: dict) -> str:
     return str(config.get("mode") or f"{len(config.get('players', []))} players")
 
 
-def players_of(config: dict, seats: list) -> list[ratings.Player]:
-    """The rated players of a game: seat, user and side (a config player's `side`, else the seat)."""
-    sides = {p.get("seat"): str(p.get("side") or p.get("seat")) for p in config.get("players", [])}
-    return [ratings.Player(s.seat, s.user_id, sides.get(s.seat, s.seat)) for s in seats]
-
-
 class PlayerDesk:
     """Players' things over one game database."""
 
@@ -108,6 +104,7 @@ class PlayerDesk:
                  rulesets: Optional[dict[str, Ruleset]] = None):
         self.db = database
         self.store = PlayerStore(database)
+        self.ratings = RatingBook(database, clock=clock)
         self._clock = clock
         self._rulesets = rulesets or RULESETS
 
@@ -157,38 +154,24 @@ class PlayerDesk:
     # ---- ratings ----------------------------------------------------------------------
 
     async def settle_ratings(self) -> list[int]:
-        """Record every ended game not yet recorded, in the order they ended: rated games
-        change their players' ratings in their server. Returns the games newly rated.
-        Safe to call any number of times, also concurrently: each game counts once."""
-        newly = []
-        for game_id in await self.store.unrated():
-            if await self._rate(game_id):
-                newly.append(game_id)
-        return newly
-
-    async def _rate(self, game_id: int) -> bool:
-        row = await self.db.game(game_id)
-        seats = await self.db.seats(game_id)
-        config = json.loads(row.config)
-        result = json.loads(row.result) if row.result else None
-        players = players_of(config, seats)
-        rated, reason = ratings.ruling(row.status, row.guild_id, players, result,
-                                       await self.store.commands_played(game_id))
-        if not rated and row.status == "aborted":
-            reason = "aborted"
-        recorded = await self.store.record_rating(
-            game_id, row.guild_id or 0, rated, reason, self._clock(),
-            lambda before: ratings.rate(players, result, before), ratings.START)
-        return recorded and rated
+        """Take every ended game and changed event not yet taken into the ratings (see
+        `RatingBook.settle`); returns the games newly rated. Each counts once."""
+        return await self.ratings.settle()
 
     async def rating_changes(self, game_id: int) -> dict[int, tuple[float, float]]:
         """user -> (mu before, mu after) of a rated game ({} when it was not rated)."""
-        return await self.store.rating_changes(game_id)
+        return await self.ratings.game_changes(game_id)
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[tuple[Rating, str]]:
-        """The server's best ratings, with the players' names."""
-        board = await self.store.leaderboard(guild_id, limit)
-        return [(r, await self.store.name(r.user_id) or str(r.user_id)) for r in board]
+    async def leaderboard(self, guild_id: int, page: int = 1,
+                          per_page: int = LEADERBOARD_PAGE) -> tuple[list[tuple[int, Shown, str]], int]:
+        """One page of the server's ratings, best first: (place, rating, name), and the number of
+        pages. A player who never sat at a bot game is named by a mention (event players)."""
+        board = await self.ratings.board(guild_id)
+        pages = max(1, -(-len(board) // per_page))
+        page = min(max(page, 1), pages)
+        first = (page - 1) * per_page
+        return [(first + n, shown, await self.store.name(shown.user_id) or f"<@{shown.user_id}>")
+                for n, shown in enumerate(board[first:first + per_page], start=1)], pages
 
     # ---- profiles ---------------------------------------------------------------------
 
@@ -211,7 +194,7 @@ class PlayerDesk:
                 tally.drawn += drawn
         profile.answers, profile.turn_time = await self.store.turn_time(user_id)
         if guild_id is not None:
-            profile.rating = await self.store.rating(guild_id, user_id)
+            profile.rating = await self.ratings.shown(guild_id, user_id)
         profile.away = await self.away(user_id)
         return profile
 

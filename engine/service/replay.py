@@ -5,6 +5,9 @@ and print their log in readable form.
     python -m engine.service.replay games.db 12 --log   # check game 12 and print its log
     python -m engine.service.replay games.db 12 --log --secrets   # ... with private lines too
     python -m engine.service.replay games.db 12 --verify  # ... and prove every roll came from the sealed seed
+    python -m engine.service.replay games.db --campaign 3 --log   # a Renegades campaign and its missions
+
+With no game named, every started game and every campaign is checked.
 
 --verify also checks the game's dice seal (SHA-256 of salt and seed, shown in its thread
 at the start) and replays the log one command at a time, comparing every logged event
@@ -25,8 +28,10 @@ from typing import Any, Iterable, Optional
 import msgspec
 
 from db import Database, DatabaseBusy, GameRow, LogEntry, SchemaTooNew, integrity_problems
+from db.campaign_store import CampaignStore
 from db.player_store import PlayerStore
 from engine.errors import RuleError
+from engine.renegades import campaign
 from engine.service import audit, text
 from engine.service.rulesets import RULESETS, Ruleset
 
@@ -82,6 +87,34 @@ def check(row: GameRow, log: list[LogEntry]) -> Check:
     return Check(row.id, True, row.version, len(log))
 
 
+async def check_campaign(database: Database, campaign_id: int) -> Check:
+    """Rebuild a stored campaign from its seed and log, each mission's end from its game
+    rebuilt from that game's own log, and compare it with the stored campaign, byte for byte."""
+    store = CampaignStore(database)
+    row = await store.get(campaign_id)
+    log = await store.log(campaign_id)
+    if [e.seq for e in log] != list(range(1, len(log) + 1)):
+        return Check(campaign_id, False, row.version, len(log), "the log has gaps or is out of order")
+    try:
+        state = campaign.new_campaign(json.loads(row.config), row.seed)
+        for entry in log:
+            outcome = None
+            if entry.game_id is not None:
+                game = await database.game(entry.game_id)
+                played = check(game, await database.log(entry.game_id))
+                if not played.ok:
+                    return Check(campaign_id, False, row.version, len(log),
+                                 f"mission game #{entry.game_id}: {played.problem}")
+                outcome = campaign.outcome_of(RULESETS[game.ruleset].from_json(game.state))
+            state, _ = campaign.apply(state, entry.seat or state.seats[0], entry.command, outcome)
+    except RuleError as error:
+        return Check(campaign_id, False, row.version, len(log), f"a logged command was refused: {error}")
+    if campaign.to_json(state) != row.state.encode():
+        return Check(campaign_id, False, row.version, len(log),
+                     f"rebuilt campaign (version {state.version}) differs from the stored one")
+    return Check(campaign_id, True, row.version, len(log))
+
+
 def log_lines(log: list[LogEntry], names: dict[str, str], secrets: bool = False) -> list[str]:
     """The log as text: each command, then what happened (private lines only with `secrets`)."""
     lines = []
@@ -108,7 +141,8 @@ async def _verify(database: Database, row: GameRow, log: list[LogEntry]) -> tupl
     return False, "DICE VERIFICATION FAILED: " + "; ".join(verdict.problems)
 
 
-async def _run(path: str, game_ids: list[int], show_log: bool, secrets: bool, verify: bool = False) -> int:
+async def _run(path: str, game_ids: list[int], show_log: bool, secrets: bool, verify: bool = False,
+               campaign_ids: Optional[list[int]] = None) -> int:
     if not os.path.isfile(path):
         print(f"{path}: no such database file", file=sys.stderr)
         return 2
@@ -124,7 +158,7 @@ async def _run(path: str, game_ids: list[int], show_log: bool, secrets: bool, ve
         return 2
     failures = 0
     try:
-        if not game_ids:
+        if not game_ids and campaign_ids is None:
             game_ids = await database.started_game_ids()
         for game_id in game_ids:
             row = await database.game(game_id)
@@ -147,9 +181,28 @@ async def _run(path: str, game_ids: list[int], show_log: bool, secrets: bool, ve
                 ok, line = await _verify(database, row, log)
                 print(f"game #{game_id}: {line}")
                 failures += not ok
+        for campaign_id in campaign_ids if campaign_ids is not None else await CampaignStore(database).ids():
+            failures += not await _check_campaign_line(database, campaign_id, show_log)
     finally:
         await database.close()
     return 1 if failures else 0
+
+
+async def _check_campaign_line(database: Database, campaign_id: int, show_log: bool) -> bool:
+    """Print one campaign's check (and its log); whether it rebuilt exactly."""
+    store = CampaignStore(database)
+    if await store.get(campaign_id) is None:
+        print(f"campaign #{campaign_id}: no such campaign")
+        return False
+    if show_log:
+        names = {s.seat: s.name for s in await store.seats(campaign_id)}
+        for entry in await store.log(campaign_id):
+            game = f" (game #{entry.game_id})" if entry.game_id else ""
+            print(f"{entry.seq:5d}  {names.get(entry.seat, 'the campaign')}: {entry.command}{game}")
+    outcome = await check_campaign(database, campaign_id)
+    status = "replay OK" if outcome.ok else f"REPLAY MISMATCH: {outcome.problem}"
+    print(f"campaign #{campaign_id}: {status} (version {outcome.stored_version}, {outcome.commands} commands)")
+    return outcome.ok
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -161,8 +214,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--secrets", action="store_true", help="with --log, include private lines")
     parser.add_argument("--verify", action="store_true",
                         help="check the dice seal and that every logged roll comes from the seed")
+    parser.add_argument("--campaign", type=int, action="append", dest="campaigns",
+                        help="check this Renegades campaign and its missions (repeatable; default: every campaign"
+                             " when no game is named)")
     args = parser.parse_args(argv)
-    return asyncio.run(_run(args.database, args.games, args.log, args.secrets, args.verify))
+    campaigns = args.campaigns if args.campaigns is not None else ([] if args.games else None)
+    return asyncio.run(_run(args.database, args.games, args.log, args.secrets, args.verify, campaigns))
 
 
 if __name__ == "__main__":

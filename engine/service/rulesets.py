@@ -1,6 +1,7 @@
 """The rulesets the service can run, each behind the same small interface."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
@@ -11,6 +12,8 @@ from engine.awaymissions import state as awaymissions_state
 from engine.renegades import content as renegades_content
 from engine.renegades import rules as renegades_rules
 from engine.renegades import state as renegades_state
+from engine.renegades import text as renegades_text
+from engine.service import text
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class Ruleset:
     can_take_back: Callable[[list[dict]], bool] = lambda events: False  # nothing rolled or revealed by them
     load_pack: Callable[[str], Any] = lambda path: None  # parse (and cache) a content pack of this ruleset
     table_seats: Optional[Callable[[dict], tuple[str, ...]]] = None  # seats a game's config asks for
+    public_lines: Callable[[list[dict], dict[str, str]], list[str]] = text.public_lines  # events in words
 
     def seats_for(self, config: dict) -> tuple[str, ...]:
         """The seats of a game made with `config` (the ruleset's default seats otherwise)."""
@@ -48,6 +52,15 @@ def _away_mission_seats(config: dict) -> tuple[str, ...]:
     count = 4 if config.get("mode") == "teams" else int(config.get("seats") or 2)
     if not 2 <= count <= 4:
         raise ValueError("Away Missions seats two, three or four players.")
+    return tuple(f"p{i + 1}" for i in range(count))
+
+
+def _renegades_seats(config: dict) -> tuple[str, ...]:
+    """Coalition against Renegades seats two; the co-operative game `"seats": 1 to 4` (two by
+    default), every player a Renegade against the NPC Coalition."""
+    count = 2 if config.get("mode", "versus") == "versus" else int(config.get("seats") or 2)
+    if not 1 <= count <= 4:
+        raise ValueError("Renegades seats one to four players.")
     return tuple(f"p{i + 1}" for i in range(count))
 
 
@@ -90,6 +103,8 @@ RENEGADES = Ruleset(
     display_names=renegades_rules.display_names,
     turn_of=renegades_rules.turn_of,
     load_pack=renegades_content.load_pack,
+    public_lines=functools.partial(renegades_text.public_lines, fallback=text.public_line),
+    table_seats=_renegades_seats,
 )
 
 RULESETS: dict[str, Ruleset] = {AWAY_MISSIONS.name: AWAY_MISSIONS, RENEGADES.name: RENEGADES}

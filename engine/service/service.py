@@ -31,6 +31,8 @@ MAX_COMMAND_LENGTH = 1000
 DEFAULT_REMIND_AFTER = 24 * 3600.0
 CATCH_UP_AFTER = 15 * 60.0  # a player back after this long sees what happened since their last action
 COMPUTER_USER_BASE = 2 ** 62  # computer players sit as users COMPUTER_USER_BASE + seat number (no Discord id)
+TEAM_SIZE = 2  # seats per side in a team game
+PASS = "pass"
 
 
 def why_key(game_id: int) -> str:
@@ -328,6 +330,9 @@ class GameService:
             free = [s for s in hot.ruleset.seats_for(hot.config) if s not in taken]
             if not free:
                 raise LobbyError("This game is full.")
+            side = options.get("side")
+            if side and sum(json.loads(s.options).get("side") == side for s in hot.seats) >= TEAM_SIZE:
+                raise LobbyError("That team is full: both of its seats are taken.")
             await self.db.add_seat(hot.row.id, free[0], user_id, name, json.dumps(options), self._clock())
             hot.seats = await self.db.seats(hot.row.id)
             return self._info(hot)
@@ -337,8 +342,9 @@ class GameService:
         from engine import opponent
         opponent.level(level)  # ValueError for an unknown level
         async with self._game(game_id) as hot:
-            free = [s for s in hot.ruleset.seats if s not in {s.seat for s in hot.seats}]
-            number = hot.ruleset.seats.index(free[0]) + 1 if free else 0
+            seats = hot.ruleset.seats_for(hot.config)
+            free = [s for s in seats if s not in {s.seat for s in hot.seats}]
+            number = seats.index(free[0]) + 1 if free else 0
         return await self.join(game_id, COMPUTER_USER_BASE + number, f"Computer ({level.lower()})",
                                **{**options, "computer": level.lower()})
 
@@ -346,10 +352,20 @@ class GameService:
         """If a computer player is awaited, its move applied and committed (see `play_for`);
         None when no computer is awaited."""
         info = await self.get(game_id)
-        turn = next((t for t in info.awaited if is_computer(t.user_id)), None) if info.status == "active" else None
+        if info.status != "active":
+            return None
+        led = await self._led_by_people(game_id, info)
+        turn = next((t for t in info.awaited if is_computer(t.user_id) and t.seat not in led), None)
         if turn is None:
             return None
         return await self.play_for(game_id, turn.user_id)
+
+    async def _led_by_people(self, game_id: int, info: GameInfo) -> set[str]:
+        """Computer seats whose team decision a person may answer too: the person leads (R62)."""
+        people = {s.seat for s in info.seats if not is_computer(s.user_id)}
+        pending = (await self.view(game_id)).get("pending", [])
+        return {seat for d in pending for seat in (d["player"], *d.get("also", []))
+                if people & {d["player"], *d.get("also", [])}}
 
     async def play_for(self, game_id: int, user_id: int, level: Optional[str] = None) -> Update:
         """The computer's move for the user's seat (a computer player at its own level, or a
@@ -361,6 +377,9 @@ class GameService:
             options = next(json.loads(s.options) for s in hot.seats if s.user_id == user_id)
             view = hot.ruleset.view_for(hot.state, seat)
             ruleset, version = hot.ruleset.name, hot.state.version
+            passing = options.get("passes") and level is None and PASS in hot.ruleset.legal_commands(hot.state, seat)
+        if passing:
+            return await self.submit(game_id, user_id, PASS, version)  # a left seat passes where it may (R61)
         chosen = opponent.level(level or options.get("computer", "normal"))
         choice = await asyncio.to_thread(opponent.choose, ruleset, view, seat, chosen, game_key(game_id))
         update = await self.submit(game_id, user_id, choice.command, version)
@@ -398,6 +417,25 @@ class GameService:
             await self.db.remove_seat(hot.row.id, user_id)
             hot.seats = await self.db.seats(hot.row.id)
             return self._info(hot)
+
+    async def vacate(self, game_id: int, user_id: int, *, stand_in: bool = False) -> Update:
+        """A player leaves a running game of three or four seats: the computer takes the
+        seat over (R61). With `stand_in` it plays at normal level; otherwise the seat passes
+        wherever the rules allow a pass and is played by rule of thumb (easy) elsewhere."""
+        async with self._game(game_id) as hot:
+            seat = self._require_player_in_play(hot, user_id)
+            if len(hot.seats) < 3:
+                raise NotAllowed("In a game of two, leaving is conceding: use /game concede.")
+            if sum(not is_computer(s.user_id) for s in hot.seats) < 2:
+                raise NotAllowed("You are the last person at the table: concede or abort the game instead.")
+            row = next(s for s in hot.seats if s.user_id == user_id)
+            options = {**json.loads(row.options), "computer": "normal" if stand_in else "easy", "passes": not stand_in}
+            name = f"{row.name} (left)"
+            number = hot.ruleset.seats_for(hot.config).index(seat) + 1
+            await self.db.hand_seat(hot.row.id, seat, COMPUTER_USER_BASE + number, name, json.dumps(options))
+            hot.seats = await self.db.seats(hot.row.id)
+            how = "the computer stands in for the seat" if stand_in else "the seat passes where it may"
+            return self._update(hot, [f"{row.name} left the game: {how}."], [], {})
 
     async def start(self, game_id: int, user_id: int) -> Update:
         """Deal the game once every seat is taken; any seated player may start it."""
@@ -479,7 +517,7 @@ class GameService:
             images = ["board"] if answered else []  # a standing choice alone changes nothing on the table
             if any(e["type"] in hot.ruleset.dice_events for e in events):
                 images.append("dice")
-            lines = [line for line in (text.public_line(e, names) for e in events) if line]
+            lines = hot.ruleset.public_lines(events, names)
             update = self._update(hot, lines, images,
                                   text.private_lines(events, names))
             return dataclasses.replace(update, said=text.readable(command, names),
@@ -602,9 +640,7 @@ class GameService:
         async with self._game(game_id) as hot:
             names = hot.names()
             entries = await self.db.log(hot.row.id)
-        return [Moment(e.seq, e.seat, e.at, [line for line in (text.public_line(event, names)
-                                                              for event in json.loads(e.events)) if line])
-                for e in entries]
+        return [Moment(e.seq, e.seat, e.at, hot.ruleset.public_lines(json.loads(e.events), names)) for e in entries]
 
     async def catch_up(self, game_id: int, user_id: int, after: float = CATCH_UP_AFTER) -> list[str]:
         """What the others did since the user's last action, when that was at least `after`

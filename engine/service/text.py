@@ -108,6 +108,11 @@ def public_line(event: dict, names: dict[str, str]) -> str:
     return f"{event['type'].replace('_', ' ')}" + (f" ({details})" if details else "")
 
 
+def public_lines(events: list[dict], names: dict[str, str]) -> list[str]:
+    """A line per event that has one (see public_line)."""
+    return [line for line in (public_line(e, names) for e in events) if line]
+
+
 def private_lines(events: list[dict], names: Optional[dict[str, str]] = None) -> dict[str, list[str]]:
     """Per seat, the lines only that seat may read (cards drawn and the like)."""
     lines: dict[str, list[str]] = {}
@@ -143,6 +148,7 @@ _QUESTIONS = {
     "opponent": "Which opponent does {card} affect?",
     "adjudicate": "Adjust the game as {card} says, then choose done.",
     "simultaneous": "Resolve a start-of-round effect?",
+    "ship": "What does the {ship} do next? ({left} action(s) left)",
 }
 
 _MOMENTS = {

@@ -1,0 +1,127 @@
+"""Renegades at the table: `/game new ruleset:renegades`, its lobby and its seats.
+
+Solo starts at once: your Renegade ship against an NPC Coalition ship. Co-op seats
+two Renegade players against as many NPC Coalition ships; Coalition vs Renegades seats
+a Renegade (the creator) and a Coalition player. The game itself is played like any
+other: the table message, the private "Your move" panel, legal choices only.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+import discord
+
+from cogs import buttons, present
+from engine.service import GameInfo, ServiceError
+from engine.service.rulesets import RENEGADES
+
+if TYPE_CHECKING:
+    from bot import ReadyRoom
+
+# the mode of /game new -> (engine mode, seats)
+MODES = {"solo": ("coop", 1), "co-op": ("coop", 2), "coalition vs renegades": ("versus", 2)}
+DEFAULT_MODE = "coalition vs renegades"
+
+
+def refusal(ruleset: str, computer: Optional[str]) -> Optional[str]:
+    """Why /game new cannot open this Renegades game, or None."""
+    if ruleset != RENEGADES.name:
+        return "Solo, co-op and coalition vs renegades are Renegades modes: choose ruleset renegades."
+    if computer is not None:
+        return ("The computer does not fly Renegades ships yet: play solo or co-op against the NPC Coalition, "
+                "or invite a person.")
+    return None
+
+
+def seats_wanted(config: dict) -> int:
+    """How many players the game's config seats."""
+    return len(RENEGADES.seats_for(config))
+
+
+def next_faction(config: dict) -> str:
+    """The faction of the next player to join: the Coalition in the versus game, else a Renegade."""
+    return "coalition" if config.get("mode") == "versus" else "renegade"
+
+
+def lobby_text(info: GameInfo, wanted: int, invited: int = 0) -> str:
+    """The lobby message of a Renegades game: who flies for which side, and what happens next."""
+    seated = ", ".join(f"{s.name} ({s.seat})" for s in info.seats) or "nobody yet"
+    lines = [f"**Renegades #{info.id}** · lobby", f"Seated: {seated}"]
+    if info.status != "lobby":
+        lines.append("The game has started." if info.status == "active" else "The game is over.")
+    elif invited and len(info.seats) < wanted:
+        lines.append(f"<@{invited}>, you are invited: press Join.")
+    elif len(info.seats) < wanted:
+        lines.append(f"{wanted - len(info.seats)} seat(s) free: anyone may press Join.")
+    else:
+        lines.append("Every seat is taken: press Start.")
+    return "\n".join(lines)
+
+
+def lobby_view(info: GameInfo, wanted: int, invited: int, side: str) -> Optional[discord.ui.View]:
+    """Join (while a seat is free) and Start, for a game still in its lobby."""
+    if info.status != "lobby":
+        return None
+    view = discord.ui.View(timeout=None)
+    if len(info.seats) < wanted:
+        view.add_item(buttons.JoinButton(info.id, invited, side))
+    view.add_item(buttons.StartButton(info.id))
+    return view
+
+
+def crew_text(faction: str) -> str:
+    """The private answer on joining: the side flown; ships and crews are dealt at the start."""
+    return (f"You fly a **{faction.title()}** ship. The ship and its five crew, one at each station, are "
+            "dealt when the game starts; crew may change stations at the start of each of your ship's turns.")
+
+
+async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: discord.TextChannel, mode: str,
+              opponent: Optional[discord.Member], remind_after: Optional[float]) -> None:
+    """/game new ruleset:renegades: a thread, the lobby (or, solo, the first table at once)."""
+    engine_mode, seats = MODES.get(mode, MODES[DEFAULT_MODE])
+    if seats == 1 and opponent is not None:
+        await present.reply(interaction, "Solo is for one player: leave the opponent empty, or choose co-op.")
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    thread = await channel.create_thread(name=f"Renegades: {interaction.user.display_name}",
+                                         type=discord.ChannelType.public_thread)
+    try:
+        info = await bot.service.create(
+            creator=interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id, thread_id=thread.id,
+            ruleset=RENEGADES.name, options={"mode": engine_mode, "seats": seats}, remind_after=remind_after)
+        info = await bot.service.join(info.id, interaction.user.id, interaction.user.display_name,
+                                      faction="renegade")
+    except ServiceError as refused:
+        await interaction.edit_original_response(content=refused.message)
+        return
+    if seats == 1:
+        await thread.send(lobby_text(info, 1), allowed_mentions=present.NO_MENTIONS)
+        await interaction.edit_original_response(content=f"Renegades #{info.id} (solo) is in {thread.mention}.")
+        try:
+            update = await bot.service.start(info.id, interaction.user.id)
+        except ServiceError as refused:
+            await thread.send(refused.message, allowed_mentions=present.NO_MENTIONS)
+            return
+        await present.publish(bot, update, interaction.user.id)
+        return
+    config, _ = await bot.service.seat_options(info.id, interaction.user.id)
+    invited = opponent.id if opponent else 0
+    await thread.send(lobby_text(info, seats, invited), view=lobby_view(info, seats, invited, next_faction(config)),
+                      allowed_mentions=discord.AllowedMentions(users=[opponent] if opponent else False))
+    await interaction.edit_original_response(
+        content=f"Renegades #{info.id} ({mode}) is open in {thread.mention}.\n" + crew_text("renegade"))
+
+
+async def join(interaction: discord.Interaction, game_id: int, side: str) -> None:
+    """Seat the user on `side`, update the lobby message, answer privately (deferred)."""
+    service = interaction.client.service
+    try:
+        info = await service.join(game_id, interaction.user.id, interaction.user.display_name, faction=side)
+        config, _ = await service.seat_options(game_id, interaction.user.id)
+    except ServiceError as refused:
+        await present.reply(interaction, refused.message)
+        return
+    wanted = seats_wanted(config)
+    await interaction.message.edit(content=lobby_text(info, wanted), view=lobby_view(info, wanted, 0, side),
+                                   allowed_mentions=present.NO_MENTIONS)
+    await interaction.edit_original_response(content=crew_text(side))

@@ -1,0 +1,153 @@
+"""Readable lines about Renegades events for the table, the log and local play.
+
+A player's action is a line of its own. Everything the game plays by itself is
+gathered: the NPC ships' turns of an orbital phase become one line ("NPC ships: ..."),
+each NPC a clause of what it did, the surface figures' and NPC crews' turns one line
+("On the surface: ..."), and the world event phase is one line as well, so a thread gets
+one summary per phase rather than a message per NPC step. Events this module does not
+know are put in words by the generic `line` given.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+Namer = dict[str, str]
+Fallback = Callable[[dict, Namer], str]
+
+_SILENT = {"turn_over", "npc_target", "roll_off", "figure_target", "npc_crew_target"}  # folded, or bookkeeping
+_WORLD = {"world_event", "event_damage", "repaired", "fighters_arrive", "last_world_card"}
+_OPENERS = {"ship_turn", "round", "game_over", "surface_phase", "party_turn", "figures_phase",
+            "npc_party"}  # these end an NPC or world phase line
+_ACTORS = {"npc_turn": ("ship", "NPC ships"), "figure_turn": ("figure", "On the surface"),
+           "npc_crew_turn": ("crew", "On the surface")}  # an NPC's turn: who acts, the line it joins
+
+
+def _name(code: Optional[str], names: Namer) -> str:
+    return names.get(code, code) if code else "?"
+
+
+_CLAUSES = {
+    "shields_down": "{ship}'s shields are down",
+    "critical": "{ship} is critically damaged",
+    "fighter_destroyed": "{ship} is destroyed at {cell} (salvage left there)",
+    "descended": "{ship} descends to {planet}",
+    "ascended": "{ship} returns to orbit at {cell}",
+    "npc_waits": "{ship} holds its position",
+    "passed": "{ship} ends its turn",
+    "ship_turn": "{ship}'s turn ({seat})",
+    "round": "Round {round} begins",
+    "world_event": "{card} is drawn",
+    "event_damage": "{ship} takes {amount} damage",
+    "repaired": "{ship} repairs {amount} damage",
+    "last_world_card": "that was the last world card: round {final_round} is the last",
+    "game_over": "The game is over: {outcome} ({reason})",
+    "surface_phase": "The surface phase begins",
+    "party_turn": "{ship}'s landing party acts ({seat})",
+    "npc_party": "{ship}'s landing party acts",
+    "figures_phase": "The surface figures act",
+    "figure_waits": "{figure} waits ({reason})",
+}
+
+
+def _moved(event: dict, names: Namer) -> str:
+    ship = _name(event["ship"], names)
+    if len(event["path"]) > 1:
+        return f"{ship} moves {' > '.join(event['path'])}, facing {event['facing']}"
+    return f"{ship} turns to face {event['facing']}"
+
+
+def _attack(event: dict, names: Namer) -> str:
+    hits = event.get("hits", 0)
+    return (f"{_name(event['ship'], names)} fires on {_name(event['target'], names)}: {hits} "
+            f"hit{'s' if hits != 1 else ''}, {event.get('blocked', 0)} blocked, {event.get('damage', 0)} damage")
+
+
+def _station(event: dict, names: Namer) -> str:
+    moved = f"{_name(event['crew'], names)} takes {event['station']}"
+    return moved + (f", {_name(event['swapped'], names)} takes {event['to']}" if event.get("swapped") else "")
+
+
+def _fighters(event: dict, names: Namer) -> str:
+    placed = event.get("fighters", [])
+    where = f" at {', '.join(event.get('cells', []))}" if placed else ""
+    return (f"{len(placed)} {event['squadron'].title()} fighter{'s' if len(placed) != 1 else ''} arrive{where} "
+            f"(die {event['die']}, {event['already']} already out)")
+
+
+def _walked(event: dict, names: Namer) -> str:
+    return f"{_name(event['figure'], names)} moves {' > '.join(event['path'])}"
+
+
+_TOLD = {"figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
+
+
+def clause(event: dict, names: Namer) -> str:
+    """What one event says ("" for an event this module does not know)."""
+    told = _TOLD.get(event["type"])
+    if told is not None:
+        return told(event, names)
+    template = _CLAUSES.get(event["type"])
+    if template is None:
+        return ""
+    fields = {k: _name(v, names) if isinstance(v, str) else v for k, v in event.items()}
+    try:
+        return template.format(**fields)
+    except KeyError:
+        return ""
+
+
+def public_lines(events: list[dict], names: Namer, fallback: Fallback) -> list[str]:
+    """The events as lines anyone may read: players' actions one by one, each NPC phase
+    and each world event phase as one line."""
+    lines: list[str] = []
+    npc: dict[str, list[str]] = {}  # NPC -> what it did this phase, in order
+    label = "NPC ships"  # the line the NPCs in `npc` make
+    world: list[str] = []
+
+    def close_npc() -> None:
+        if npc:
+            lines.append(f"{label}: " + "; ".join(_npc_clause(code, said, names) for code, said in npc.items()))
+            npc.clear()
+
+    def close_world() -> None:
+        if world:
+            lines.append("World event phase: " + "; ".join(world))
+            world.clear()
+
+    acting: Optional[str] = None  # the NPC whose turn it is
+    for event in events:
+        kind = event["type"]
+        if kind in _ACTORS:
+            field, joins = _ACTORS[kind]
+            if joins != label:
+                close_npc()
+                label = joins
+            acting = event[field]
+            npc.setdefault(acting, [])
+            continue
+        if kind in _SILENT:
+            continue
+        said = clause(event, names) or fallback(event, names)
+        if not said:
+            continue
+        if kind in _WORLD or (world and kind not in _OPENERS):
+            close_npc()
+            acting = None
+            world.append(said)
+        elif acting is not None and kind not in _OPENERS:
+            npc[acting].append(said)
+        else:
+            acting = None
+            close_npc()
+            close_world()
+            lines.append(said[0].upper() + said[1:])
+    close_npc()
+    close_world()
+    return lines
+
+
+def _npc_clause(code: str, said: list[str], names: Namer) -> str:
+    """'Warden moves K7 > K9, facing S, then fires on Kestrel: ...' (its name said once)."""
+    name = _name(code, names)
+    parts = [c.removeprefix(name + " ") for c in said if c != f"{name} holds its position"] or ["holds its position"]
+    return f"{name} " + ", then ".join(parts)

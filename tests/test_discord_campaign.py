@@ -1,0 +1,92 @@
+"""Renegades campaigns through Discord interactions only: /campaign new opens a thread,
+/campaign continue launches a mission game there, its end opens shore leave with one ping
+per player, shore leave is done privately, the roster shows what carried over, and
+/campaign abandon ends it all."""
+from tests.discord_harness import FakeDiscord, choose, open_panel, thread_of, user
+from tests.test_discord_game import PlayByPost
+
+ANN, BO = user(1, "Ann"), user(2, "Bo")
+MEMBERS = {1: ANN, 2: BO}
+
+
+async def play_passing(fake, game_id, thread, clock):
+    """Play the mission through the private panel, every ship passing, until it is over."""
+    while (info := await fake.bot.service.get(game_id)).status == "active":
+        member = MEMBERS[info.awaited[0].user_id]
+        _, commands = await fake.bot.service.legal_commands(game_id, info.awaited[0].user_id)
+        panel = await open_panel(fake, member, thread)
+        await choose(fake, member, panel, commands, commands.index("pass"))
+        clock.now += clock.between_moves
+
+
+def select_of(fake, message):
+    return next(c for c in fake.components(message) if c["custom_id"].startswith("rr:shore:"))
+
+
+async def test_a_campaign_from_new_to_its_second_mission(monkeypatch, tmp_path):
+    clock = PlayByPost()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db"), clock=clock) as fake:
+        lonely = fake.slash(ANN, "campaign new", title="ember")
+        await fake.dispatch(lonely)
+        assert "need another person" in fake.original(lonely)["content"]
+        await fake.dispatch(fake.slash(ANN, "campaign new", title="ember", missions=3, opponent=BO))
+        thread = thread_of(fake)
+        opening = fake.in_channel(thread)[-1]
+        assert "The Ember Accord, 3 missions" in opening["content"] and "<@1> <@2>" in opening["content"]
+        assert "Captain Orla Vesk: 0 XP" in opening["content"]
+
+        await fake.dispatch(fake.slash(ANN, "campaign continue", thread))
+        game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
+        assert any("Mission 1 of 3" in m["content"] for m in fake.in_channel(thread))
+        assert [a["filename"] for a in fake.in_channel(thread)[-1]["attachments"]] == ["board.png"]
+        await play_passing(fake, game_id, thread, clock)
+
+        shore = fake.in_channel(thread)[-1]
+        assert "Mission 1" in shore["content"] and "Shore leave is open: <@1> <@2>" in shore["content"]
+        posted = next(r for r in reversed(fake.sent) if r.json and r.json.get("content") == shore["content"])
+        assert sorted(map(int, posted.json["allowed_mentions"]["users"])) == [1, 2]  # one ping each
+
+        sent = len(fake.sent)
+        panel_call = fake.slash(ANN, "campaign shore", thread)
+        await fake.dispatch(panel_call)
+        panel = fake.original(panel_call)
+        values = [o["value"] for o in select_of(fake, panel)["options"]]
+        assert "sell blink-beacon" in values and values[-1] == "done"
+        await fake.dispatch(fake.click(ANN, int(panel["id"]), select_of(fake, panel)["custom_id"],
+                                       ["sell blink-beacon"]))
+        shown = fake.messages[int(panel["id"])]["content"]
+        assert "You sell Emergency blink beacon for 50 digits." in shown
+        assert shown.count("on offer:") == 1  # Ann's own offers, never Bo's
+        assert not any("blink beacon" in r.text for r in fake.public()[sent:] if not r.ephemeral)  # private
+        refused = fake.slash(ANN, "campaign shore", thread, step="recruit LINNET")
+        await fake.dispatch(refused)
+        assert "costs 100 digits; you have 50" in fake.original(refused)["content"]
+        await fake.dispatch(fake.slash(ANN, "campaign shore", thread, step="done"))
+        assert "Ann is back aboard." in fake.in_channel(thread)[-1]["content"]
+
+        early = fake.slash(ANN, "campaign continue", thread)
+        await fake.dispatch(early)
+        assert "waiting for Bo" in fake.original(early)["content"]
+        bo_panel_call = fake.slash(BO, "campaign shore", thread)
+        await fake.dispatch(bo_panel_call)
+        bo_panel = fake.original(bo_panel_call)
+        await fake.dispatch(fake.click(BO, int(bo_panel["id"]), select_of(fake, bo_panel)["custom_id"], ["done"]))
+        assert "Shore leave is over; mission 2 awaits." in fake.in_channel(thread)[-1]["content"]
+
+        status = fake.slash(BO, "campaign status", thread)
+        await fake.dispatch(status)
+        text = fake.original(status)["content"]
+        assert "mission 1 of 3 played" in text and "Ann (renegade): the Kestrel" in text and "50 digits" in text
+        assert [a["filename"] for a in fake.original(status)["attachments"]] == ["roster.png"]
+        assert text.count("on offer:") == 0  # shore leave is over: no offers left to show
+
+        await fake.dispatch(fake.slash(BO, "campaign continue", thread))
+        second = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
+        assert second != game_id and any("Mission 2 of 3" in m["content"] for m in fake.in_channel(thread))
+
+        await fake.dispatch(fake.slash(BO, "campaign abandon", thread))
+        assert "Bo abandons the campaign after 1 missions." in fake.in_channel(thread)[-1]["content"]
+        assert (await fake.bot.service.get(second)).status == "aborted"
+        gone = fake.slash(ANN, "campaign status", thread)
+        await fake.dispatch(gone)
+        assert "no campaign under way here" in fake.original(gone)["content"]

@@ -1,0 +1,133 @@
+"""Renegades through Discord interactions only: /game new ruleset:renegades, the lobby,
+the private panel, NPC turns summarised once per phase, one ping per decision, and no
+world event card shown before it is drawn."""
+import json
+import random
+
+from engine.renegades.content import load_pack
+from tests.discord_harness import FakeDiscord, choose, open_panel, thread_of, user
+from tests.test_discord_game import PlayByPost, awaited, same_dice, table
+
+ANN, BO = user(1, "Ann"), user(2, "Bo")
+MEMBERS = {1: ANN, 2: BO}
+
+
+async def world_deck_names(fake: FakeDiscord, game_id: int) -> set[str]:
+    """Names of the world event cards still face down in the deck (read from storage)."""
+    state = json.loads((await fake.bot.service.db.game(game_id)).state)
+    cards = load_pack(state["pack"]).world_events
+    deck = state.get("world_deck", [])  # an empty deck is left out of the stored state
+    return {cards[code].name for code in deck} | set(deck)
+
+
+def pick(rng: random.Random, commands: list[str]) -> int:
+    """A random legal command, mostly not a station change, so the game moves on."""
+    acting = [i for i, c in enumerate(commands) if not c.startswith("station")]
+    return rng.choice(acting if acting and rng.random() < 0.9 else range(len(commands)))
+
+
+async def test_a_co_operative_renegades_game_is_played_through_interactions_only(monkeypatch, tmp_path):
+    same_dice(monkeypatch)
+    clock = PlayByPost()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db"), clock=clock) as fake:
+        await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="co-op", opponent=BO))
+        thread = thread_of(fake)
+        lobby = fake.in_channel(thread)[-1]
+        assert "Renegades #" in lobby["content"] and "<@2>" in lobby["content"]
+        join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
+        assert join.endswith(":renegade")  # co-op: everybody flies a Renegade ship
+        game_id = int(join.split(":")[2])
+        intruder = fake.click(user(3, "Cy"), int(lobby["id"]), join)
+        await fake.dispatch(intruder)
+        assert "kept for <@2>" in fake.original(intruder)["content"]
+        click = fake.click(BO, int(lobby["id"]), join)
+        await fake.dispatch(click)
+        assert "Renegade" in fake.original(click)["content"]
+        await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
+        view = await fake.bot.service.view(game_id)
+        assert {s["faction"] for s in view["ships"].values() if s.get("seat")} == {"renegade"}
+        assert sum(1 for s in view["ships"].values() if s.get("seat") is None) == 2  # the NPC Coalition
+        opening = fake.in_channel(thread)[-1]
+        assert [a["filename"] for a in opening["attachments"]] == ["board.png"]
+        rng, steps, npc_phases, dice = random.Random(7), 0, 0, 0
+        while (info := await fake.bot.service.get(game_id)).status == "active":
+            turn = info.awaited[0]
+            member = MEMBERS[turn.user_id]
+            version, commands = await fake.bot.service.legal_commands(game_id, turn.user_id)
+            stored, sent = await table(fake, game_id), len(fake.sent)
+            panel = await open_panel(fake, member, thread)
+            assert "What does the" in panel["content"]  # the decision asked in words
+            await choose(fake, member, panel, commands, pick(rng, commands))
+            after = await fake.bot.service.get(game_id)
+            assert after.version == version + 1
+            to_thread = [r for r in fake.sent[sent:] if r.path.startswith(f"/channels/{thread}/messages")]
+            tables = [r for r in to_thread if r.method == "PATCH" or (r.method == "POST" and r.files)]
+            assert len(tables) == 1, "one table message per action, NPC turns and world events included"
+            content = tables[0].json["content"]
+            npc_lines = [line for line in content.splitlines() if line.startswith("• NPC ships:")]
+            edited = tables[0].method == "PATCH" and stored is not None  # lines of earlier actions stay
+            shown_before = sum(line.startswith("NPC ships:") for line in stored["lines"]) if edited else 0
+            assert len(npc_lines) - shown_before <= 1  # the same seat may end one round and begin the next
+            events = json.loads((await fake.bot.service.log(game_id))[-1].events)
+            if any(e["type"] == "npc_turn" for e in events):
+                npc_phases += 1
+                assert npc_lines, content  # the NPCs' turns in one readable line
+            files = [name for name, _ in tables[0].files]
+            assert files[0] == "board.png"
+            if any(e["type"] == "ship_attack" for e in events):
+                assert files == ["board.png", "dice.png"]
+                dice += 1
+            newly = set(awaited(after)) - {turn.user_id} - set(stored["awaited"] if stored else ())
+            pinged = {int(u) for r in to_thread for u in (r.json or {}).get("allowed_mentions", {}).get("users", [])}
+            assert pinged == newly, (pinged, newly)  # one ping per decision, never the one who just acted
+            hidden = await world_deck_names(fake, game_id)
+            for request in fake.public():
+                assert not any(card in request.text for card in hidden), hidden
+            steps += 1
+            clock.now += clock.between_moves
+        final = fake.in_channel(thread)[-1]["content"]
+        assert "The game is over" in final and "World event phase:" in "\n".join(
+            m["content"] for m in fake.in_channel(thread))
+        assert steps > 10 and npc_phases >= 6 and dice > 0
+
+
+async def test_solo_starts_at_once_plays_typed_commands_and_the_computer_is_refused(monkeypatch, tmp_path):
+    same_dice(monkeypatch)
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        refused = fake.slash(ANN, "game new", ruleset="renegades", mode="solo", computer="easy")
+        await fake.dispatch(refused)
+        assert "computer does not fly Renegades" in fake.original(refused)["content"]
+        wrong = fake.slash(ANN, "game new", mode="solo")
+        await fake.dispatch(wrong)
+        assert "choose ruleset renegades" in fake.original(wrong)["content"]
+        await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="solo"))
+        thread = thread_of(fake)
+        game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
+        info = await fake.bot.service.get(game_id)
+        assert info.status == "active" and [t.user_id for t in info.awaited] == [1]
+        opening = fake.in_channel(thread)[-1]
+        assert [a["filename"] for a in opening["attachments"]] == ["board.png"]
+        version, legal = await fake.bot.service.legal_commands(game_id, 1)
+        offered = await fake.autocomplete(ANN, "play", "command", thread, command="move")
+        assert offered and set(offered) <= set(legal) and all(c.startswith("move") for c in offered)
+        await fake.dispatch(fake.slash(ANN, "play", thread, command=offered[-1]))  # typed, not clicked
+        assert (await fake.bot.service.get(game_id)).version == version + 1
+        status = fake.slash(ANN, "game status", thread)
+        await fake.dispatch(status)
+        assert [a["filename"] for a in fake.original(status)["attachments"]] == ["board.png", "status.png"]
+
+
+async def test_coalition_against_renegades_seats_the_joiner_in_the_coalition(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="coalition vs renegades"))
+        thread = thread_of(fake)
+        lobby = fake.in_channel(thread)[-1]
+        join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
+        assert join.endswith(":coalition")
+        game_id = int(join.split(":")[2])
+        await fake.dispatch(fake.click(BO, int(lobby["id"]), join))
+        await fake.dispatch(fake.click(BO, int(lobby["id"]), f"rr:start:{game_id}"))
+        view = await fake.bot.service.view(game_id)
+        factions = {s["seat"]: s["faction"] for s in view["ships"].values() if s.get("seat")}
+        assert factions == {"p1": "renegade", "p2": "coalition"}
+        assert "The game has started" in fake.messages[int(lobby["id"])]["content"]

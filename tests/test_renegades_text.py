@@ -1,0 +1,65 @@
+"""Renegades events in words: one line per player action, one per NPC phase, one per world phase."""
+import random
+
+from engine.renegades import rules
+from engine.renegades.state import Ship
+from engine.service.rulesets import RENEGADES
+from engine.service.text import public_line
+
+NAMES = {"p1": "Ann", "KESTREL": "Kestrel", "WARDEN": "Warden", "ion-squall": "Ion Squall"}
+
+
+def test_each_npc_phase_is_one_line_naming_each_npc_once():
+    events = [
+        {"type": "ship_moved", "ship": "KESTREL", "path": ["B7", "C7"], "facing": "E", "cost": 1, "points": 6},
+        {"type": "turn_over", "ship": "KESTREL"},
+        {"type": "npc_turn", "ship": "WARDEN"},
+        {"type": "npc_target", "ship": "WARDEN", "target": "KESTREL"},
+        {"type": "ship_moved", "ship": "WARDEN", "path": ["N7", "M7"], "facing": "W", "cost": 1, "points": 6},
+        {"type": "ship_attack", "ship": "WARDEN", "target": "KESTREL", "hits": 2, "blocked": 1, "damage": 1},
+        {"type": "npc_turn", "ship": "DREGG-1"},
+        {"type": "npc_waits", "ship": "DREGG-1"},
+        {"type": "world_event", "card": "ion-squall", "reader": "p1"},
+        {"type": "event_damage", "ship": "KESTREL", "amount": 1},
+        {"type": "round", "round": 2},
+        {"type": "ship_turn", "ship": "KESTREL", "seat": "p1", "initiative": 8},
+    ]
+    assert RENEGADES.public_lines(events, NAMES) == [
+        "Kestrel moves B7 > C7, facing E",
+        "NPC ships: Warden moves N7 > M7, facing W, then fires on Kestrel: 2 hits, 1 blocked, 1 damage; "
+        "DREGG-1 holds its position",
+        "World event phase: Ion Squall is drawn; Kestrel takes 1 damage",
+        "Round 2 begins",
+        "Kestrel's turn (Ann)",
+    ]
+
+
+def test_an_unknown_event_is_still_said_in_words():
+    generic = public_line({"type": "crew_moved", "crew": "VESK"}, NAMES)
+    assert RENEGADES.public_lines([{"type": "crew_moved", "crew": "VESK"}], NAMES) == [generic[0].upper() + generic[1:]]
+
+
+def test_a_whole_coop_game_gives_at_most_one_npc_line_per_action():
+    state = rules.new_game({"mode": "coop", "players": [{"seat": "p1"}]}, seed=5)
+    rng = random.Random(2)
+    while state.phase != "over":
+        state, events = rules.apply(state, "p1", rng.choice(rules.legal_commands(state, "p1")))
+        lines = RENEGADES.public_lines(events, rules.display_names(state))
+        assert sum(line.startswith("NPC ships:") for line in lines) <= 1
+        assert sum(line.startswith("World event phase:") for line in lines) <= 1
+        if any(e["type"] == "npc_turn" for e in events):
+            assert any(line.startswith("NPC ships:") for line in lines)
+
+
+def test_fighters_of_one_squadron_are_told_apart_by_number():
+    state = rules.new_game({"mode": "coop", "players": [{"seat": "p1"}]}, seed=5)
+    state.ships["DREGG-2"] = Ship(id="DREGG-2", name="Dregg fighter", faction="dregg", kind="fighter")
+    names = rules.display_names(state)
+    assert names["DREGG-2"] == "Dregg fighter 2" and names["WARDEN"] == "Warden"
+
+
+def test_crew_are_called_by_name_when_they_change_stations():
+    state = rules.new_game({"mode": "coop", "players": [{"seat": "p1"}]}, seed=5)
+    state, events = rules.apply(state, "p1", "station KESTREL MOTT navigation")
+    assert RENEGADES.public_lines(events, rules.display_names(state)) == \
+        ["Dr. Iva Mott takes navigation, Tallo Brisk takes comms"]
