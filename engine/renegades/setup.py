@@ -25,8 +25,8 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     against NPC Coalition ships), players [{seat, name, faction, ship, crew: [5 codes]}],
     world_cards (6-10: the timed game; 5-6 in the quicker game), tier (1-3), mission (a card
     code), quick (the quicker game: ships start docked on the mission planet). A campaign's
-    mission (engine/renegades/campaign.py) adds `campaign` {title, mission, carried} and
-    each player's `turned`, `upgrades`, `ship_upgrades` and `armory`.
+    mission (engine/renegades/campaign.py) adds `campaign` {title, mission, carried: seat ->
+    {armory}} and each player's `turned`, `upgrades` and `ship_upgrades`.
     """
     from engine.renegades import rules  # the order of play lives there
 
@@ -159,7 +159,7 @@ def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: 
     for station, c in stations.items():
         crew_member = pieces.crewmember(pack.crew[c], code, station)
         crew_member.faction = spec.faction  # a turned crewmember serves the ship's faction
-        if c in turned:
+        if pack.crew[c].faction != spec.faction:
             crew_member.turned_from = pack.crew[c].faction
         for upgrade in _upgrades(pack, (carried.get("upgrades") or {}).get(c, []), "crew"):
             crew_member.skills[upgrade.skill] += upgrade.add
