@@ -49,7 +49,7 @@ def attack_events() -> list[dict]:
              "attack": [7, 4, 2, 1], "hits": 2, "defense": [5, 2], "rerolled": [], "blocked": 1, "wounds": 1}]
 
 
-def test_events() -> list[dict]:
+def skill_events() -> list[dict]:
     """Tallo hides (a stealth test) and Pell talks with the courier (a leadership test)."""
     return [{"type": "stealth", "crew": "TALLO", "dice": [5, 3, 1], "passed": True, "moving": False},
             {"type": "persuade", "crew": "PELL", "against": None, "dice": [4, 2], "won": False}]
@@ -59,7 +59,7 @@ def main(folder: str) -> None:
     os.makedirs(folder, exist_ok=True)
     view = midgame_view()
     pictures = {"renegades-surface.png": render_surface(view, move_events() + attack_events()),
-                "renegades-crew-dice.png": render_crew_dice(view, attack_events() + test_events())}
+                "renegades-crew-dice.png": render_crew_dice(view, attack_events() + skill_events())}
     for name, data in pictures.items():
         with open(os.path.join(folder, name), "wb") as out:
             out.write(data)

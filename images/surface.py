@@ -20,6 +20,7 @@ from typing import Optional
 from PIL import Image, ImageDraw
 
 from engine.renegades.content import cell_xy, xy_cell
+from images.crew_dice import render_crew_dice
 from images.style import (ATTACK_MARK, COVER, CORRIDOR_FLOOR, FLOOR, GREY, HAZARD, INK, MOVE_MARK, MUTED, PAPER,
                           STYLES, VOID, WHITE, blend, centred_text, dashed_line, draw_shape, encode, fit_size,
                           ink_on, text, text_width, washed)
@@ -218,6 +219,24 @@ def positions_before(surface: dict, events: list[dict]) -> list[tuple[dict, dict
     return before
 
 
+def on_the_surface(view: dict) -> bool:
+    """Whether the surface is worth a picture: the surface phase, or crew on it (figures
+    alone, such as the guards set up with the mission, are not)."""
+    return view.get("phase") == "surface" or bool((view.get("surface") or {}).get("crew"))
+
+
+def pictures_for(view: dict, events: list[dict]) -> list[tuple[str, bytes]]:
+    """The surface pictures an update needs, as (file name, PNG): "surface.png" while
+    `on_the_surface`, "crew-dice.png" when the events rolled surface dice."""
+    drawn = []
+    if on_the_surface(view):
+        drawn.append(("surface.png", render_surface(view, events)))
+    dice = render_crew_dice(view, events)
+    if dice is not None:
+        drawn.append(("crew-dice.png", dice))
+    return drawn
+
+
 # --- drawing ------------------------------------------------------------------------------------------
 def render_surface(view: dict, events: list[dict] | tuple = ()) -> bytes:
     """PNG of the planet surface for a public view, highlighting what `events` describe."""
@@ -319,7 +338,9 @@ def _crew(draw, cx: float, cy: float, r: float, member: dict, label: str) -> Non
 def _figure(draw, cx: float, cy: float, r: float, figure: dict, label: str) -> None:
     """An NPC figure: dark, its rank's shape, a white label; a guard has a yellow rim."""
     shape = RANK_SHAPES.get(figure.get("rank"), "hexagon")
-    draw_shape(draw, shape, cx, cy, r + 2, HAZARD if figure.get("guard") else WHITE)
+    if figure.get("guard"):
+        draw_shape(draw, shape, cx, cy, r + 5, HAZARD, outline=INK, width=1)
+    draw_shape(draw, shape, cx, cy, r + 2, WHITE)
     draw_shape(draw, shape, cx, cy, r, FIGURE, outline=WHITE, width=1)
     centred_text(draw, (cx, cy + (3 if shape == "triangle" else 0)), label,
                  fit_size(label, int(r * 1.4), max(9, round(r * 0.7))), WHITE)
