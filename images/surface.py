@@ -30,6 +30,7 @@ CELL = 42
 MARGIN = 26
 LINE = 24
 FOOTER = 6 * LINE + 14
+LAST_SIZE = 13  # the smallest size of the line of last actions
 WALL_MARK = GREY
 ROCK = MUTED
 # (colour, shape) per faction, the orbital board's (images/orbit.py FACTION_STYLES on main)
@@ -273,7 +274,7 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
         cx, cy = frame.centre(figure["cell"])
         _figure(draw, cx, cy, frame.cell * 0.36, figure, flabels[code])
         _health(draw, frame, figure["cell"], figure.get("health", 0), figure.get("damage", 0))
-    for code in sorted(crew, key=lambda c: (not crew[c].get("ko"), c)):  # the fallen first, beneath
+    for code in sorted(crew, key=lambda c: (bool(crew[c].get("ko")), c)):  # the fallen last: seen in their corner
         member = crew[code]
         if member.get("ko"):
             cx, cy = frame.centre(member["cell"])
@@ -471,13 +472,28 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str], flabels
             last.append(f"{name.get(event['crew'], event['crew'])} opened the container at {event['cell']}")
         elif kind == "trap":
             last.append(f"a booby trap went off at {event['cell']}")
-    return [first, second, objective_line(view, labels), ("Last: " + "; ".join(last)) if last else "", *LEGEND]
+    return [first, second, objective_line(view, labels), _latest(last, _line_width(surface)), *LEGEND]
+
+
+def _line_width(surface: dict) -> int:
+    """The pixels a footer line may take under a board of that width."""
+    return surface["width"] * CELL + 30
+
+
+def _latest(actions: list[str], width: int) -> str:
+    """'Last: ...' with as many of the latest actions as fit in `width` at LAST_SIZE,
+    saying how many earlier ones it leaves out."""
+    for start in range(len(actions)):
+        left = f"(+{start} earlier) " if start else ""
+        line = f"Last: {left}" + "; ".join(actions[start:])
+        if text_width(line, LAST_SIZE) <= width:
+            return line
+    return f"Last: (+{len(actions) - 1} earlier) {actions[-1]}" if actions else ""
 
 
 def _footer(draw, view: dict, events: list[dict], labels: dict[str, str], flabels: dict[str, str],
             frame: Frame) -> None:
-    width, height = frame.size
-    top = height - FOOTER + 8
+    top = frame.size[1] - FOOTER + 8
     for i, line in enumerate(footer_lines(view, events, labels, flabels)):
-        size = fit_size(line, width - 2 * MARGIN + 30, 17 if i == 0 else 15 if i < 4 else 13, 8)
+        size = fit_size(line, _line_width(view["surface"]), 17 if i == 0 else 15 if i < 4 else LAST_SIZE, 8)
         text(draw, (MARGIN - 14, top + LINE / 2 + i * LINE), line, size, INK if i < 3 else MUTED, "lm")

@@ -213,3 +213,23 @@ def test_every_position_of_random_quicker_games_draws(seed):
             drawn += name == "surface.png"
             rolled += name == "crew-dice.png"
     assert drawn > 20 and rolled > 0
+
+
+def test_an_unconscious_crewmember_under_another_shows_in_the_corner(view):
+    frame = frame_of(view)
+    shared = copy.deepcopy(view)
+    shared["surface"]["crew"]["RHEE"]["cell"] = "D6"  # where Vesk stands (or carries it)
+    image = pixels(surface.render_surface(shared))
+    corner = {at(image, frame, "D6", dx, dy) for dx in range(-15, -6) for dy in range(5, 14)}
+    assert washed(RENEGADE) in corner
+    assert at(image, frame, "D6", 10, 10) == RENEGADE
+    assert washed(RENEGADE) not in {at(pixels(surface.render_surface(view)), frame, "D6", dx, dy)
+                                    for dx in range(-15, -6) for dy in range(5, 14)}
+
+
+def test_the_last_actions_keep_the_latest_that_fit(view):
+    events = [{"type": "crew_moved", "crew": "VESK", "path": ["B3", "C4", "C5", "D6"]}] * 9 + [
+        {"type": "figure_defeated", "figure": "DREGG-T1", "cell": "F7"}]
+    line = surface.footer_lines(view, events, {"VESK": "VES"}, {})[3]
+    assert line.startswith("Last: (+") and line.endswith("VES moved B3 > C4 > C5 > D6; DREGG-T1 defeated")
+    assert surface.text_width(line, surface.LAST_SIZE) <= surface._line_width(view["surface"])
