@@ -220,11 +220,11 @@ def test_an_unconscious_crewmember_under_another_shows_in_the_corner(view):
     shared = copy.deepcopy(view)
     shared["surface"]["crew"]["RHEE"]["cell"] = "D6"  # where Vesk stands (or carries it)
     image = pixels(surface.render_surface(shared))
-    corner = {at(image, frame, "D6", dx, dy) for dx in range(-15, -6) for dy in range(5, 14)}
+    corner = {at(image, frame, "D6", dx, dy) for dx in range(-11, -5) for dy in range(4, 12)}
     assert washed(RENEGADE) in corner
     assert at(image, frame, "D6", 10, 10) == RENEGADE
     assert washed(RENEGADE) not in {at(pixels(surface.render_surface(view)), frame, "D6", dx, dy)
-                                    for dx in range(-15, -6) for dy in range(5, 14)}
+                                    for dx in range(-11, -5) for dy in range(4, 12)}
 
 
 def test_the_last_actions_keep_the_latest_that_fit(view):
