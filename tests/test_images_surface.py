@@ -199,15 +199,20 @@ def test_surface_golden(name):
     assert diff.point(lambda v: 255 if v > 40 else 0).histogram()[255] / area < 0.002, f"{path} changed"
 
 
-@pytest.mark.parametrize("seed", [101, 202])
-def test_every_position_of_random_quicker_games_draws(seed):
-    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "quick": True, "world_cards": 5}, seed)
+@pytest.mark.parametrize("seed, config", [(101, {"players": [{"seat": "p1"}, {"seat": "p2"}]}),
+                                          (202, {"mode": "coop", "players": [{"seat": "p1"}]}),
+                                          (303, {"players": [{"seat": "p1"}, {"seat": "p2"}]})])
+def test_every_position_of_random_quicker_games_draws(seed, config):
+    """The quicker game (every ship docked on the mission planet from the start), versus
+    and solo against NPC Coalition crew."""
+    state = rules.new_game({**config, "quick": True, "world_cards": 5}, seed)
     rng = random.Random(seed)
     drawn = rolled = 0
     while state.phase != "over":
         seat, command = random_command(state, rng)
         state, events = rules.apply(state, seat, command)
         view = rules.view_for(state, None)
+        assert pixels(surface.render_surface(view, events)).size == (556, 714)  # every position, on the surface or not
         for name, data in surface.pictures_for(view, events):
             assert pixels(data).width > 500
             drawn += name == "surface.png"
