@@ -194,14 +194,14 @@ def _test(draw, top: int, event: dict, names: dict[str, str]) -> None:
     name = names.get(who, who)
     _title(draw, top, f"{name}: {TESTS[kind]}")
     row = top + TITLE + ROW / 2 - 6
-    rows = [(name, event.get("dice", []))]
+    rows = [(who, event.get("dice", []))]  # labelled by card code: 'VESK', 'SYPHON-W1'
     if kind == "turn_attempt":
-        rows.append((names.get(event["prisoner"], event["prisoner"]), event.get("prisoner_dice", [])))
+        rows.append((event["prisoner"], event.get("prisoner_dice", [])))
     elif kind == "persuade" and event.get("against"):
-        rows.append((names.get(event["against"], event["against"]), event.get("against_dice", [])))
-    for k, (who_name, faces) in enumerate(rows):
+        rows.append((event["against"], event.get("against_dice", [])))
+    for k, (code, faces) in enumerate(rows):
         y = row + k * ROW
-        _row_label(draw, y, who_name.split()[0].upper(), "test dice")
+        _row_label(draw, y, str(code), "test dice")
         for i, face in enumerate(sorted(faces, reverse=True)):
             _die(draw, FIRST_X + i * STEP, y, face, WHITE, face >= SUCCESS)
         if not faces:

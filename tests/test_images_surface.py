@@ -238,3 +238,19 @@ def test_the_last_actions_keep_the_latest_that_fit(view):
     line = surface.footer_lines(view, events, {"VESK": "VES"}, {})[3]
     assert line.startswith("Last: (+") and line.endswith("VES moved B3 > C4 > C5 > D6; DREGG-T1 defeated")
     assert surface.text_width(line, surface.LAST_SIZE) <= surface._line_width(view["surface"])
+
+
+def test_an_opposed_test_shows_both_sides_dice(view):
+    event = {"type": "turn_attempt", "prisoner": "RHEE", "ship": "WARDEN", "leader": "HALVERN", "dice": [10, 5, 2],
+             "prisoner_dice": [6, 1], "turned": True}
+    image = pixels(crew_dice.render_crew_dice(view, [event]))
+    assert image.height == crew_dice._height(event) + 8
+    first = crew_dice.TITLE + crew_dice.ROW / 2 - 6
+
+    def edge(i, y):
+        """The left rim of the i-th die of a row: ink for a success, grey for a failure."""
+        return image.getpixel((round(crew_dice.FIRST_X + i * crew_dice.STEP - crew_dice.DIE / 2 + 1), round(y)))
+    assert [edge(i, first) for i in range(4)] == [INK, INK, MUTED, PAPER]  # 10 (+5 on one die) and 5 succeed
+    assert [edge(i, first + crew_dice.ROW) for i in range(3)] == [INK, MUTED, PAPER]
+    assert crew_dice.test_lines(event, {}) == ["2 against 1 successes: turned: the prisoner joins the captors.",
+                                               "More successes than the prisoner turn it."]
