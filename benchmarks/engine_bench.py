@@ -131,22 +131,36 @@ def main():
           f"2 vs 2: {medians['2 vs 2, boards placed'] / two:.2f}x (target: under 4x)")
 
     for label, config in (("Coalition against Renegades", {"players": [{"seat": "p1"}, {"seat": "p2"}]}),
-                          ("solo against NPC Coalition ships", {"mode": "coop", "players": [{"seat": "p1"}]})):
-        times, commands = time_renegades_games(games, config)
-        print(f"complete random Renegades game (orbit only, 6 world cards), {label}: median "
+                          ("solo against NPC Coalition ships", {"mode": "coop", "players": [{"seat": "p1"}]}),
+                          ("4 players, 10 world cards", {"players": [{"seat": f"p{i}"} for i in range(1, 5)],
+                                                         "world_cards": 10}),
+                          ("the quicker game (landed from the start), versus",
+                           {"players": [{"seat": "p1"}, {"seat": "p2"}], "quick": True})):
+        times, commands, surface = time_renegades_games(games, config)
+        print(f"complete random Renegades game (orbit and surface), {label}: median "
               f"{statistics.median(times) * 1e3:.1f} ms, p95 {p95(times) * 1e3:.1f} ms, "
-              f"{statistics.median(commands):.0f} commands (random player included), {games} games")
+              f"{statistics.median(commands):.0f} commands, {statistics.median(surface):.0f} of them on the surface "
+              f"(random player included), {games} games (target: under 200 ms)")
+
+
+SURFACE_VERBS = {"deploy", "disembark", "open", "scan", "hide", "carry", "take", "board"}
+
+
+def _on_surface(words, state):
+    """A landing party's command: a surface verb, or a move or attack by a crewmember."""
+    return words[0] in SURFACE_VERBS or (len(words) > 1 and words[1] in state.crew)
 
 
 def time_renegades_games(count, config):
-    times, commands = [], []
+    times, commands, surface = [], [], []
     for seed in range(count):
         start = time.perf_counter()
         state = renegades_rules.new_game(config, seed)
         state, log = renegades_autoplay.play_out(state, random.Random(seed))
         times.append(time.perf_counter() - start)
         commands.append(len(log))
-    return times, commands
+        surface.append(sum(1 for _, command in log if _on_surface(command.split(), state)))
+    return times, commands, surface
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ from images.ship_dice import render_ship_dice, ship_dice_image  # noqa: E402
 from images.ship_status import render_ship_status, ship_status_image  # noqa: E402
 from images.status import status_image  # noqa: E402
 from images.style import encode  # noqa: E402
+from images import demo_surface, surface  # noqa: E402
+from images.crew_dice import crew_dice_image, render_crew_dice  # noqa: E402
 
 
 def timed(fn, runs: int) -> tuple[list[float], bytes]:
@@ -53,6 +55,10 @@ def main() -> None:
     ren = demo_renegades.midgame_view()
     ren_move = demo_renegades.move_events()
     ren_attack = ren_move + demo_renegades.attack_events()
+    ground = demo_surface.midgame_view()
+    ground_move = demo_surface.move_events()
+    ground_fight = ground_move + demo_surface.attack_events()
+    ground_rolls = demo_surface.attack_events() + demo_surface.skill_events()
     league = [Standing(n, rank_title(n), str(n), f"Player {n}", 16 - n // 3, 900 - 7 * n) for n in range(1, 41)]
     cases = [
         ("board standard (move)", lambda: render_board(view, move_events()),
@@ -72,6 +78,13 @@ def main() -> None:
         ("renegades ship dice", lambda: render_ship_dice(ren, ren_attack), lambda: ship_dice_image(ren, ren_attack)),
         ("renegades crews, ships", lambda: render_ship_status(ren), lambda: ship_status_image(ren)),
         ("standings, 40 players", lambda: render_standings("Season", league), lambda: standings_image("Season", league)),
+        # the Renegades surface: board target p95 < 25 ms
+        ("renegades surface (move)", lambda: surface.render_surface(ground, ground_move),
+         lambda: surface.surface_image(ground, ground_move)),
+        ("renegades surface (attack)", lambda: surface.render_surface(ground, ground_fight),
+         lambda: surface.surface_image(ground, ground_fight)),
+        ("renegades crew dice", lambda: render_crew_dice(ground, ground_rolls),
+         lambda: crew_dice_image(ground, ground_rolls)),
     ]
     board._STATIC.clear()
     start = time.perf_counter()

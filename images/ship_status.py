@@ -1,6 +1,7 @@
 """Renegades crew and ship status: each hero ship's shields and hull as peg rows, whether
 it is critically damaged, where it is, who holds each station, and the crew aboard off
-station or gone down to the planet; the NPC fighters in play on one line.
+station or gone down to the planet (the view's crew fields `cell`, `room`, `captive`,
+`wounds`, `ko`); the NPC fighters in play on one line.
 
 A shield or hull point left is a solid dot and a lost one a ring, so damage reads
 without colour; shields down and critical damage are also said in words.
@@ -54,7 +55,8 @@ def _who(view: dict, cid: str) -> str:
     if member is None:
         return cid
     wounds = member.get("wounds", 0)
-    return f"{member.get('name', cid)} ({cid})" + (f", {wounds} wound{'s' if wounds != 1 else ''}" if wounds else "")
+    return (f"{member.get('name', cid)} ({cid})" + (f", {wounds} wound{'s' if wounds != 1 else ''}" if wounds else "")
+            + (", unconscious" if member.get("ko") else ""))
 
 
 def _card_height(view: dict, code: str) -> int:

@@ -176,3 +176,25 @@ def test_every_position_of_random_games_is_drawn_with_each_ship_in_orbit_at_its_
                     cx, cy = frame().centre(ship["cell"])
                     below_label = (cx, cy + r * 0.6)  # inside every shape, clear of its label and nose
                     assert close(at(image, below_label), O.style_of(ship)[0]), (code, ship["cell"])
+
+
+def test_status_places_crew_on_the_surface_in_the_med_bay_and_captives_from_the_surface_view():
+    from engine.renegades import rules
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "quick": True, "world_cards": 5}, seed=2)
+    kestrel = state.player("p1").ships[0]
+    crew = sorted((c for c in state.crew.values() if c.ship == kestrel), key=lambda c: c.id)
+    down, hurt = crew[0], crew[1]
+    state, _ = rules.apply(state, "p1", f"deploy {kestrel} {down.id}")
+    captive = next(c for c in state.crew.values() if c.faction == "coalition")
+    state.crew[hurt.id].station, state.crew[hurt.id].room = None, "medbay"
+    state.crew[hurt.id].wounds, state.crew[hurt.id].ko = 4, True
+    for ship in state.ships.values():
+        ship.stations = {k: v for k, v in ship.stations.items() if v not in (hurt.id, captive.id)}
+    captive.ship, captive.station, captive.room, captive.captive = kestrel, None, "brig", True
+    view = rules.view_for(state, None)
+    full = {**view, "ships": O.ships_of(view)}
+    rows = dict((cid, where) for where, cid in S.crew_lines(full, kestrel))
+    cell = view["surface"]["crew"][down.id]["cell"]
+    assert rows[down.id] == f"Down at {cell}" and rows[hurt.id] == "Med bay" and rows[captive.id] == "Captive"
+    assert "unconscious" in S._who(view, hurt.id) and "4 wounds" in S._who(view, hurt.id)
+    decoded(S.render_ship_status(view))

@@ -1,5 +1,8 @@
-"""The Renegades campaign engine: set-up, a mission out to a game and back, every shore
-leave step, prisoners, and the three epic endings (rulings N80-N89, N95-N96)."""
+"""The Renegades campaign engine: set-up, a mission out to a game and back (played on the
+surface too), every shore leave step, prisoners, and the three epic endings (rulings
+N80-N89, N95-N96)."""
+import random
+
 import msgspec
 import pytest
 
@@ -8,6 +11,7 @@ from engine.renegades import campaign as cp
 from engine.renegades import rules
 from engine.renegades.campaign_text import line, names_of, roster_lines
 from engine.renegades.content import load_pack
+from tests.test_renegades_random_games import random_command
 
 PACK = load_pack("content/renegades")
 TWO = [{"seat": "p1", "name": "Ann", "faction": "renegade"}, {"seat": "p2", "name": "Bo", "faction": "coalition"}]
@@ -371,3 +375,82 @@ def test_every_event_and_the_roster_read_as_words():
     roster = "\n".join(roster_lines(cp.view_for(c, "p1"), PACK, names))
     assert "The Ember Accord: mission 1 of 3 played" in roster
     assert "turned from the coalitions" in roster and "armory: Arc pistol" in roster
+
+
+# --- the surface carries over -------------------------------------------------------------------------
+def surface_mission(seed):
+    """The first mission of a quicker-game campaign, played to its end by random legal
+    commands: the landing parties are on the surface from the start."""
+    c = launched(new(seed=seed, quick=True))
+    state = rules.new_game(cp.mission_config(c), c.mission_seed)
+    assert state.phase == "landing"  # the quicker game: docked on the mission planet
+    rng, events = random.Random(seed), []
+    while state.phase != "over":
+        seat, command = random_command(state, rng)
+        state, happened = rules.apply(state, seat, command)
+        events += happened
+    return c, state, events
+
+
+def test_wounds_knock_outs_and_digits_from_the_surface_carry_into_the_campaign():
+    found = None
+    for seed in range(1, 13):  # the first random mission where a campaign crewmember is knocked out
+        c, state, events = surface_mission(seed)
+        flying = {code for cap in c.captains for code in cap.flying}
+        out = [code for code in sorted(flying) if state.crew[code].ko and not state.crew[code].captive]
+        if out and state.result["digits"]:
+            found = c, state, events, out
+            break
+    assert found, "no random surface mission knocked out a campaign crewmember"
+    c, state, events, out = found
+    assert any(e["type"] == "knocked_out" for e in events)
+    earned = {f: state.result.get("reward", {}).get(f, 0) + state.result["digits"].get(f, 0)
+              for f in ("renegade", "coalition")}
+    c, recorded = cp.apply(c, "p1", "finish", cp.outcome_of(state))
+    healed = {e["seat"]: set(e["healed"]) for e in recorded if e["type"] == "shore_leave"}
+    for cap in c.captains:
+        assert cap.digits == earned[cap.faction]  # one player a side: the reward and the surface digits
+        hurt = {code for code in cap.flying if state.crew[code].wounds or state.crew[code].ko}
+        assert healed[cap.seat] == hurt  # N83: shore leave heals exactly who the surface hurt
+        assert not any(h.wounds or h.ko for h in cap.crew.values())
+    assert set(out) <= set().union(*healed.values())
+
+
+def test_loot_a_crew_carries_out_is_counted_when_the_mission_ends():
+    for seed in range(1, 13):
+        c, state, events = surface_mission(seed)
+        counted = [e for e in events if e["type"] == "loot_counted"]
+        if counted:
+            break
+    assert counted
+    assert not any(e["item"] in state.crew[e["crew"]].gear for e in counted)  # turned into digits
+    assert events.index(counted[-1]) < next(i for i, e in enumerate(events) if e["type"] == "game_over")
+    for faction in ("renegade", "coalition"):
+        loot = sum(e["digits"] for e in counted if state.crew[e["crew"]].faction == faction)
+        assert state.result["digits"].get(faction, 0) >= loot
+
+
+def test_a_prisoner_turned_in_the_mission_joins_its_captors_roster():  # N37, N87
+    c, state, _ = surface_mission(2)
+    pell = state.crew["PELL"]  # as medbay.turn_prisoners leaves a prisoner it turned
+    pell.turned_from, pell.faction, pell.ship, pell.station, pell.room = "coalition", "renegade", "KESTREL", None, None
+    c, events = cp.apply(c, "p1", "finish", cp.outcome_of(state))
+    ann, bo = c.captain("p1"), c.captain("p2")
+    assert "PELL" in ann.crew and ann.crew["PELL"].turned_from == "coalition" and ann.crew["PELL"].faction == "renegade"
+    assert "PELL" not in bo.crew and "PELL" not in bo.flying
+    assert {"type": "crew_turned", "seat": "p1", "crew": "PELL", "from_seat": "p2"} in events
+    assert "now serves" in line(events[[e["type"] for e in events].index("crew_turned")],
+                                names_of(PACK, cp.view_for(c, "p1")))
+    c, _ = cp.apply(c, "p1", "crew VESK PELL RHEE MOTT GRUND")
+    c, _ = cp.apply(rich(c, "p2"), "p2", "recruit KOVIN")
+    c = everyone_done(cp.apply(c, "p2", "crew HALVERN KOVIN ORSO ANSEL BRECK")[0])
+    game = rules.new_game(cp.mission_config(launched(c)), 1)
+    assert game.crew["PELL"].faction == "renegade" and game.crew["PELL"].turned_from == "coalition"
+
+
+def test_the_campaigns_armory_stocks_the_mission_ships_surface_armory():
+    c = launched(new())
+    c.captain("p1").armory = ["scatter-rifle", "blink-beacon", "arc-pistol"]
+    game = rules.new_game(cp.mission_config(c), c.mission_seed)
+    assert game.armory["KESTREL"] == ["scatter-rifle", "arc-pistol"]  # the beacon is no surface weapon
+    assert game.armory["WARDEN"] == list(c.captain("p2").armory[:3]) + ["arc-blade"]

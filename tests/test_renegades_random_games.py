@@ -1,4 +1,6 @@
-"""Renegades random legal play: 50 complete games keep the invariants, hide the world deck
+"""Renegades random legal play: 200 complete games (solo, two co-operating players,
+Coalition against Renegades, four players; tiers 1-3; one in ten the quicker game) keep
+the invariants, hide the world deck, the shut containers and the other side's bounties,
 and replay exactly."""
 import json
 import random
@@ -12,7 +14,7 @@ from engine.renegades.autoplay import random_command
 from engine.renegades.board import orbit_of
 from engine.renegades.state import from_json, to_json
 
-GAMES = 50
+GAMES = 200
 SEEDS = random.Random(20261124).sample(range(10**9), GAMES)
 CONFIGS = [
     {"mode": "coop", "players": [{"seat": "p1"}]},  # solo against NPC Coalition ships
@@ -23,7 +25,8 @@ CONFIGS = [
 
 
 def check_invariants(state):
-    board = orbit_of(rules.Game(state).pack.path)
+    g = rules.Game(state)
+    board = orbit_of(g.pack.path)
     cells = [s.cell for s in state.ships.values() if s.cell is not None]
     assert len(cells) == len(set(cells)), "two ships share a square"
     for ship in state.ships.values():
@@ -34,15 +37,55 @@ def check_invariants(state):
         for station, code in ship.stations.items():
             assert state.crew[code].ship == ship.id and state.crew[code].station == station
     assert len(state.pending) <= 1
+    check_surface(state, g)
+
+
+def check_surface(state, g):
+    """One standing piece a square, off the walls and docks; crew in one place each; at most
+    three of a ship's crew on the surface; the carried with their carriers."""
+    ground = g.ground
+    standing = [c.cell for c in state.crew.values() if c.cell and not c.ko] + [f.cell for f in state.figures.values()]
+    assert len(standing) == len(set(standing)), "two figures share a square"
+    assert not set(standing) & (ground.blocking | set(state.docks.values()))
+    for crew in state.crew.values():
+        places = [crew.cell is not None, crew.station is not None, crew.room is not None]
+        assert sum(places) <= 1, crew
+        assert crew.hidden is False or (crew.cell and not crew.ko)
+        assert 0 <= crew.wounds <= crew.health and crew.ko == (crew.wounds >= crew.health) or crew.ko
+        if crew.carried_by:
+            assert state.crew[crew.carried_by].carrying == crew.id and crew.cell == state.crew[crew.carried_by].cell
+        if crew.captive:
+            assert crew.faction != state.ships[crew.ship].faction and crew.room in ("medbay", "brig")
+    for ship in state.ships.values():
+        if ship.kind == "ship":
+            assert len([c for c in state.crew.values() if c.ship == ship.id and c.cell and not c.captive]) <= 3
+            assert (ship.id in state.docks) == (ship.docked == board_planet(g))
+    for figure in state.figures.values():
+        assert 0 <= figure.damage < figure.health
+
+
+def board_planet(g):
+    return g.board.mission_planet.code
 
 
 def check_secrets(state, events):
-    """No world card still in the deck shows in a public view or event; no dice state or seed."""
+    """No world card still in the deck and no shut container's contents show in a public
+    view or event (a seat sees only what its own scans found); no dice state or seed."""
     public = json.dumps(rules.view_for(state, None)) + json.dumps(events)
     for code in state.world_deck:
         assert f'"{code}"' not in public, code
+    for cell, item in state.containers.items():
+        assert f'"{item}"' not in public, item
+        for seat in state.seats:
+            seen = json.dumps(rules.view_for(state, seat))
+            assert (f'"{item}"' in seen) == (cell in state.peeks.get(seat, [])), (seat, item)
     view = rules.view_for(state, "p1")
     assert "dice" not in view and "seed" not in view and "world_deck" not in view
+    assert all(b["paid"] for b in rules.view_for(state, None)["bounties"].values())
+    for seat in state.seats:
+        faction = state.player(seat).faction
+        for other, bounty in rules.view_for(state, seat)["bounties"].items():
+            assert bounty["paid"] or state.player(other).faction == faction, (seat, other)
 
 
 def play_checked(seed, config):
@@ -68,18 +111,24 @@ def play_checked(seed, config):
     return state, log
 
 
-@pytest.mark.parametrize("chunk", range(5))
+CHUNKS = 10
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_random_renegades_games_keep_invariants_and_replay(chunk):
     verbs = Counter()
-    for index in range(chunk * GAMES // 5, (chunk + 1) * GAMES // 5):
-        seed, config = SEEDS[index], CONFIGS[index % len(CONFIGS)]
+    for index in range(chunk * GAMES // CHUNKS, (chunk + 1) * GAMES // CHUNKS):
+        seed = SEEDS[index]
+        config = {**CONFIGS[index % len(CONFIGS)], "tier": 1 + index // len(CONFIGS) % 3}
+        if index % 10 == 9:  # the quicker game: every ship starts docked on the mission planet
+            config.update(quick=True, world_cards=6)
         final, log = play_checked(seed, config)
-        assert final.result is not None and final.result["outcome"] == "unfinished"
+        assert final.result is not None and final.result["outcome"] in ("unfinished", "won", "lost", "tied")
         assert from_json(to_json(final)) == final
         replayed = rules.new_game(config, seed)
         for seat, command in log:
             replayed, _ = rules.apply(replayed, seat, command)
         assert to_json(replayed) == to_json(final), f"seed {seed} did not replay"
         verbs.update(command.split()[0] for _, command in log)
-    for verb in ("move", "attack", "pass", "station"):
+    for verb in ("move", "attack", "pass", "station", "deploy"):
         assert verbs[verb] > 0, verb

@@ -1,4 +1,5 @@
 """Renegades: set-up refusals, the pack's validation, views, and play through the service."""
+import json
 import random
 import shutil
 
@@ -76,6 +77,24 @@ def test_views_hide_the_world_deck_dice_and_seed():
         view = rules.view_for(state, seat)
         assert "world_deck" not in view and "dice" not in view and "seed" not in view
         assert view["world_deck_count"] == 6
+
+
+def test_views_keep_their_keys_and_add_the_surface():
+    """Pictures are drawn from the view: the orbital keys stay, the surface comes under new
+    keys, and shut containers show as squares without their contents."""
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "mission": "the-reactor-core"}, 3)
+    view = rules.view_for(state, None)
+    for key in ("ships", "crew", "players", "order", "pending", "mission",
+                "world_deck_count", "location_deck_count", "salvage"):
+        assert key in view, key
+    surface = view["surface"]
+    assert (surface["board"], surface["width"], surface["height"]) == ("veyra-outpost", 12, 12)
+    assert surface["docks"] == ["A1", "L1", "A12", "L12"] and len(surface["tiles"]) == 9
+    assert surface["containers"] == sorted(state.containers) and surface["scanned"] == {}
+    assert surface["objective"]["kind"] == "container" and view["figures"]["SYPHON-W1"]["cell"] == "G7"
+    assert "containers" not in view and "peeks" not in view and "surface_deck" not in view
+    for item in state.containers.values():
+        assert f'"{item}"' not in json.dumps(view)
 
 
 def test_refused_commands_leave_the_state_untouched():

@@ -1,25 +1,59 @@
-"""A Renegades player that picks among legal commands at random, leaning towards fights and
-landings: for fuzzing, benchmarks and a simple opponent."""
+"""A Renegades player that picks among legal commands at random, leaning towards fights,
+landings and the mission: for fuzzing, benchmarks and a simple opponent."""
 from __future__ import annotations
 
 import random
+from typing import Optional
 
 from engine import playout
 from engine.renegades import rules
+from engine.renegades.board import distance
+from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import GameState
 
-KEEN = ("attack", "descend", "ascend")
+KEEN = ("attack", "descend", "ascend", "deploy", "disembark", "open", "take", "carry", "board")
 
 
 def random_command(state: GameState, rng: random.Random, keen: float = 0.7) -> tuple[str, str]:
-    """(seat, command) for the first awaited seat: an attack, descent or ascent with
-    probability `keen` when one is legal, otherwise any legal command."""
+    """(seat, command) for the first awaited seat: on the surface, half the time a step
+    towards the mission parameter (or home with it); otherwise an eager command (attack,
+    descent, landing, search ...) with probability `keen` when one is legal, else any."""
     seat = rules.awaited(state)[0]
     options = rules.legal_commands(state, seat)
+    if state.phase == "surface" and rng.random() < 0.5:
+        aimed = _towards_mission(state, options)
+        if aimed is not None:
+            return seat, aimed
     eager = [o for o in options if o.split()[0] in KEEN]
     if eager and rng.random() < keen:
         return seat, rng.choice(eager)
     return seat, rng.choice(options)
+
+
+def _towards_mission(state: GameState, options: list[str]) -> Optional[str]:
+    """Board with the parameter, take it or open its container, else the move that brings
+    a crewmember nearest its goal."""
+    obj = state.objective
+    if obj is None or obj.ship is not None:
+        return None
+    spot = next((c for c, item in state.containers.items() if item == PARAMETER), None) or obj.cell
+    best, best_gap = None, None
+    for option in options:
+        words = option.split()
+        if words[0] == "board" and obj.holder == words[1] or words[0] == "take" \
+                or words[0] == "open" and words[2] == spot:
+            return option
+        if words[0] != "move" or words[1] not in state.crew:
+            continue
+        crew = state.crew[words[1]]
+        goal = state.docks.get(crew.ship) if obj.holder == crew.id else (
+            spot or (state.crew[obj.holder].cell if obj.holder else None))
+        if goal is None:
+            continue
+        gap = distance(words[2], goal) - distance(crew.cell, goal)
+        if gap < 0 and (best_gap is None or gap < best_gap):
+            best, best_gap = option, gap
+    return best
 
 
 def play_out(state: GameState, rng: random.Random, limit: int = 2000) -> tuple[GameState, list[tuple[str, str]]]:

@@ -52,7 +52,8 @@ def new_campaign(config: dict[str, Any], seed: int) -> Campaign:
     """A campaign ready for its first mission. RuleError when the config cannot be played.
 
     config: pack, title (a campaign title of the pack), missions (3-5), mode (versus | coop),
-    tier, world_cards, players [{seat, name, faction, ship, crew: [5 codes]}].
+    tier, world_cards, quick (every mission the quicker game, landed from the start),
+    players [{seat, name, faction, ship, crew: [5 codes]}].
     """
     pack = _pack(config.get("pack") or "content/renegades")
     title = str(config.get("title") or "")
@@ -70,9 +71,12 @@ def new_campaign(config: dict[str, Any], seed: int) -> Campaign:
     specs = config.get("players") or []
     if not 1 <= len(specs) <= 4:
         raise RuleError("A Renegades campaign is for one to four players.")
+    if config.get("quick") and int(config.get("world_cards", 6)) not in (5, 6):
+        raise RuleError("The quicker game plays with 5 or 6 world cards.")
     dice = Dice.seeded(seed)
     campaign = Campaign(pack=pack_ref(pack.path), seed=seed, dice=dice, title=title, planned=planned, mode=mode,
-                        captains=[], tier=int(config.get("tier", 1)), world_cards=int(config.get("world_cards", 6)))
+                        captains=[], tier=int(config.get("tier", 1)), world_cards=int(config.get("world_cards", 6)),
+                        quick=bool(config.get("quick")))
     taken: set[str] = set()
     ships: set[str] = set()
     for index, spec in enumerate(specs):
@@ -114,8 +118,9 @@ def _check_first_crew(pack: Pack, faction: str, crew: list[str], taken: set[str]
 def mission_config(campaign: Campaign) -> dict[str, Any]:
     """The config of the Renegades game for the mission being played: each player's flying
     crew with their turned crew and upgrades (the game applies them), and the armory under
-    `campaign.carried` (the game does not use it yet, so the campaign keeps its own armory:
-    what a landing party finds comes back as the digits the game counts)."""
+    `campaign.carried` (the game stocks the ship's surface armory with its weapons; the
+    campaign keeps its own armory, and what a landing party finds comes back as the
+    digits the game counts)."""
     if campaign.phase != "mission" or campaign.current is None:
         raise RuleError("No mission is under way.")
     players = [{"seat": c.seat, "name": c.name, "faction": c.faction, "ship": c.ship, "crew": list(c.flying),
@@ -124,21 +129,25 @@ def mission_config(campaign: Campaign) -> dict[str, Any]:
                 "ship_upgrades": list(c.ship_upgrades)} for c in campaign.captains]
     carried = {c.seat: {"armory": list(c.armory)} for c in campaign.captains}
     return {"pack": campaign.pack, "mode": campaign.mode, "tier": campaign.tier, "world_cards": campaign.world_cards,
-            "mission": campaign.current, "players": players,
+            "quick": campaign.quick, "mission": campaign.current, "players": players,
             "campaign": {"title": campaign.title, "mission": len(campaign.played) + 1, "carried": carried}}
 
 
 def outcome_of(final_state: Any) -> dict[str, Any]:
     """What carries over from a finished Renegades game (its state, or that state as plain
-    data): the result, the digits each faction earned, and each crewmember's condition.
+    data): the result, the digits each faction earned (the reward and what the surface
+    brought: knock-outs, figures, bounties, loot), and each crewmember's condition: wounds
+    and knock-out, the ship holding it captive, the ship it serves once turned.
     Fields a game does not report are left out, and the campaign keeps what it had."""
     state = final_state if isinstance(final_state, dict) else msgspec.to_builtins(final_state)
     result = state.get("result") or {}
     ships = state.get("ships") or {}
     crew = {}
     for code, c in (state.get("crew") or {}).items():
+        captive = bool(c.get("captive"))
         crew[code] = {"wounds": c.get("wounds", 0), "ko": bool(c.get("ko", False)),
-                      "held_by": c.get("ship") if c.get("captive") else None}
+                      "held_by": c.get("ship") if captive else None,
+                      "turned_to": c.get("ship") if c.get("turned_from") and not captive else None}
     return {"mission": state.get("mission"), "over": state.get("phase") == "over",
             "outcome": result.get("outcome", "unfinished"), "winner": result.get("winner"),
             "digits": _faction_digits(result), "crew": crew,
@@ -212,13 +221,18 @@ def _share(c: Campaign, by_faction: dict[str, int]) -> dict[str, int]:
 
 
 def _carry_crew(c: Campaign, pack: Pack, outcome: dict, by_ship: dict[str, Captain], emit) -> None:
-    """Wounds and knock-outs stand; crew held captive aboard a player's ship go to its brig (N87)."""
+    """Wounds and knock-outs stand; crew held captive aboard a player's ship go to its brig,
+    crew turned in its brig during the mission join its roster (N87)."""
     for code, seen in outcome["crew"].items():
         owner = next((cap for cap in c.captains if code in cap.crew), None)
         prisoner_of = next((cap for cap in c.captains if code in cap.brig), None)
         hand = owner.crew[code] if owner else prisoner_of.brig[code] if prisoner_of else None
         if hand is not None:
             hand.wounds, hand.ko = seen["wounds"], seen["ko"]
+        turned_to = by_ship.get(seen.get("turned_to") or "")
+        if turned_to is not None and turned_to is not owner:
+            _join_turned(c, pack, code, seen, turned_to, owner, emit)
+            continue
         captor = by_ship.get(seen["held_by"]) if seen["held_by"] else None
         if seen["held_by"] is None or owner is None and captor is None:
             continue
@@ -236,6 +250,25 @@ def _carry_crew(c: Campaign, pack: Pack, outcome: dict, by_ship: dict[str, Capta
                                wounds=seen["wounds"], ko=seen["ko"])
         captor.brig[code] = captive
         emit("prisoner_taken", seat=captor.seat, crew=code, from_seat=owner.seat if owner else None)
+
+
+def _join_turned(c: Campaign, pack: Pack, code: str, seen: dict, captor: Captain, owner: Optional[Captain],
+                 emit) -> None:
+    """A prisoner turned during the mission (N37) serves its captor from now on, turned from
+    its faction, if a berth is free; otherwise it stays in the captor's brig (N87)."""
+    hand = owner.crew.pop(code) if owner else None
+    if owner is not None:
+        owner.flying = [x for x in owner.flying if x != code]
+    card = pack.crew[code]
+    hand = hand or Hand(code=code, name=card.name, faction=card.faction, wounds=seen["wounds"], ko=seen["ko"])
+    if len(captor.crew) >= pack.ships[captor.ship].capacity:
+        captor.brig[code] = hand
+        emit("prisoner_taken", seat=captor.seat, crew=code, from_seat=owner.seat if owner else None)
+        return
+    if hand.faction != captor.faction:
+        hand.turned_from, hand.faction = hand.faction, captor.faction
+    captor.crew[code] = hand
+    emit("crew_turned", seat=captor.seat, crew=code, from_seat=owner.seat if owner else None)
 
 
 def _on_abandon(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:

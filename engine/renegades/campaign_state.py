@@ -74,6 +74,7 @@ class Campaign(_Data):
     captains: list[Captain]
     tier: int = 1
     world_cards: int = 6
+    quick: bool = False  # every mission is the quicker game (N57)
     phase: str = "briefing"  # see PHASES
     version: int = 0
     deck: list[str] = []  # missions bearing the title, hidden order (N80)

@@ -22,6 +22,7 @@ STATIONS = ("commander", "navigation", "weapons", "comms", "engineering")
 SKILLS = ("leadership", "search", "piloting", "tech", "stealth", "weapons", "medical")
 FACTIONS = ("renegade", "coalition")
 SQUADRONS = ("syphon", "zurathi", "dregg")  # the order NPC squadrons act in
+ARMORY = ("arc-pistol", "arc-pistol", "arc-pistol", "arc-blade")  # every ship's armory at set-up
 
 Code = Annotated[str, msgspec.Meta(pattern=r"^[A-Z][A-Z0-9-]{0,15}$")]
 Key = Annotated[str, msgspec.Meta(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
@@ -58,6 +59,7 @@ class Surface(_Schema):
     speed: Annotated[int, msgspec.Meta(ge=0, le=12)]
     attack: Dice
     defense: Optional[DieBonus] = None
+    abilities: list[Literal["rally"]] = []  # special abilities on the surface (docs/renegades.md)
 
 
 class StationBonus(_Schema):
@@ -139,10 +141,49 @@ class SurfaceBoard(_Schema):
     width: Annotated[int, msgspec.Meta(ge=5, le=26)]
     height: Annotated[int, msgspec.Meta(ge=5, le=26)]
     docks: list[Cell]
+    locations: Annotated[list[Location], msgspec.Meta(min_length=1)]
     blocking: list[Cell] = []
     obstructed: list[Cell] = []
     water: list[Cell] = []
     containers: list[Cell] = []
+
+
+class Weapon(_Schema):
+    code: Key
+    name: str
+    type: Literal["ranged", "melee"]
+    kind: Literal["pistol", "rifle", "melee"]
+    range: Annotated[int, msgspec.Meta(ge=1, le=15)]
+    bonus: Optional[DieBonus] = None
+
+
+class SearchItem(_Schema):
+    """What a container holds."""
+
+    code: Key
+    name: str
+    kind: Literal["loot", "weapon", "trap", "heal", "empty"]
+    value: Annotated[int, msgspec.Meta(ge=0)] = 0
+    weapon: Optional[Key] = None
+    attack: Dice = 0
+    heal: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
+
+
+class Villain(_Schema):
+    """A non-player figure of the surface: a villain commander or warrior, a creature or a drone."""
+
+    code: Code
+    name: str
+    species: Key
+    rank: Literal["commander", "warrior", "creature", "drone"]
+    pool: Annotated[int, msgspec.Meta(ge=1, le=6)]
+    health: Annotated[int, msgspec.Meta(ge=1, le=30)]
+    speed: Annotated[int, msgspec.Meta(ge=0, le=12)]
+    attack: Dice
+    range: Annotated[int, msgspec.Meta(ge=1, le=15)]
+    search: Dice
+    defense: Optional[DieBonus] = None
+    escort: Optional[Code] = None
 
 
 class Test(_Schema):
@@ -152,11 +193,30 @@ class Test(_Schema):
 
 
 class Tactical(_Schema):
+    """A commander's tactical card. `effect` names what a surface card does in play
+    (orbital cards are not played yet): extra-move (one more square to a crewmember's moves
+    this round), aim (+1 to one attack die this round, a crewmember beside the commander),
+    fall-back (no elude tests this round)."""
+
     code: Key
     name: str
     type: Literal["orbital", "surface"]
     test: Test
     text: str
+    effect: Optional[Literal["extra-move", "aim", "fall-back"]] = None
+
+
+class Parameter(_Schema):
+    """The mission parameter: in the container on `cell`, or a person standing there."""
+
+    kind: Literal["container", "courier"]
+    cell: Cell
+    name: str
+
+
+class Guard(_Schema):
+    villain: Code
+    cell: Cell
 
 
 class Mission(_Schema):
@@ -166,13 +226,19 @@ class Mission(_Schema):
     reward: Annotated[int, msgspec.Meta(ge=0)]
     story: str
     setup: str
+    parameter: Parameter
+    surface: Key = "veyra-outpost"
+    guards: list[Guard] = []
 
 
 class WorldEffect(_Schema):
-    kind: Literal["story", "damage", "repair", "fighters"]
+    kind: Literal["story", "damage", "repair", "fighters", "enemies"]
     area: Literal["all", "obstructed"] = "all"
     amount: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
     squadron: Optional[Literal["syphon", "zurathi", "dregg"]] = None
+    villain: Optional[Code] = None  # enemies: the figures rolled for
+    commander: Optional[Code] = None  # enemies: a commander placed whatever the roll
+    most: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0
 
 
 class WorldEvent(_Schema):
@@ -242,6 +308,7 @@ class PackInfo(_Schema):
 
 SECTIONS = {"crew": Crew, "ships": Ship, "fighters": Fighter, "surfaces": SurfaceBoard,
             "tactical": Tactical, "missions": Mission, "world_events": WorldEvent,
+            "weapons": Weapon, "search_items": SearchItem, "villains": Villain,
             "campaigns": CampaignTitle, "gear": Gear, "upgrades": Upgrade}
 
 
@@ -256,12 +323,16 @@ class Pack(msgspec.Struct, frozen=True):
     tactical: dict[str, Tactical]
     missions: dict[str, Mission]
     world_events: dict[str, WorldEvent]
+    weapons: dict[str, Weapon]
+    search_items: dict[str, SearchItem]
+    villains: dict[str, Villain]
     campaigns: dict[str, CampaignTitle]
     gear: dict[str, Gear]
     upgrades: dict[str, Upgrade]
     shore_leave: ShoreLeave
 
 
+@functools.lru_cache(maxsize=1024)
 def cell_xy(cell: str) -> tuple[int, int]:
     """'H8' -> (7, 7): zero-based column and row."""
     return ord(cell[0]) - ord("A"), int(cell[1:]) - 1
@@ -336,10 +407,37 @@ def _cross_check(pack: Pack) -> list[str]:
     for board in pack.surfaces.values():
         off_board(board.docks + board.blocking + board.obstructed + board.water + board.containers,
                   board.width, board.height, f"surfaces.{board.code}")
+        for location in board.locations:
+            off_board([location.from_, location.to], board.width, board.height,
+                      f"surfaces.{board.code}.locations.{location.code}")
     for mission in pack.missions.values():
+        board = pack.surfaces.get(mission.surface)
+        if board is None:
+            problems.append(f"missions.{mission.code}: no surface board '{mission.surface}'")
+        elif mission.parameter.kind == "container" and mission.parameter.cell not in board.containers:
+            problems.append(f"missions.{mission.code}: no container on {mission.parameter.cell}")
+        for guard in mission.guards:
+            if guard.villain not in pack.villains:
+                problems.append(f"missions.{mission.code}: no villain '{guard.villain}'")
         for title in mission.campaigns:
             if title not in pack.campaigns:
                 problems.append(f"missions.{mission.code}: unknown campaign title '{title}'")
+    for event in pack.world_events.values():
+        for code in (event.effect.villain, event.effect.commander):
+            if code is not None and code not in pack.villains:
+                problems.append(f"world_events.{event.code}: no villain '{code}'")
+    for item in pack.search_items.values():
+        if item.kind == "weapon" and item.weapon not in pack.weapons:
+            problems.append(f"search_items.{item.code}: no weapon '{item.weapon}'")
+    for villain in pack.villains.values():
+        if villain.escort is not None and villain.escort not in pack.villains:
+            problems.append(f"villains.{villain.code}: no escort '{villain.escort}'")
+    for needed in ARMORY:
+        if needed not in pack.weapons:
+            problems.append(f"weapons: the armory needs '{needed}'")
+    for gear in pack.gear.values():
+        if gear.kind == "weapon" and gear.code not in pack.weapons:
+            problems.append(f"gear.{gear.code}: a weapon card with no surface weapon '{gear.code}'")
     for upgrade in pack.upgrades.values():
         wanted = "skill" if upgrade.target == "crew" else "stat"
         if getattr(upgrade, wanted) is None or (upgrade.skill and upgrade.stat):

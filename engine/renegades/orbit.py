@@ -7,9 +7,11 @@ from typing import Optional
 from engine.errors import RuleError
 from engine.renegades.board import DIRECTIONS, OrbitBoard, distance, orbit_of
 from engine.renegades.content import SQUADRONS, load_pack
+from engine.renegades.ground import Ground, ground_of
 from engine.renegades.state import GameState, Ship
 
 MAX_DICE = 8  # the box holds eight red and eight black dice (N8)
+FACTION_RANK = {"renegade": 0, "coalition": 1}  # Renegades first on equal initiative
 
 
 class Game:
@@ -20,6 +22,19 @@ class Game:
         self.pack = load_pack(state.pack)
         self.board: OrbitBoard = orbit_of(self.pack.path)
         self.events: list[dict] = []
+        self.answering: list = []  # the decisions the command being applied answers
+
+    @property
+    def ground(self) -> Ground:
+        """The mission's surface board."""
+        return ground_of(self.pack.path, self.state.surface)
+
+    def free_docks(self) -> list[str]:
+        """Docks of the surface board with no ship on them and nobody standing there (N26)."""
+        s = self.state
+        taken = set(s.docks.values()) | {c.cell for c in s.crew.values() if c.cell and not c.ko}
+        taken |= {f.cell for f in s.figures.values()}
+        return [d for d in self.ground.docks if d not in taken]
 
     def emit(self, kind: str, **data) -> None:
         self.events.append({"type": kind, **data})
@@ -164,7 +179,7 @@ def attack(g: Game, ship: Ship, target: Ship) -> None:
     red = dice.roll(attack_dice(g, ship))
     rolled = list(red)
     for add, count in bonuses(g, ship, "attack"):
-        red = _bump_highest(red, add, count)
+        red = bump_highest(red, add, count)
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
     defense = bonuses(g, target, "defense")
@@ -183,7 +198,7 @@ def attack(g: Game, ship: Ship, target: Ship) -> None:
     take_damage(g, target, damage, ship)
 
 
-def _bump_highest(faces: list[int], add: int, count: int) -> list[int]:
+def bump_highest(faces: list[int], add: int, count: int) -> list[int]:
     """Add `add` to the `count` highest dice (N10)."""
     order = sorted(range(len(faces)), key=lambda i: (-faces[i], i))[:count]
     return [f + add if i in order else f for i, f in enumerate(faces)]
@@ -233,7 +248,7 @@ def take_damage(g: Game, ship: Ship, amount: int, source: Optional[Ship]) -> Non
     if was_up and not ship.shields_up:
         g.emit("shields_down", ship=ship.id)
     if not was_critical and ship.critical:
-        g.emit("critical", ship=ship.id)
+        g.emit("critical", ship=ship.id, by=source.id if source else None)
 
 
 def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
@@ -241,7 +256,9 @@ def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
     if ship.cell is None:
         raise RuleError(f"The {ship.name} is already docked.")
     home = board.home_of(ship.faction)
-    choices = [board.mission_planet.code] + ([home.code] if home and ship.critical else [])
+    obj = g.state.objective
+    bringing = obj is not None and obj.ship == ship.id and g.state.tier >= 2  # N46: home with the parameter
+    choices = [board.mission_planet.code] + ([home.code] if home and (ship.critical or bringing) else [])
     if planet is None:
         planet = next((p for p in choices if board.beside_planet(ship.cell, p)), choices[0])
     if planet not in board.planets:
@@ -252,6 +269,8 @@ def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
                         else f"{board.planets[planet].name} is not a planet to descend on in this mission.")
     if not board.beside_planet(ship.cell, planet):
         raise RuleError(f"The {ship.name} must be on a square beside {board.planets[planet].name} to descend.")
+    if planet == board.mission_planet.code and not g.free_docks():
+        raise RuleError("Every dock on the surface is taken or has somebody standing on it.")
     ship.left_from, ship.cell = ship.cell, None
     ship.docked, ship.docked_round = planet, g.state.round
     g.emit("descended", ship=ship.id, planet=planet, cell=ship.left_from)
@@ -286,48 +305,59 @@ def npc_order(g: Game) -> list[str]:
 
 
 def _targets(g: Game, npc: Ship) -> list[Ship]:
-    """Ships this NPC hunts: Renegade ships for the Coalition, player ships for fighters."""
+    """Ships this NPC hunts: Renegade ships in orbit for the Coalition; player ships for
+    fighters, also those docked on the mission planet for more than one round (N59)."""
     found = []
     for s in g.state.ships.values():
-        if s.cell is None or not enemies(g, npc, s):
+        if not enemies(g, npc, s) or (s.cell is None and not (npc.kind == "fighter" and _docked_long(g, s))):
             continue
         if (npc.kind == "ship" and s.faction == "renegade") or (npc.kind == "fighter" and s.seat is not None):
             found.append(s)
     return sorted(found, key=lambda s: s.id)
 
 
+def _docked_long(g: Game, ship: Ship) -> bool:
+    """Docked on the mission planet for more than one round: a target from orbit (N25)."""
+    return ship.docked == g.board.mission_planet.code and g.state.round >= ship.docked_round + 2
+
+
 def choose_target(g: Game, npc: Ship) -> Optional[Ship]:
     """N13: the ship that hurt it most this round if it is in orbit; otherwise pair off:
-    the hunted ship fewest NPCs of its kind were given this round, a roll-off among equals."""
+    the hunted ship fewest NPCs of its kind were given this round, a roll-off among equals.
+    N59: a fighter alone on the board goes for a ship docked on the mission planet first."""
     ships = g.state.ships
     hurt = [(amount, attacker) for attacker, amount in npc.hurt_by.items()
             if attacker in ships and ships[attacker].cell is not None]
     if hurt:
         top = max(a for a, _ in hurt)
         tied = sorted(attacker for a, attacker in hurt if a == top)
-        return ships[_roll_off(g, npc, tied)]
+        return ships[roll_off(g, tied, ship=npc.id)]
     targets = _targets(g, npc)
     if not targets:
         return None
+    docked = [t for t in targets if t.cell is None]
+    if npc.kind == "fighter" and docked and sum(1 for x in ships.values() if x.kind == "fighter") == 1:
+        targets = docked
     load = {t.id: 0 for t in targets}
     for other in ships.values():
         if other is not npc and other.seat is None and other.kind == npc.kind and other.assigned in load:
             load[other.assigned] += 1
     least = min(load.values())
     tied = [t for t in load if load[t] == least]
-    npc.assigned = _roll_off(g, npc, tied)
+    npc.assigned = roll_off(g, tied, ship=npc.id)
     return ships[npc.assigned]
 
 
-def _roll_off(g: Game, npc: Ship, tied: list[str]) -> str:
+def roll_off(g: Game, tied: list[str], **who) -> str:
+    """One die decides among `tied`: each candidate gets as many faces, the rest are rolled again."""
     if len(tied) == 1:
         return tied[0]
-    usable = 6 - 6 % len(tied)  # each candidate gets as many faces; the others are rolled again
+    usable = 6 - 6 % len(tied)
     faces = g.state.dice.roll(1)
     while faces[-1] > usable:
         faces += g.state.dice.roll(1)
     chosen = tied[(faces[-1] - 1) * len(tied) // usable]
-    g.emit("roll_off", ship=npc.id, among=tied, die=faces[-1], rolled=faces, chosen=chosen)
+    g.emit("roll_off", **who, among=tied, die=faces[-1], rolled=faces, chosen=chosen)
     return chosen
 
 
@@ -351,6 +381,9 @@ def npc_turn(g: Game, npc: Ship) -> None:
             return
         kind, where = goal
         if kind == "planet":
+            if where == g.board.mission_planet.code and not g.free_docks():
+                g.emit("npc_waits", ship=npc.id)
+                return
             if g.board.beside_planet(npc.cell, where):
                 descend(g, npc, where)
                 return
@@ -360,13 +393,19 @@ def npc_turn(g: Game, npc: Ship) -> None:
         if can_fire(g, npc, target) is not None:
             attack(g, npc, target)
             continue
+        if target.cell is None:  # docked: close in on the planet to fire down (N59)
+            if not _approach(g, npc, None, target.docked):
+                g.emit("npc_waits", ship=npc.id)
+                return
+            continue
         if not _approach(g, npc, target, None):
             g.emit("npc_waits", ship=npc.id)
             return
 
 
 def _goal(g: Game, npc: Ship):
-    if npc.kind == "ship" and npc.critical:
+    obj = g.state.objective
+    if npc.kind == "ship" and (npc.critical or (obj is not None and obj.ship == npc.id and g.state.tier >= 2)):
         home = g.board.home_of(npc.faction)
         return ("planet", home.code) if home else None
     mission = g.board.mission_planet.code
@@ -383,6 +422,11 @@ def _goal(g: Game, npc: Ship):
 
 
 def _should_ascend(g: Game, npc: Ship) -> bool:
+    obj = g.state.objective
+    if obj is not None and obj.ship == npc.id:  # N46, N47: rise to bring it home, then wait there
+        return not obj.home and npc.docked == g.board.mission_planet.code
+    if any(c.ship == npc.id and c.cell is not None and not c.captive for c in g.state.crew.values()):
+        return False  # N43: an NPC ship waits for its landing party
     if npc.docked == g.board.mission_planet.code:
         return not any(x.docked == npc.docked for x in g.state.ships.values() if x.faction == "renegade")
     return npc.damage <= npc.shields  # N15: home repairs go on until the hull is whole

@@ -4,9 +4,10 @@
     state, events = apply(state, "p1", "move KESTREL E3")
     legal_commands(state, "p2")
 
-A round is the orbital phase (ships by initiative, NPCs last), the surface phase (not
-built yet) and the world event phase. Every pause is a pending decision; an illegal
-command raises RuleError and changes nothing.
+A round is the orbital phase (ships by initiative, NPCs last), the surface phase (landing
+parties by the sum of their initiatives, NPC crew and figures last) and the world event
+phase. Every pause is a pending decision; an illegal command raises RuleError and changes
+nothing.
 """
 from __future__ import annotations
 
@@ -16,17 +17,15 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import orbit
+from engine.renegades import bounties, crew_combat, figures, landing, medbay, missions, orbit, parties, pieces
+from engine.renegades.board import distance
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
 from engine.renegades.state import Decision, GameState, Turn, clone
 
 __all__ = ["new_game", "apply", "canonical", "legal_commands", "awaited", "view_for", "turn_of",
-           "display_names", "begin_round", "run"]
-
-FACTION_RANK = {"renegade": 0, "coalition": 1}  # Renegades first on equal initiative
-
+           "display_names", "begin_round", "begin_surface", "run"]
 
 # --- the order of play ---------------------------------------------------------------------------
 def begin_round(state: GameState) -> None:
@@ -35,9 +34,13 @@ def begin_round(state: GameState) -> None:
     for ship in state.ships.values():
         ship.hurt_by = {}
         ship.assigned = None
+    for crew in state.crew.values():
+        crew.hurt_by, crew.assigned = {}, None
+    for figure in state.figures.values():
+        figure.hurt_by = {}
     seat_index = {seat: i for i, seat in enumerate(state.seats)}
     players = [s for s in state.ships.values() if s.seat is not None]
-    players.sort(key=lambda s: (-orbit.initiative(g, s), FACTION_RANK[s.faction], seat_index[s.seat], s.id))
+    players.sort(key=lambda s: (-orbit.initiative(g, s), orbit.FACTION_RANK[s.faction], seat_index[s.seat], s.id))
     state.order = [s.id for s in players] + orbit.npc_order(g)
     state.turn, state.current, state.phase = 0, None, "orbital"
 
@@ -45,37 +48,82 @@ def begin_round(state: GameState) -> None:
 def _advance(g: Game) -> None:
     """Run the game forward until somebody has to decide something (or it is over)."""
     s = g.state
+    bounties.settle(g)
+    missions.check(g)
     while not s.pending and s.phase != "over":
-        if s.phase == "orbital":
-            if s.current is not None:
-                ship = s.ships.get(s.current.ship)
-                if ship is not None and s.current.actions_left > 0:
-                    s.pending.append(Decision("ship", ship.seat, {"ship": ship.id, "left": s.current.actions_left}))
-                else:
-                    g.emit("turn_over", ship=s.current.ship)
-                    s.current, s.turn = None, s.turn + 1
-            elif s.turn < len(s.order):
-                ship = s.ships.get(s.order[s.turn])
-                if ship is None:  # destroyed before its turn
-                    s.turn += 1
-                elif ship.seat is None:
-                    g.emit("npc_turn", ship=ship.id)
-                    orbit.npc_turn(g, ship)
-                    s.turn += 1
-                else:
-                    s.current = Turn(ship=ship.id)
-                    g.emit("ship_turn", ship=ship.id, seat=ship.seat, initiative=orbit.initiative(g, ship))
-            else:
-                s.phase = "surface"
+        if s.phase == "landing":
+            _advance_landing(g)
+        elif s.phase == "orbital":
+            _advance_orbit(g)
         elif s.phase == "surface":
-            s.phase = "world"  # N16: no landing parties yet, so the surface phase is empty
+            parties.advance(g)
         elif s.phase == "world":
             _end_round(g)
+        bounties.settle(g)
+        missions.check(g)
+
+
+def _advance_landing(g: Game) -> None:
+    """The quicker game's start (N57): each player in turn deploys a landing party from its
+    ship docked on the mission planet, then round 1 begins with the surface phase."""
+    s = g.state
+    if s.turn < len(s.order):
+        ship = s.ships[s.order[s.turn]]
+        s.turn += 1
+        s.pending.append(Decision("deploy", ship.seat, {"ship": ship.id}))
+    else:
+        parties.begin(g)
+
+
+def _advance_orbit(g: Game) -> None:
+    s = g.state
+    if s.current is not None:
+        ship = s.ships.get(s.current.ship)
+        if ship is not None and s.current.actions_left > 0:
+            s.pending.append(Decision("ship", ship.seat, {"ship": ship.id, "left": s.current.actions_left}))
+        else:
+            g.emit("turn_over", ship=s.current.ship)
+            s.current, s.turn = None, s.turn + 1
+    elif s.turn < len(s.order):
+        ship = s.ships.get(s.order[s.turn])
+        if ship is None:  # destroyed before its turn
+            s.turn += 1
+        elif ship.seat is None:
+            g.emit("npc_turn", ship=ship.id)
+            orbit.npc_turn(g, ship)
+            if ship.id in s.ships:
+                _after_npc_ship(g, ship)
+            s.turn += 1
+        else:
+            s.current = Turn(ship=ship.id)
+            g.emit("ship_turn", ship=ship.id, seat=ship.seat, initiative=orbit.initiative(g, ship))
+    else:
+        medbay.turn_prisoners(g)
+        parties.begin(g)
+
+
+def _after_npc_ship(g: Game, ship) -> None:
+    """An NPC ship that touched down on the mission planet takes a dock and lands its
+    party; one that rose frees its dock; one home with the parameter says so."""
+    s = g.state
+    if ship.docked == g.board.mission_planet.code and ship.id not in s.docks:
+        landing.dock(g, ship)
+        figures.npc_deploy(g, ship)
+    elif ship.cell is not None:
+        s.docks.pop(ship.id, None)
+    elif ship.docked is not None:
+        missions.arrived_home(g, ship)
+
+
+def begin_surface(state: GameState) -> None:
+    """Start the surface phase (scenarios start there)."""
+    parties.begin(Game(state))
 
 
 def _end_round(g: Game) -> None:
     """Home repairs, then the world event phase; the round after the last card is the final one."""
     s = g.state
+    medbay.heal_round(g)
     for ship in s.ships.values():
         home = g.board.home_of(ship.faction) if ship.kind == "ship" else None
         if home and ship.docked == home.code and ship.damage > ship.shields:
@@ -87,11 +135,13 @@ def _end_round(g: Game) -> None:
         if not s.world_deck:
             s.last_round = s.round + 1
             g.emit("last_world_card", final_round=s.last_round)
+    missions.end_of_round(g)
+    if s.phase != "world":  # the mission ended
+        return
     if s.last_round is not None and s.round >= s.last_round:
-        s.phase = "over"
-        s.result = {"outcome": "unfinished", "reason": "the world deck ran out before the mission was completed",
-                    "damage": {ship.id: ship.damage for ship in s.ships.values() if ship.kind == "ship"}}
-        g.emit("game_over", **s.result)
+        missions.game_over(g, {
+            "outcome": "unfinished", "winner": None, "reason": "the world deck ran out before the mission was completed",
+            "damage": {ship.id: ship.damage for ship in s.ships.values() if ship.kind == "ship"}})
         return
     s.round += 1
     g.emit("round", round=s.round)
@@ -108,6 +158,9 @@ def _world_event(g: Game, code: str) -> None:
     g.emit("world_event", card=code, reader=reader)
     effect = card.effect
     in_orbit = [ship for ship in sorted(s.ships.values(), key=lambda x: x.id) if ship.cell is not None]
+    if effect.kind == "enemies":
+        figures.arrive(g, effect.villain, effect.commander, effect.most)
+        return
     if card.where == "surface" or effect.kind == "story":
         return
     if effect.kind == "damage":
@@ -175,13 +228,63 @@ def _spend(g: Game) -> None:
     g.state.current.acted = True
 
 
+def _orbital(g: Game, verb: str) -> None:
+    if g.state.phase != "orbital" or any(d.kind != "ship" for d in g.answering):
+        raise RuleError(f"'{verb}' with a ship is for the ship's turn in the orbital phase.")
+
+
+def _crewmember(g: Game, code: str, action: bool = True, aboard: bool = False):
+    """The crewmember of the acting landing party named `code`; with `action`, one that has
+    an action left (spent by the caller)."""
+    s = g.state
+    if s.phase != "surface" or s.current is None:
+        raise RuleError("Crewmembers act in the surface phase, on their landing party's turn.")
+    crew = s.crew.get(code)
+    if crew is None or code not in s.current.crew:
+        raise RuleError(f"{code} is not in the {s.current.ship}'s landing party this turn.")
+    if crew.ko:
+        raise RuleError(f"{crew.name} is unconscious.")
+    if (crew.cell is None) != aboard:
+        raise RuleError(f"{crew.name} is aboard the ship; disembark first." if crew.cell is None
+                        else f"{crew.name} is already on the surface.")
+    if action and s.current.crew[code] <= 0:
+        raise RuleError(f"{crew.name} has used both actions this turn.")
+    return crew
+
+
+def _use(g: Game, crew) -> None:
+    g.state.current.crew[crew.id] -= 1
+
+
 def _on_move(g, seat, args):
+    if g.state.phase == "surface":
+        crew = _crewmember(g, args[0])
+        if len(args) != 2:
+            raise RuleError("Usage: move CREW SQUARE (on the surface)")
+        if landing.move(g, crew, args[1]):
+            _use(g, crew)
+        return
+    _orbital(g, "move")
     ship = _acting_ship(g, args[0])
     orbit.move(g, ship, orbit.parse_legs(args[1:]))
     _spend(g)
 
 
 def _on_attack(g, seat, args):
+    if g.state.phase == "surface":
+        crew = _crewmember(g, args[0])
+        target = pieces.piece(g, args[1])
+        if target is None:
+            raise RuleError(f"No crewmember or figure '{args[1]}' on the surface.")
+        refusal = crew_combat.attack_refusal(g, crew, target)
+        if refusal:
+            raise RuleError(refusal)
+        if crew.rounds.get("rallied") == g.state.round and g.state.current.crew[crew.id] <= 1:
+            raise RuleError(f"{crew.name}'s last action came from a rally and cannot be an attack.")
+        crew_combat.strike(g, crew, target)
+        _use(g, crew)
+        return
+    _orbital(g, "attack")
     ship = _acting_ship(g, args[0])
     target = g.state.ships.get(args[1])
     if target is None:
@@ -191,20 +294,56 @@ def _on_attack(g, seat, args):
 
 
 def _on_descend(g, seat, args):
+    _orbital(g, "descend")
     ship = _acting_ship(g, args[0])
     orbit.descend(g, ship, args[1] if len(args) > 1 else None)
     g.state.current.actions_left = 0  # the turn ends on touchdown
+    if ship.docked == g.board.mission_planet.code:
+        cell = landing.dock(g, ship)
+        g.emit("docked", ship=ship.id, dock=cell)
+        g.state.pending.append(Decision("deploy", seat, {"ship": ship.id}))
+    else:
+        missions.arrived_home(g, ship)
+
+
+def _touched_down(g: Game) -> Optional[str]:
+    """The ship whose landing party is to deploy, if that is the decision answered."""
+    return next((d.info["ship"] for d in g.answering if d.kind == "deploy"), None)
+
+
+def _on_deploy(g, seat, args):
+    s = g.state
+    landed = _touched_down(g)
+    if landed is None:
+        raise RuleError("A landing party deploys when its ship touches down on the mission planet.")
+    ship = s.ships.get(args[0])
+    if ship is None or ship.id != landed:
+        raise RuleError(f"The {landed} is the ship that touched down.")
+    if len(set(args[1:])) != len(args) - 1:
+        raise RuleError("Name each crewmember once.")
+    landing.deploy(g, ship, list(args[1:]))
 
 
 def _on_ascend(g, seat, args):
+    s = g.state
+    if s.phase == "surface":
+        ship = _acting_ship(g, args[0])
+        if ship.id not in s.docks:
+            raise RuleError(f"The {ship.name} is not docked on the surface.")
+        orbit.ascend(g, ship)
+        s.docks.pop(ship.id, None)
+        return
+    _orbital(g, "ascend")
     ship = _acting_ship(g, args[0])
     orbit.ascend(g, ship)
+    s.docks.pop(ship.id, None)
     _spend(g)
 
 
 def _on_station(g, seat, args):
-    """Free action at the start of the ship's turn: a crewmember takes another station; whoever
-    held it takes the one left (N19)."""
+    """Free action at the start of the ship's turn: a crewmember aboard takes a station;
+    whoever held it takes the one left, or goes off station (N19)."""
+    _orbital(g, "station")
     ship = _acting_ship(g, args[0])
     code, station = args[1], args[2]
     if g.state.current.acted:
@@ -212,25 +351,66 @@ def _on_station(g, seat, args):
     if station not in STATIONS:
         raise RuleError(f"A station is one of {', '.join(STATIONS)}.")
     crew = g.state.crew.get(code)
-    if crew is None or crew.ship != ship.id or crew.station is None:
-        raise RuleError(f"{code} is not at a station of the {ship.name}.")
+    if crew is None or crew.ship != ship.id or crew.cell is not None or crew.ko or crew.captive \
+            or crew.room == "brig":
+        raise RuleError(f"{code} is not conscious crew aboard the {ship.name}.")
     if crew.station == station:
         raise RuleError(f"{code} is already at {station}.")
     old = crew.station
     other = ship.stations.get(station)
     ship.stations[station] = code
-    crew.station = station
+    crew.station, crew.room = station, None
     if other is not None:
-        ship.stations[old] = other
+        if old is not None:
+            ship.stations[old] = other
         g.state.crew[other].station = old
-    else:
+    elif old is not None:
         del ship.stations[old]
     g.emit("station", ship=ship.id, crew=code, station=station, swapped=other, to=old if other else None)
 
 
+def _surface_action(act, action=True, aboard=False):
+    """A surface command on one crewmember: `act(g, crew, seat, rest)`; spends an action
+    when `action`."""
+    def handler(g, seat, args):
+        crew = _crewmember(g, args[0], action, aboard)
+        act(g, crew, seat, args[1:])
+        if action:
+            _use(g, crew)
+    return handler
+
+
+def _rally(g, crew, seat, rest):
+    """The rally ability: a friendly crewmember of the party beside it gets one more
+    action this turn, not for an attack (N52)."""
+    s = g.state
+    other = s.crew.get(rest[0])
+    if "rally" not in crew.abilities:
+        raise RuleError(f"{crew.name} has no rally ability.")
+    if other is None or other is crew or other.id not in s.current.crew or other.cell is None or other.ko \
+            or distance(other.cell, crew.cell) != 1:
+        raise RuleError(f"{rest[0]} is not conscious crew of this landing party beside {crew.name}.")
+    s.current.crew[other.id] += 1
+    other.rounds["rallied"] = s.round
+    g.emit("rallied", crew=crew.id, other=other.id)
+
+
+def _disembark(g, crew, seat, rest):
+    landing.step_out(g, crew, g.state.ships[crew.ship])
+
+
 def _on_pass(g, seat, args):
-    g.emit("passed", ship=g.state.current.ship, left=g.state.current.actions_left)
-    g.state.current.actions_left = 0
+    s = g.state
+    if s.phase == "surface":
+        g.emit("passed", ship=s.current.ship, crew=dict(s.current.crew))
+        s.current.crew = {c: 0 for c in s.current.crew}
+        s.turn, s.current = s.turn + 1, None
+        return
+    if _touched_down(g):
+        landing.deploy(g, s.ships[_touched_down(g)], [])
+        return
+    g.emit("passed", ship=s.current.ship, left=s.current.actions_left)
+    s.current.actions_left = 0
 
 
 class Verb(NamedTuple):
@@ -242,11 +422,26 @@ class Verb(NamedTuple):
 
 
 COMMANDS: dict[str, Verb] = {
-    "move": Verb(_on_move, "move SHIP LEG [LEG ...]  (a leg: N, NE3, ...)", 2, 5, "UU"),
-    "attack": Verb(_on_attack, "attack SHIP TARGET", 2, 2, "UU"),
+    "move": Verb(_on_move, "move SHIP LEG [LEG ...]  (a leg: N, NE3, ...) | move CREW SQUARE", 2, 5, "UU"),
+    "attack": Verb(_on_attack, "attack SHIP TARGET | attack CREW TARGET", 2, 2, "UU"),
     "descend": Verb(_on_descend, "descend SHIP [PLANET]", 1, 2, "UL"),
     "ascend": Verb(_on_ascend, "ascend SHIP", 1, 1, "U"),
     "station": Verb(_on_station, "station SHIP CREW STATION", 3, 3, "UUL"),
+    "deploy": Verb(_on_deploy, "deploy SHIP [CREW ...]  (up to three)", 1, 4, "U"),
+    "disembark": Verb(_surface_action(_disembark, aboard=True), "disembark CREW", 1, 1, "U"),
+    "open": Verb(_surface_action(lambda g, c, seat, r: landing.open_container(g, c, seat, r[0])),
+                 "open CREW SQUARE", 2, 2, "U"),
+    "scan": Verb(_surface_action(lambda g, c, seat, r: landing.scan(g, c, seat, r[0] if r else None), False),
+                 "scan CREW [SQUARE]", 1, 2, "U"),
+    "hide": Verb(_surface_action(lambda g, c, seat, r: landing.hide(g, c), False), "hide CREW", 1, 1, "U"),
+    "carry": Verb(_surface_action(lambda g, c, seat, r: landing.carry(g, c, r[0])), "carry CREW OTHER", 2, 2, "U"),
+    "take": Verb(_surface_action(lambda g, c, seat, r: landing.take(g, c)), "take CREW", 1, 1, "U"),
+    "board": Verb(_surface_action(lambda g, c, seat, r: landing.board(g, c)), "board CREW", 1, 1, "U"),
+    "give": Verb(_surface_action(lambda g, c, seat, r: landing.give(g, c, r[0], r[1]), False),
+                 "give CREW OTHER ITEM", 3, 3, "UUL"),
+    "tactic": Verb(_surface_action(lambda g, c, seat, r: landing.tactic(g, c, seat, r[0]), False),
+                   "tactic COMMANDER CREW", 2, 2, "U"),
+    "rally": Verb(_surface_action(_rally), "rally CREW OTHER", 2, 2, "U"),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
 
@@ -288,6 +483,7 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
         raise RuleError(f"It is not your decision (waiting for {', '.join(awaited(state)) or 'nobody'}).")
     new = clone(state)
     g = Game(new)
+    g.answering = [d for d in new.pending if d.player == seat]
     new.pending = [d for d in new.pending if d.player != seat]
     COMMANDS[verb].handler(g, seat, args)
     _advance(g)
@@ -297,12 +493,21 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
 
 # --- legal commands --------------------------------------------------------------------------------
 def legal_commands(state: GameState, seat: str) -> list[str]:
-    """Every command `seat` may send now. Moves are listed as single legs; moves of several
-    legs within the movement points are legal too."""
-    if state.phase == "over" or not any(d.player == seat for d in state.pending):
+    """Every command `seat` may send now. Ship moves are listed as single legs; moves of
+    several legs within the movement points are legal too."""
+    decision = next((d for d in state.pending if d.player == seat), None)
+    if state.phase == "over" or decision is None:
         return []
     g = Game(state)
-    ship = state.ships[state.current.ship]
+    if decision.kind == "deploy":
+        return parties.legal_deploy(g, state.ships[decision.info["ship"]])
+    if decision.kind == "party":
+        return parties.legal(g, state.ships[decision.info["ship"]])
+    return _legal_orbit(g, state.ships[state.current.ship])
+
+
+def _legal_orbit(g: Game, ship) -> list[str]:
+    state = g.state
     options = []
     if ship.cell is not None:
         points = orbit.speed(g, ship)
@@ -319,15 +524,20 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
                     options.append(f"move {ship.id} {direction}{count if count else ''}")
         options += [f"attack {ship.id} {t.id}" for t in sorted(state.ships.values(), key=lambda x: x.id)
                     if orbit.can_fire(g, ship, t) is not None]
+        obj = state.objective
         for planet in g.board.planets.values():
+            bringing = obj is not None and obj.ship == ship.id and state.tier >= 2
             if g.board.beside_planet(ship.cell, planet.code) and (
-                    planet.mission or (planet.home == ship.faction and ship.critical)):
+                    (planet.mission and g.free_docks())
+                    or (planet.home == ship.faction and (ship.critical or bringing))):
                 options.append(f"descend {ship.id} {planet.code}")
     elif ship.docked_round < state.round:
         options.append(f"ascend {ship.id}")
     if not state.current.acted:
-        for station, code in ship.stations.items():
-            options += [f"station {ship.id} {code} {other}" for other in STATIONS if other != station]
+        for crew in pieces.aboard(g, ship.id):
+            if crew.ko or crew.captive or crew.room == "brig":
+                continue
+            options += [f"station {ship.id} {crew.id} {other}" for other in STATIONS if other != crew.station]
     options.append("pass")
     return options
 
@@ -339,15 +549,47 @@ def display_names(state: GameState) -> dict[str, str]:
     names.update({code: crew.name for code, crew in state.crew.items()})
     names.update({code: ship.name if ship.kind == "ship" else f"{ship.name} {code.rsplit('-', 1)[-1]}"
                   for code, ship in state.ships.items()})  # fighters share a name: 'Dregg fighter 2'
+    names.update({code: figure.name for code, figure in state.figures.items()})
     return names
 
 
 def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
-    """What `seat` may see (None: everyone): the world and location decks as counts only,
-    never the dice generator or the seed."""
+    """What `seat` may see (None: everyone): the world, location and surface decks as
+    counts only, shut containers without their contents (a seat sees what its own scans
+    found), never the dice generator or the seed. The surface is under `surface`."""
     view = msgspec.to_builtins(state)
     view.pop("dice", None)
     view.pop("seed", None)
     view["world_deck_count"] = len(view.pop("world_deck", []))
     view["location_deck_count"] = len(view.pop("location_deck", []))
+    view.pop("containers", None)
+    view.pop("peeks", None)
+    view.pop("surface_deck", None)
+    view.pop("bounties", None)
+    view["bounties"] = bounties.visible(state, seat)
+    view["surface"] = _surface_view(state, seat)
     return view
+
+
+def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
+    g = Game(state)
+    ground = g.ground
+    spec = ground.spec
+    crew = {c.id: {"cell": c.cell, "ship": c.ship, "faction": c.faction, "wounds": c.wounds, "health": c.health,
+                   "ko": c.ko, "hidden": c.hidden, "carried_by": c.carried_by, "gear": list(c.gear)}
+            for c in state.crew.values() if c.cell is not None}
+    return {
+        "board": ground.code, "name": ground.name, "width": ground.width, "height": ground.height,
+        "docks": list(ground.docks), "blocking": list(spec.blocking), "obstructed": list(spec.obstructed),
+        "water": list(spec.water),
+        "tiles": [{"code": t.code, "name": t.name, "from": t.from_, "to": t.to} for t in spec.locations],
+        "docked": dict(state.docks),
+        "containers": sorted(state.containers),
+        "scanned": {cell: state.containers[cell] for cell in state.peeks.get(seat or "", [])
+                    if cell in state.containers},
+        "crew": crew,
+        "figures": {f.id: msgspec.to_builtins(f) for f in state.figures.values()},
+        "objective": msgspec.to_builtins(state.objective) if state.objective else None,
+        "order": list(state.order) if state.phase == "surface" else [],
+        "location_deck_count": len(state.surface_deck),
+    }

@@ -1,11 +1,15 @@
 """Scenario positions and expectations for Renegades (`ruleset: renegades`; docs/renegades.md)."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from engine.renegades import rules
+import msgspec
+
+from engine.renegades import figures, rules
 from engine.renegades.content import load_pack
-from engine.renegades.state import GameState, Ship
+from engine.renegades.orbit import Game
+from engine.renegades.state import GameState, Objective, Ship
 
 
 def build(spec: dict[str, Any]) -> GameState:
@@ -16,6 +20,8 @@ def build(spec: dict[str, Any]) -> GameState:
               "world_cards": spec.get("world_cards", 6), "tier": spec.get("tier", 1)}
     if spec.get("mission"):
         config["mission"] = spec["mission"]
+    if spec.get("quick"):
+        config["quick"] = True
     state = rules.new_game(config, spec.get("seed", 1))
     start = spec.get("start")
     if start is None:
@@ -37,6 +43,7 @@ def build(spec: dict[str, Any]) -> GameState:
                         crew.station = next((k for k, v in ship.stations.items() if v == crew.id), None)
             elif name != "squadron":
                 setattr(ship, name, value)
+    _surface(state, spec)
     if "world_deck" in spec:
         state.world_deck = list(spec["world_deck"])
     if "location_deck" in spec:
@@ -45,10 +52,59 @@ def build(spec: dict[str, Any]) -> GameState:
     state.round = start.get("round", 1)
     state.last_round = start.get("last_round")
     state.dice.scripted = list(spec.get("dice", []))
-    rules.begin_round(state)
+    if start.get("phase") == "surface":
+        rules.begin_surface(state)
+    else:
+        rules.begin_round(state)
     rules.run(state)
     state.version = 0
     return state
+
+
+def _surface(state: GameState, spec: dict[str, Any]) -> None:
+    """The surface keys: docks, crew (any CrewMember field; a square takes it off its
+    station), figures (replacing the mission's guards), tactical (seat -> its cards),
+    bounties (seat -> the crewmember it hunts),
+    surface_deck, containers, objective."""
+    for code, cell in (spec.get("docks") or {}).items():
+        ship = state.ships[code]
+        state.docks[code] = cell
+        if ship.docked is None:
+            ship.left_from, ship.cell = ship.cell, None
+            ship.docked, ship.docked_round = Game(state).board.mission_planet.code, 0
+    for code, fields in (spec.get("crew") or {}).items():
+        crew = state.crew[code]
+        for name, value in fields.items():
+            setattr(crew, name, value)
+        if crew.cell is not None or crew.room or crew.captive:
+            crew.station = None
+        for ship in state.ships.values():
+            for station, holder in list(ship.stations.items()):
+                if holder == code and (ship.id != crew.ship or station != crew.station):
+                    del ship.stations[station]
+        if crew.station and state.ships[crew.ship].stations.get(crew.station) != code:
+            crew.station = None
+    if "figures" in spec:
+        state.figures = {}
+        g = Game(state)
+        for ident, fields in (spec.get("figures") or {}).items():
+            fields = dict(fields)
+            figure = figures.place(g, fields.pop("villain"), fields.pop("cell"))
+            del state.figures[figure.id]
+            figure.id = ident
+            for name, value in fields.items():
+                setattr(figure, name, value)
+            state.figures[ident] = figure
+    if "bounties" in spec:
+        state.bounties = dict(spec["bounties"] or {})
+    for seat, cards in (spec.get("tactical") or {}).items():
+        state.player(seat).tactical = list(cards)
+    if "surface_deck" in spec:
+        state.surface_deck = list(spec["surface_deck"])
+    if "containers" in spec:
+        state.containers = dict(spec["containers"] or {})
+    if "objective" in spec:
+        state.objective = msgspec.convert(spec["objective"], Objective) if spec["objective"] else None
 
 
 def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[str]:
@@ -60,7 +116,14 @@ def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[
     for code, ship in state.ships.items():
         view["ships"][code].update(shields_up=ship.shields_up, critical=ship.critical, hull_damage=ship.hull_damage)
     for key, wanted in expect.items():
-        if key in ("ships", "crew"):
+        if key == "views":
+            for seat, fields in wanted.items():
+                failures += _match(f"view of {seat}", rules.view_for(state, None if seat == "public" else seat), fields)
+        elif key == "hidden_from":
+            for seat, words in wanted.items():
+                seen = json.dumps(rules.view_for(state, None if seat == "public" else seat))
+                failures += [f"the view of {seat} shows {w!r}" for w in words if f'"{w}"' in seen]
+        elif key in ("ships", "crew", "figures"):
             for code, fields in wanted.items():
                 if fields is None:
                     if code in view[key]:

@@ -3,15 +3,16 @@ from __future__ import annotations
 
 import itertools
 
-import msgspec
 from typing import Any, Optional
 
 from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.board import orbit_of
 from engine.awaymissions.content import pack_ref
+from engine.renegades import bounties, figures, landing, missions, pieces
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
-from engine.renegades.state import CrewMember, GameState, Player, Ship
+from engine.renegades.orbit import Game
+from engine.renegades.state import GameState, Player, Ship
 
 MODES = ("versus", "coop")
 DEFAULT_PACK = "content/renegades"
@@ -22,7 +23,10 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
 
     config: pack, mode (versus: Coalition against Renegades; coop: Renegade players
     against NPC Coalition ships), players [{seat, name, faction, ship, crew: [5 codes]}],
-    world_cards (6-10: the timed game), tier (1-3), mission (a card code).
+    world_cards (6-10: the timed game; 5-6 in the quicker game), tier (1-3), mission (a card
+    code), quick (the quicker game: ships start docked on the mission planet). A campaign's
+    mission (engine/renegades/campaign.py) adds `campaign` {title, mission, carried: seat ->
+    {armory}} and each player's `turned`, `upgrades` and `ship_upgrades`.
     """
     from engine.renegades import rules  # the order of play lives there
 
@@ -37,9 +41,11 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     seats = config.get("players") or []
     if not 1 <= len(seats) <= 4:
         raise RuleError("Renegades is for one to four players.")
+    quick = bool(config.get("quick"))
     world_cards = int(config.get("world_cards", 6))
-    if not 6 <= world_cards <= min(10, len(pack.world_events)):
-        raise RuleError(f"Play with 6 to {min(10, len(pack.world_events))} world cards.")
+    fewest, most = (5, 6) if quick else (6, min(10, len(pack.world_events)))
+    if not fewest <= world_cards <= most:
+        raise RuleError(f"Play with {fewest} to {most} world cards{' in the quicker game' if quick else ''}.")
     tier = int(config.get("tier", 1))
     if tier not in (1, 2, 3):
         raise RuleError("The tier is 1, 2 or 3.")
@@ -63,9 +69,45 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         for _ in state.players:
             _launch(state, pack, _ship_for(pack, "coalition", None, taken_ships), None, None)
     _deal(state, pack, config.get("mission"), world_cards)
-    rules.begin_round(state)
+    _stock_armories(state, pack, config.get("campaign"))
+    missions.set_up(state, pack)
+    bounties.deal(state)
+    if quick:
+        _land_everyone(state)
+    else:
+        rules.begin_round(state)
     rules.run(state)
     return state
+
+
+def _stock_armories(state: GameState, pack: Pack, campaign: Any) -> None:
+    """A campaign's mission: each player's ship carries the weapons of its campaign armory
+    (`campaign.carried[seat].armory`; gear that is no surface weapon stays in port). Other
+    ships get the standard armory when the mission is set up."""
+    if campaign is None:
+        return
+    if not isinstance(campaign, dict):
+        raise RuleError("`campaign` is set by a campaign's mission (engine/renegades/campaign.py), not by hand.")
+    carried = campaign.get("carried") or {}
+    for player in state.players:
+        if player.seat in carried:
+            armory = carried[player.seat].get("armory") or []
+            state.armory[player.ships[0]] = [code for code in armory if code in pack.weapons]
+
+
+def _land_everyone(state: GameState) -> None:
+    """The quicker game (N57): every ship starts docked on the mission planet; NPC ships land
+    their parties at once, players deploy theirs in seat order before round 1, which has no
+    orbital phase."""
+    g = Game(state)
+    for ship in sorted(state.ships.values(), key=lambda x: (x.seat is None, x.id)):
+        ship.cell, ship.docked, ship.docked_round = None, g.board.mission_planet.code, 0
+        landing.dock(g, ship)
+        if ship.seat is None:
+            figures.npc_deploy(g, ship)
+    seat_index = {seat: i for i, seat in enumerate(state.seats)}
+    players = sorted((x for x in state.ships.values() if x.seat is not None), key=lambda x: seat_index[x.seat])
+    state.phase, state.order, state.turn = "landing", [x.id for x in players], 0
 
 
 def _ship_for(pack: Pack, faction: str, wanted: Optional[str], taken: set[str]) -> str:
@@ -115,12 +157,13 @@ def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: 
     if stations is None:
         raise RuleError("Choose five crew, one for each station: commander, navigation, weapons, comms and engineering.")
     for station, c in stations.items():
-        card = pack.crew[c]
-        skills = msgspec.to_builtins(card.skills)
+        crew_member = pieces.crewmember(pack.crew[c], code, station)
+        crew_member.faction = spec.faction  # a turned crewmember serves the ship's faction
+        if pack.crew[c].faction != spec.faction:
+            crew_member.turned_from = pack.crew[c].faction
         for upgrade in _upgrades(pack, (carried.get("upgrades") or {}).get(c, []), "crew"):
-            skills[upgrade.skill] += upgrade.add
-        state.crew[c] = CrewMember(id=c, name=card.name, faction=spec.faction, initiative=card.initiative,
-                                   stations=list(card.stations), skills=skills, ship=code, station=station)
+            crew_member.skills[upgrade.skill] += upgrade.add
+        state.crew[c] = crew_member
     home = orbit_of(pack.path).home_of(spec.faction)
     occupied = {s.cell for s in state.ships.values()}
     cell = next((c for c in home.launch if c not in occupied), None)

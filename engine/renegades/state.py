@@ -22,9 +22,26 @@ class CrewMember(_Data):
     initiative: int
     stations: list[str]
     skills: dict[str, int]
-    ship: Optional[str] = None
-    station: Optional[str] = None  # None: aboard but off station (not built yet: med bay, brig)
+    ship: Optional[str] = None  # the ship it serves on (a captive: the ship holding it)
+    station: Optional[str] = None  # None: off station (aboard, in `room`, or on the surface)
     wounds: int = 0
+    health: int = 0  # surface health: unconscious at `health` wounds
+    speed: int = 0  # surface squares a move
+    attack: int = 0  # surface attack dice
+    defense: list[int] = []  # [add, dice] of its defense bonus, or empty
+    abilities: list[str] = []  # special abilities on the surface (rally)
+    cell: Optional[str] = None  # its square on the surface board; None while aboard
+    room: Optional[str] = None  # aboard and off station: medbay | brig | None (crew quarters)
+    ko: bool = False  # unconscious
+    captive: bool = False  # held by the other side (in the med bay, then the brig)
+    turned_from: Optional[str] = None  # the faction it served before it was turned
+    carrying: Optional[str] = None  # an unconscious crewmember it carries
+    carried_by: Optional[str] = None
+    gear: list[str] = []  # weapons and search items it carries
+    hidden: bool = False  # passed a stealth test and not found since
+    rounds: dict[str, int] = {}  # the round it last did a once-a-round thing: attack, scan, stealth, pinned, medbay
+    hurt_by: dict[str, int] = {}  # wounds taken this round, by attacker (NPC targeting)
+    assigned: Optional[str] = None  # an NPC crewmember's target this round
 
 
 class Ship(_Data):
@@ -65,6 +82,43 @@ class Ship(_Data):
         return self.kind == "ship" and self.damage >= self.shields + self.hull
 
 
+class Figure(_Data):
+    """A non-player figure on the surface: villain commander or warrior, creature, drone."""
+
+    id: str
+    code: str  # its villain card
+    name: str
+    species: str
+    rank: str  # commander | warrior | creature | drone
+    cell: str
+    health: int
+    speed: int
+    attack: int
+    range: int
+    search: int
+    defense: list[int] = []
+    damage: int = 0
+    guard: bool = False  # placed by the mission to guard its tile until roused
+    escort_of: Optional[str] = None  # the commander it walks beside
+    hurt_by: dict[str, int] = {}  # damage taken this round, by crewmember
+    target: Optional[str] = None  # this round's target
+    last_target: Optional[str] = None  # last round's target (warriors do not share two rounds running)
+    engaged: Optional[str] = None  # the crewmember it fights until one falls (warriors, drones)
+
+
+class Objective(_Data):
+    """The mission parameter: where it is and who has it."""
+
+    kind: str  # container | courier
+    name: str
+    cell: Optional[str] = None  # lying or standing on the surface (None: carried or aboard)
+    sealed: bool = True  # a container parameter still shut in its container
+    holder: Optional[str] = None  # the crewmember carrying it (or followed by the courier)
+    ship: Optional[str] = None  # the ship it is aboard
+    home: bool = False  # tier 2 and 3: brought home
+    delivered: bool = False  # tier 3: handed to the employer
+
+
 class Player(_Data):
     seat: str
     name: str
@@ -88,6 +142,7 @@ class Turn(_Data):
     actions_left: int = 2
     acted: bool = False  # an action was taken (crew may no longer change stations)
     attacked: bool = False
+    crew: dict[str, int] = {}  # surface phase: actions left to each crewmember of the party
 
 
 class GameState(_Data):
@@ -114,6 +169,19 @@ class GameState(_Data):
     last_round: Optional[int] = None  # the round after the last world card: the final one
     location_deck: list[str] = []  # orbital locations, reshuffled after each use
     salvage: list[str] = []  # squares holding salvage tokens
+    surface: str = ""  # the mission's surface board
+    docks: dict[str, str] = {}  # ship id -> its dock square on the surface board
+    containers: dict[str, str] = {}  # square -> search item inside (hidden until opened)
+    peeks: dict[str, list[str]] = {}  # seat -> container squares it has scanned (private)
+    figures: dict[str, Figure] = {}  # non-player figures on the surface
+    figures_made: int = 0
+    surface_deck: list[str] = []  # surface locations, reshuffled after each use
+    armory: dict[str, list[str]] = {}  # ship id -> weapons left aboard
+    objective: Optional[Objective] = None
+    rounds_home: int = 0  # the round the ship carrying the parameter docked at home
+    digits: dict[str, int] = {}  # faction -> digits earned (loot, knock-outs, rewards)
+    bounties: dict[str, str] = {}  # seat -> the crewmember it hunts (secret to the other side)
+    bounties_paid: list[str] = []  # seats whose bounty was paid
     fighters_made: int = 0
     result: Optional[dict[str, Any]] = None
 

@@ -2,9 +2,10 @@
 
 A player's action is a line of its own. Everything the game plays by itself is
 gathered: the NPC ships' turns of an orbital phase become one line ("NPC ships: ..."),
-each NPC a clause of what it did, and the world event phase is one line as well, so
-a thread gets one summary per phase rather than a message per NPC step. Events this
-module does not know are put in words by the generic `line` given.
+each NPC a clause of what it did, the surface figures' and NPC crews' turns one line
+("On the surface: ..."), and the world event phase is one line as well, so a thread gets
+one summary per phase rather than a message per NPC step. Events this module does not
+know are put in words by the generic `line` given.
 """
 from __future__ import annotations
 
@@ -13,9 +14,12 @@ from typing import Callable, Optional
 Namer = dict[str, str]
 Fallback = Callable[[dict, Namer], str]
 
-_SILENT = {"turn_over", "npc_turn", "npc_target", "roll_off"}  # folded into other lines, or bookkeeping
+_SILENT = {"turn_over", "npc_target", "roll_off", "figure_target", "npc_crew_target"}  # folded, or bookkeeping
 _WORLD = {"world_event", "event_damage", "repaired", "fighters_arrive", "last_world_card"}
-_OPENERS = {"ship_turn", "round", "game_over"}  # these end an NPC or world phase line
+_OPENERS = {"ship_turn", "round", "game_over", "surface_phase", "party_turn", "figures_phase",
+            "npc_party"}  # these end an NPC or world phase line
+_ACTORS = {"npc_turn": ("ship", "NPC ships"), "figure_turn": ("figure", "On the surface"),
+           "npc_crew_turn": ("crew", "On the surface")}  # an NPC's turn: who acts, the line it joins
 
 
 def _name(code: Optional[str], names: Namer) -> str:
@@ -37,6 +41,11 @@ _CLAUSES = {
     "repaired": "{ship} repairs {amount} damage",
     "last_world_card": "that was the last world card: round {final_round} is the last",
     "game_over": "The game is over: {outcome} ({reason})",
+    "surface_phase": "The surface phase begins",
+    "party_turn": "{ship}'s landing party acts ({seat})",
+    "npc_party": "{ship}'s landing party acts",
+    "figures_phase": "The surface figures act",
+    "figure_waits": "{figure} waits ({reason})",
 }
 
 
@@ -65,7 +74,11 @@ def _fighters(event: dict, names: Namer) -> str:
             f"(die {event['die']}, {event['already']} already out)")
 
 
-_TOLD = {"ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
+def _walked(event: dict, names: Namer) -> str:
+    return f"{_name(event['figure'], names)} moves {' > '.join(event['path'])}"
+
+
+_TOLD = {"figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 
 
 def clause(event: dict, names: Namer) -> str:
@@ -87,12 +100,13 @@ def public_lines(events: list[dict], names: Namer, fallback: Fallback) -> list[s
     """The events as lines anyone may read: players' actions one by one, each NPC phase
     and each world event phase as one line."""
     lines: list[str] = []
-    npc: dict[str, list[str]] = {}  # NPC ship -> what it did this phase, in order
+    npc: dict[str, list[str]] = {}  # NPC -> what it did this phase, in order
+    label = "NPC ships"  # the line the NPCs in `npc` make
     world: list[str] = []
 
     def close_npc() -> None:
         if npc:
-            lines.append("NPC ships: " + "; ".join(_npc_clause(code, said, names) for code, said in npc.items()))
+            lines.append(f"{label}: " + "; ".join(_npc_clause(code, said, names) for code, said in npc.items()))
             npc.clear()
 
     def close_world() -> None:
@@ -103,8 +117,12 @@ def public_lines(events: list[dict], names: Namer, fallback: Fallback) -> list[s
     acting: Optional[str] = None  # the NPC whose turn it is
     for event in events:
         kind = event["type"]
-        if kind == "npc_turn":
-            acting = event["ship"]
+        if kind in _ACTORS:
+            field, joins = _ACTORS[kind]
+            if joins != label:
+                close_npc()
+                label = joins
+            acting = event[field]
             npc.setdefault(acting, [])
             continue
         if kind in _SILENT:

@@ -176,6 +176,12 @@ class Console:
             view = await self.service.view(self.game_id)
             wanted = update.images + ["status"] * (self.ruleset == "renegades")  # crews and damage, each action
             drawn = await asyncio.to_thread(pictures.draw, self.ruleset, view, update.events, wanted)
+            surface = view.get("surface") or {}
+            if surface.get("crew"):  # no picture of the surface board yet: its pieces as text
+                pieces = [f"{code} {c['cell']}{' (out)' if c['ko'] else ''}{' (hidden)' if c['hidden'] else ''}"
+                          for code, c in surface["crew"].items()]
+                pieces += [f"{code} {f['cell']}" for code, f in surface.get("figures", {}).items()]
+                self.say("  Surface: " + "; ".join(pieces))
             os.makedirs(self.folder, exist_ok=True)
             for name, data in drawn:
                 kind = name.removesuffix(".png")

@@ -1,0 +1,141 @@
+"""Fighting on the surface: reach, attacks and their dice, wounds, knock-outs, defeated
+figures and booby traps (N33, N36, N48)."""
+from __future__ import annotations
+
+from typing import Optional
+
+from engine.renegades import orbit
+from engine.renegades.board import distance
+from engine.renegades.orbit import Game
+from engine.renegades.state import CrewMember, Figure
+from engine.renegades.pieces import Piece, opposed, standing, weapons
+
+
+# --- combat --------------------------------------------------------------------------------------
+def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tuple[int, int]]]:
+    """(ranged?, weapon bonus) when `attacker` can attack `target` from where it stands."""
+    if target.cell is None or attacker.cell is None:
+        return None
+    gap = distance(attacker.cell, target.cell)
+    if isinstance(attacker, Figure):
+        if gap <= 1:
+            return False, (0, 0)
+        if attacker.range > 1 and gap <= attacker.range and g.ground.line_of_sight(attacker.cell, target.cell):
+            return True, (0, 0)
+        return None
+    if gap <= 1:
+        best = max(((w.bonus.add * w.bonus.dice, (w.bonus.add, w.bonus.dice)) for w in weapons(g, attacker, "melee")
+                    if w.bonus), default=(0, (0, 0)))
+        return False, best[1]
+    guns = [w for w in weapons(g, attacker, "ranged") if w.range >= gap]
+    if not guns or not g.ground.line_of_sight(attacker.cell, target.cell):
+        return None
+    best = max(guns, key=lambda w: (w.bonus.add * w.bonus.dice if w.bonus else 0, w.code))
+    return True, ((best.bonus.add, best.bonus.dice) if best.bonus else (0, 0))
+
+
+def attack_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
+    if crew.rounds.get("attack") == g.state.round:
+        return f"{crew.name} has already attacked this round (one attack a round)."
+    if target is crew or not opposed(crew, target):
+        return f"{target.name} is not an opponent."
+    if target.cell is None or getattr(target, "ko", False):
+        return f"{target.name} is not standing on the surface."
+    if getattr(target, "hidden", False):
+        return f"{target.name} is hidden; a successful scan of the room finds it."
+    if reach_of(g, crew, target) is None:
+        return (f"{target.name} ({target.cell}) is out of reach: melee needs base contact, a ranged attack "
+                "a ranged weapon with the range and a line of sight clear of walls.")
+    return None
+
+
+def strike(g: Game, attacker: Piece, target: Piece) -> None:
+    """One attack: red dice as many as the attack value, bonuses on the highest dice (N10),
+    4s and more hit; a black die per hit, paired for the most blocks; each hit left is a
+    wound. A ranged attack on a target in obstructed terrain lets it re-roll two idle dice."""
+    ranged, (add, count) = reach_of(g, attacker, target)
+    dice = g.state.dice
+    rolled = dice.roll(min(orbit.MAX_DICE, attacker.attack))
+    red = orbit.bump_highest(rolled, add, count) if add else list(rolled)
+    if isinstance(attacker, CrewMember) and attacker.rounds.get("aim") == g.state.round:
+        red = orbit.bump_highest(red, 1, 1)
+    hits = sorted((r for r in red if r >= 4), reverse=True)
+    black = dice.roll(len(hits))
+    defense = [tuple(target.defense)] if target.defense else []
+    rerolled: list[int] = []
+    if ranged and black and target.cell in g.ground.obstructed:
+        _, used = orbit.best_defense(hits, black, defense)
+        rerolled = sorted((i for i in range(len(black)) if i not in used), key=lambda i: black[i])[:2]
+        for i in rerolled:
+            black[i] = dice.roll(1)[0]
+    blocked, _ = orbit.best_defense(hits, black, defense)
+    wounds = len(hits) - blocked
+    if isinstance(attacker, CrewMember):
+        attacker.rounds["attack"] = g.state.round
+        attacker.hidden = False
+    g.emit("crew_attack", attacker=attacker.id, target=target.id, ranged=ranged, dice=rolled, attack=red,
+           hits=len(hits), defense=black, rerolled=rerolled, blocked=blocked, wounds=wounds)
+    hurt(g, target, wounds, attacker.id)
+
+
+def hurt(g: Game, target: Piece, wounds: int, by: Optional[str]) -> None:
+    if wounds <= 0:
+        return
+    if by is not None:
+        target.hurt_by[by] = target.hurt_by.get(by, 0) + wounds
+    if isinstance(target, Figure):
+        target.damage = min(target.health, target.damage + wounds)
+        if target.damage >= target.health:
+            defeat(g, target, by)
+        return
+    target.wounds = min(target.health, target.wounds + wounds)
+    if target.wounds >= target.health and not target.ko:
+        knock_out(g, target, by)
+
+
+def defeat(g: Game, figure: Figure, by: Optional[str]) -> None:
+    """A defeated figure leaves the board for good (it may come back with another card)."""
+    del g.state.figures[figure.id]
+    for other in g.state.figures.values():
+        if other.escort_of == figure.id:
+            other.escort_of = None
+    killer = g.state.crew.get(by or "")
+    if killer is not None:
+        reward = {"commander": 100, "creature": 100, "warrior": 50, "drone": 20}[figure.rank]
+        g.state.digits[killer.faction] = g.state.digits.get(killer.faction, 0) + reward
+    g.emit("figure_defeated", figure=figure.id, cell=figure.cell, by=by)
+
+
+def knock_out(g: Game, crew: CrewMember, by: Optional[str]) -> None:
+    """An unconscious crewmember leaves a token on its square; what it carried is dropped."""
+    s = g.state
+    crew.ko, crew.hidden = True, False
+    if crew.carrying:
+        s.crew[crew.carrying].carried_by = None
+        crew.carrying = None
+    obj = s.objective
+    if obj is not None and obj.holder == crew.id:
+        obj.holder, obj.cell = None, crew.cell
+        g.emit("parameter_dropped", cell=crew.cell, name=obj.name)
+    killer = s.crew.get(by or "")
+    if killer is not None and killer.faction != crew.faction:
+        s.digits[killer.faction] = s.digits.get(killer.faction, 0) + 50
+    for figure in s.figures.values():
+        if figure.engaged == crew.id:
+            figure.engaged = None
+    g.emit("knocked_out", crew=crew.id, cell=crew.cell, by=by)
+
+
+def spring_trap(g: Game, cell: str, dice: int) -> None:
+    """N33: a booby trap makes one attack of `dice` red dice on every figure and conscious
+    crewmember within two squares, each defending on its own."""
+    victims = sorted((p for p in standing(g) if distance(p.cell, cell) <= 2), key=lambda p: p.id)
+    g.emit("trap", cell=cell, victims=[p.id for p in victims])
+    for victim in victims:
+        if victim.id in g.state.crew or victim.id in g.state.figures:
+            red = g.state.dice.roll(min(orbit.MAX_DICE, dice))
+            hits = sorted((r for r in red if r >= 4), reverse=True)
+            black = g.state.dice.roll(len(hits))
+            blocked, _ = orbit.best_defense(hits, black, [tuple(victim.defense)] if victim.defense else [])
+            g.emit("trap_attack", target=victim.id, attack=red, defense=black, wounds=len(hits) - blocked)
+            hurt(g, victim, len(hits) - blocked, None)

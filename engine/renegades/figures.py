@@ -1,0 +1,281 @@
+"""Non-player characters on the surface: villains, creatures and drones, and the NPC
+Coalition landing party of the one-player or single-team game. They play themselves by
+the rulebook's behaviour rules; every open choice is a ruling (N38-N44) or a seeded roll-off."""
+from __future__ import annotations
+
+from typing import Optional
+
+from engine.renegades import crew_combat, landing, pieces
+from engine.renegades.board import distance
+from engine.renegades.content import SQUADRONS
+from engine.renegades.ground import near
+from engine.renegades.orbit import Game, roll_off
+from engine.renegades.pieces import Piece
+from engine.renegades.state import CrewMember, Figure
+
+SPECIES_ORDER = {sq: i for i, sq in enumerate(SQUADRONS)}
+RANK_ORDER = {"commander": 0, "creature": 1, "warrior": 2, "drone": 3}
+
+
+# --- placing figures -----------------------------------------------------------------------------
+def place(g: Game, code: str, cell: str, guard: bool = False, escort_of: Optional[str] = None) -> Figure:
+    s = g.state
+    card = g.pack.villains[code]
+    s.figures_made += 1
+    ident = code if card.pool == 1 else f"{code}{s.figures_made}"
+    figure = Figure(id=ident, code=code, name=card.name, species=card.species, rank=card.rank, cell=cell,
+                    health=card.health, speed=card.speed, attack=card.attack, range=card.range,
+                    search=card.search, defense=[card.defense.add, card.defense.dice] if card.defense else [],
+                    guard=guard, escort_of=escort_of)
+    s.figures[ident] = figure
+    return figure
+
+
+def arrive(g: Game, villain: str, commander: Optional[str], most: int) -> None:
+    """An enemies card (N40): a commander comes whatever the roll (not if already on the
+    board) with its escort; then one die for the figures, no more than `most`, less those
+    of that kind already on the board, within the pool. A creature already hunting is
+    joined by one more while the pool allows. All at a random surface location."""
+    s = g.state
+    card = g.pack.villains[villain]
+    present = sum(1 for f in s.figures.values() if f.code == villain)
+    face = s.dice.roll(1)[0]
+    if card.rank == "creature":
+        count = 1 if present < card.pool else 0
+    else:
+        count = max(0, min(face, most, card.pool) - present)
+    location = s.surface_deck[0]
+    taken = {p.cell for p in pieces.standing(g)} | set(s.docks.values()) | set(s.containers)
+    free = [c for c in g.ground.tile_cells(location) if c not in taken and c not in g.ground.blocking]
+    placed = []
+    if commander is not None and commander not in s.figures and free:
+        placed.append(place(g, commander, free.pop(s.dice.below(len(free)))).id)
+    for _ in range(min(count, len(free))):
+        placed.append(place(g, villain, free.pop(s.dice.below(len(free)))).id)
+    lead = s.figures.get(commander or "")
+    if lead is not None and lead.id in placed:
+        escort = next((s.figures[i] for i in placed if s.figures[i].code == g.pack.villains[lead.code].escort), None)
+        if escort is not None:
+            escort.escort_of = lead.id
+    s.dice.shuffle(s.surface_deck)
+    g.emit("enemies_arrive", villain=villain, die=face, already=present, location=location, figures=placed,
+           cells=[s.figures[i].cell for i in placed])
+
+
+# --- targets -------------------------------------------------------------------------------------
+def visible_crew(g: Game) -> list[CrewMember]:
+    """Crew a figure can see and attack: conscious, on the surface, not hidden."""
+    return sorted((c for c in g.state.crew.values() if c.cell is not None and not c.ko and not c.hidden),
+                  key=lambda c: c.id)
+
+
+def _most_hurt(g: Game, who: Piece, candidates: list) -> Optional[str]:
+    ids = {c.id for c in candidates}
+    hurt = {k: v for k, v in who.hurt_by.items() if k in ids}
+    if not hurt:
+        return None
+    top = max(hurt.values())
+    return roll_off(g, sorted(k for k, v in hurt.items() if v == top), figure=who.id)
+
+
+def choose_target(g: Game, f: Figure) -> Optional[CrewMember]:
+    """N38, N39: commanders and creatures hunt the highest initiative (a creature first turns
+    on whoever hurt it most this round); warriors and drones keep fighting the crewmember in
+    base contact, turn on whoever hurt them most, else pair off: the crewmember fewest other
+    warriors chose this round, not last round's target when another will do, the nearest,
+    then a roll-off."""
+    s = g.state
+    crew = visible_crew(g)
+    if not crew:
+        return None
+    if f.rank in ("commander", "creature"):
+        chosen = _most_hurt(g, f, crew) if f.rank == "creature" else None
+        if chosen is None:
+            top = max(c.initiative for c in crew)
+            chosen = roll_off(g, [c.id for c in crew if c.initiative == top], figure=f.id)
+        return s.crew[chosen]
+    engaged = s.crew.get(f.engaged or "")
+    if engaged in crew and near(engaged.cell, f.cell):
+        return engaged
+    chosen = _most_hurt(g, f, crew)
+    if chosen is not None:
+        return s.crew[chosen]
+    load = {c.id: sum(1 for o in s.figures.values() if o is not f and o.rank in ("warrior", "drone")
+                      and o.target == c.id) for c in crew}
+
+    def rank(c: CrewMember):
+        return (load[c.id], c.id == f.last_target and len(crew) > 1, distance(c.cell, f.cell))
+    best = min(rank(c) for c in crew)
+    return s.crew[roll_off(g, [c.id for c in crew if rank(c) == best], figure=f.id)]
+
+
+# --- a figure's turn -----------------------------------------------------------------------------
+def order(g: Game) -> list[str]:
+    """N41: Syphon, Zurathi, Dregg, then other species by name; commanders, creatures,
+    warriors, drones; then by id."""
+    return [f.id for f in sorted(g.state.figures.values(), key=lambda f: (
+        SPECIES_ORDER.get(f.species, len(SPECIES_ORDER)), f.species, RANK_ORDER[f.rank], f.id))]
+
+
+def figures_turn(g: Game) -> None:
+    for ident in order(g):
+        figure = g.state.figures.get(ident)
+        if figure is not None:
+            act(g, figure)
+
+
+def act(g: Game, f: Figure) -> None:
+    """Scan the tile (villains and creatures), a guard waits until roused, an escort keeps
+    beside its commander; otherwise close in on the target and attack (N42)."""
+    g.emit("figure_turn", figure=f.id)
+    if f.rank != "drone":
+        landing.scan_room(g, f, f.search)
+    tile = g.ground.tile_of(f.cell)
+    if f.guard:
+        intruders = [c for c in visible_crew(g) if g.ground.tile_of(c.cell) == tile]
+        if not intruders:
+            g.emit("figure_waits", figure=f.id, reason="on guard")
+            return
+        f.guard = False
+        g.emit("roused", figure=f.id, by=[c.id for c in intruders])
+    lead = g.state.figures.get(f.escort_of or "")
+    if lead is not None:
+        if not near(f.cell, lead.cell):
+            _approach(g, f, lead.cell, 1)
+        _attack_nearest(g, f)
+        return
+    target = choose_target(g, f)
+    f.last_target, f.target = f.target, target.id if target else None
+    if target is None:
+        g.emit("figure_waits", figure=f.id, reason="nobody in sight")
+        return
+    g.emit("figure_target", figure=f.id, target=target.id)
+    if crew_combat.reach_of(g, f, target) is None:
+        _approach(g, f, target.cell, f.range)
+    if crew_combat.reach_of(g, f, target) is not None:
+        crew_combat.strike(g, f, target)
+        if near(f.cell, target.cell) and f.rank in ("warrior", "drone") and not target.ko:
+            f.engaged = target.id
+    elif f.rank in ("commander", "creature"):
+        _attack_nearest(g, f)
+
+
+def _attack_nearest(g: Game, f: Figure) -> None:
+    """Attack the nearest visible crewmember within reach, a roll-off among equals."""
+    crew = [c for c in visible_crew(g) if crew_combat.reach_of(g, f, c) is not None]
+    if not crew:
+        return
+    best = min(distance(c.cell, f.cell) for c in crew)
+    chosen = roll_off(g, [c.id for c in crew if distance(c.cell, f.cell) == best], figure=f.id)
+    crew_combat.strike(g, f, g.state.crew[chosen])
+
+
+def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:
+    """Move to the reachable square that can strike at `goal` (within `reach` and sight),
+    else the nearest to it, then the cheapest, then first by name."""
+    paths = g.ground.paths(f.cell, f.speed, frozenset(), landing.passable_for(g, f, False))
+    taken = {p.cell for p in pieces.standing(g) if p is not f}
+    options = [c for c in paths if c not in taken]
+
+    def score(cell: str):
+        gap = distance(cell, goal)
+        in_reach = gap <= 1 or (gap <= reach and g.ground.line_of_sight(cell, goal))
+        return (not in_reach, gap, paths[cell][0], cell)
+    best = min(options, key=score)
+    if best == f.cell:
+        return
+    start, f.cell = f.cell, best
+    g.emit("figure_moved", figure=f.id, path=[start] + paths[best][2])
+
+
+# --- the NPC Coalition landing party -------------------------------------------------------------
+LANDING = ("commander", "engineering", "comms")  # the NPC landing party: commander, engineer, medic
+
+
+def npc_deploy(g: Game, ship) -> None:
+    """N43: an NPC Coalition ship lands its commander, engineer and medic."""
+    codes = [ship.stations[st] for st in LANDING if st in ship.stations]
+    landing.deploy(g, ship, codes[:pieces.PARTY - len(pieces.on_surface(g, ship.id))])
+
+
+def npc_crew_turn(g: Game, ship_id: str) -> None:
+    for crew in sorted(pieces.party(g, ship_id), key=lambda c: (-c.initiative, c.id)):
+        if crew.cell is not None and not crew.ko:
+            _npc_crewmember(g, crew)
+
+
+def _npc_target(g: Game, crew: CrewMember) -> Optional[Piece]:
+    """N44: a figure that hurt it this round; else pair off against the visible Renegade
+    with the initiative closest to its own that fewest NPC crew chose; a roll-off among equals."""
+    s = g.state
+    hurt = [f for f in s.figures.values() if f.id in crew.hurt_by]
+    if hurt:
+        return max(hurt, key=lambda f: (crew.hurt_by[f.id], f.id))
+    foes = [c for c in visible_crew(g) if c.faction != crew.faction]
+    if not foes:
+        return None
+    load = {c.id: sum(1 for o in s.crew.values() if o is not crew and o.assigned == c.id) for c in foes}
+
+    def rank(c: CrewMember):
+        return (load[c.id], abs(c.initiative - crew.initiative))
+    best = min(rank(c) for c in foes)
+    crew.assigned = roll_off(g, [c.id for c in foes if rank(c) == best], crew=crew.id)
+    return s.crew[crew.assigned]
+
+
+def _npc_crewmember(g: Game, crew: CrewMember) -> None:
+    """Scan the room, then two actions: carry the parameter home, else fight the target
+    (close to base contact, then attack), else go for the parameter."""
+    s = g.state
+    g.emit("npc_crew_turn", crew=crew.id)
+    if crew.rounds.get("scan") != s.round:
+        crew.rounds["scan"] = s.round
+        landing.scan_room(g, crew, crew.skills["search"])
+    target = _npc_target(g, crew)
+    if target is not None:
+        g.emit("npc_crew_target", crew=crew.id, target=target.id)
+    actions = pieces.ACTIONS
+    while actions > 0 and crew.cell is not None and not crew.ko:
+        actions -= 1
+        obj = s.objective
+        if obj is not None and obj.holder == crew.id:
+            ship = pieces.docked_ship(g, crew)
+            if ship is not None and distance(crew.cell, s.docks[ship.id]) <= 1:
+                landing.board(g, crew)
+                return
+            if ship is None or not _step_towards(g, crew, s.docks[ship.id]):
+                return
+            continue
+        if target is not None and target.cell is not None and not getattr(target, "ko", False):
+            if crew_combat.attack_refusal(g, crew, target) is None:
+                crew_combat.strike(g, crew, target)
+                continue
+            if crew.rounds.get("attack") == s.round or near(crew.cell, target.cell) \
+                    or not _step_towards(g, crew, target.cell):
+                return
+            continue
+        if obj is None or obj.ship is not None or obj.holder is not None:
+            return
+        spot = next(iter(c for c, v in s.containers.items() if v == pieces.PARAMETER), None) or obj.cell
+        if spot is None:
+            return
+        if near(crew.cell, spot):
+            if spot in s.containers:
+                landing.open_container(g, crew, "", spot)
+            else:
+                landing.take(g, crew)
+            continue
+        if not _step_towards(g, crew, spot):
+            return
+
+
+def _step_towards(g: Game, crew: CrewMember, goal: str) -> bool:
+    """Move to the reachable square nearest `goal` (then cheapest, then by name); False when
+    no square is nearer or the crewmember failed to elude."""
+    options = landing.reach(g, crew)
+    if not options:
+        return False
+    best = min(options, key=lambda c: (distance(c, goal), options[c][0], c))
+    if distance(best, goal) >= distance(crew.cell, goal):
+        return False
+    return landing.move(g, crew, best)

@@ -1,0 +1,129 @@
+"""The planet surface board: squares, terrain, tiles, crew movement costs and lines of sight.
+
+Squares are named like the orbital board's ('F6': column letter from the west edge, row
+number from the north edge). Figures move in any of the eight directions; see
+docs/renegades.md for the board of the starter pack.
+"""
+from __future__ import annotations
+
+import functools
+import heapq
+from typing import Callable, Optional
+
+from engine.renegades.board import DELTA, distance
+from engine.renegades.content import SurfaceBoard, cell_xy, load_pack, xy_cell
+
+
+class Ground:
+    """One surface board of a pack, with its terrain as sets of squares."""
+
+    def __init__(self, spec: SurfaceBoard):
+        self.spec = spec
+        self.code, self.name = spec.code, spec.name
+        self.width, self.height = spec.width, spec.height
+        self.blocking = frozenset(spec.blocking)
+        self.slow = frozenset(spec.obstructed) | frozenset(spec.water)  # two points to enter
+        self.obstructed = frozenset(spec.obstructed)
+        self.docks = list(spec.docks)
+        self.tiles = {loc.code: loc for loc in spec.locations}
+        self.cells = [xy_cell(x, y) for y in range(self.height) for x in range(self.width)]
+        self._tile_of = {}
+        for loc in spec.locations:
+            (x0, y0), (x1, y1) = cell_xy(loc.from_), cell_xy(loc.to)
+            for y in range(min(y0, y1), max(y0, y1) + 1):
+                for x in range(min(x0, x1), max(x0, x1) + 1):
+                    self._tile_of[xy_cell(x, y)] = loc.code
+        self._around = {c: self._neighbours(c) for c in self.cells}
+        self._xy = {c: cell_xy(c) for c in self.cells}
+
+    def _neighbours(self, cell: str) -> list[str]:
+        x, y = cell_xy(cell)
+        return [xy_cell(x + dx, y + dy) for dx, dy in DELTA.values()
+                if 0 <= x + dx < self.width and 0 <= y + dy < self.height]
+
+    def is_cell(self, text: str) -> bool:
+        if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
+            return False
+        x, y = cell_xy(text.upper())
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def around(self, cell: str) -> list[str]:
+        return self._around[cell]
+
+    def tile_of(self, cell: str) -> Optional[str]:
+        return self._tile_of.get(cell)
+
+    def tile_cells(self, code: str) -> list[str]:
+        return [c for c in self.cells if self._tile_of.get(c) == code]
+
+    def by_wall(self, cell: str) -> bool:
+        """Touching blocking terrain or the board's edge, or on obstructed terrain: where a
+        hidden crewmember may stay hidden (N31)."""
+        return cell in self.obstructed or len(self._around[cell]) < 8 or any(
+            c in self.blocking for c in self._around[cell])
+
+    def cost_into(self, cell: str, containers: frozenset) -> int:
+        """N27: obstructed terrain, water and containers cost two points to enter."""
+        return 2 if cell in self.slow or cell in containers else 1
+
+    def paths(self, start: str, points: int, containers: frozenset,
+              passable: Callable[[str], Optional[int]]) -> dict[str, tuple[int, int, list[str]]]:
+        """Every square reachable from `start` within `points`: (cost, opponents passed, path).
+
+        `passable(cell)` is None where the mover may not go, else how many opponents it
+        passes there (their square needs an elude test). N30: among paths of equal cost the
+        one passing fewest opponents wins, then the one with fewest diagonal steps, then the
+        one whose last step comes from the square first by column and row.
+        """
+        xy = self._xy
+        open_to = {c: None if c in self.blocking else passable(c) for c in self.cells}
+        best: dict[str, tuple] = {start: (0, 0, 0, (-1, -1))}
+        came: dict[str, str] = {}
+        queue = [(0, 0, 0, (-1, -1), start)]
+        while queue:
+            cost, passed, diagonal, origin, here = heapq.heappop(queue)
+            if best[here] != (cost, passed, diagonal, origin):
+                continue
+            hx, hy = xy[here]
+            for nxt in self._around[here]:
+                extra = open_to[nxt]
+                if extra is None:
+                    continue
+                nx, ny = xy[nxt]
+                key = (cost + self.cost_into(nxt, containers), passed + extra,
+                       diagonal + (1 if nx != hx and ny != hy else 0), (hx, hy))
+                if key[0] <= points and (nxt not in best or key < best[nxt]):
+                    best[nxt] = key
+                    came[nxt] = here
+                    heapq.heappush(queue, key + (nxt,))
+        found = {}
+        for cell, (cost, passed, _, _) in best.items():
+            path, here = [], cell
+            while here != start:
+                path.append(here)
+                here = came[here]
+            found[cell] = (cost, passed, path[::-1])
+        return found
+
+    def line_of_sight(self, a: str, b: str) -> bool:
+        """N36: a straight line between the centres of the squares crosses no blocking
+        square (squares it only grazes at a corner do not block)."""
+        (ax, ay), (bx, by) = cell_xy(a), cell_xy(b)
+        steps = max(abs(bx - ax), abs(by - ay))
+        for i in range(1, steps):
+            x = ax + (bx - ax) * i / steps
+            y = ay + (by - ay) * i / steps
+            cell = xy_cell(round(x + 1e-9), round(y + 1e-9))
+            if cell in self.blocking:
+                return False
+        return True
+
+
+def near(a: str, b: str) -> bool:
+    """On the same or neighbouring squares."""
+    return distance(a, b) <= 1
+
+
+@functools.lru_cache(maxsize=8)
+def ground_of(pack_path: str, code: str) -> Ground:
+    return Ground(load_pack(pack_path).surfaces[code])

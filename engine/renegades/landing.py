@@ -1,0 +1,385 @@
+"""The surface phase: landing parties and what crewmembers do on the planet.
+
+Each crewmember of a landing party has two actions a turn (move, attack, interact,
+board, disembark, rally) and free actions (stealth and scan tests, handing over gear,
+the surface tactical card). Attacks are in `crew_combat.py`, the med bay and the brig in
+`medbay.py`, the non-player figures in `figures.py`.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from engine.errors import RuleError
+from engine.renegades.board import distance
+from engine.renegades.crew_combat import spring_trap
+from engine.renegades.ground import near
+from engine.renegades.orbit import Game
+from engine.renegades.pieces import (PARAMETER, PARTY, Piece, can_carry, docked_ship, holds_back, on_surface,
+                                     opposed, skill_test, standing, weapons)
+from engine.renegades.state import CrewMember, Figure, Ship
+
+
+# --- landing -------------------------------------------------------------------------------------
+def arm(g: Game, crew: CrewMember) -> None:
+    """N28: a crewmember leaving the ship takes an arc pistol from the armory if it carries
+    no ranged weapon, and the arc blade if it carries no melee weapon, while any are left."""
+    armory = g.state.armory.get(crew.ship or "", [])
+    taken = []
+    for kind in ("ranged", "melee"):
+        if not weapons(g, crew, kind):
+            code = next((w for w in armory if g.pack.weapons[w].type == kind), None)
+            if code is not None:
+                armory.remove(code)
+                crew.gear.append(code)
+                taken.append(code)
+    if taken:
+        g.emit("armed", crew=crew.id, weapons=taken)
+
+
+def dock(g: Game, ship: Ship) -> str:
+    """N26: a ship touching down takes the first free dock (no ship on it, nobody standing
+    there), Renegades from the first dock of the board's list, the Coalition from the last."""
+    free = g.free_docks()
+    docks = g.ground.docks if ship.faction == "renegade" else list(reversed(g.ground.docks))
+    cell = next((d for d in docks if d in free), None)
+    if cell is None:
+        raise RuleError("Every dock on the surface is taken or has somebody standing on it.")
+    g.state.docks[ship.id] = cell
+    return cell
+
+
+def beside_dock(g: Game, ship: Ship) -> Optional[str]:
+    """The free square nearest the ship's dock (then first by name): where crew step out."""
+    here = g.state.docks[ship.id]
+    taken = {p.cell for p in standing(g)} | set(g.state.docks.values())
+    free = [c for c in g.ground.cells if c not in taken and c not in g.ground.blocking]
+    return min(free, key=lambda c: (distance(c, here), c), default=None)
+
+
+def step_out(g: Game, crew: CrewMember, ship: Ship) -> None:
+    if ship.id not in g.state.docks:
+        raise RuleError(f"The {ship.name} is not docked on the surface.")
+    if len(on_surface(g, ship.id)) >= PARTY:
+        raise RuleError(f"At most {PARTY} of a ship's crew may be on the surface at once.")
+    if crew.ko or crew.captive or crew.room == "brig":
+        raise RuleError(f"{crew.name} cannot leave the ship.")
+    cell = beside_dock(g, ship)
+    if cell is None:
+        raise RuleError("No free square beside the dock.")
+    if crew.station is not None:
+        del ship.stations[crew.station]
+    crew.station, crew.room, crew.cell = None, None, cell
+    g.emit("disembarked", crew=crew.id, ship=ship.id, cell=cell)
+    arm(g, crew)
+
+
+def deploy(g: Game, ship: Ship, codes: list[str]) -> None:
+    """The landing party deployment on touchdown (a free action): up to three crew step out."""
+    for code in codes:
+        crew = g.state.crew.get(code)
+        if crew is None or crew.ship != ship.id or crew.cell is not None:
+            raise RuleError(f"{code} is not aboard the {ship.name}.")
+        step_out(g, crew, ship)
+    g.emit("deployed", ship=ship.id, crew=list(codes))
+
+
+# --- moving --------------------------------------------------------------------------------------
+def speed(g: Game, crew: CrewMember) -> int:
+    """Surface speed, one less while carrying an unconscious crewmember, one more this
+    round after an extra-move tactic."""
+    extra = 1 if crew.rounds.get("extra-move") == g.state.round else 0
+    return max(0, crew.speed + extra - (1 if crew.carrying else 0))
+
+
+def passable_for(g: Game, mover: Piece, sneaking: bool):
+    """How a square counts for a path of `mover`: None where it may not go, else how many
+    opponents it passes there (each an elude test unless the mover is hidden)."""
+    docks = set(g.state.docks.values())
+    where = {p.cell: p for p in standing(g) if p is not mover}
+
+    def passable(cell: str) -> Optional[int]:
+        if cell in docks:
+            return None
+        other = where.get(cell)
+        if other is None or not opposed(mover, other):
+            return 0
+        if isinstance(mover, Figure):
+            return None  # figures go around their opponents
+        return 0 if sneaking else 1
+    return passable
+
+
+def reach(g: Game, crew: CrewMember) -> dict[str, tuple[int, int, list[str]]]:
+    """Squares the crewmember may end a move on, with their paths."""
+    paths = g.ground.paths(crew.cell, speed(g, crew), frozenset(g.state.containers),
+                           passable_for(g, crew, crew.hidden))
+    taken = {p.cell for p in standing(g) if p is not crew}
+    return {c: v for c, v in paths.items() if c != crew.cell and c not in taken}
+
+
+def confronting(g: Game, crew: CrewMember) -> list[Piece]:
+    """Opponents in base contact that hold the crewmember back (none while it is hidden)."""
+    if crew.hidden or crew.rounds.get("fall-back") == g.state.round:
+        return []
+    return sorted((p for p in standing(g) if p is not crew and opposed(crew, p) and holds_back(p)
+                   and distance(p.cell, crew.cell) == 1 and not getattr(p, "hidden", False)),
+                  key=lambda p: p.id)
+
+
+def move(g: Game, crew: CrewMember, to: str) -> bool:
+    """Move the crewmember to `to`. Returns False when it failed to elude at the start
+    (it may not move this round but keeps the action)."""
+    s = g.state
+    if crew.rounds.get("pinned") == s.round:
+        raise RuleError(f"{crew.name} failed to elude this round and may not move.")
+    if not g.ground.is_cell(to) or to in g.ground.blocking:
+        raise RuleError(f"'{to}' is not an open square of the surface board.")
+    options = reach(g, crew)
+    if to not in options:
+        raise RuleError(f"{crew.name} cannot reach {to} this move (speed {speed(g, crew)}; obstructed terrain, "
+                        "water and containers cost two, walls and opponents' squares bar the way).")
+    for other in confronting(g, crew):
+        faces, passed = skill_test(g, crew.skills["stealth"])
+        g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))
+        if not passed:
+            crew.rounds["pinned"] = s.round
+            return False
+    if crew.hidden:
+        faces, passed = skill_test(g, crew.skills["stealth"])
+        g.emit("stealth", crew=crew.id, dice=faces, passed=bool(passed), moving=True)
+        if not passed:
+            crew.hidden = False
+    start = crew.cell
+    cost, _, path = options[to]
+    walked = []
+    where = {p.cell: p for p in standing(g) if p is not crew}
+    for cell in path:
+        other = where.get(cell)
+        if other is not None and opposed(crew, other) and not crew.hidden:
+            faces, passed = skill_test(g, crew.skills["stealth"])
+            g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))
+            if not passed:
+                while walked and walked[-1] in where:  # stop on the last free square before it
+                    walked.pop()
+                break
+        walked.append(cell)
+    end = walked[-1] if walked else start
+    place(g, crew, end)
+    g.emit("crew_moved", crew=crew.id, path=[start] + walked, cost=cost)
+    if crew.hidden and not g.ground.by_wall(end):
+        crew.hidden = False
+        g.emit("noticed", crew=crew.id, cell=end, reason="left the walls and cover")
+    return True
+
+
+def place(g: Game, crew: CrewMember, cell: str) -> None:
+    """Put the crewmember (and whoever it carries) on `cell`."""
+    crew.cell = cell
+    if crew.carrying:
+        g.state.crew[crew.carrying].cell = cell
+
+
+# --- stealth and scanning ------------------------------------------------------------------------
+def hide(g: Game, crew: CrewMember) -> None:
+    """A free stealth test, once a round (N31)."""
+    s = g.state
+    if crew.hidden:
+        raise RuleError(f"{crew.name} is already hidden.")
+    if crew.rounds.get("stealth") == s.round:
+        raise RuleError(f"{crew.name} has had its stealth test this round.")
+    if crew.rounds.get("attack") == s.round:
+        raise RuleError(f"{crew.name} attacked this round and cannot hide again until the next.")
+    crew.rounds["stealth"] = s.round
+    faces, passed = skill_test(g, crew.skills["stealth"])
+    crew.hidden = bool(passed)
+    g.emit("stealth", crew=crew.id, dice=faces, passed=crew.hidden, moving=False)
+
+
+def seen_by_scan(g: Game, cell: str, side: Piece) -> list[CrewMember]:
+    """Hidden opponents of `side` on the same tile as `cell` and in its line of sight."""
+    tile = g.ground.tile_of(cell)
+    return sorted((c for c in g.state.crew.values() if c.hidden and c.cell and not c.ko and opposed(side, c)
+                   and g.ground.tile_of(c.cell) == tile and g.ground.line_of_sight(cell, c.cell)),
+                  key=lambda c: c.id)
+
+
+def scan_room(g: Game, scanner: Piece, dice: int) -> None:
+    """A search test of the scanner's tile that finds the hidden opponents in its sight.
+    NPCs roll it only when somebody is hidden on their tile (N32): otherwise it finds nothing."""
+    if isinstance(scanner, Figure) or g.state.ships[scanner.ship].seat is None:
+        tile = g.ground.tile_of(scanner.cell)
+        if not any(c.hidden and c.cell and g.ground.tile_of(c.cell) == tile and opposed(scanner, c)
+                   for c in g.state.crew.values()):
+            return
+    faces, passed = skill_test(g, dice)
+    found = seen_by_scan(g, scanner.cell, scanner) if passed else []
+    for c in found:
+        c.hidden = False
+    g.emit("scan_room", by=scanner.id, tile=g.ground.tile_of(scanner.cell), dice=faces, passed=bool(passed),
+           found=[c.id for c in found])
+
+
+def scan(g: Game, crew: CrewMember, seat: str, cell: Optional[str]) -> None:
+    """A free search test, once a round: of the room (tile), or of a container beside it."""
+    s = g.state
+    if crew.rounds.get("scan") == s.round:
+        raise RuleError(f"{crew.name} has made its search test this round.")
+    if cell is None:
+        crew.rounds["scan"] = s.round
+        scan_room(g, crew, crew.skills["search"])
+        return
+    if cell not in s.containers or not near(cell, crew.cell):
+        raise RuleError(f"No shut container on or beside {crew.name} at {cell}.")
+    crew.rounds["scan"] = s.round
+    faces, passed = skill_test(g, crew.skills["search"])
+    if passed and cell not in s.peeks.setdefault(seat, []):
+        s.peeks[seat].append(cell)
+    g.emit("scan_container", crew=crew.id, cell=cell, dice=faces, passed=bool(passed))
+
+
+# --- interacting ---------------------------------------------------------------------------------
+def open_container(g: Game, crew: CrewMember, seat: str, cell: str) -> None:
+    """Open a container on or beside the crewmember and take what is inside (N33)."""
+    s = g.state
+    if cell not in s.containers or not near(cell, crew.cell):
+        raise RuleError(f"No shut container on or beside {crew.name} at {cell}.")
+    code = s.containers.pop(cell)
+    obj = s.objective
+    if code == PARAMETER:
+        obj.sealed, obj.cell, obj.holder = False, None, crew.id
+        g.emit("opened", crew=crew.id, cell=cell, item=PARAMETER, name=obj.name)
+        return
+    item = g.pack.search_items[code]
+    g.emit("opened", crew=crew.id, cell=cell, item=code, name=item.name)
+    if item.kind == "trap":
+        if cell in s.peeks.get(seat, []):
+            g.emit("trap_disarmed", cell=cell)
+        else:
+            spring_trap(g, cell, item.attack)
+    elif item.kind == "heal":
+        healed = min(item.heal, crew.wounds)
+        crew.wounds -= healed
+        g.emit("healed", crew=crew.id, amount=healed)
+    elif item.kind in ("weapon", "loot"):
+        code = item.weapon if item.kind == "weapon" else item.code
+        if can_carry(g, crew, code):
+            crew.gear.append(code)
+            g.emit("taken", crew=crew.id, item=code)
+        else:
+            g.emit("discarded", crew=crew.id, item=code, reason="no room to carry it")
+
+
+def carry(g: Game, crew: CrewMember, code: str) -> None:
+    """Pick up an unconscious crewmember on or beside the crewmember (N35)."""
+    other = g.state.crew.get(code)
+    if other is None or not other.ko or other.cell is None or not near(other.cell, crew.cell):
+        raise RuleError(f"{code} is not an unconscious crewmember on or beside {crew.name}.")
+    if other.carried_by:
+        raise RuleError(f"{other.name} is already being carried.")
+    if crew.carrying:
+        raise RuleError(f"{crew.name} is already carrying somebody.")
+    crew.carrying, other.carried_by, other.cell = other.id, crew.id, crew.cell
+    g.emit("carried", crew=crew.id, carries=other.id)
+
+
+def take(g: Game, crew: CrewMember) -> None:
+    """Pick up the mission parameter lying beside the crewmember, win over the courier
+    (a leadership test) or take the courier from an opponent beside it (N34)."""
+    s = g.state
+    obj = s.objective
+    if obj is None or obj.ship or obj.sealed and obj.kind == "container":
+        raise RuleError("The mission parameter is not there to take.")
+    holder = s.crew.get(obj.holder or "")
+    if holder is not None:
+        if obj.kind != "courier" or holder.faction == crew.faction or not near(holder.cell, crew.cell):
+            raise RuleError(f"{obj.name} is with {holder.name}; only a courier can be talked away, "
+                            "by an opponent beside its escort.")
+        mine, ours = skill_test(g, crew.skills["leadership"])
+        theirs, held = skill_test(g, holder.skills["leadership"])
+        won = ours > held
+        g.emit("persuade", crew=crew.id, against=holder.id, dice=mine, against_dice=theirs, won=won)
+        if won:
+            obj.holder = crew.id
+        return
+    if obj.cell is None or not near(obj.cell, crew.cell):
+        raise RuleError(f"{obj.name} is not on or beside {crew.name}.")
+    if obj.kind == "courier":
+        faces, passed = skill_test(g, crew.skills["leadership"])
+        g.emit("persuade", crew=crew.id, against=None, dice=faces, won=bool(passed))
+        if not passed:
+            return
+    obj.holder, obj.cell = crew.id, None
+    g.emit("parameter_taken", crew=crew.id, name=obj.name)
+
+
+def board(g: Game, crew: CrewMember) -> Ship:
+    """Step aboard the crewmember's docked ship from its dock or a square beside it; an
+    unconscious crewmember it carries goes to the med bay, an opponent as a captive."""
+    s = g.state
+    ship = docked_ship(g, crew)
+    if ship is None:
+        raise RuleError(f"The {crew.ship} is not docked on the surface.")
+    if distance(crew.cell, s.docks[ship.id]) > 1:
+        raise RuleError(f"{crew.name} must stand beside the dock at {s.docks[ship.id]} to board.")
+    crew.cell, crew.hidden = None, False
+    carried = s.crew.get(crew.carrying or "")
+    if carried is not None:
+        crew.carrying = None
+        carried.carried_by, carried.cell, carried.room = None, None, "medbay"
+        carried.rounds["medbay"] = s.round
+        carried.ship = ship.id  # a friend from another ship of the side now serves on this one
+        if carried.faction != ship.faction:
+            carried.captive = True
+            g.emit("captured", crew=carried.id, ship=ship.id)
+    g.emit("boarded", crew=crew.id, ship=ship.id, carried=carried.id if carried else None)
+    obj = s.objective
+    if obj is not None and obj.holder == crew.id:
+        obj.holder, obj.ship = None, ship.id
+        g.emit("parameter_aboard", ship=ship.id, name=obj.name)
+    return ship
+
+
+# --- free actions and abilities ------------------------------------------------------------------
+def give(g: Game, crew: CrewMember, other_code: str, item: str) -> None:
+    """Hand a weapon or item to a friendly crewmember beside it (N50)."""
+    other = g.state.crew.get(other_code)
+    if other is None or other.cell is None or other.ko or other.faction != crew.faction \
+            or distance(other.cell, crew.cell) != 1:
+        raise RuleError(f"{other_code} is not a conscious friendly crewmember beside {crew.name}.")
+    if item not in crew.gear:
+        raise RuleError(f"{crew.name} carries no '{item}'.")
+    if not can_carry(g, other, item):
+        raise RuleError(f"{other.name} has no room to carry '{item}'.")
+    crew.gear.remove(item)
+    other.gear.append(item)
+    g.emit("given", crew=crew.id, to=other.id, item=item)
+
+
+def surface_card(g: Game, seat: str):
+    """The seat's surface tactical card, if it has one with an effect."""
+    player = g.state.player(seat)
+    return next((g.pack.tactical[c] for c in player.tactical
+                 if g.pack.tactical[c].type == "surface" and g.pack.tactical[c].effect), None)
+
+
+def tactic(g: Game, commander: CrewMember, seat: str, target_code: str) -> None:
+    """Play the surface tactical card once a round (N51): the commander, on the surface,
+    makes the card's test; passed, the effect goes to the target crewmember of its side."""
+    s = g.state
+    card = surface_card(g, seat)
+    if card is None:
+        raise RuleError("You hold no surface tactical card.")
+    if "commander" not in commander.stations:
+        raise RuleError(f"Only a commander plays tactical cards; {commander.name} is not one.")
+    if commander.rounds.get("tactic") == s.round:
+        raise RuleError("A tactical card is played once a round.")
+    target = s.crew.get(target_code)
+    if target is None or target.cell is None or target.ko or target.faction != commander.faction:
+        raise RuleError(f"{target_code} is not conscious crew of your side on the surface.")
+    if card.effect == "aim" and distance(target.cell, commander.cell) > 1:
+        raise RuleError(f"{card.name} is for a crewmember beside the commander.")
+    commander.rounds["tactic"] = s.round
+    faces, passed = skill_test(g, commander.skills[card.test.skill])
+    if passed:
+        target.rounds[card.effect] = s.round
+    g.emit("tactic", crew=commander.id, card=card.code, target=target.id, dice=faces, passed=bool(passed))

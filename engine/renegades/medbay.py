@@ -1,0 +1,66 @@
+"""Aboard ship: healing in the med bay, waking the unconscious, prisoners in the brig and
+turning them (N35, N37)."""
+from __future__ import annotations
+
+from engine.renegades.orbit import Game
+from engine.renegades.state import Ship
+from engine.renegades.pieces import aboard, skill_test
+
+
+def medic_aboard(g: Game, ship: Ship) -> bool:
+    """A conscious crewmember of the ship's own side whose station is comms and who has
+    medical skill (N35); medics of NPC Coalition ships heal nobody."""
+    return ship.seat is not None and any(c.ship == ship.id and c.cell is None and not c.ko and not c.captive and "comms" in c.stations
+               and c.skills["medical"] > 0 for c in g.state.crew.values())
+
+
+def heal_round(g: Game) -> None:
+    """End of the round: crew in a med bay with a medic aboard heal two wounds (not in the
+    round they were brought in); the unconscious wake at fewer wounds than their health;
+    a healed captive goes to the brig as a prisoner. Tier 3: no healing aboard the ship
+    carrying the mission parameter."""
+    s = g.state
+    for crew in sorted(s.crew.values(), key=lambda c: c.id):
+        ship = s.ships.get(crew.ship or "")
+        if crew.room != "medbay" or ship is None or crew.rounds.get("medbay") == s.round:
+            continue
+        if s.tier == 3 and s.objective is not None and s.objective.ship == ship.id:
+            continue
+        if not medic_aboard(g, ship) or not crew.wounds:
+            continue
+        amount = min(2, crew.wounds)
+        crew.wounds -= amount
+        g.emit("healed", crew=crew.id, amount=amount, at="medbay")
+        if crew.ko and crew.wounds < crew.health:
+            crew.ko = False
+            g.emit("revived", crew=crew.id, ship=ship.id)
+        if crew.captive and not crew.ko:
+            crew.room = "brig"
+            g.emit("prisoner", crew=crew.id, ship=ship.id)
+        elif not crew.wounds:
+            crew.room = None
+
+
+def turn_prisoners(g: Game) -> None:
+    """End of the orbital phase: every prisoner in a brig is tested (N37): the captor's
+    highest-initiative conscious crewmember aboard against the prisoner, leadership
+    successes compared; more for the captor turns the prisoner (+5 on one die against a
+    prisoner who once served the captor's side)."""
+    s = g.state
+    for prisoner in sorted(s.crew.values(), key=lambda c: c.id):
+        if prisoner.room != "brig":
+            continue
+        ship = s.ships[prisoner.ship]
+        crew = [c for c in aboard(g, ship.id) if not c.ko and not c.captive]
+        if not crew:
+            continue
+        leader = max(crew, key=lambda c: (c.initiative, c.id))
+        plus = 5 if prisoner.turned_from == ship.faction else 0
+        ours_dice, ours = skill_test(g, leader.skills["leadership"], plus)
+        theirs_dice, theirs = skill_test(g, prisoner.skills["leadership"])
+        turned = ours > theirs
+        g.emit("turn_attempt", prisoner=prisoner.id, ship=ship.id, leader=leader.id, dice=ours_dice,
+               prisoner_dice=theirs_dice, turned=turned)
+        if turned:
+            prisoner.turned_from, prisoner.faction = prisoner.faction, ship.faction
+            prisoner.captive, prisoner.room = False, None

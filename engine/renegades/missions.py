@@ -1,0 +1,100 @@
+"""The mission: its surface set-up (containers, the parameter, guards, armories) and
+winning it by the tier agreed at set-up (N45-N47)."""
+from __future__ import annotations
+
+from engine.renegades import figures
+from engine.renegades.content import ARMORY, Pack
+from engine.renegades.orbit import Game
+from engine.renegades.pieces import PARAMETER
+from engine.renegades.state import GameState, Objective
+
+
+def set_up(state: GameState, pack: Pack) -> None:
+    """Fill the containers from the shuffled search items (the parameter in its own
+    container), post the guards, shuffle the surface location deck, stock each armory."""
+    mission = pack.missions[state.mission]
+    board = pack.surfaces[mission.surface]
+    state.surface = board.code
+    items = list(pack.search_items)
+    state.dice.shuffle(items)
+    param = mission.parameter
+    state.objective = Objective(kind=param.kind, name=param.name,
+                                cell=None if param.kind == "container" else param.cell,
+                                sealed=param.kind == "container")
+    for cell in board.containers:
+        state.containers[cell] = PARAMETER if param.kind == "container" and cell == param.cell else items.pop(0)
+    state.surface_deck = [loc.code for loc in board.locations]
+    state.dice.shuffle(state.surface_deck)
+    for ship in state.ships.values():
+        if ship.kind == "ship" and ship.id not in state.armory:
+            state.armory[ship.id] = list(ARMORY)
+    g = Game(state)
+    for guard in mission.guards:
+        figures.place(g, guard.villain, guard.cell, guard=True)
+
+
+def check(g: Game) -> None:
+    """End the game when the mission is won (or tied) at the agreed tier."""
+    s = g.state
+    obj = s.objective
+    if s.phase == "over" or obj is None or obj.ship is None:
+        return
+    ship = s.ships[obj.ship]
+    reward = g.pack.missions[s.mission].reward
+    if s.tier == 1:
+        _finish(g, "won", ship.faction, {ship.faction: reward}, f"the {ship.name} carried {obj.name} off the surface")
+    elif not obj.home and ship.critical:
+        _finish(g, "tied", None, {"renegade": reward // 2, "coalition": reward // 2},
+                f"the {ship.name} was crippled before it reached home with {obj.name}")
+    elif s.tier == 2 and obj.home:
+        _finish(g, "won", ship.faction, {ship.faction: reward}, f"the {ship.name} brought {obj.name} home")
+    elif obj.delivered:
+        _finish(g, "won", ship.faction, {ship.faction: reward}, f"the {ship.name}'s crew delivered {obj.name}")
+
+
+def arrived_home(g: Game, ship) -> None:
+    """Tier 2 and 3: the ship carrying the parameter docked at its home."""
+    obj = g.state.objective
+    if obj is not None and obj.ship == ship.id and not obj.home:
+        obj.home = True
+        g.state.rounds_home = g.state.round
+        g.emit("parameter_home", ship=ship.id, name=obj.name)
+
+
+def end_of_round(g: Game) -> None:
+    """Tier 3 (N47): the findings are delivered at the end of the round after the one the
+    ship docked at home in, if it is still docked there."""
+    s = g.state
+    obj = s.objective
+    if s.tier != 3 or obj is None or not obj.home or obj.delivered or s.phase != "world":
+        return
+    ship = s.ships[obj.ship]
+    home = g.board.home_of(ship.faction)
+    if ship.docked == home.code and s.round > s.rounds_home:
+        obj.delivered = True
+        g.emit("parameter_delivered", ship=ship.id, name=obj.name)
+    check(g)
+
+
+def _finish(g: Game, outcome: str, winner, reward: dict, reason: str) -> None:
+    s = g.state
+    if s.mode == "coop" and outcome == "won":
+        outcome = "won" if winner == "renegade" else "lost"
+    game_over(g, {"outcome": outcome, "winner": winner, "tier": s.tier, "reason": reason, "reward": reward})
+
+
+def game_over(g: Game, result: dict) -> None:
+    """The mission ends, and with it the game. The result adds `digits`: what each faction
+    earned during the mission besides its `reward` (knock-outs, defeated figures, bounties,
+    and the loot its crew still carry, counted now). A campaign reads the final state
+    (engine/renegades/campaign.py, `outcome_of`)."""
+    s = g.state
+    s.pending, s.current = [], None
+    for crew in sorted(s.crew.values(), key=lambda c: c.id):
+        for code in [code for code in crew.gear if code in g.pack.search_items and not crew.captive]:
+            value = g.pack.search_items[code].value
+            crew.gear.remove(code)
+            s.digits[crew.faction] = s.digits.get(crew.faction, 0) + value
+            g.emit("loot_counted", crew=crew.id, item=code, digits=value)
+    s.phase, s.result = "over", {**result, "digits": dict(s.digits)}
+    g.emit("game_over", **s.result)

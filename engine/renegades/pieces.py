@@ -1,0 +1,105 @@
+"""The pieces of the surface: crewmembers made from their cards, where crew and figures
+are, who opposes whom, skill tests and what a crewmember may carry."""
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import msgspec
+
+from engine.renegades import orbit
+from engine.renegades.orbit import Game
+from engine.renegades.state import CrewMember, Figure, Ship
+
+ACTIONS = 2  # each crewmember's actions a turn
+PARTY = 3  # at most three of a ship's crew on the surface at once
+CARRY = {"pistol": 2, "rifle": 1, "melee": 1}  # weapons a crewmember may carry
+ITEMS = 3  # search items a crewmember may carry
+PARAMETER = "mission-parameter"  # what the mission's container holds
+Piece = Union[CrewMember, Figure]
+
+
+# --- tests ---------------------------------------------------------------------------------------
+def skill_test(g: Game, dice: int, plus: int = 0) -> tuple[list[int], int]:
+    """Roll `dice` dice (at most eight); `plus` is added to one die. Returns the faces and
+    how many are 5 or more (a test passes with one)."""
+    faces = g.state.dice.roll(min(orbit.MAX_DICE, dice)) if dice > 0 else []
+    if plus and faces:
+        faces[faces.index(min(faces))] += plus
+    return faces, sum(1 for f in faces if f >= 5)
+
+
+# --- who is where --------------------------------------------------------------------------------
+def standing(g: Game) -> list[Piece]:
+    """Everything that occupies a square: conscious crew not carried, and the figures."""
+    s = g.state
+    found: list[Piece] = [c for c in s.crew.values() if c.cell is not None and not c.ko]
+    return found + list(s.figures.values())
+
+
+def party(g: Game, ship: str) -> list[CrewMember]:
+    """The conscious crew of `ship` on the surface."""
+    return [c for c in g.state.crew.values()
+            if c.ship == ship and c.cell is not None and not c.ko and not c.captive]
+
+
+def on_surface(g: Game, ship: str) -> list[CrewMember]:
+    """Every crewmember of `ship` on the surface, conscious or not (the three-at-once limit)."""
+    return [c for c in g.state.crew.values() if c.ship == ship and c.cell is not None and not c.captive]
+
+
+def aboard(g: Game, ship: str) -> list[CrewMember]:
+    return sorted((c for c in g.state.crew.values() if c.ship == ship and c.cell is None),
+                  key=lambda c: c.id)
+
+
+def party_initiative(g: Game, ship: str) -> int:
+    """The sum of the initiatives of the ship's conscious crew on the surface."""
+    return sum(c.initiative for c in party(g, ship))
+
+
+def opposed(a: Piece, b: Piece) -> bool:
+    """Crew of the two factions oppose each other; every figure opposes every crewmember."""
+    if isinstance(a, Figure) and isinstance(b, Figure):
+        return False
+    if isinstance(a, CrewMember) and isinstance(b, CrewMember):
+        return a.faction != b.faction
+    return True
+
+
+def holds_back(piece: Piece) -> bool:
+    """Whether leaving base contact with `piece` needs an elude test (drones need none)."""
+    return not (isinstance(piece, Figure) and piece.rank == "drone")
+
+
+def docked_ship(g: Game, crew: CrewMember) -> Optional[Ship]:
+    ship = g.state.ships.get(crew.ship or "")
+    if ship is None or ship.id not in g.state.docks:
+        return None
+    return ship
+
+
+def piece(g: Game, code: str) -> Optional[Piece]:
+    return g.state.crew.get(code) or g.state.figures.get(code)
+
+
+# --- weapons -------------------------------------------------------------------------------------
+def weapons(g: Game, crew: CrewMember, kind: str) -> list:
+    """The crewmember's weapons of `kind` ('ranged' or 'melee')."""
+    return [g.pack.weapons[w] for w in crew.gear if w in g.pack.weapons and g.pack.weapons[w].type == kind]
+
+
+def can_carry(g: Game, crew: CrewMember, code: str) -> bool:
+    if code in g.pack.weapons:
+        kind = g.pack.weapons[code].kind
+        return sum(1 for w in crew.gear if w in g.pack.weapons and g.pack.weapons[w].kind == kind) < CARRY[kind]
+    return sum(1 for w in crew.gear if w not in g.pack.weapons) < ITEMS
+
+
+def crewmember(card, ship: str, station: Optional[str] = None) -> CrewMember:
+    """A crewmember in play from its card, serving on `ship`."""
+    surface = card.surface
+    return CrewMember(id=card.code, name=card.name, faction=card.faction, initiative=card.initiative,
+                      stations=list(card.stations), skills=msgspec.to_builtins(card.skills), ship=ship,
+                      station=station, health=surface.health, speed=surface.speed, attack=surface.attack,
+                      defense=[surface.defense.add, surface.defense.dice] if surface.defense else [],
+                      abilities=list(surface.abilities))

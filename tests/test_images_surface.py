@@ -1,0 +1,256 @@
+"""The Renegades surface pictures: pixel probes of the surface board (crew tokens by side,
+figures, shut containers, the last move and attack) and of the crew dice board, golden
+images with a small tolerance, and every position of random quicker games drawn.
+
+After an intended change, look at the new pictures, then rewrite the goldens with
+UPDATE_GOLDEN=1 python -m pytest tests/test_images_surface.py -k golden
+"""
+import copy
+import io
+import os
+import random
+
+import pytest
+from PIL import Image, ImageChops
+
+from engine.renegades import rules
+from engine.renegades.autoplay import random_command
+from images import crew_dice, surface
+from images.demo_surface import attack_events, midgame_view, move_events, skill_events
+from images.style import (ATTACK_MARK, CORRIDOR_FLOOR, FLOOR, HAZARD, INK, MOVE_MARK, MUTED, PAPER, STYLES, WHITE,
+                          dimmed, washed)
+
+GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
+RENEGADE, COALITION = STYLES[1][0], STYLES[0][0]
+
+
+def pixels(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+@pytest.fixture(scope="module")
+def view():
+    return midgame_view()
+
+
+def at(image, frame, square, dx=0, dy=0):
+    """The pixel `dx`, `dy` pixels from a square's centre."""
+    cx, cy = frame.centre(square)
+    return image.getpixel((round(cx + dx), round(cy + dy)))
+
+
+def frame_of(view):
+    return surface.Frame(view["surface"]["width"], view["surface"]["height"])
+
+
+def test_board_is_legible_width_and_same_bytes_for_same_input(view):
+    data = surface.render_surface(view, move_events())
+    assert 520 <= pixels(data).width <= 600
+    assert surface.render_surface(copy.deepcopy(view), move_events()) == data
+
+
+def test_crew_tokens_sit_on_their_squares_by_shape_and_colour(view):
+    image = pixels(surface.render_surface(view))
+    frame = frame_of(view)
+    assert view["surface"]["crew"]["VESK"]["cell"] == "D6" and view["surface"]["crew"]["HALVERN"]["cell"] == "H6"
+    # a Renegade is a vermilion square: filled into its corner; a Coalition circle is not
+    assert at(image, frame, "D6", 10, 10) == RENEGADE
+    assert at(image, frame, "H6", 7, 7) == COALITION
+    assert at(image, frame, "H6", 10, 10) != COALITION
+    # Tallo hides: washed out, in a dashed ring
+    assert at(image, frame, "C7", 10, 10) == washed(RENEGADE)
+    assert INK in [at(image, frame, "C7", k, 0) for k in range(17, 23)]
+    # an empty square shows the ground
+    assert at(image, frame, "B8") in (FLOOR, CORRIDOR_FLOOR)
+
+
+def test_a_crewmember_moved_is_drawn_on_its_new_square(view):
+    moved = copy.deepcopy(view)
+    moved["surface"]["crew"]["VESK"]["cell"] = "B8"
+    image = pixels(surface.render_surface(moved))
+    frame = frame_of(moved)
+    assert at(image, frame, "B8", 10, 10) == RENEGADE
+    assert at(image, frame, "D6", 10, 10) != RENEGADE
+
+
+def test_figures_are_dark_with_their_rank_shape(view):
+    image = pixels(surface.render_surface(view))
+    frame = frame_of(view)
+    trooper = next(f for f in view["surface"]["figures"].values() if f["rank"] == "warrior")
+    drone = next(f for f in view["surface"]["figures"].values() if f["rank"] == "drone")
+    assert at(image, frame, trooper["cell"], 0, 10) == INK
+    # the drone is a diamond: dark on its axis, not in the corner
+    assert at(image, frame, drone["cell"], 0, 11) == INK
+    assert at(image, frame, drone["cell"], 10, 10) != INK
+    # the trooper guards its tile: a yellow rim, which the drone has not
+    assert trooper.get("guard") and at(image, frame, trooper["cell"], 16, 0) == HAZARD
+    assert not drone.get("guard")
+    assert HAZARD not in [at(image, frame, drone["cell"], k, 0) for k in range(12, 21)]
+
+
+def test_shut_containers_are_boxes_without_contents(view):
+    image = pixels(surface.render_surface(view))
+    frame = frame_of(view)
+    box = view["surface"]["containers"][0]
+    _, top, right, _ = frame.box(box)
+    s = frame.cell * 0.15
+    assert image.getpixel((round(right - s - 4 - s * 0.5), round(top + s + 4 + s * 0.1))) == WHITE
+    # what a seat's scan found is never drawn: the picture does not change with it
+    scanned = copy.deepcopy(view)
+    scanned["surface"]["scanned"] = {box: "rigged-crate"}
+    assert surface.render_surface(scanned) == surface.render_surface(view)
+    opened = copy.deepcopy(view)
+    opened["surface"]["containers"].remove(box)
+    assert pixels(surface.render_surface(opened)).getpixel(
+        (round(right - s - 4 - s * 0.5), round(top + s + 4 + s * 0.1))) != WHITE
+
+
+def test_the_mission_parameter_is_a_star_where_it_lies_or_on_its_holder(view):
+    frame = frame_of(view)
+    assert at(pixels(surface.render_surface(view)), frame, "G5", 0, -2) == HAZARD
+    held = copy.deepcopy(view)
+    held["surface"]["objective"].update(cell=None, holder="VESK")
+    image = pixels(surface.render_surface(held))
+    assert at(image, frame, "G5", 0, -2) != HAZARD
+    assert at(image, frame, "D6", 13, -13) == HAZARD
+
+
+def test_last_move_and_attack_are_highlighted(view):
+    frame = frame_of(view)
+    plain = pixels(surface.render_surface(view))
+    image = pixels(surface.render_surface(view, move_events() + attack_events()))
+    # the middle of the step C4 -> C5 and of the shot D6 -> H6
+    assert at(plain, frame, "C4", 0, 21) != MOVE_MARK
+    assert at(image, frame, "C4", 0, 21) == MOVE_MARK
+    assert at(plain, frame, "F6", 8, 0) != ATTACK_MARK
+    assert at(image, frame, "F6", 8, 0) == ATTACK_MARK
+
+
+def test_an_unconscious_crewmember_is_crossed_out(view):
+    image = pixels(surface.render_surface(view))
+    frame = frame_of(view)
+    assert view["surface"]["crew"]["RHEE"]["ko"]
+    assert at(image, frame, "E9", 0, -8) == washed(RENEGADE)
+    assert at(image, frame, "E9", -9, -9) == INK  # the cross; standing, the token's corner is filled
+    standing = copy.deepcopy(view)
+    standing["surface"]["crew"]["RHEE"]["ko"] = False
+    assert at(pixels(surface.render_surface(standing)), frame, "E9", -9, -9) == RENEGADE
+
+
+def test_footer_says_who_acts_and_where_the_parameter_is(view):
+    labels = {"VESK": "VES", "TALLO": "TAL"}
+    lines = surface.footer_lines(view, move_events() + attack_events(), labels, {})
+    assert lines[1] == "Ann: the Kestrel party acts · actions left: TAL 2, VES 1"
+    assert lines[2] == "Mission: the courier, at G5 (star)."
+    assert lines[3].startswith("Last: VES moved B3 > C4 > C5 > D6; VES attacked HALVERN: 1 wound(s)")
+
+
+def test_dice_board_shows_the_attack_and_test_dice(view):
+    events = attack_events() + skill_events()
+    image = pixels(crew_dice.render_crew_dice(view, events))
+    red_row = crew_dice.TITLE + crew_dice.ROW / 2 - 6
+    black_row = red_row + crew_dice.ROW
+    def die(i, y):
+        """A pixel inside the i-th die of a row, clear of its pips."""
+        return image.getpixel((round(crew_dice.FIRST_X + i * crew_dice.STEP - 0.42 * crew_dice.DIE),
+                               round(y - 0.15 * crew_dice.DIE)))
+
+    # red: 7 (a bonus past six) and 4 hit, 2 and 1 are dimmed misses; nothing after the fourth
+    assert [die(i, red_row) for i in range(4)] == [RENEGADE, RENEGADE, dimmed(RENEGADE), dimmed(RENEGADE)]
+    assert die(4, red_row) == PAPER
+    assert [die(i, black_row) for i in range(3)] == [INK, INK, PAPER]
+    # the stealth test: one success of three white dice (outlined in ink, the failures in grey)
+    test_row = crew_dice._height(events[0]) + crew_dice.TITLE + crew_dice.ROW / 2 - 6
+    assert die(0, test_row) == WHITE
+    edges = [image.getpixel((round(crew_dice.FIRST_X + i * crew_dice.STEP - crew_dice.DIE / 2 + 1), round(test_row)))
+             for i in range(4)]
+    assert edges == [INK, MUTED, MUTED, PAPER]
+    assert crew_dice.test_lines(events[1], {})[0] == "1 success (5 or more): passed."
+    assert crew_dice.attack_lines(events[0], {"HALVERN": "Halvern"}) == [
+        "2 hits, 1 blocked: 1 wound to Halvern.", "Ranged attack."]
+    assert crew_dice.render_crew_dice(view, move_events()) is None
+
+
+def test_pictures_for_draws_the_surface_and_the_dice_when_rolled(view):
+    names = [name for name, _ in surface.pictures_for(view, attack_events())]
+    assert names == ["surface.png", "crew-dice.png"]
+    assert [name for name, _ in surface.pictures_for(view, move_events())] == ["surface.png"]
+    orbital = rules.view_for(rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, 3), None)
+    assert surface.pictures_for(orbital, []) == []
+
+
+GOLDENS = {
+    "surface_midgame": lambda: surface.render_surface(midgame_view(), move_events() + attack_events()),
+    "crew_dice": lambda: crew_dice.render_crew_dice(midgame_view(), attack_events() + skill_events()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GOLDENS))
+def test_surface_golden(name):
+    data = GOLDENS[name]()
+    path = os.path.join(GOLDEN, f"{name}.png")
+    if os.environ.get("UPDATE_GOLDEN"):
+        with open(path, "wb") as handle:
+            handle.write(data)
+    new, old = pixels(data), Image.open(path).convert("RGB")
+    assert new.size == old.size
+    diff = ImageChops.difference(new, old).convert("L")
+    area = new.width * new.height
+    assert diff.point(lambda v: 255 if v > 40 else 0).histogram()[255] / area < 0.002, f"{path} changed"
+
+
+@pytest.mark.parametrize("seed, config", [(101, {"players": [{"seat": "p1"}, {"seat": "p2"}]}),
+                                          (202, {"mode": "coop", "players": [{"seat": "p1"}]}),
+                                          (303, {"players": [{"seat": "p1"}, {"seat": "p2"}]})])
+def test_every_position_of_random_quicker_games_draws(seed, config):
+    """The quicker game (every ship docked on the mission planet from the start), versus
+    and solo against NPC Coalition crew."""
+    state = rules.new_game({**config, "quick": True, "world_cards": 5}, seed)
+    rng = random.Random(seed)
+    drawn = rolled = 0
+    while state.phase != "over":
+        seat, command = random_command(state, rng)
+        state, events = rules.apply(state, seat, command)
+        view = rules.view_for(state, None)
+        assert pixels(surface.render_surface(view, events)).size == (556, 714)  # every position, on the surface or not
+        for name, data in surface.pictures_for(view, events):
+            assert pixels(data).width > 500
+            drawn += name == "surface.png"
+            rolled += name == "crew-dice.png"
+    assert drawn > 20 and rolled > 0
+
+
+def test_an_unconscious_crewmember_under_another_shows_in_the_corner(view):
+    frame = frame_of(view)
+    shared = copy.deepcopy(view)
+    shared["surface"]["crew"]["RHEE"]["cell"] = "D6"  # where Vesk stands (or carries it)
+    image = pixels(surface.render_surface(shared))
+    corner = {at(image, frame, "D6", dx, dy) for dx in range(-11, -5) for dy in range(4, 12)}
+    assert washed(RENEGADE) in corner
+    assert at(image, frame, "D6", 10, 10) == RENEGADE
+    assert washed(RENEGADE) not in {at(pixels(surface.render_surface(view)), frame, "D6", dx, dy)
+                                    for dx in range(-11, -5) for dy in range(4, 12)}
+
+
+def test_the_last_actions_keep_the_latest_that_fit(view):
+    events = [{"type": "crew_moved", "crew": "VESK", "path": ["B3", "C4", "C5", "D6"]}] * 9 + [
+        {"type": "figure_defeated", "figure": "DREGG-T1", "cell": "F7"}]
+    line = surface.footer_lines(view, events, {"VESK": "VES"}, {})[3]
+    assert line.startswith("Last: (+") and line.endswith("VES moved B3 > C4 > C5 > D6; DREGG-T1 defeated")
+    assert surface.text_width(line, surface.LAST_SIZE) <= surface._line_width(view["surface"])
+
+
+def test_an_opposed_test_shows_both_sides_dice(view):
+    event = {"type": "turn_attempt", "prisoner": "RHEE", "ship": "WARDEN", "leader": "HALVERN", "dice": [10, 5, 2],
+             "prisoner_dice": [6, 1], "turned": True}
+    image = pixels(crew_dice.render_crew_dice(view, [event]))
+    assert image.height == crew_dice._height(event) + 8
+    first = crew_dice.TITLE + crew_dice.ROW / 2 - 6
+
+    def edge(i, y):
+        """The left rim of the i-th die of a row: ink for a success, grey for a failure."""
+        return image.getpixel((round(crew_dice.FIRST_X + i * crew_dice.STEP - crew_dice.DIE / 2 + 1), round(y)))
+    assert [edge(i, first) for i in range(4)] == [INK, INK, MUTED, PAPER]  # 10 (+5 on one die) and 5 succeed
+    assert [edge(i, first + crew_dice.ROW) for i in range(3)] == [INK, MUTED, PAPER]
+    assert crew_dice.test_lines(event, {}) == ["2 against 1 successes: turned: the prisoner joins the captors.",
+                                               "More successes than the prisoner turn it."]
