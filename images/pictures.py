@@ -4,7 +4,9 @@
 
 `board` highlights what the events describe, `dice` shows the last roll among `roll`
 (the events by default; left out when nothing was rolled), `status` is every side's
-crew or away team. All are drawn from a public view only.
+crew or away team. A Renegades board adds the planet surface ("surface.png") while
+anyone is on it, and its dice ("crew-dice.png") beside the ship dice. All are drawn
+from a public view only.
 """
 from __future__ import annotations
 
@@ -12,11 +14,13 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from images.board import render_board
+from images.crew_dice import render_crew_dice
 from images.dice import render_dice
 from images.orbit import render_orbit
 from images.ship_dice import render_ship_dice
 from images.ship_status import render_ship_status
 from images.status import render_status
+from images.surface import render_surface_in_play
 
 KINDS = ("board", "dice", "status")
 
@@ -28,12 +32,14 @@ class Renderers:
     board: Callable[[dict, list[dict], bool], bytes]  # view, events, whether to say whose move it is
     dice: Callable[[dict, list[dict]], Optional[bytes]]
     status: Callable[[dict, Optional[str]], bytes]
+    planet: Callable[[dict, list[dict]], Optional[bytes]] = lambda view, events: None  # a second board while in play
+    planet_dice: Callable[[dict, list[dict]], Optional[bytes]] = lambda view, events: None  # its dice, if rolled
 
 
 RENDERERS: dict[str, Renderers] = {
     "awaymissions": Renderers(render_board, render_dice, render_status),
     "renegades": Renderers(lambda view, events, waiting: render_orbit(view, events),  # says no waiting line
-                           render_ship_dice, render_ship_status),
+                           render_ship_dice, render_ship_status, render_surface_in_play, render_crew_dice),
 }
 
 
@@ -45,10 +51,15 @@ def draw(ruleset: str, view: dict, events: list[dict], wanted: list[str],
     drawn = []
     if "board" in wanted:
         drawn.append(("board.png", renderers.board(view, events, waiting)))
+        planet = renderers.planet(view, events)
+        if planet is not None:
+            drawn.append(("surface.png", planet))
     if "dice" in wanted:
-        dice = renderers.dice(view, events if roll is None else roll)
-        if dice is not None:
-            drawn.append(("dice.png", dice))
+        rolled = events if roll is None else roll
+        for name, render in (("dice.png", renderers.dice), ("crew-dice.png", renderers.planet_dice)):
+            dice = render(view, rolled)
+            if dice is not None:
+                drawn.append((name, dice))
     if "status" in wanted:
         drawn.append(("status.png", renderers.status(view, None)))
     return drawn

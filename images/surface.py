@@ -20,10 +20,11 @@ from typing import Optional
 from PIL import Image, ImageDraw
 
 from engine.renegades.content import cell_xy, xy_cell
-from images.crew_dice import render_crew_dice
-from images.style import (ATTACK_MARK, COVER, CORRIDOR_FLOOR, FLOOR, GREY, HAZARD, INK, MOVE_MARK, MUTED, PAPER,
-                          STYLES, VOID, WHITE, blend, centred_text, dashed_line, draw_shape, encode, fit_size,
+from images.style import (ATTACK_MARK, COVER, CORRIDOR_FLOOR, FLOOR, GREY, HAZARD, INK, MUTED, PAPER,
+                          VOID, WHITE, blend, centred_text, dashed_line, draw_shape, encode, fit_size,
                           ink_on, text, text_width, washed)
+from images import marks
+from images.orbit import FACTION_STYLES
 from images.tokens import short_labels
 
 CELL = 42
@@ -33,8 +34,6 @@ FOOTER = 6 * LINE + 14
 LAST_SIZE = 13  # the smallest size of the line of last actions
 WALL_MARK = GREY
 ROCK = MUTED
-# (colour, shape) per faction, the orbital board's (images/orbit.py FACTION_STYLES on main)
-FACTION_STYLES = {"renegade": STYLES[1], "coalition": STYLES[0]}
 # an NPC figure's shape by rank; every figure is dark with a white label
 RANK_SHAPES = {"commander": "hexagon", "warrior": "octagon", "creature": "triangle", "drone": "diamond"}
 FIGURE = INK
@@ -226,16 +225,9 @@ def on_the_surface(view: dict) -> bool:
     return view.get("phase") == "surface" or bool((view.get("surface") or {}).get("crew"))
 
 
-def pictures_for(view: dict, events: list[dict]) -> list[tuple[str, bytes]]:
-    """The surface pictures an update needs, as (file name, PNG): "surface.png" while
-    `on_the_surface`, "crew-dice.png" when the events rolled surface dice."""
-    drawn = []
-    if on_the_surface(view):
-        drawn.append(("surface.png", render_surface(view, events)))
-    dice = render_crew_dice(view, events)
-    if dice is not None:
-        drawn.append(("crew-dice.png", dice))
-    return drawn
+def render_surface_in_play(view: dict, events: list[dict] | tuple = ()) -> Optional[bytes]:
+    """PNG of the surface while `on_the_surface` (see render_surface), else None."""
+    return render_surface(view, events) if on_the_surface(view) else None
 
 
 # --- drawing ------------------------------------------------------------------------------------------
@@ -289,7 +281,7 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
         if objective.get("holder") == code:
             _star(draw, cx + frame.cell * 0.32, cy - frame.cell * 0.3, frame.cell * 0.17)
     for point in targets:
-        _reticle(draw, point, frame.cell)
+        marks.reticle(draw, point, frame.cell)
     _footer(draw, view, events, labels, flabels, frame)
     return image
 
@@ -366,13 +358,12 @@ def _highlights(draw, frame: Frame, surface: dict, events: list[dict]) -> list[t
     for event, where in positions_before(surface, events):
         kind = event["type"]
         if kind in ("crew_moved", "figure_moved") and len(event.get("path", [])) > 1:
-            _path(draw, [frame.centre(s) for s in event["path"]], frame.cell)
+            marks.path(draw, [frame.centre(s) for s in event["path"]], frame.cell, FLOOR)
         elif kind == "crew_attack":
             source, target = where.get(event["attacker"]), where.get(event["target"])
             if source and target:
                 a, b = frame.centre(source), frame.centre(target)
-                draw.line([a, b], fill=INK, width=round(frame.cell * 0.12))
-                draw.line([a, b], fill=ATTACK_MARK, width=round(frame.cell * 0.07))
+                marks.attack_line(draw, a, b, frame.cell)
                 targets.append(b)
         elif kind == "trap" and event.get("cell"):
             cx, cy = frame.centre(event["cell"])
@@ -389,30 +380,6 @@ def _highlights(draw, frame: Frame, surface: dict, events: list[dict]) -> list[t
                 draw.line([(cx - s, cy - sign * s), (cx + s, cy + sign * s)], fill=INK, width=7)
                 draw.line([(cx - s, cy - sign * s), (cx + s, cy + sign * s)], fill=HAZARD, width=3)
     return targets
-
-
-def _path(draw, points: list[tuple[float, float]], cell: float) -> None:
-    """A movement path: an orange line cased in ink, a dot on every square, a ring where it began."""
-    for a, b in zip(points, points[1:]):
-        draw.line([a, b], fill=INK, width=round(cell * 0.13))
-        draw.line([a, b], fill=MOVE_MARK, width=round(cell * 0.08))
-    for x, y in points[1:]:
-        r = cell * 0.08
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=MOVE_MARK, outline=INK, width=2)
-    x, y = points[0]
-    r = cell * 0.18
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=FLOOR, outline=MOVE_MARK, width=round(cell * 0.07))
-
-
-def _reticle(draw, centre: tuple[float, float], cell: float) -> None:
-    """A crosshair around an attacked square."""
-    cx, cy = centre
-    r = cell * 0.47
-    for colour, width in ((INK, round(cell * 0.09)), (ATTACK_MARK, round(cell * 0.05))):
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=width)
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            draw.line([(cx + dx * r * 0.78, cy + dy * r * 0.78), (cx + dx * r * 1.08, cy + dy * r * 1.08)],
-                      fill=colour, width=width)
 
 
 # --- the words under the board ----------------------------------------------------------------------

@@ -15,7 +15,7 @@ from PIL import Image, ImageChops
 
 from engine.renegades import rules
 from engine.renegades.autoplay import random_command
-from images import crew_dice, surface
+from images import crew_dice, pictures, surface
 from images.demo_surface import attack_events, midgame_view, move_events, skill_events
 from images.style import (ATTACK_MARK, CORRIDOR_FLOOR, FLOOR, HAZARD, INK, MOVE_MARK, MUTED, PAPER, STYLES, WHITE,
                           dimmed, washed)
@@ -171,12 +171,16 @@ def test_dice_board_shows_the_attack_and_test_dice(view):
     assert crew_dice.render_crew_dice(view, move_events()) is None
 
 
-def test_pictures_for_draws_the_surface_and_the_dice_when_rolled(view):
-    names = [name for name, _ in surface.pictures_for(view, attack_events())]
-    assert names == ["surface.png", "crew-dice.png"]
-    assert [name for name, _ in surface.pictures_for(view, move_events())] == ["surface.png"]
+def names_drawn(view, events):
+    """The Renegades pictures of an update that wants the board and the dice."""
+    return [name for name, _ in pictures.draw("renegades", view, events, ["board", "dice"])]
+
+
+def test_renegades_pictures_add_the_surface_and_its_dice_when_rolled(view):
+    assert names_drawn(view, attack_events()) == ["board.png", "surface.png", "crew-dice.png"]
+    assert names_drawn(view, move_events()) == ["board.png", "surface.png"]
     orbital = rules.view_for(rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, 3), None)
-    assert surface.pictures_for(orbital, []) == []
+    assert names_drawn(orbital, []) == ["board.png"]
 
 
 GOLDENS = {
@@ -213,7 +217,9 @@ def test_every_position_of_random_quicker_games_draws(seed, config):
         state, events = rules.apply(state, seat, command)
         view = rules.view_for(state, None)
         assert pixels(surface.render_surface(view, events)).size == (556, 714)  # every position, on the surface or not
-        for name, data in surface.pictures_for(view, events):
+        for name, data in pictures.draw("renegades", view, events, ["board", "dice"]):
+            if name not in ("surface.png", "crew-dice.png"):
+                continue
             assert pixels(data).width > 500
             drawn += name == "surface.png"
             rolled += name == "crew-dice.png"
