@@ -5,7 +5,7 @@ import json
 import random
 
 from engine.renegades.content import load_pack
-from tests.discord_harness import FakeDiscord, choose, open_panel, thread_of, user
+from tests.discord_harness import CHANNEL_ID, FakeDiscord, choose, open_panel, thread_of, user
 from tests.test_discord_game import PlayByPost, awaited, same_dice, table
 
 ANN, BO = user(1, "Ann"), user(2, "Bo")
@@ -100,6 +100,11 @@ async def test_solo_starts_at_once_plays_typed_commands_and_the_computer_is_refu
         wrong = fake.slash(ANN, "game new", mode="solo")
         await fake.dispatch(wrong)
         assert "choose ruleset renegades" in fake.original(wrong)["content"]
+        for refused, said in ((fake.slash(ANN, "game new", quick=True), "Renegades options"),
+                              (fake.slash(ANN, "game new", ruleset="renegades", mission="nowhere"), "No mission")):
+            await fake.dispatch(refused)
+            assert said in fake.original(refused)["content"]
+        assert not any(c.get("parent_id") for c in fake.channels.values())  # no thread opened
         await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="solo"))
         thread = thread_of(fake)
         game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
@@ -131,3 +136,68 @@ async def test_coalition_against_renegades_seats_the_joiner_in_the_coalition(mon
         factions = {s["seat"]: s["faction"] for s in view["ships"].values() if s.get("seat")}
         assert factions == {"p1": "renegade", "p2": "coalition"}
         assert "The game has started" in fake.messages[int(lobby["id"])]["content"]
+
+
+async def hidden_on_the_surface(fake: FakeDiscord, game_id: int) -> tuple[set[str], dict[str, str]]:
+    """Names of the search items still in shut containers, and each unpaid bounty
+    (seat -> the hunted crewmember), read from storage."""
+    state = json.loads((await fake.bot.service.db.game(game_id)).state)
+    items = load_pack(state["pack"]).search_items
+    shut = {items[code].name for code in state.get("containers", {}).values() if code in items}
+    paid = set(state.get("bounties_paid", []))
+    return shut, {seat: crew for seat, crew in state.get("bounties", {}).items() if seat not in paid}
+
+
+async def test_the_quicker_game_is_played_on_the_surface_with_its_pictures_and_no_secret_shown(
+        monkeypatch, tmp_path):
+    same_dice(monkeypatch)
+    clock = PlayByPost()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db"), clock=clock) as fake:
+        offered = await fake.autocomplete(ANN, "game new", "mission", CHANNEL_ID, ruleset="renegades", mission="cour")
+        assert offered == ["the-courier"]
+        await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="coalition vs renegades",
+                                       opponent=BO, quick=True, mission="the-courier"))
+        thread = thread_of(fake)
+        lobby = fake.in_channel(thread)[-1]
+        join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
+        game_id = int(join.split(":")[2])
+        await fake.dispatch(fake.click(BO, int(lobby["id"]), join))
+        await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
+        view = await fake.bot.service.view(game_id)
+        assert view["mission"] == "the-courier" and view["phase"] == "landing"
+        assert all(s.get("docked") == "veyra" for s in view["ships"].values() if s.get("kind") == "ship")
+        assert view["bounties"] == {}  # nobody's bounty is public before it is paid
+        rng, steps, surface, crew_dice = random.Random(3), 0, 0, 0
+        while (info := await fake.bot.service.get(game_id)).status == "active":
+            turn = info.awaited[0]
+            member = MEMBERS[turn.user_id]
+            version, commands = await fake.bot.service.legal_commands(game_id, turn.user_id)
+            stored, sent = await table(fake, game_id), len(fake.sent)
+            panel = await open_panel(fake, member, thread)
+            await choose(fake, member, panel, commands, pick(rng, commands))
+            after = await fake.bot.service.get(game_id)
+            assert after.version == version + 1
+            to_thread = [r for r in fake.sent[sent:] if r.path.startswith(f"/channels/{thread}/messages")]
+            tables = [r for r in to_thread if r.method == "PATCH" or (r.method == "POST" and r.files)]
+            assert len(tables) == 1, "one table message per action"
+            files = [name for name, _ in tables[0].files]
+            events = json.loads((await fake.bot.service.log(game_id))[-1].events)
+            on_surface = any(c.get("cell") for c in (await fake.bot.service.view(game_id))["crew"].values())
+            if on_surface:
+                assert "surface.png" in files, files
+                surface += 1
+            if any(e["type"] in ("crew_attack", "figure_attack") for e in events):
+                assert "crew-dice.png" in files, (files, [e["type"] for e in events])
+                crew_dice += 1
+            newly = set(awaited(after)) - {turn.user_id} - set(stored["awaited"] if stored else ())
+            pinged = {int(u) for r in to_thread for u in (r.json or {}).get("allowed_mentions", {}).get("users", [])}
+            assert pinged == newly, (pinged, newly)  # one ping per decision
+            shut, bounties = await hidden_on_the_surface(fake, game_id)
+            face_down = await world_deck_names(fake, game_id)
+            for request in fake.public():
+                assert not any(item in request.text for item in shut | face_down), (shut, face_down)
+                told = [line for line in request.text.splitlines() if "bount" in line.lower()]
+                assert not any(crew in line for line in told for crew in bounties.values()), told
+            steps += 1
+            clock.now += clock.between_moves
+        assert steps > 10 and surface > 5 and crew_dice > 0, (steps, surface, crew_dice)
