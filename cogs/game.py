@@ -29,7 +29,10 @@ class Game(commands.Cog):
                            side="Your side", layout="Mission area (build: place the boards in setup)",
                            remind_hours="Remind the awaited player after this many hours (this game only)",
                            computer="Play against the computer at this level (it moves at once)",
-                           ruleset="The game: Away Missions, or Renegades (modes solo, co-op, coalition vs renegades)")
+                           ruleset="The game: Away Missions, or Renegades (modes solo, co-op, coalition vs renegades)",
+                           mission="Renegades: the mission to play (empty: dealt at random)",
+                           quick="Renegades: the quicker game, every ship starting docked on the mission planet")
+    @app_commands.autocomplete(mission=renegades.complete_mission)
     async def new(self, interaction: discord.Interaction,
                   mode: Literal["2 players", "3 players", "4 players", "2 vs 2",
                                 "solo", "co-op", "coalition vs renegades"] = "2 players",
@@ -37,7 +40,8 @@ class Game(commands.Cog):
                   side: Literal["federation", "borg"] = "federation", layout: LAYOUTS = "standard",
                   remind_hours: Optional[app_commands.Range[float, 0.1, 720.0]] = None,
                   computer: Optional[Literal["easy", "normal", "hard"]] = None,
-                  ruleset: Literal["awaymissions", "renegades"] = "awaymissions") -> None:
+                  ruleset: Literal["awaymissions", "renegades"] = "awaymissions",
+                  mission: Optional[str] = None, quick: bool = False) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await present.reply(interaction, "Start games in a server text channel (not a thread or DM).")
@@ -49,14 +53,17 @@ class Game(commands.Cog):
             await present.reply(interaction, "Invite a person or play the computer, not both.")
             return
         if ruleset == "renegades" or mode in renegades.MODES:
-            refused = renegades.refusal(ruleset, computer)
+            refused = renegades.refusal(ruleset, computer, mission)
             if lobby.MODES.get(mode):
                 refused = f"{mode} is an Away Missions table; Renegades modes are solo, co-op and coalition vs renegades."
             if refused:
                 await present.reply(interaction, refused)
                 return
             await renegades.new(self.bot, interaction, channel, mode, opponent,
-                                None if remind_hours is None else remind_hours * 3600)
+                                None if remind_hours is None else remind_hours * 3600, mission, quick)
+            return
+        if mission is not None or quick:
+            await present.reply(interaction, "Mission and quick are Renegades options: choose ruleset renegades.")
             return
         table = lobby.MODES[mode]
         if table and (opponent is not None or lobby.layout_problem(mode, layout)):

@@ -3,15 +3,19 @@
 Solo starts at once: your Renegade ship against an NPC Coalition ship. Co-op seats
 two Renegade players against as many NPC Coalition ships; Coalition vs Renegades seats
 a Renegade (the creator) and a Coalition player. The game itself is played like any
-other: the table message, the private "Your move" panel, legal choices only.
+other: the table message, the private "Your move" panel, legal choices only. `mission`
+picks one of the pack's missions (autocompleted; empty: dealt at random) and `quick` plays
+the quicker game, every ship starting docked on the mission planet.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
 import discord
+from discord import app_commands
 
 from cogs import buttons, present
+from engine.renegades.content import Pack
 from engine.service import GameInfo, ServiceError
 from engine.service.rulesets import RENEGADES
 
@@ -23,10 +27,31 @@ MODES = {"solo": ("coop", 1), "co-op": ("coop", 2), "coalition vs renegades": ("
 DEFAULT_MODE = "coalition vs renegades"
 
 
-def refusal(ruleset: str, computer: Optional[str]) -> Optional[str]:
+def pack() -> Pack:
+    """The Renegades content pack games are dealt from."""
+    return RENEGADES.load_pack(RENEGADES.default_options["pack"])
+
+
+def mission_code(typed: str) -> Optional[str]:
+    """The pack's mission `typed` names (its code or name, any case), or None."""
+    wanted = typed.strip().lower()
+    return next((code for code, m in pack().missions.items() if wanted in (code, m.name.lower())), None)
+
+
+async def complete_mission(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The pack's missions whose name or code holds what is typed."""
+    typed = current.strip().lower()
+    return [app_commands.Choice(name=f"{m.name} (reward {m.reward})"[:100], value=code)
+            for code, m in pack().missions.items() if typed in code or typed in m.name.lower()][:25]
+
+
+def refusal(ruleset: str, computer: Optional[str], mission: Optional[str] = None) -> Optional[str]:
     """Why /game new cannot open this Renegades game, or None."""
     if ruleset != RENEGADES.name:
         return "Solo, co-op and coalition vs renegades are Renegades modes: choose ruleset renegades."
+    if mission is not None and mission_code(mission) is None:
+        known = ", ".join(f"{m.name} ({code})" for code, m in pack().missions.items())
+        return f"No mission '{mission[:80]}' in the Renegades pack. Missions: {known}."
     if computer is not None:
         return ("The computer does not fly Renegades ships yet: play solo or co-op against the NPC Coalition, "
                 "or invite a person.")
@@ -75,10 +100,23 @@ def crew_text(faction: str) -> str:
             "dealt when the game starts; crew may change stations at the start of each of your ship's turns.")
 
 
-async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: discord.TextChannel, mode: str,
-              opponent: Optional[discord.Member], remind_after: Optional[float]) -> None:
-    """/game new ruleset:renegades: a thread, the lobby (or, solo, the first table at once)."""
+def game_options(mode: str, mission: Optional[str], quick: bool) -> dict:
+    """The service options of a new Renegades game (mission already checked by refusal)."""
     engine_mode, seats = MODES.get(mode, MODES[DEFAULT_MODE])
+    options = {"mode": engine_mode, "seats": seats}
+    if mission is not None:
+        options["mission"] = mission_code(mission)
+    if quick:
+        options["quick"] = True
+    return options
+
+
+async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: discord.TextChannel, mode: str,
+              opponent: Optional[discord.Member], remind_after: Optional[float], mission: Optional[str] = None,
+              quick: bool = False) -> None:
+    """/game new ruleset:renegades: a thread, the lobby (or, solo, the first table at once)."""
+    options = game_options(mode, mission, quick)
+    seats = options["seats"]
     if seats == 1 and opponent is not None:
         await present.reply(interaction, "Solo is for one player: leave the opponent empty, or choose co-op.")
         return
@@ -88,7 +126,7 @@ async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: disco
     try:
         info = await bot.service.create(
             creator=interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id, thread_id=thread.id,
-            ruleset=RENEGADES.name, options={"mode": engine_mode, "seats": seats}, remind_after=remind_after)
+            ruleset=RENEGADES.name, options=options, remind_after=remind_after)
         info = await bot.service.join(info.id, interaction.user.id, interaction.user.display_name,
                                       faction="renegade")
     except ServiceError as refused:

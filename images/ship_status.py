@@ -1,16 +1,21 @@
 """Renegades crew and ship status: each hero ship's shields and hull as peg rows, whether
 it is critically damaged, where it is, who holds each station, and the crew aboard off
-station or gone down to the planet (the view's crew fields `cell`, `room`, `captive`,
-`wounds`, `ko`); the NPC fighters in play on one line.
+station or gone down to the planet (the view's crew fields `cell`, `room`, `wounds`,
+`ko`); then, when there are any, the gear its crew carry (crew `gear`), the weapons left
+in its armory (`armory`), its campaign upgrades (crew and ship `upgrades`) and the
+prisoners in its brig (crew of the other side with `captive`); the NPC fighters in play
+on one line.
 
 A shield or hull point left is a solid dot and a lost one a ring, so damage reads
 without colour; shields down and critical damage are also said in words.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from PIL import Image, ImageDraw
 
-from engine.renegades.content import STATIONS
+from engine.renegades.content import STATIONS, load_pack
 from images import marks
 from images.orbit import FACTION_NAMES, ship_labels, ships_of, style_of
 from images.style import (DIM_INK, HAZARD, INK, MUTED, PAPER, RULE, WHITE, draw_shape, encode, fit_size, text,
@@ -38,7 +43,7 @@ def crew_lines(view: dict, code: str) -> list[tuple[str, str]]:
     crew = view.get("crew", {})
     for cid in sorted(crew):
         member = crew[cid]
-        if member.get("ship") != code or cid in seated:
+        if member.get("ship") != code or cid in seated or member.get("captive"):
             continue
         if member.get("cell"):
             where = f"Down at {member['cell']}"
@@ -46,8 +51,40 @@ def crew_lines(view: dict, code: str) -> list[tuple[str, str]]:
             where = ROOMS.get(member["room"], member["room"].title())
         else:
             where = "Aboard"
-        rows.append(("Captive" if member.get("captive") else where, cid))
+        rows.append((where, cid))
     return rows
+
+
+def hold_lines(view: dict, code: str) -> list[tuple[str, str]]:
+    """(heading, text) rows of what one ship holds beyond its crew, each only when it has
+    any: Gear (who carries what), Armory (weapons aboard), Upgrades (crew and ship) and
+    Brig (prisoners of the other side)."""
+    names = _names(view["pack"])
+    crew = view.get("crew", {})
+    own = [cid for cid in sorted(crew) if crew[cid].get("ship") == code and not crew[cid].get("captive")]
+    gear = [f"{_short(crew[c], c)}: {', '.join(names.get(g, g) for g in crew[c]['gear'])}"
+            for c in own if crew[c].get("gear")]
+    upgrades = [f"{_short(crew[c], c)}: {', '.join(names.get(u, u) for u in crew[c]['upgrades'])}"
+                for c in own if crew[c].get("upgrades")]
+    fitted = view["ships"][code].get("upgrades") or []
+    if fitted:
+        upgrades.append("ship: " + ", ".join(names.get(u, u) for u in fitted))
+    armory = Counter(names.get(w, w) for w in view.get("armory", {}).get(code, []))
+    brig = [f"{_who(view, c)}, {FACTION_NAMES.get(crew[c]['faction'], crew[c]['faction'])}"
+            for c in sorted(crew) if crew[c].get("ship") == code and crew[c].get("captive")]
+    rows = [("Gear", "; ".join(gear)), ("Armory", ", ".join(f"{n} x{k}" if k > 1 else n for n, k in armory.items())), ("Upgrades", "; ".join(upgrades)),
+            ("Brig", "; ".join(brig))]
+    return [(heading, said) for heading, said in rows if said]
+
+
+def _names(pack_path: str) -> dict[str, str]:
+    """Names of the pack's weapons, search items and upgrades by code."""
+    pack = load_pack(pack_path)
+    return {code: card.name for deck in (pack.weapons, pack.search_items, pack.upgrades) for code, card in deck.items()}
+
+
+def _short(member: dict, cid: str) -> str:
+    return member.get("name", cid).split()[-1]
 
 
 def _who(view: dict, cid: str) -> str:
@@ -60,7 +97,7 @@ def _who(view: dict, cid: str) -> str:
 
 
 def _card_height(view: dict, code: str) -> int:
-    return HEADER + LINE * (3 + len(crew_lines(view, code))) + GAP
+    return HEADER + LINE * (3 + len(crew_lines(view, code)) + len(hold_lines(view, code))) + GAP
 
 
 def render_ship_status(view: dict, seat: str | None = None) -> bytes:
@@ -136,3 +173,9 @@ def _card(draw, top: int, view: dict, code: str, names: dict, label: str) -> Non
         text(draw, (GAP + 8, ry), station, 15, MUTED, "lm")
         who = _who(view, cid) if station != "Vacant" else f"nobody at {cid}"
         text(draw, (GAP + PEG_X, ry), who, fit_size(who, WIDTH - 2 * GAP - PEG_X - 8, 17), INK, "lm")
+    y += len(crew_lines(view, code)) * LINE
+    for k, (heading, said) in enumerate(hold_lines(view, code)):
+        ry = y + k * LINE
+        draw.line([(GAP + 8, ry - LINE / 2), (WIDTH - GAP - 8, ry - LINE / 2)], fill=RULE, width=1)
+        text(draw, (GAP + 8, ry), heading.upper(), 14, MUTED, "lm")
+        text(draw, (GAP + PEG_X, ry), said, fit_size(said, WIDTH - 2 * GAP - PEG_X - 8, 16), INK, "lm")

@@ -90,3 +90,17 @@ async def test_a_campaign_from_new_to_its_second_mission(monkeypatch, tmp_path):
         gone = fake.slash(ANN, "campaign status", thread)
         await fake.dispatch(gone)
         assert "no campaign under way here" in fake.original(gone)["content"]
+
+
+async def test_a_quick_solo_campaign_launches_its_missions_landed_on_the_planet(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        await fake.dispatch(fake.slash(ANN, "campaign new", title="ember", mode="solo", quick=True))
+        thread = thread_of(fake)
+        assert "3 missions (the quicker game)" in fake.in_channel(thread)[-1]["content"]
+        await fake.dispatch(fake.slash(ANN, "campaign continue", thread))
+        game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
+        view = await fake.bot.service.view(game_id)
+        assert view["phase"] == "landing"  # the quicker game: no flight to the planet
+        assert all(s.get("docked") for s in view["ships"].values() if s.get("kind") == "ship")
+        opening = fake.in_channel(thread)[-1]
+        assert [a["filename"] for a in opening["attachments"]] == ["board.png", "surface.png"]  # NPCs landed

@@ -3,9 +3,10 @@ the private panel, NPC turns summarised once per phase, one ping per decision, a
 world event card shown before it is drawn."""
 import json
 import random
+from dataclasses import dataclass
 
 from engine.renegades.content import load_pack
-from tests.discord_harness import FakeDiscord, choose, open_panel, thread_of, user
+from tests.discord_harness import CHANNEL_ID, FakeDiscord, choose, open_panel, thread_of, user
 from tests.test_discord_game import PlayByPost, awaited, same_dice, table
 
 ANN, BO = user(1, "Ann"), user(2, "Bo")
@@ -24,6 +25,37 @@ def pick(rng: random.Random, commands: list[str]) -> int:
     """A random legal command, mostly not a station change, so the game moves on."""
     acting = [i for i, c in enumerate(commands) if not c.startswith("station")]
     return rng.choice(acting if acting and rng.random() < 0.9 else range(len(commands)))
+
+
+@dataclass
+class Action:
+    """One decision taken through the private panel, and what reached the thread for it."""
+
+    stored: dict  # the table message's record before the action
+    table: object  # the one request that posted or edited the table message
+    events: list[dict]
+
+
+async def act(fake: FakeDiscord, game_id: int, thread: int, rng: random.Random) -> Action:
+    """The awaited player opens the panel and picks a random legal command. Checks that the
+    game moved one step, that one table message carries it and that exactly the newly
+    awaited players were pinged (one ping per decision, never the one who just acted)."""
+    turn = (await fake.bot.service.get(game_id)).awaited[0]
+    member = MEMBERS[turn.user_id]
+    version, commands = await fake.bot.service.legal_commands(game_id, turn.user_id)
+    stored, sent = await table(fake, game_id), len(fake.sent)
+    panel = await open_panel(fake, member, thread)
+    assert "What does the" in panel["content"] or "Which crew of the" in panel["content"], panel["content"]
+    await choose(fake, member, panel, commands, pick(rng, commands))
+    after = await fake.bot.service.get(game_id)
+    assert after.version == version + 1
+    to_thread = [r for r in fake.sent[sent:] if r.path.startswith(f"/channels/{thread}/messages")]
+    tables = [r for r in to_thread if r.method == "PATCH" or (r.method == "POST" and r.files)]
+    assert len(tables) == 1, "one table message per action, NPC turns and world events included"
+    newly = set(awaited(after)) - {turn.user_id} - set(stored["awaited"] if stored else ())
+    pinged = {int(u) for r in to_thread for u in (r.json or {}).get("allowed_mentions", {}).get("users", [])}
+    assert pinged == newly, (pinged, newly)
+    return Action(stored, tables[0], json.loads((await fake.bot.service.log(game_id))[-1].events))
 
 
 async def test_a_co_operative_renegades_game_is_played_through_interactions_only(monkeypatch, tmp_path):
@@ -50,36 +82,21 @@ async def test_a_co_operative_renegades_game_is_played_through_interactions_only
         opening = fake.in_channel(thread)[-1]
         assert [a["filename"] for a in opening["attachments"]] == ["board.png"]
         rng, steps, npc_phases, dice = random.Random(7), 0, 0, 0
-        while (info := await fake.bot.service.get(game_id)).status == "active":
-            turn = info.awaited[0]
-            member = MEMBERS[turn.user_id]
-            version, commands = await fake.bot.service.legal_commands(game_id, turn.user_id)
-            stored, sent = await table(fake, game_id), len(fake.sent)
-            panel = await open_panel(fake, member, thread)
-            assert "What does the" in panel["content"]  # the decision asked in words
-            await choose(fake, member, panel, commands, pick(rng, commands))
-            after = await fake.bot.service.get(game_id)
-            assert after.version == version + 1
-            to_thread = [r for r in fake.sent[sent:] if r.path.startswith(f"/channels/{thread}/messages")]
-            tables = [r for r in to_thread if r.method == "PATCH" or (r.method == "POST" and r.files)]
-            assert len(tables) == 1, "one table message per action, NPC turns and world events included"
-            content = tables[0].json["content"]
+        while (await fake.bot.service.get(game_id)).status == "active":
+            action = await act(fake, game_id, thread, rng)
+            stored, content = action.stored, action.table.json["content"]
             npc_lines = [line for line in content.splitlines() if line.startswith("• NPC ships:")]
-            edited = tables[0].method == "PATCH" and stored is not None  # lines of earlier actions stay
+            edited = action.table.method == "PATCH" and stored is not None  # lines of earlier actions stay
             shown_before = sum(line.startswith("NPC ships:") for line in stored["lines"]) if edited else 0
             assert len(npc_lines) - shown_before <= 1  # the same seat may end one round and begin the next
-            events = json.loads((await fake.bot.service.log(game_id))[-1].events)
-            if any(e["type"] == "npc_turn" for e in events):
+            if any(e["type"] == "npc_turn" for e in action.events):
                 npc_phases += 1
                 assert npc_lines, content  # the NPCs' turns in one readable line
-            files = [name for name, _ in tables[0].files]
+            files = [name for name, _ in action.table.files]
             assert files[0] == "board.png"
-            if any(e["type"] == "ship_attack" for e in events):
+            if any(e["type"] == "ship_attack" for e in action.events):
                 assert files == ["board.png", "dice.png"]
                 dice += 1
-            newly = set(awaited(after)) - {turn.user_id} - set(stored["awaited"] if stored else ())
-            pinged = {int(u) for r in to_thread for u in (r.json or {}).get("allowed_mentions", {}).get("users", [])}
-            assert pinged == newly, (pinged, newly)  # one ping per decision, never the one who just acted
             hidden = await world_deck_names(fake, game_id)
             for request in fake.public():
                 assert not any(card in request.text for card in hidden), hidden
@@ -100,6 +117,11 @@ async def test_solo_starts_at_once_plays_typed_commands_and_the_computer_is_refu
         wrong = fake.slash(ANN, "game new", mode="solo")
         await fake.dispatch(wrong)
         assert "choose ruleset renegades" in fake.original(wrong)["content"]
+        for refused, said in ((fake.slash(ANN, "game new", quick=True), "Renegades options"),
+                              (fake.slash(ANN, "game new", ruleset="renegades", mission="nowhere"), "No mission")):
+            await fake.dispatch(refused)
+            assert said in fake.original(refused)["content"]
+        assert not any(c.get("parent_id") for c in fake.channels.values())  # no thread opened
         await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="solo"))
         thread = thread_of(fake)
         game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
@@ -131,3 +153,54 @@ async def test_coalition_against_renegades_seats_the_joiner_in_the_coalition(mon
         factions = {s["seat"]: s["faction"] for s in view["ships"].values() if s.get("seat")}
         assert factions == {"p1": "renegade", "p2": "coalition"}
         assert "The game has started" in fake.messages[int(lobby["id"])]["content"]
+
+
+async def hidden_on_the_surface(fake: FakeDiscord, game_id: int) -> tuple[set[str], dict[str, str]]:
+    """Names of the search items still in shut containers, and each unpaid bounty
+    (seat -> the hunted crewmember), read from storage."""
+    state = json.loads((await fake.bot.service.db.game(game_id)).state)
+    items = load_pack(state["pack"]).search_items
+    shut = {items[code].name for code in state.get("containers", {}).values() if code in items}
+    paid = set(state.get("bounties_paid", []))
+    return shut, {seat: crew for seat, crew in state.get("bounties", {}).items() if seat not in paid}
+
+
+async def test_the_quicker_game_is_played_on_the_surface_with_its_pictures_and_no_secret_shown(
+        monkeypatch, tmp_path):
+    same_dice(monkeypatch)
+    clock = PlayByPost()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db"), clock=clock) as fake:
+        offered = await fake.autocomplete(ANN, "game new", "mission", CHANNEL_ID, ruleset="renegades", mission="cour")
+        assert offered == ["the-courier"]
+        await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="coalition vs renegades",
+                                       opponent=BO, quick=True, mission="the-courier"))
+        thread = thread_of(fake)
+        lobby = fake.in_channel(thread)[-1]
+        join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
+        game_id = int(join.split(":")[2])
+        await fake.dispatch(fake.click(BO, int(lobby["id"]), join))
+        await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
+        view = await fake.bot.service.view(game_id)
+        assert view["mission"] == "the-courier" and view["phase"] == "landing"
+        assert all(s.get("docked") == "veyra" for s in view["ships"].values() if s.get("kind") == "ship")
+        assert view["bounties"] == {}  # nobody's bounty is public before it is paid
+        rng, steps, surface, crew_dice = random.Random(3), 0, 0, 0
+        while (await fake.bot.service.get(game_id)).status == "active":
+            action = await act(fake, game_id, thread, rng)
+            files, events = [name for name, _ in action.table.files], action.events
+            on_surface = any(c.get("cell") for c in (await fake.bot.service.view(game_id))["crew"].values())
+            if on_surface:
+                assert "surface.png" in files, files
+                surface += 1
+            if any(e["type"] in ("crew_attack", "figure_attack") for e in events):
+                assert "crew-dice.png" in files, (files, [e["type"] for e in events])
+                crew_dice += 1
+            shut, bounties = await hidden_on_the_surface(fake, game_id)
+            face_down = await world_deck_names(fake, game_id)
+            for request in fake.public():
+                assert not any(item in request.text for item in shut | face_down), (shut, face_down)
+                told = [line for line in request.text.splitlines() if "bount" in line.lower()]
+                assert not any(crew in line for line in told for crew in bounties.values()), told
+            steps += 1
+            clock.now += clock.between_moves
+        assert steps > 10 and surface > 5 and crew_dice > 0, (steps, surface, crew_dice)

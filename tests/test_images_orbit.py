@@ -195,6 +195,52 @@ def test_status_places_crew_on_the_surface_in_the_med_bay_and_captives_from_the_
     full = {**view, "ships": O.ships_of(view)}
     rows = dict((cid, where) for where, cid in S.crew_lines(full, kestrel))
     cell = view["surface"]["crew"][down.id]["cell"]
-    assert rows[down.id] == f"Down at {cell}" and rows[hurt.id] == "Med bay" and rows[captive.id] == "Captive"
+    assert rows[down.id] == f"Down at {cell}" and rows[hurt.id] == "Med bay" and captive.id not in rows
     assert "unconscious" in S._who(view, hurt.id) and "4 wounds" in S._who(view, hurt.id)
+    brig = dict(S.hold_lines(full, kestrel))["Brig"]
+    assert captive.id in brig and "Coalition" in brig  # the prisoner is in the Kestrel's brig
     decoded(S.render_ship_status(view))
+
+
+def campaign_view() -> dict:
+    """A campaign's mission: the Kestrel's commander trained and armed, its hull plated,
+    a Coalition prisoner in its brig."""
+    from engine.renegades import rules
+    carried = {"upgrades": {"VESK": ["command-course"]}, "ship_upgrades": ["armour-plating"]}
+    state = rules.new_game({"mode": "coop", "players": [{"seat": "p1", "name": "Ann", **carried}]}, seed=5)
+    state.crew["VESK"].gear = ["arc-pistol", "data-spike"]
+    prisoner = next(c for c in state.crew.values() if c.faction == "coalition")
+    for ship in state.ships.values():
+        ship.stations = {k: v for k, v in ship.stations.items() if v != prisoner.id}
+    prisoner.ship, prisoner.station, prisoner.room, prisoner.captive = "KESTREL", None, "brig", True
+    return rules.view_for(state, None)
+
+
+def test_status_shows_gear_carried_campaign_upgrades_and_prisoners_in_the_brig():
+    view = campaign_view()
+    full = {**view, "ships": O.ships_of(view)}
+    held = dict(S.hold_lines(full, "KESTREL"))
+    assert held["Gear"] == "Vesk: Arc pistol, Data spike"
+    assert held["Upgrades"] == "Vesk: Command course; ship: Armour plating"
+    assert held["Armory"].startswith("Arc pistol x3, Arc blade")
+    prisoner = next(c for c, m in view["crew"].items() if m.get("captive"))
+    assert held["Brig"].startswith(f"{view['crew'][prisoner]['name']} ({prisoner})")
+    assert view["ships"]["KESTREL"]["hull"] == 7 and view["crew"]["VESK"]["upgrades"] == ["command-course"]
+    assert "Brig" not in dict(S.hold_lines(full, "MAGPIE" if "MAGPIE" in full["ships"] else "WARDEN"))
+    # the four rows are drawn under the Kestrel's crew: ink where each row's text starts
+    image = decoded(S.render_ship_status(view))
+    first = S.GAP + S.HEADER + S.LINE / 2 + S.LINE * (3 + len(S.crew_lines(full, "KESTREL")))
+    for k in range(4):
+        row = [at(image, (x, first + k * S.LINE + dy)) for x in range(S.GAP + S.PEG_X, S.GAP + S.PEG_X + 60)
+               for dy in (-3, 0, 3)]
+        assert any(close(p, INK, 60) for p in row), k
+    below = first + 3.5 * S.LINE + S.GAP / 2  # the card ends after its last row: paper
+    assert all(close(at(image, (x, below)), S.PAPER) for x in range(S.GAP + S.PEG_X, S.WIDTH - S.GAP, 7))
+    bare = copy.deepcopy(view)
+    del bare["crew"][prisoner]
+    for member in bare["crew"].values():
+        member.pop("gear", None), member.pop("upgrades", None)
+    bare["ships"]["KESTREL"].pop("upgrades", None)
+    bare["armory"].pop("KESTREL")
+    assert S.hold_lines({**bare, "ships": O.ships_of(bare)}, "KESTREL") == []
+    assert decoded(S.render_ship_status(bare)).height == image.height - 4 * S.LINE  # no empty rows drawn

@@ -163,6 +163,7 @@ def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: 
             crew_member.turned_from = pack.crew[c].faction
         for upgrade in _upgrades(pack, (carried.get("upgrades") or {}).get(c, []), "crew"):
             crew_member.skills[upgrade.skill] += upgrade.add
+            crew_member.upgrades.append(upgrade.code)
         state.crew[c] = crew_member
     home = orbit_of(pack.path).home_of(spec.faction)
     occupied = {s.cell for s in state.ships.values()}
@@ -170,10 +171,11 @@ def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: 
     if cell is None:
         raise RuleError(f"No launch square is free at {home.name}.")
     stats = {"range": spec.range, "shields": spec.shields, "hull": spec.hull}
-    for upgrade in _upgrades(pack, carried.get("ship_upgrades") or [], "ship"):
+    fitted = _upgrades(pack, carried.get("ship_upgrades") or [], "ship")
+    for upgrade in fitted:
         stats[upgrade.stat] += upgrade.add
     state.ships[code] = Ship(id=code, name=spec.name, faction=spec.faction, kind="ship", seat=seat, cell=cell,
-                             facing=home.facing, stations=stations, **stats)
+                             facing=home.facing, stations=stations, upgrades=[u.code for u in fitted], **stats)
 
 
 def _upgrades(pack: Pack, codes: list[str], target: str) -> list:

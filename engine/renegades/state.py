@@ -38,6 +38,7 @@ class CrewMember(_Data):
     carrying: Optional[str] = None  # an unconscious crewmember it carries
     carried_by: Optional[str] = None
     gear: list[str] = []  # weapons and search items it carries
+    upgrades: list[str] = []  # campaign upgrade cards trained (already added to its skills)
     hidden: bool = False  # passed a stealth test and not found since
     rounds: dict[str, int] = {}  # the round it last did a once-a-round thing: attack, scan, stealth, pinned, medbay
     hurt_by: dict[str, int] = {}  # wounds taken this round, by attacker (NPC targeting)
@@ -67,6 +68,7 @@ class Ship(_Data):
     attacked_round: int = 0  # the round it last attacked (one attack a round)
     hurt_by: dict[str, int] = {}  # damage taken this round, by attacker (NPC targeting)
     assigned: Optional[str] = None  # an NPC's target this round
+    upgrades: list[str] = []  # campaign upgrade cards fitted (already added to its stats)
 
     @property
     def shields_up(self) -> bool:

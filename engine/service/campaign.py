@@ -100,15 +100,17 @@ class CampaignService:
     # ---- creating ---------------------------------------------------------------------
 
     async def create(self, *, players: list[tuple[int, str, dict]], title: str, missions: int = 3,
-                     mode: str = "versus", tier: int = 1, world_cards: int = 6, creator: Optional[int] = None,
+                     mode: str = "versus", tier: int = 1, world_cards: int = 6, quick: bool = False,
+                     creator: Optional[int] = None,
                      guild_id: Optional[int] = None, channel_id: Optional[int] = None,
                      thread_id: Optional[int] = None, seed: Optional[int] = None) -> CampaignUpdate:
-        """A new campaign for `players` (user id, name, options: faction, ship, crew) in seat order."""
+        """A new campaign for `players` (user id, name, options: faction, ship, crew) in seat order;
+        `quick`: every mission is the quicker game, ships starting docked on the mission planet."""
         if len({user for user, _, _ in players}) != len(players):
             raise IllegalCommand("A player takes one seat in a campaign.")
         seats = [CampaignSeat(f"p{i + 1}", user, name) for i, (user, name, _) in enumerate(players)]
         config = {"pack": "content/renegades", "title": title, "missions": missions, "mode": mode, "tier": tier,
-                  "world_cards": world_cards,
+                  "world_cards": world_cards, **({"quick": True} if quick else {}),
                   "players": [{"seat": s.seat, "name": s.name, **options} for s, (_, _, options) in zip(seats, players)]}
         seed = secrets.randbits(62) if seed is None else seed
         try:
@@ -120,7 +122,8 @@ class CampaignService:
             at=self._clock(), guild_id=guild_id, channel_id=channel_id, thread_id=thread_id, created_by=creator)
         title_name = load_pack(campaign.pack).campaigns[title].name
         return CampaignUpdate(campaign_id, 0, campaign.phase,
-                              [f"Campaign #{campaign_id}: {title_name}, {missions} missions."], {},
+                              [f"Campaign #{campaign_id}: {title_name}, {missions} missions"
+                               f"{' (the quicker game)' if quick else ''}."], {},
                               {s.seat: s.user_id for s in seats}, thread_id, channel_id)
 
     # ---- commands ---------------------------------------------------------------------

@@ -14,6 +14,7 @@ from engine.renegades import rules as renegades_rules
 from engine.renegades import state as renegades_state
 from engine.renegades import text as renegades_text
 from engine.service import text
+from images import crew_dice
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ RENEGADES = Ruleset(
     to_json=renegades_state.to_json,
     from_json=renegades_state.from_json,
     default_options={"pack": "content/renegades", "mode": "versus"},
-    dice_events=frozenset({"ship_attack", "roll_off", "fighters_arrive"}),
+    dice_events=frozenset({"ship_attack", "roll_off", "fighters_arrive", *crew_dice.ATTACKS, *crew_dice.TESTS}),
     display_names=renegades_rules.display_names,
     turn_of=renegades_rules.turn_of,
     load_pack=renegades_content.load_pack,

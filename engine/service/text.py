@@ -149,6 +149,8 @@ _QUESTIONS = {
     "adjudicate": "Adjust the game as {card} says, then choose done.",
     "simultaneous": "Resolve a start-of-round effect?",
     "ship": "What does the {ship} do next? ({left} action(s) left)",
+    "deploy": "Which crew of the {ship} go down to the planet as its landing party?",
+    "party": "What does the {ship}'s landing party do next?",
 }
 
 _MOMENTS = {
