@@ -144,6 +144,13 @@ def tactic(g: Game, ship: Ship, seat: str, rest: list[str]) -> None:
         ship.boosts[card.effect] = [g.state.round, 1]
 
 
+def follow_ups(g: Game, ship: Ship) -> list[str]:
+    """The moves that may follow the ship's last action: Redline the Drive after an attack,
+    Hard Burn after a move (the turn stays open for them, N62, N64)."""
+    return [c for c in legal(g, ship) if c.split()[0] == "tactic" and len(c.split()) > 2
+            or c.split()[:3] == ["ability", ship.id, "overclock"]]
+
+
 def legal(g: Game, ship: Ship) -> list[str]:
     """The ability and tactic commands open to the acting ship (moves listed as single legs)."""
     options = []

@@ -80,7 +80,7 @@ def _advance_orbit(g: Game) -> None:
     s = g.state
     if s.current is not None:
         ship = s.ships.get(s.current.ship)
-        if ship is not None and s.current.actions_left > 0:
+        if ship is not None and not s.current.done and (s.current.actions_left > 0 or abilities.follow_ups(g, ship)):
             s.pending.append(Decision("ship", ship.seat, {"ship": ship.id, "left": s.current.actions_left}))
         else:
             g.emit("turn_over", ship=s.current.ship)
@@ -225,6 +225,8 @@ def _acting_ship(g: Game, name: str):
 
 
 def _spend(g: Game) -> None:
+    if g.state.current.actions_left <= 0:  # the turn is open only for a free move after the last action
+        raise RuleError("The ship has used both its actions; only a free move or `pass` is left.")
     g.state.current.actions_left -= 1
     g.state.current.acted = True
 
@@ -299,6 +301,8 @@ def _on_attack(g, seat, args):
 def _on_descend(g, seat, args):
     _orbital(g, "descend")
     ship = _acting_ship(g, args[0])
+    if g.state.current.actions_left <= 0:
+        raise RuleError("The ship has used both its actions; only a free move or `pass` is left.")
     orbit.descend(g, ship, args[1] if len(args) > 1 else None)
     g.state.current.actions_left = 0  # the turn ends on touchdown
     if ship.docked == g.board.mission_planet.code:
@@ -451,8 +455,8 @@ def _on_pass(g, seat, args):
     if _touched_down(g):
         landing.deploy(g, s.ships[_touched_down(g)], [])
         return
-    g.emit("passed", ship=s.current.ship, left=s.current.actions_left)
-    s.current.actions_left = 0
+    g.emit("passed", ship=s.current.ship, left=max(0, s.current.actions_left))
+    s.current.actions_left, s.current.done = 0, True
 
 
 class Verb(NamedTuple):
@@ -554,6 +558,8 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
 
 def _legal_orbit(g: Game, ship) -> list[str]:
     state = g.state
+    if state.current.actions_left <= 0:
+        return abilities.follow_ups(g, ship) + ["pass"]
     options = []
     if ship.cell is not None:
         options += [f"move {ship.id} {leg}" for leg in orbit.single_legs(g, ship, orbit.speed(g, ship))]

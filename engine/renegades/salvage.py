@@ -73,7 +73,7 @@ def collect(g: Game, ship: Ship, seat: str, cell: str) -> None:
     elif item.kind == "parts":
         repaired = min(item.repair, ship.damage)
         ship.damage -= repaired
-        g.emit("repaired", ship=ship.id, amount=repaired, at="salvage")
+        g.emit("salvage_repair", ship=ship.id, amount=repaired)
     elif scanned:
         g.emit("salvage_disarmed", ship=ship.id, cell=cell)
     else:

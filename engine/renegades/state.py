@@ -146,6 +146,7 @@ class Turn(_Data):
     acted: bool = False  # an action was taken (crew may no longer change stations)
     attacked: bool = False
     moved: bool = False  # the ship moved this turn (an orbital tactical card follows a move)
+    done: bool = False  # the player passed: no free move after the last action either
     crew: dict[str, int] = {}  # surface phase: actions left to each crewmember of the party
 
 
