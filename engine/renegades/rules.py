@@ -35,6 +35,8 @@ def begin_round(state: GameState) -> None:
     for ship in state.ships.values():
         ship.hurt_by = {}
         ship.assigned = None
+        if ship.boosts:  # abilities and tactics of past rounds are gone
+            ship.boosts = {k: v for k, v in ship.boosts.items() if v[0] >= state.round}
     for crew in state.crew.values():
         crew.hurt_by, crew.assigned = {}, None
     for figure in state.figures.values():
