@@ -1,7 +1,7 @@
 """Renegades random legal play: 200 complete games (solo, two co-operating players,
 Coalition against Renegades, four players; tiers 1-3; one in ten the quicker game) keep
-the invariants, hide the world deck, the shut containers and the other side's bounties,
-and replay exactly."""
+the invariants, hide the world deck, the shut containers, the salvage tokens and the other
+side's bounties, and replay exactly."""
 import json
 import random
 from collections import Counter
@@ -81,6 +81,13 @@ def check_secrets(state, events):
             assert (f'"{item}"' in seen) == (cell in state.peeks.get(seat, [])), (seat, item)
     view = rules.view_for(state, "p1")
     assert "dice" not in view and "seed" not in view and "world_deck" not in view
+    public_view = json.dumps(rules.view_for(state, None))
+    for item in set(state.salvage_items.values()) | set(state.salvage_deck):  # salvage in orbit (N61)
+        assert f'"{item}"' not in public_view, item
+    for seat in state.seats:
+        scanned = rules.view_for(state, seat)["salvage_scanned"]
+        assert scanned == {c: state.salvage_items[c] for c in state.salvage_peeks.get(seat, [])
+                           if c in state.salvage_items}, seat
     assert all(b["paid"] for b in rules.view_for(state, None)["bounties"].values())
     for seat in state.seats:
         faction = state.player(seat).faction

@@ -83,6 +83,23 @@ class Crew(_Schema):
     bonuses: list[StationBonus] = []
 
 
+ABILITY_STATIONS = {"command": ("commander", "leadership"), "evasive": ("navigation", "piloting"),
+                    "weakness": ("comms", "tech"), "targeting": ("weapons", "weapons"),
+                    "overclock": ("engineering", "tech")}  # an ability's station and the skill tested there
+
+
+class ShipAbility(_Schema):
+    """A ship ability, used once a round as a free action by the crewmember at its station
+    (`ABILITY_STATIONS`), who must pass a 5+ test of the station's skill. `effect`:
+    command (+1 to the ship's initiative), evasive (re-roll defense dice), weakness
+    (1 penetrating damage to a target), targeting (re-roll attack dice), overclock (a move
+    after attacking)."""
+
+    effect: Literal["command", "evasive", "weakness", "targeting", "overclock"]
+    name: str
+    text: str
+
+
 class Ship(_Schema):
     code: Code
     name: str
@@ -92,6 +109,7 @@ class Ship(_Schema):
     shields: Annotated[int, msgspec.Meta(ge=1, le=30)]
     hull: Annotated[int, msgspec.Meta(ge=1, le=30)]
     class_: str = msgspec.field(name="class", default="")
+    abilities: list[ShipAbility] = []
 
 
 class Fighter(_Schema):
@@ -169,6 +187,20 @@ class SearchItem(_Schema):
     heal: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
 
 
+class SalvageItem(_Schema):
+    """What a salvage token in orbit holds; `count` copies go into the salvage deck.
+    scrap: worth `value` digits; parts: repair `repair` damage; explosive: `attack` red dice
+    on the ship that collects it unscanned; empty: nothing."""
+
+    code: Key
+    name: str
+    kind: Literal["scrap", "parts", "explosive", "empty"]
+    count: Annotated[int, msgspec.Meta(ge=1, le=30)] = 1
+    value: Annotated[int, msgspec.Meta(ge=0)] = 0
+    repair: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
+    attack: Dice = 0
+
+
 class Villain(_Schema):
     """A non-player figure of the surface: a villain commander or warrior, a creature or a drone."""
 
@@ -194,16 +226,18 @@ class Test(_Schema):
 
 class Tactical(_Schema):
     """A commander's tactical card. `effect` names what a surface card does in play
-    (orbital cards are not played yet): extra-move (one more square to a crewmember's moves
-    this round), aim (+1 to one attack die this round, a crewmember beside the commander),
-    fall-back (no elude tests this round)."""
+    and orbital): extra-move (one more square to a crewmember's moves this round), aim (+1
+    to one attack die this round, a crewmember beside the commander), fall-back (no elude
+    tests this round); orbital: burn (after a move, another move of up to half the ship's
+    speed), brace (+1 to one defense die of the ship for the rest of the round), lock (re-roll
+    the lowest attack die of the ship's next attack this round)."""
 
     code: Key
     name: str
     type: Literal["orbital", "surface"]
     test: Test
     text: str
-    effect: Optional[Literal["extra-move", "aim", "fall-back"]] = None
+    effect: Optional[Literal["extra-move", "aim", "fall-back", "burn", "brace", "lock"]] = None
 
 
 class Parameter(_Schema):
@@ -309,6 +343,7 @@ class PackInfo(_Schema):
 SECTIONS = {"crew": Crew, "ships": Ship, "fighters": Fighter, "surfaces": SurfaceBoard,
             "tactical": Tactical, "missions": Mission, "world_events": WorldEvent,
             "weapons": Weapon, "search_items": SearchItem, "villains": Villain,
+            "salvage": SalvageItem,
             "campaigns": CampaignTitle, "gear": Gear, "upgrades": Upgrade}
 
 
@@ -325,6 +360,7 @@ class Pack(msgspec.Struct, frozen=True):
     world_events: dict[str, WorldEvent]
     weapons: dict[str, Weapon]
     search_items: dict[str, SearchItem]
+    salvage: dict[str, SalvageItem]
     villains: dict[str, Villain]
     campaigns: dict[str, CampaignTitle]
     gear: dict[str, Gear]
@@ -429,6 +465,14 @@ def _cross_check(pack: Pack) -> list[str]:
     for item in pack.search_items.values():
         if item.kind == "weapon" and item.weapon not in pack.weapons:
             problems.append(f"search_items.{item.code}: no weapon '{item.weapon}'")
+    for item in pack.salvage.values():
+        needed = {"scrap": item.value, "parts": item.repair, "explosive": item.attack}.get(item.kind, 1)
+        if not needed:
+            problems.append(f"salvage.{item.code}: a {item.kind} token needs its amount")
+    for card in pack.tactical.values():
+        orbital = card.effect in ("burn", "brace", "lock")
+        if card.effect is not None and orbital != (card.type == "orbital"):
+            problems.append(f"tactical.{card.code}: effect '{card.effect}' is not for a {card.type} card")
     for villain in pack.villains.values():
         if villain.escort is not None and villain.escort not in pack.villains:
             problems.append(f"villains.{villain.code}: no escort '{villain.escort}'")

@@ -52,11 +52,22 @@ def initiative(g: Game, ship: Ship) -> int:
     """The commander's initiative, else the navigator's, else 0; NPCs always 0."""
     if ship.seat is None:
         return 0
+    lift = 1 if boost(g, ship, "command", spend=False) else 0  # the Take the Con ability
     for station in ("commander", "navigation"):
         crew = g.crew_at(ship, station)
         if crew is not None:
-            return crew.initiative
-    return 0
+            return crew.initiative + lift
+    return lift
+
+
+def boost(g: Game, ship: Ship, effect: str, spend: bool = True) -> int:
+    """The dice of an ability or tactic waiting on the ship this round (0: none); `spend` uses it up."""
+    held = ship.boosts.get(effect)
+    if not held or held[0] != g.state.round:
+        return 0
+    if spend:
+        del ship.boosts[effect]
+    return held[1]
 
 
 def speed(g: Game, ship: Ship) -> int:
@@ -112,10 +123,37 @@ def parse_legs(words: list[str]) -> list[tuple[str, int]]:
     return legs
 
 
-def move(g: Game, ship: Ship, legs: list[tuple[str, int]]) -> None:
+def single_legs(g: Game, ship: Ship, points: int) -> list[str]:
+    """Every one-leg move ('E3', a bare 'N' to turn) the ship can make with `points`."""
+    legs = []
+    occupied = g.occupied(ship)
+    for direction in DIRECTIONS:
+        for count in range(0, points + 1):
+            try:
+                path, facing, cost = g.board.walk(ship.cell, ship.facing, [(direction, count)], occupied)
+            except RuleError:
+                break
+            if cost > points:
+                break
+            if path or facing != ship.facing:
+                legs.append(f"{direction}{count if count else ''}")
+    return legs
+
+
+def move(g: Game, ship: Ship, legs: list[tuple[str, int]], points: Optional[int] = None) -> None:
+    """Move along `legs` with the ship's movement points (or `points`, a free move's)."""
+    path, facing, cost, points = plan_move(g, ship, legs, points)
+    start = ship.cell
+    ship.cell = path[-1] if path else ship.cell
+    ship.facing = facing
+    g.emit("ship_moved", ship=ship.id, path=[start] + path, facing=facing, cost=cost, points=points)
+
+
+def plan_move(g: Game, ship: Ship, legs: list[tuple[str, int]], points: Optional[int] = None):
+    """The squares, facing and cost of a move, with the points it may use; RuleError if illegal."""
     if ship.cell is None:
         raise RuleError(f"The {ship.name} is docked on a planet; ascend first.")
-    points = speed(g, ship)
+    points = speed(g, ship) if points is None or speed(g, ship) == 0 else points
     if points == 0:
         raise RuleError(f"The {ship.name} cannot move: nobody is at navigation." if ship.kind == "ship"
                         and g.crew_at(ship, "navigation") is None else f"The {ship.name} has no movement left in it.")
@@ -125,10 +163,7 @@ def move(g: Game, ship: Ship, legs: list[tuple[str, int]]) -> None:
                         "(a change of direction costs one, an obstructed square two).")
     if not path and facing == ship.facing:
         raise RuleError("That move goes nowhere.")
-    start = ship.cell
-    ship.cell = path[-1] if path else ship.cell
-    ship.facing = facing
-    g.emit("ship_moved", ship=ship.id, path=[start] + path, facing=facing, cost=cost, points=points)
+    return path, facing, cost, points
 
 
 def can_fire(g: Game, ship: Ship, target: Ship) -> Optional[bool]:
@@ -178,11 +213,12 @@ def attack(g: Game, ship: Ship, target: Ship) -> None:
     dice = g.state.dice
     red = dice.roll(attack_dice(g, ship))
     rolled = list(red)
+    aimed = reroll_lowest(g, red, boost(g, ship, "targeting") + boost(g, ship, "lock"), lambda i: red[i] < 4)
     for add, count in bonuses(g, ship, "attack"):
         red = bump_highest(red, add, count)
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
-    defense = bonuses(g, target, "defense")
+    defense = bonuses(g, target, "defense") + ([(1, 1)] if boost(g, target, "brace", spend=False) else [])
     rerolled: list[int] = []
     if obstructed and black:  # N9: re-roll up to two dice that block nothing, lowest first
         _, used = best_defense(hits, black, defense)
@@ -190,12 +226,28 @@ def attack(g: Game, ship: Ship, target: Ship) -> None:
         for i in idle:
             black[i] = dice.roll(1)[0]
         rerolled = idle
+    evasive = boost(g, target, "evasive")
+    if evasive and black:  # Jink and Roll: re-roll defense dice that block nothing, lowest first (N62)
+        _, used = best_defense(hits, black, defense)
+        evaded = reroll_lowest(g, black, evasive, lambda i: i not in used)
     blocked, _ = best_defense(hits, black, defense)
     damage = len(hits) - blocked
+    extra = {"aimed": aimed} if aimed else {}
+    if evasive and black:
+        extra["evaded"] = evaded
     g.emit("ship_attack", ship=ship.id, target=target.id, dice=rolled, attack=red, hits=len(hits),
            penetrating=sum(1 for r in hits if r >= 7), defense=black, rerolled=rerolled,
-           obstructed=obstructed, blocked=blocked, damage=damage)
+           obstructed=obstructed, blocked=blocked, damage=damage, **extra)
     take_damage(g, target, damage, ship)
+
+
+def reroll_lowest(g: Game, faces: list[int], count: int, wasted) -> list[int]:
+    """Re-roll in place up to `count` of the dice `wasted(i)` says did nothing, lowest first;
+    the indices re-rolled."""
+    chosen = sorted((i for i in range(len(faces)) if wasted(i)), key=lambda i: (faces[i], i))[:count]
+    for i in chosen:
+        faces[i] = g.state.dice.roll(1)[0]
+    return chosen
 
 
 def bump_highest(faces: list[int], add: int, count: int) -> list[int]:
@@ -240,8 +292,10 @@ def take_damage(g: Game, ship: Ship, amount: int, source: Optional[Ship]) -> Non
     if ship.kind == "fighter":
         if ship.damage >= ship.shields:
             g.emit("fighter_destroyed", ship=ship.id, cell=ship.cell)
-            if ship.cell and ship.cell not in g.state.salvage:
+            if ship.cell and ship.cell not in g.state.salvage:  # its wreck: the next salvage token
                 g.state.salvage.append(ship.cell)
+                if g.state.salvage_deck:
+                    g.state.salvage_items[ship.cell] = g.state.salvage_deck.pop(0)
             del g.state.ships[ship.id]
         return
     ship.damage = min(ship.damage, ship.shields + ship.hull)  # N11: ships with cards are never destroyed

@@ -17,7 +17,8 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import bounties, crew_combat, figures, landing, medbay, missions, orbit, parties, pieces
+from engine.renegades import (abilities, bounties, crew_combat, figures, landing, medbay, missions, orbit, parties,
+                              pieces, salvage)
 from engine.renegades.board import distance
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
@@ -34,6 +35,8 @@ def begin_round(state: GameState) -> None:
     for ship in state.ships.values():
         ship.hurt_by = {}
         ship.assigned = None
+        if ship.boosts:  # abilities and tactics of past rounds are gone
+            ship.boosts = {k: v for k, v in ship.boosts.items() if v[0] >= state.round}
     for crew in state.crew.values():
         crew.hurt_by, crew.assigned = {}, None
     for figure in state.figures.values():
@@ -79,7 +82,7 @@ def _advance_orbit(g: Game) -> None:
     s = g.state
     if s.current is not None:
         ship = s.ships.get(s.current.ship)
-        if ship is not None and s.current.actions_left > 0:
+        if ship is not None and not s.current.done and (s.current.actions_left > 0 or abilities.follow_ups(g, ship)):
             s.pending.append(Decision("ship", ship.seat, {"ship": ship.id, "left": s.current.actions_left}))
         else:
             g.emit("turn_over", ship=s.current.ship)
@@ -224,6 +227,8 @@ def _acting_ship(g: Game, name: str):
 
 
 def _spend(g: Game) -> None:
+    if g.state.current.actions_left <= 0:  # the turn is open only for a free move after the last action
+        raise RuleError("The ship has used both its actions; only a free move or `pass` is left.")
     g.state.current.actions_left -= 1
     g.state.current.acted = True
 
@@ -268,6 +273,7 @@ def _on_move(g, seat, args):
     ship = _acting_ship(g, args[0])
     orbit.move(g, ship, orbit.parse_legs(args[1:]))
     _spend(g)
+    g.state.current.moved = True
 
 
 def _on_attack(g, seat, args):
@@ -291,11 +297,14 @@ def _on_attack(g, seat, args):
         raise RuleError(f"No ship '{args[1]}' on the board.")
     orbit.attack(g, ship, target)
     _spend(g)
+    g.state.current.attacked = True
 
 
 def _on_descend(g, seat, args):
     _orbital(g, "descend")
     ship = _acting_ship(g, args[0])
+    if g.state.current.actions_left <= 0:
+        raise RuleError("The ship has used both its actions; only a free move or `pass` is left.")
     orbit.descend(g, ship, args[1] if len(args) > 1 else None)
     g.state.current.actions_left = 0  # the turn ends on touchdown
     if ship.docked == g.board.mission_planet.code:
@@ -369,6 +378,45 @@ def _on_station(g, seat, args):
     g.emit("station", ship=ship.id, crew=code, station=station, swapped=other, to=old if other else None)
 
 
+def _on_salvage(g, seat, args):
+    _orbital(g, "salvage")
+    ship = _acting_ship(g, args[0])
+    salvage.collect(g, ship, seat, args[1])
+    _spend(g)
+
+
+def _on_ability(g, seat, args):
+    _orbital(g, "ability")
+    abilities.use(g, _acting_ship(g, args[0]), args[1], args[2:])
+
+
+def _either(verb, orbital, surface):
+    """A verb of both phases: `orbital(g, seat, args)` on a ship's turn in orbit, else the surface one."""
+    def handler(g, seat, args):
+        if g.state.phase == "orbital":
+            _orbital(g, verb)
+            orbital(g, seat, args)
+        else:
+            surface(g, seat, args)
+    return handler
+
+
+def _orbital_scan(g, seat, args):
+    if len(args) != 2:
+        raise RuleError("Usage: scan SHIP SQUARE (salvage beside the ship, in orbit)")
+    salvage.scan(g, _acting_ship(g, args[0]), seat, args[1])
+
+
+def _orbital_tactic(g, seat, args):
+    abilities.tactic(g, _acting_ship(g, args[0]), seat, args[1:])
+
+
+def _surface_tactic(g, seat, args):
+    if len(args) != 2:
+        raise RuleError("Usage: tactic COMMANDER CREW (on the surface)")
+    _surface_action(lambda g, c, seat, r: landing.tactic(g, c, seat, r[0]), False)(g, seat, args)
+
+
 def _surface_action(act, action=True, aboard=False):
     """A surface command on one crewmember: `act(g, crew, seat, rest)`; spends an action
     when `action`."""
@@ -409,8 +457,8 @@ def _on_pass(g, seat, args):
     if _touched_down(g):
         landing.deploy(g, s.ships[_touched_down(g)], [])
         return
-    g.emit("passed", ship=s.current.ship, left=s.current.actions_left)
-    s.current.actions_left = 0
+    g.emit("passed", ship=s.current.ship, left=max(0, s.current.actions_left))
+    s.current.actions_left, s.current.done = 0, True
 
 
 class Verb(NamedTuple):
@@ -431,16 +479,20 @@ COMMANDS: dict[str, Verb] = {
     "disembark": Verb(_surface_action(_disembark, aboard=True), "disembark CREW", 1, 1, "U"),
     "open": Verb(_surface_action(lambda g, c, seat, r: landing.open_container(g, c, seat, r[0])),
                  "open CREW SQUARE", 2, 2, "U"),
-    "scan": Verb(_surface_action(lambda g, c, seat, r: landing.scan(g, c, seat, r[0] if r else None), False),
-                 "scan CREW [SQUARE]", 1, 2, "U"),
+    "scan": Verb(_either("scan", _orbital_scan,
+                         _surface_action(lambda g, c, seat, r: landing.scan(g, c, seat, r[0] if r else None), False)),
+                 "scan CREW [SQUARE] | scan SHIP SQUARE", 1, 2, "U"),
+    "salvage": Verb(_on_salvage, "salvage SHIP SQUARE", 2, 2, "U"),
+    "ability": Verb(_on_ability, "ability SHIP EFFECT [TARGET | LEG ...]  (command, evasive, weakness, "
+                    "targeting, overclock)", 2, 6, "ULU"),
     "hide": Verb(_surface_action(lambda g, c, seat, r: landing.hide(g, c), False), "hide CREW", 1, 1, "U"),
     "carry": Verb(_surface_action(lambda g, c, seat, r: landing.carry(g, c, r[0])), "carry CREW OTHER", 2, 2, "U"),
     "take": Verb(_surface_action(lambda g, c, seat, r: landing.take(g, c)), "take CREW", 1, 1, "U"),
     "board": Verb(_surface_action(lambda g, c, seat, r: landing.board(g, c)), "board CREW", 1, 1, "U"),
     "give": Verb(_surface_action(lambda g, c, seat, r: landing.give(g, c, r[0], r[1]), False),
                  "give CREW OTHER ITEM", 3, 3, "UUL"),
-    "tactic": Verb(_surface_action(lambda g, c, seat, r: landing.tactic(g, c, seat, r[0]), False),
-                   "tactic COMMANDER CREW", 2, 2, "U"),
+    "tactic": Verb(_either("tactic", _orbital_tactic, _surface_tactic),
+                   "tactic COMMANDER CREW | tactic SHIP [LEG ...]", 1, 5, "U"),
     "rally": Verb(_surface_action(_rally), "rally CREW OTHER", 2, 2, "U"),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
@@ -508,20 +560,11 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
 
 def _legal_orbit(g: Game, ship) -> list[str]:
     state = g.state
+    if state.current.actions_left <= 0:
+        return abilities.follow_ups(g, ship) + ["pass"]
     options = []
     if ship.cell is not None:
-        points = orbit.speed(g, ship)
-        occupied = g.occupied(ship)
-        for direction in orbit.DIRECTIONS:
-            for count in range(0, points + 1):
-                try:
-                    path, facing, cost = g.board.walk(ship.cell, ship.facing, [(direction, count)], occupied)
-                except RuleError:
-                    break
-                if cost > points:
-                    break
-                if path or facing != ship.facing:
-                    options.append(f"move {ship.id} {direction}{count if count else ''}")
+        options += [f"move {ship.id} {leg}" for leg in orbit.single_legs(g, ship, orbit.speed(g, ship))]
         options += [f"attack {ship.id} {t.id}" for t in sorted(state.ships.values(), key=lambda x: x.id)
                     if orbit.can_fire(g, ship, t) is not None]
         obj = state.objective
@@ -531,6 +574,10 @@ def _legal_orbit(g: Game, ship) -> list[str]:
                     (planet.mission and g.free_docks())
                     or (planet.home == ship.faction and (ship.critical or bringing))):
                 options.append(f"descend {ship.id} {planet.code}")
+        options += [f"salvage {ship.id} {c}" for c in salvage.reachable(g, ship)]
+        if g.crew_at(ship, "comms") is not None and ship.scan_round != state.round:
+            options += [f"scan {ship.id} {c}" for c in salvage.reachable(g, ship)]
+        options += abilities.legal(g, ship)
     elif ship.docked_round < state.round:
         options.append(f"ascend {ship.id}")
     if not state.current.acted:
@@ -564,6 +611,11 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     view["location_deck_count"] = len(view.pop("location_deck", []))
     view.pop("containers", None)
     view.pop("peeks", None)
+    view.pop("salvage_items", None)
+    view.pop("salvage_peeks", None)
+    view["salvage_deck_count"] = len(view.pop("salvage_deck", []))
+    view["salvage_scanned"] = {cell: state.salvage_items[cell] for cell in state.salvage_peeks.get(seat or "", [])
+                               if cell in state.salvage_items}
     view.pop("surface_deck", None)
     view.pop("bounties", None)
     view["bounties"] = bounties.visible(state, seat)

@@ -48,6 +48,11 @@ def build(spec: dict[str, Any]) -> GameState:
         state.world_deck = list(spec["world_deck"])
     if "location_deck" in spec:
         state.location_deck = list(spec["location_deck"])
+    if "salvage" in spec:  # square -> what its token holds
+        state.salvage_items = dict(spec["salvage"] or {})
+        state.salvage = list(state.salvage_items)
+    if "salvage_deck" in spec:
+        state.salvage_deck = list(spec["salvage_deck"])
     state.pending, state.current = [], None
     state.round = start.get("round", 1)
     state.last_round = start.get("last_round")

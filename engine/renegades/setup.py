@@ -9,7 +9,7 @@ from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.board import orbit_of
 from engine.awaymissions.content import pack_ref
-from engine.renegades import bounties, figures, landing, missions, pieces
+from engine.renegades import bounties, figures, landing, missions, pieces, salvage
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
 from engine.renegades.orbit import Game
 from engine.renegades.state import GameState, Player, Ship
@@ -218,3 +218,4 @@ def _deal(state: GameState, pack: Pack, mission: Optional[str], world_cards: int
     state.location_deck = list(orbit_of(pack.path).locations)
     dice.shuffle(state.location_deck)
     state.salvage = list(pack.orbit.salvage)
+    salvage.deal(state, pack)

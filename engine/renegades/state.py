@@ -69,6 +69,9 @@ class Ship(_Data):
     hurt_by: dict[str, int] = {}  # damage taken this round, by attacker (NPC targeting)
     assigned: Optional[str] = None  # an NPC's target this round
     upgrades: list[str] = []  # campaign upgrade cards fitted (already added to its stats)
+    ability_round: int = 0  # the round it last declared a ship ability (one a round)
+    scan_round: int = 0  # the round it last scanned salvage (one scan a round)
+    boosts: dict[str, list[int]] = {}  # effect -> [the round it holds for, dice]: abilities and tactics waiting
 
     @property
     def shields_up(self) -> bool:
@@ -144,6 +147,8 @@ class Turn(_Data):
     actions_left: int = 2
     acted: bool = False  # an action was taken (crew may no longer change stations)
     attacked: bool = False
+    moved: bool = False  # the ship moved this turn (an orbital tactical card follows a move)
+    done: bool = False  # the player passed: no free move after the last action either
     crew: dict[str, int] = {}  # surface phase: actions left to each crewmember of the party
 
 
@@ -171,6 +176,9 @@ class GameState(_Data):
     last_round: Optional[int] = None  # the round after the last world card: the final one
     location_deck: list[str] = []  # orbital locations, reshuffled after each use
     salvage: list[str] = []  # squares holding salvage tokens
+    salvage_items: dict[str, str] = {}  # square -> what its salvage token holds (hidden until collected)
+    salvage_deck: list[str] = []  # the salvage tokens not yet on the board (hidden order)
+    salvage_peeks: dict[str, list[str]] = {}  # seat -> salvage squares its scans looked into (private)
     surface: str = ""  # the mission's surface board
     docks: dict[str, str] = {}  # ship id -> its dock square on the surface board
     containers: dict[str, str] = {}  # square -> search item inside (hidden until opened)

@@ -46,6 +46,12 @@ _CLAUSES = {
     "npc_party": "{ship}'s landing party acts",
     "figures_phase": "The surface figures act",
     "figure_waits": "{figure} waits ({reason})",
+    "salvaged": "{ship} collects the salvage at {cell}: {name}",
+    "salvage_sold": "{ship} sells it for {digits} digits",
+    "salvage_repair": "{ship} patches {amount} damage with it",
+    "salvage_disarmed": "{ship} makes the scanned explosive safe",
+    "salvage_explodes": "the salvage explodes on {ship}: {damage} damage",
+    "penetrating_damage": "{ship} finds a seam in {target}'s armour: {amount} damage",
 }
 
 
@@ -78,7 +84,20 @@ def _walked(event: dict, names: Namer) -> str:
     return f"{_name(event['figure'], names)} moves {' > '.join(event['path'])}"
 
 
-_TOLD = {"figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
+def _test(event: dict, names: Namer) -> str:
+    """A ship ability or orbital tactic: who tested, and whether it worked."""
+    what = event.get("ability") or event.get("card")
+    outcome = "passes" if event.get("passed") else "fails"
+    return f"{_name(event['crew'], names)} tries {what} ({' '.join(map(str, event['dice']))}): {outcome}"
+
+
+def _scan(event: dict, names: Namer) -> str:
+    found = "sees what it holds" if event.get("passed") else "learns nothing"
+    return f"{_name(event['ship'], names)} scans the salvage at {event['cell']} and {found}"
+
+
+_TOLD = {"ship_ability": _test, "scan_salvage": _scan,
+         "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 
 
 def clause(event: dict, names: Namer) -> str:
