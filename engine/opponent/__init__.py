@@ -14,6 +14,8 @@ from typing import Any, Sequence
 
 from engine.awaymissions import rules as _am_rules
 from engine.opponent import awaymissions as _am
+from engine.opponent import renegades as _rg
+from engine.renegades import rules as _rg_rules
 from engine.opponent.search import LEVELS, Candidate, Choice, Game, Level, choose as _choose
 
 __all__ = ["LEVELS", "Level", "Choice", "Candidate", "Game", "GAMES", "choose", "decide", "level", "explanation"]
@@ -31,7 +33,20 @@ AWAY_MISSIONS = Game(
     turn_starts=_am.turn_starts,
 )
 
-GAMES: dict[str, Game] = {"awaymissions": AWAY_MISSIONS}
+RENEGADES = Game(
+    determiniser=_rg.Determiniser,
+    legal_commands=_rg_rules.legal_commands,
+    apply=_rg_rules.apply,
+    awaited=_rg_rules.awaited,
+    is_over=lambda state: state.phase == "over",
+    evaluate=_rg.evaluate,
+    policy=_rg.policy,
+    prior=_rg.prior,
+    turn_starts=_rg.turn_starts,
+    worth=_rg.worth,
+)
+
+GAMES: dict[str, Game] = {"awaymissions": AWAY_MISSIONS, "renegades": RENEGADES}
 
 
 def level(name: str) -> Level:

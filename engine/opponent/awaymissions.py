@@ -231,22 +231,24 @@ def advantage(state: GameState, seat: str) -> float:
 def evaluate(state: GameState, seat: str) -> float:
     """The seat's chance of winning, estimated: 1 or 0 (0.5 a draw) once the game is over."""
     if state.phase == "over":
-        winner = (state.result or {}).get("winner")
-        if winner is None:
-            return 0.5
-        return 1.0 if state.player(winner).team == state.player(seat).team else 0.0
+        result = state.result or {}
+        side = state.player(seat).team  # the seat itself, or its team in a 2 vs 2 game
+        if result.get("winner") is None:  # a draw: shared by those tied (with two sides, both)
+            return 0.5 if side in result.get("drawn", [side]) else 0.0
+        return 1.0 if result["winner"] == side else 0.0
     return 1.0 / (1.0 + math.exp(-advantage(state, seat) / 2.5))
 
 
 # --- rules of thumb --------------------------------------------------------------------------
-def _verb(command: str) -> str:
-    return command.split(" ", 1)[0]
+def decision_kind(state: GameState, seat: str) -> str:
+    """The kind of decision asked of `seat`: its own, or its team's (it is one of `also`)."""
+    return next(d.kind for d in state.pending if d.player == seat or seat in d.also)
 
 
 def prior(state: GameState, seat: str, legal: list[str]) -> list[float]:
     """A quick score for each legal command: the search tries the best-scored first."""
     t = Table(state)
-    kind = next(d.kind for d in state.pending if d.player == seat)
+    kind = decision_kind(state, seat)
     hostile = [_xy(t, c.space) for c in state.characters.values()
                if c.in_play and state.player(c.controller).team != state.player(seat).team]
     hand = state.player(seat).hand
@@ -299,7 +301,7 @@ def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) ->
     """A fast rule-of-thumb answer: score missions, attack, head for goals; pass on re-rolls."""
     if len(legal) == 1:
         return legal[0]
-    kind = next(d.kind for d in state.pending if d.player == seat)
+    kind = decision_kind(state, seat)
     if kind in SETUP_KINDS or kind in ("activate", "damage", "effect_move", "effect_place", "challenger"):
         return rng.choice(legal)
     if kind in ("reroll", "discard", "redraw", "adjudicate"):
@@ -324,7 +326,7 @@ def quick_view(state: GameState, seat: str) -> dict[str, Any]:
 def searched(state: GameState, seat: str) -> bool:
     """Setup choices (boards, core mission, starting area, placement) are left to the policy:
     a short playout cannot tell a good placement from a bad one."""
-    kind = next(d.kind for d in state.pending if d.player == seat)
+    kind = decision_kind(state, seat)
     return kind not in SETUP_KINDS
 
 

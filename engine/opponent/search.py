@@ -37,7 +37,7 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", playouts=0, width=1, horizon=0, seconds=0.05),
     "normal": Level("normal", playouts=24, width=6, horizon=0, seconds=0.2),
-    "hard": Level("hard", playouts=96, width=10, horizon=0, seconds=0.8),
+    "hard": Level("hard", playouts=192, width=12, horizon=1, seconds=0.8),
 }
 
 
@@ -81,6 +81,7 @@ class Game:
     prior: Callable[[Any, str, list[str]], list[float]]
     searched: Callable[[Any, str], bool] = lambda state, seat: True  # False: the policy answers alone
     turn_starts: Callable[[Any], bool] = lambda state: True  # a new action or activation is asked for
+    worth: Callable[[Any, str, list[str]], list[str]] = lambda state, seat, legal: legal  # those worth weighing
 
 
 def decision_rng(view: dict, seat: str, level: Level, seed: int) -> random.Random:
@@ -99,6 +100,7 @@ def choose(game: Game, view: dict, seat: str, level: Level, seed: int = 0, *, ti
     legal = game.legal_commands(state, seat)
     if not legal:
         raise RuleError(f"Nothing is asked of {seat} now.")
+    legal = game.worth(state, seat, legal) or legal
     if len(legal) == 1:
         return Choice(legal[0], [Candidate(legal[0])])
     if level.playouts <= 0 or not game.searched(state, seat):
@@ -151,6 +153,7 @@ def _playout(game: Game, state, seat: str, command: str, level: Level, rng: rand
                 turns += 1
             turn = game.awaited(state)[0]
             legal = game.legal_commands(state, turn)
+            legal = game.worth(state, turn, legal) or legal
             state, _ = game.apply(state, turn, game.policy(state, turn, legal, rng))
             steps += 1
     except (RuleError, KeyError, ValueError, IndexError):
