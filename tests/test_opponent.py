@@ -14,20 +14,22 @@ from engine.awaymissions import rules
 from engine.awaymissions.autoplay import random_command
 from engine.awaymissions.state import clone, to_json
 from engine.dice import Dice
-from engine.opponent.awaymissions import Determiniser, evaluate
-from tests.conftest import two_player_config
+from engine.opponent.awaymissions import Determiniser, evaluate, prior
+from tests.conftest import multi_config, two_player_config
 
 NORMAL = opponent.LEVELS["normal"]
 
 
-def positions(seed, count, layout="standard", every=9):
-    """`count` positions of a random game with a real choice to make: (state, awaited seat)."""
-    state = rules.new_game(two_player_config(layout=layout), seed)
+def positions(seed, count, layout="standard", every=9, config=None):
+    """`count` positions of a random game with a real choice to make: (state, awaited seat).
+    At a team decision the seat is either teammate, in turn."""
+    state = rules.new_game(config or two_player_config(layout=layout), seed)
     rng = random.Random(seed)
     found, step = [], 0
     while state.phase != "over" and len(found) < count:
-        seat = rules.awaited(state)[0]
+        asked = [state.pending[0].player, *state.pending[0].also]
         step += 1
+        seat = asked[step % len(asked)]
         if state.phase == "action" and step % every == 0 and len(rules.legal_commands(state, seat)) > 1:
             found.append((state, seat))
         seat, command = random_command(state, rng)
@@ -78,10 +80,50 @@ def test_hidden_hands_deck_order_and_dice_do_not_change_the_choice():
     assert checked == 12 and differed == checked  # the hidden parts really were different
 
 
-def test_a_determinised_state_agrees_with_the_view_and_the_legal_commands():
+@pytest.mark.parametrize("players, teams", [(3, False), (4, True)])
+def test_at_three_seats_and_in_2_vs_2_only_the_seat_and_its_teammates_hands_matter(players, teams):
+    """Other sides' hands, every deck order and the dice changed: the same choice and
+    estimates, also for a team decision answered by the second teammate. A teammate's hand
+    is part of the seat's view (R53), so it is left as it is."""
+    rng = random.Random(17)
+    checked = teammates = 0
+    for state, seat in positions(21 + players, 6, every=11, config=multi_config(players, teams=teams,
+                                                                               layout="six")):
+        changed = with_hidden_parts_changed(state, seat, rng)
+        assert rules.view_for(changed, seat) == rules.view_for(state, seat)
+        assert to_json(changed) != to_json(state)
+        first = opponent.decide("awaymissions", state, seat, rules.view_for, NORMAL, seed=5, timed=False)
+        again = opponent.decide("awaymissions", changed, seat, rules.view_for, NORMAL, seed=5, timed=False)
+        assert first.command == again.command and first.command in rules.legal_commands(state, seat)
+        assert [(c.command, c.playouts, c.win_rate) for c in first.candidates] == \
+               [(c.command, c.playouts, c.win_rate) for c in again.candidates]
+        teammates += seat in state.pending[0].also
+        checked += 1
+    assert checked == 6 and (teammates > 0 or not teams)
+
+
+def test_the_opponent_a_card_hits_is_the_leading_rival_with_cards_in_hand():
+    state, seat = positions(5, 1, every=5, config=multi_config(3, layout="six"))[0]
+    state = clone(state)
+    rivals = [p.seat for p in state.players if p.seat != seat]
+    legal = [f"opponent {rival}" for rival in rivals]
+    state.player(rivals[1]).bonus_points = 9
+    assert state.player(rivals[0]).hand and state.player(rivals[1]).hand
+    scores = prior(state, seat, legal)
+    assert scores[1] > scores[0]
+    state.player(rivals[1]).hand = []  # nothing to discard: the other rival is the better choice
+    scores = prior(state, seat, legal)
+    assert scores[0] > scores[1]
+
+
+TABLES = [None, multi_config(3, layout="six"), multi_config(4, teams=True)]
+
+
+@pytest.mark.parametrize("config", TABLES, ids=["two", "three", "teams"])
+def test_a_determinised_state_agrees_with_the_view_and_the_legal_commands(config):
     rng = random.Random(1)
     for seed in (1, 2, 5):
-        for state, seat in positions(seed, 8, layout=None, every=7):
+        for state, seat in positions(seed, 8, layout=None, every=7, config=config):
             view = rules.view_for(state, seat)
             world = Determiniser(view, seat).sample(rng)
             assert rules.view_for(world, seat) == view

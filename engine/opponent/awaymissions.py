@@ -276,12 +276,21 @@ def prior(state: GameState, seat: str, legal: list[str]) -> list[float]:
             score = 3.0
         elif verb in ("activate", "bonus"):
             score = 3.0 if verb == "activate" else 2.5
+        elif verb == "opponent":
+            score = _rival_score(state, t, words[1])
         elif verb in ("cover", "recover", "draw", "cycle"):
             score = {"cover": 2.0, "recover": 5.0, "draw": 2.5, "cycle": 1.5}[verb]
         else:
             score = 2.0
         scores.append(score)
     return scores
+
+
+def _rival_score(state: GameState, t: Table, seat: str) -> float:
+    """Choosing the opponent a card hits (a discard at random from their hand): the rival
+    with the most points, among those holding cards; an empty hand is the worst choice."""
+    hand = len(state.player(seat).hand)
+    return 2.0 + 0.1 * points(t, seat) + 0.01 * hand if hand else 1.0
 
 
 def _goal_spaces(t: Table, seat: str) -> list[tuple[int, int]]:
