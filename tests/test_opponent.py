@@ -179,3 +179,16 @@ def test_the_explanation_shows_three_candidates_with_win_rates_and_no_card_in_ha
 def test_an_unknown_level_is_refused():
     with pytest.raises(ValueError, match="easy, normal, hard"):
         opponent.level("godlike")
+
+
+def test_at_easy_level_the_explanation_names_the_rule_of_thumb_and_no_card():
+    seen = set()
+    for state, seat in positions(9, 10, every=5):
+        choice = opponent.decide("awaymissions", state, seat, rules.view_for, opponent.level("easy"), seed=2)
+        text = opponent.explanation(choice, state.player(seat).hand)
+        assert text.startswith("Rule of thumb: ") and choice.reason in text
+        assert not [card for card in state.player(seat).hand if card in text]
+        seen.add(choice.reason)
+    assert len(seen) > 1  # it says which rule it followed, not one sentence for everything
+    forced = opponent.Choice("pass", [opponent.Candidate("pass")])
+    assert opponent.explanation(forced) == ""  # a forced move needs no explaining

@@ -31,6 +31,7 @@ AWAY_MISSIONS = Game(
     prior=_am.prior,
     searched=_am.searched,
     turn_starts=_am.turn_starts,
+    reason=_am.reason,
 )
 
 RENEGADES = Game(
@@ -44,6 +45,7 @@ RENEGADES = Game(
     prior=_rg.prior,
     turn_starts=_rg.turn_starts,
     worth=_rg.worth,
+    reason=_rg.reason,
 )
 
 GAMES: dict[str, Game] = {"awaymissions": AWAY_MISSIONS, "renegades": RENEGADES}
@@ -70,8 +72,11 @@ def decide(ruleset: str, state: Any, seat: str, view_for, level: Level, seed: in
 
 def explanation(choice: Choice, hidden: Sequence[str] = ()) -> str:
     """The best 3 candidates with their estimated win rates, one line each; cards the computer
-    holds (`hidden`) read 'a card', so an explanation shows no hand."""
+    holds (`hidden`) read 'a card', so an explanation shows no hand. A choice made without a
+    search (the easy level, set-up choices) names its rule of thumb; a forced one says nothing."""
     def masked(command: str) -> str:
         return " ".join("a card" if word in hidden else word for word in command.split())
+    if not any(c.playouts for c in choice.candidates):
+        return f"Rule of thumb: {choice.reason}." if choice.reason else ""
     return "\n".join(f"{n}. {masked(c.command)}: {c.win_rate:.0%} estimated win rate ({c.playouts} playouts)"
                      for n, c in enumerate(choice.top(3), 1))

@@ -28,6 +28,11 @@ from engine.dice import Dice
 
 TERMINALS = ("command", "science", "operations", "medical")
 SETUP_KINDS = frozenset({"corridor", "board", "core", "start_area", "place"})
+# decisions the rule of thumb leaves to chance, and how its explanation names them
+CHANCE_KINDS = {"activate": "which character acts", "damage": "where damage goes",
+                "effect_move": "where a card moves a character", "effect_place": "where a card places a character",
+                "challenger": "who takes up a challenge",
+                **{kind: "a set-up choice" for kind in SETUP_KINDS}}
 
 
 # --- determinisation -------------------------------------------------------------------------
@@ -311,7 +316,7 @@ def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) ->
     if len(legal) == 1:
         return legal[0]
     kind = decision_kind(state, seat)
-    if kind in SETUP_KINDS or kind in ("activate", "damage", "effect_move", "effect_place", "challenger"):
+    if kind in CHANCE_KINDS:
         return rng.choice(legal)
     if kind in ("reroll", "discard", "redraw", "adjudicate"):
         return legal[0]  # pass / keep / done
@@ -327,9 +332,44 @@ def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) ->
     return rng.choice([c for c, s in zip(legal, scores) if s >= best - 0.05])
 
 
-def quick_view(state: GameState, seat: str) -> dict[str, Any]:
-    """The seat's view (the only thing the computer reads of the real game)."""
-    return rules.view_for(state, seat)
+VERB_REASONS = {
+    "attack": "attack when an enemy is in reach, the one with the lowest ratings first",
+    "move": "head for the terminals its missions need, or for the nearest enemy",
+    "special": "use a special ability, a card from hand first",
+    "recover": "recover a stunned character",
+    "draw": "draw when nothing better is at hand",
+    "cycle": "cycle cards when nothing better is at hand",
+    "cover": "take cover when nothing better is at hand",
+    "opponent": "hit the rival with the most points who still holds cards",
+    "pass": "pass when nothing else is worth doing",
+}
+
+
+def reason(state: GameState, seat: str, command: str) -> str:
+    """The rule of thumb behind a command the policy chose (the easy level's explanation).
+    It names verbs only, never a card."""
+    kind = decision_kind(state, seat)
+    verb = command.split(" ", 1)[0]
+    if kind in CHANCE_KINDS:
+        return f"{CHANCE_KINDS[kind]}: left to chance"
+    if kind in ("reroll", "discard", "redraw", "adjudicate"):
+        return "keep what it has: no re-roll, no discard, no redraw"
+    if kind == "interrupt":
+        return "play an interrupt when it can, more often than not" if verb != "pass" else \
+            "hold its interrupts this time"
+    if kind in ("search", "simultaneous", "free_action"):
+        return "take what a card offers rather than pass"
+    legal = rules.legal_commands(state, seat)
+    scores = prior(state, seat, legal)
+    if command in legal and scores[legal.index(command)] < max(scores) - 0.05:
+        return "try something different now and then (a random legal command)"
+    if verb == "play":
+        return "score a mission as soon as it can" if _is_mission(state, command) else "play a card when it can"
+    return VERB_REASONS.get(verb, f"{verb} when nothing better is at hand")
+
+
+def _is_mission(state: GameState, command: str) -> bool:
+    return Table(state).pack.cards[command.split()[1]].kind == "mission"
 
 
 def searched(state: GameState, seat: str) -> bool:

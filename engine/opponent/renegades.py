@@ -179,6 +179,26 @@ def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) ->
     return rng.choice([c for c, s in zip(legal, scores) if s >= best - 0.05])
 
 
+VERB_REASONS = {
+    "attack": "fire whenever a shot is open, at the most battered target",
+    "move": "close in on the nearest enemy (or the mission planet), ending with a shot where it can",
+    "descend": "land on the mission planet when beside it",
+    "ascend": "take off again",
+    "station": "move crew to stations where they fly or fight better",
+    "pass": "end the turn when nothing else is worth doing",
+}
+
+
+def reason(state: GameState, seat: str, command: str) -> str:
+    """The rule of thumb behind a command the policy chose (the easy level's explanation)."""
+    legal = worth(state, seat, rules.legal_commands(state, seat)) or [command]
+    scores = prior(state, seat, legal)
+    if command in legal and scores[legal.index(command)] < max(scores) - 0.05:
+        return "try something different now and then (a random legal command)"
+    verb = command.split(" ", 1)[0]
+    return VERB_REASONS.get(verb, f"{verb} when nothing better is at hand")
+
+
 def turn_starts(state: GameState) -> bool:
     """Whether the game waits on a fresh ship turn (or on something other than a ship's action)."""
     return not state.pending or any(d.kind != "ship" or d.info.get("left") == 2 for d in state.pending)

@@ -62,6 +62,7 @@ class Choice:
     candidates: list[Candidate] = field(default_factory=list)
     playouts: int = 0
     errors: int = 0  # playouts the engine refused part-way (judged where they stopped)
+    reason: str = ""  # the rule of thumb behind a command chosen without a search
 
     def top(self, n: int = 3) -> list[Candidate]:
         return self.candidates[:n]
@@ -81,6 +82,7 @@ class Game:
     prior: Callable[[Any, str, list[str]], list[float]]
     searched: Callable[[Any, str], bool] = lambda state, seat: True  # False: the policy answers alone
     turn_starts: Callable[[Any], bool] = lambda state: True  # a new action or activation is asked for
+    reason: Callable[[Any, str, str], str] = lambda state, seat, command: ""  # the rule of thumb behind it
     worth: Callable[[Any, str, list[str]], list[str]] = lambda state, seat, legal: legal  # those worth weighing
 
 
@@ -104,7 +106,8 @@ def choose(game: Game, view: dict, seat: str, level: Level, seed: int = 0, *, ti
     if len(legal) == 1:
         return Choice(legal[0], [Candidate(legal[0])])
     if level.playouts <= 0 or not game.searched(state, seat):
-        return Choice(game.policy(state, seat, legal, rng), [])
+        command = game.policy(state, seat, legal, rng)
+        return Choice(command, [], reason=game.reason(state, seat, command))
     scores = game.prior(state, seat, legal)
     ranked = sorted(range(len(legal)), key=lambda i: (-scores[i], i))[:level.width]
     candidates = [Candidate(legal[i]) for i in ranked]
