@@ -25,6 +25,7 @@ from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.context import Table
 from engine.awaymissions.state import GameState, clone
 from engine.dice import Dice
+from engine.opponent.search import best_scored, wandered
 
 TERMINALS = ("command", "science", "operations", "medical")
 SETUP_KINDS = frozenset({"corridor", "board", "core", "start_area", "place"})
@@ -325,11 +326,7 @@ def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) ->
         return plays[0] if plays and rng.random() < 0.6 else "pass"
     if kind in ("search", "simultaneous", "free_action"):
         return next((c for c in legal if c != "pass"), legal[0])
-    if rng.random() < 0.1:
-        return rng.choice(legal)
-    scores = prior(state, seat, legal)
-    best = max(scores)
-    return rng.choice([c for c, s in zip(legal, scores) if s >= best - 0.05])
+    return best_scored(legal, prior(state, seat, legal), rng)
 
 
 VERB_REASONS = {
@@ -360,8 +357,7 @@ def reason(state: GameState, seat: str, command: str) -> str:
     if kind in ("search", "simultaneous", "free_action"):
         return "take what a card offers rather than pass"
     legal = rules.legal_commands(state, seat)
-    scores = prior(state, seat, legal)
-    if command in legal and scores[legal.index(command)] < max(scores) - 0.05:
+    if wandered(legal, prior(state, seat, legal), command):
         return "try something different now and then (a random legal command)"
     if verb == "play":
         return "score a mission as soon as it can" if _is_mission(state, command) else "play a card when it can"

@@ -20,10 +20,11 @@ import random
 import msgspec
 
 from engine.dice import Dice
+from engine.errors import RuleError
+from engine.opponent.search import best_scored, wandered
 from engine.renegades import rules
 from engine.renegades.board import distance, orbit_of
 from engine.renegades.content import load_pack
-from engine.errors import RuleError
 from engine.renegades.orbit import Game, attack_dice, bonuses, enemies, parse_legs, speed
 from engine.renegades.state import GameState, Ship, clone
 
@@ -172,11 +173,7 @@ def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) ->
     """A fast rule-of-thumb answer: the best-scored command, a random one now and then."""
     if len(legal) == 1:
         return legal[0]
-    if rng.random() < 0.1:
-        return rng.choice(legal)
-    scores = prior(state, seat, legal)
-    best = max(scores)
-    return rng.choice([c for c, s in zip(legal, scores) if s >= best - 0.05])
+    return best_scored(legal, prior(state, seat, legal), rng)
 
 
 VERB_REASONS = {
@@ -192,8 +189,7 @@ VERB_REASONS = {
 def reason(state: GameState, seat: str, command: str) -> str:
     """The rule of thumb behind a command the policy chose (the easy level's explanation)."""
     legal = worth(state, seat, rules.legal_commands(state, seat)) or [command]
-    scores = prior(state, seat, legal)
-    if command in legal and scores[legal.index(command)] < max(scores) - 0.05:
+    if wandered(legal, prior(state, seat, legal), command):
         return "try something different now and then (a random legal command)"
     verb = command.split(" ", 1)[0]
     return VERB_REASONS.get(verb, f"{verb} when nothing better is at hand")

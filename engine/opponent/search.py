@@ -86,6 +86,23 @@ class Game:
     worth: Callable[[Any, str, list[str]], list[str]] = lambda state, seat, legal: legal  # those worth weighing
 
 
+WANDER = 0.1  # how often a rule of thumb tries a random legal command instead of a best-scored one
+NEAR_BEST = 0.05  # scores this close to the best count as the best
+
+
+def best_scored(legal: list[str], scores: list[float], rng: random.Random) -> str:
+    """A rule of thumb's pick: now and then (WANDER) any legal command, else one of the best-scored."""
+    if rng.random() < WANDER:
+        return rng.choice(legal)
+    best = max(scores)
+    return rng.choice([c for c, s in zip(legal, scores) if s >= best - NEAR_BEST])
+
+
+def wandered(legal: list[str], scores: list[float], command: str) -> bool:
+    """Whether `command` is not one a rule of thumb scores best (so it was a random try)."""
+    return command in legal and scores[legal.index(command)] < max(scores) - NEAR_BEST
+
+
 def decision_rng(view: dict, seat: str, level: Level, seed: int) -> random.Random:
     """The random source of one decision: a function of the seed, the seat, the level and the
     view's version only (a string seed is hashed with SHA-512, the same on every run)."""
