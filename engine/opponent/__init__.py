@@ -6,6 +6,8 @@
 
 `decide(ruleset, state, seat, ...)` is the same from a whole state: it passes only
 `view_for(state, seat)` on, so what the seat cannot see cannot change the answer.
+Rulesets: "awaymissions" (any seat of a table of two to four, teams too) and "renegades"
+(a computer crew flying a player's ship; awaymissions.py and renegades.py are the adapters).
 Pure: no Discord, SQL, asyncio or images.
 """
 from __future__ import annotations
