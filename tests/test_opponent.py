@@ -165,6 +165,15 @@ def test_evaluation_is_a_winning_chance_and_certain_once_the_game_is_over():
     assert evaluate(over, seat) == 1.0 and evaluate(over, "p1" if seat == "p2" else "p2") == 0.0
 
 
+def test_a_finished_game_is_judged_for_the_seats_side():
+    teams = clone(rules.new_game(multi_config(4, teams=True), 3))
+    teams.phase, teams.result = "over", {"winner": "team-a", "winners": ["p1", "p3"]}
+    assert [evaluate(teams, seat) for seat in ("p1", "p2", "p3", "p4")] == [1.0, 0.0, 1.0, 0.0]
+    three = clone(rules.new_game(multi_config(3), 3))
+    three.phase, three.result = "over", {"winner": None, "drawn": ["p1", "p3"]}
+    assert [evaluate(three, seat) for seat in ("p1", "p2", "p3")] == [0.5, 0.0, 0.5]
+
+
 def test_the_explanation_shows_three_candidates_with_win_rates_and_no_card_in_hand():
     choice = opponent.Choice("play borg-regroup", [opponent.Candidate("play borg-regroup", 10, 7.0),
                                                     opponent.Candidate("attack D4-12 REYES drone-beam", 10, 5.5),
