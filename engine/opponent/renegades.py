@@ -14,6 +14,7 @@ like any other: the rule of thumb only gives the verbs it knows a head start.
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 
@@ -137,7 +138,7 @@ def _move_score(t: Game, ship: Ship, legs: list[str], foes: list[Ship], occupied
     if not foes:
         mission = t.board.mission_planet
         return 1.0 / (1 + min(distance(cell, c) for c in mission.cells))
-    if any(t.board.line_of_fire(cell, facing, foe.cell, ship.range) is not None for foe in foes):
+    if any((cell, facing) in _firing_positions(t.pack.path, foe.cell, ship.range) for foe in foes):
         return 1.5
     return 1.0 / (1 + min(distance(cell, foe.cell) for foe in foes))
 
@@ -169,8 +170,16 @@ def crew_fit(g: Game, ship: Ship) -> float:
         count for roll in ("attack", "defense") for _, count in bonuses(g, ship, roll))
 
 
+@functools.lru_cache(maxsize=4096)
+def _firing_positions(pack_path: str, target: str, reach: int) -> dict[tuple[str, str], bool]:
+    """Every (square, facing) with a line of fire at `target` (kept: targets stand still a while)."""
+    return orbit_of(pack_path).firing_positions(target, reach)
+
+
 def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) -> str:
-    """A fast rule-of-thumb answer: the best-scored command, a random one now and then."""
+    """A fast rule-of-thumb answer: the best-scored command, a random one now and then; the
+    crew stay at their stations (the search weighs crew changes, see `worth`)."""
+    legal = [c for c in legal if not c.startswith("station ")] or legal
     if len(legal) == 1:
         return legal[0]
     return best_scored(legal, prior(state, seat, legal), rng)

@@ -83,7 +83,8 @@ class Game:
     searched: Callable[[Any, str], bool] = lambda state, seat: True  # False: the policy answers alone
     turn_starts: Callable[[Any], bool] = lambda state: True  # a new action or activation is asked for
     reason: Callable[[Any, str, str], str] = lambda state, seat, command: ""  # the rule of thumb behind it
-    worth: Callable[[Any, str, list[str]], list[str]] = lambda state, seat, legal: legal  # those worth weighing
+    # the commands worth weighing at a decision (the playouts' policy makes its own choice)
+    worth: Callable[[Any, str, list[str]], list[str]] = lambda state, seat, legal: legal
 
 
 WANDER = 0.1  # how often a rule of thumb tries a random legal command instead of a best-scored one
@@ -133,17 +134,24 @@ def choose(game: Game, view: dict, seat: str, level: Level, seed: int = 0, *, ti
     choice = Choice(candidates[0].command, [])
     alive = list(candidates)
     rounds = max(1, math.ceil(math.log2(len(alive))))
-    used, sample = 0, 0
+    used, sample, late = 0, 0, False
     for r in range(rounds):
         share = max(1, (level.playouts - used) // ((rounds - r) * len(alive)))
         for _ in range(share):
-            if used >= level.playouts or (deadline is not None and time.perf_counter() > deadline):
+            if used >= level.playouts or late:
                 break
             world_seed = seeds[sample % len(seeds)]
             sample += 1
+            batch = []  # every candidate in the same imagined world, or none of them
             for candidate in alive:
+                late = deadline is not None and time.perf_counter() > deadline
+                if late:
+                    break
                 world = random.Random(world_seed)
-                value, failed = _playout(game, determiniser.sample(world), seat, candidate.command, level, world)
+                batch.append(_playout(game, determiniser.sample(world), seat, candidate.command, level, world))
+            if late:
+                break
+            for candidate, (value, failed) in zip(alive, batch):
                 candidate.playouts += 1
                 candidate.total += value
                 choice.errors += failed
@@ -173,7 +181,6 @@ def _playout(game: Game, state, seat: str, command: str, level: Level, rng: rand
                 turns += 1
             turn = game.awaited(state)[0]
             legal = game.legal_commands(state, turn)
-            legal = game.worth(state, turn, legal) or legal
             state, _ = game.apply(state, turn, game.policy(state, turn, legal, rng))
             steps += 1
     except (RuleError, KeyError, ValueError, IndexError):
