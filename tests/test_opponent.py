@@ -185,6 +185,17 @@ def test_the_explanation_shows_three_candidates_with_win_rates_and_no_card_in_ha
     assert "borg-regroup" not in text and "draw" not in text
 
 
+def test_out_of_time_the_computer_plays_its_best_first_guess_and_weighs_no_half_batch():
+    state, seat = positions(4, 1)[0]
+    view = rules.view_for(state, seat)
+    rushed = opponent.Level("rushed", playouts=24, width=6, horizon=0, seconds=0.0)
+    choice = opponent.choose("awaymissions", view, seat, rushed, seed=9)
+    legal = rules.legal_commands(state, seat)
+    scores = prior(state, seat, legal)
+    assert choice.playouts == 0 and {c.playouts for c in choice.candidates} == {0}
+    assert choice.command == legal[scores.index(max(scores))]
+
+
 def test_an_unknown_level_is_refused():
     with pytest.raises(ValueError, match="easy, normal, hard"):
         opponent.level("godlike")
