@@ -13,14 +13,15 @@ or the Coalition ship in turn (without a winner in the result, the side whose en
 took more damage wins). Prints the first level's score (a win 1, a draw 1/2)
 with a 95% Wilson interval, and per level the decision times (p50, p95, max) over every
 decision it made and over those with more than one legal command. Not a test: nothing fails.
-The time caps of the levels apply (as in play) unless --untimed. Ctrl-C prints the figures
-of the games finished so far.
+The time caps of the levels apply (as in play) unless --untimed. Ctrl-C (or kill -INT or
+-TERM of the main process) prints the figures of the games finished so far.
 """
 import argparse
 import dataclasses
 import math
 import os
 import random
+import signal
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -119,7 +120,15 @@ def percentile(values, q):
     return values[min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))] if values else float("nan")
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main():
+    # a benchmark run in the background (where the shell ignores Ctrl-C) stops with its
+    # figures so far on kill -INT or kill -TERM
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
