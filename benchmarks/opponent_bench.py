@@ -2,51 +2,107 @@
 
     python benchmarks/opponent_bench.py [--games N] [--workers W] [--pairings normal:random,hard:normal]
                                         [--layout standard|setup] [--untimed] [--progress]
+                                        [--table two|three|four|teams|renegades]
+                                        [--set hard.playouts=192 --set hard.horizon=1 ...]
 
-Each pairing plays N games (seats alternate: the first level is p1 in even games), Federation
-against Borg with the starter teams. Prints the first level's score (a win 1, a draw 1/2)
+Each pairing plays N games, Federation against Borg with the starter teams. At a table of
+two the first level is p1 in even games; at three or four it plays one seat (p1, p2, ... in
+turn) against the second level at every other seat; in 2 vs 2 it plays one team (both
+seats) in turn; `renegades` is a Renegades versus game, the first level flying the Renegade
+or the Coalition ship in turn (without a winner in the result, the side whose enemy ship
+took more damage wins). Prints the first level's score (a win 1, a draw 1/2)
 with a 95% Wilson interval, and per level the decision times (p50, p95, max) over every
 decision it made and over those with more than one legal command. Not a test: nothing fails.
-The time caps of the levels apply (as in play) unless --untimed. Ctrl-C prints the figures
-of the games finished so far.
+The time caps of the levels apply (as in play) unless --untimed. Ctrl-C (or kill -INT or
+-TERM of the main process) prints the figures of the games finished so far.
 """
 import argparse
+import dataclasses
 import math
 import os
 import random
+import signal
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from engine_bench import CONFIG  # noqa: E402  (also puts the project on the path and in the working folder)
+from engine_bench import CONFIG, table_config  # noqa: E402  (also puts the project on the path and in the working folder)
 
 from engine import opponent  # noqa: E402
 from engine.awaymissions import rules  # noqa: E402
+from engine.renegades import rules as renegades_rules  # noqa: E402
+
+
+TABLES = ("two", "three", "four", "teams", "renegades")
+
+
+def new_table(table, seed, layout):
+    """(rules module, first state, seats the first level plays) of one benchmark game: the
+    first level takes p1 or p2 in turn (two seats), one seat in turn (three or four), one team
+    in turn (2 vs 2), or the Renegade or the Coalition ship in turn (Renegades versus)."""
+    if table == "renegades":
+        state = renegades_rules.new_game({"mode": "versus", "players": [{"seat": "p1"}, {"seat": "p2"}]}, seed)
+        return renegades_rules, state, {f"p{seed % 2 + 1}"}
+    if table == "two":
+        state = rules.new_game(dict(CONFIG, layout=layout) if layout else CONFIG, seed)
+        return rules, state, {"p1" if seed % 2 == 0 else "p2"}
+    players = {"three": 3, "four": 4, "teams": 4}[table]
+    state = rules.new_game(dict(table_config(players, table == "teams"), layout="six"), seed)
+    if table == "teams":
+        return rules, state, {"p1", "p3"} if seed % 2 == 0 else {"p2", "p4"}
+    return rules, state, {f"p{seed % players + 1}"}
+
+
+def score(table, state, mine):
+    """The first level's result: 1 a win, 1/2 a draw it shares, 0 a loss. A Renegades game
+    that ends without a winner is won by the side whose enemy ship took more damage."""
+    result = state.result or {}
+    seat = sorted(mine)[0]
+    side = state.player(seat).faction if table == "renegades" else state.player(seat).team
+    if table == "renegades" and "winner" not in result:
+        hurt = {ship.faction: ship.damage for ship in state.ships.values() if ship.kind == "ship"}
+        other = next(faction for faction in hurt if faction != side)
+        return 1.0 if hurt[other] > hurt[side] else 0.5 if hurt[other] == hurt[side] else 0.0
+    if result.get("winner") is None:
+        return 0.5 if side in result.get("drawn", [side]) else 0.0
+    return 1.0 if result["winner"] in (seat, side) else 0.0
 
 
 def play(job):
-    """One game: (seat of the first level, result, {level: [(seconds, choices)]})."""
-    first, second, seed, layout, timed = job
-    seats = {"p1": first, "p2": second} if seed % 2 == 0 else {"p1": second, "p2": first}
-    config = dict(CONFIG, layout=layout) if layout else CONFIG
-    state = rules.new_game(config, seed)
+    """One game: (first level's seats, its score, the result, {level: [(seconds, choices)]})."""
+    first, second, seed, table, layout, timed, changes = job
+    levels = tuned(changes)
+    ruleset, state, mine = new_table(table, seed, layout)
+    name = "renegades" if table == "renegades" else "awaymissions"
     rng = random.Random(seed)
     times = {first: [], second: []}
     while state.phase != "over":
-        seat = rules.awaited(state)[0]
-        who = seats[seat]
-        legal = rules.legal_commands(state, seat)
+        decision = state.pending[0]
+        also = getattr(decision, "also", [])
+        seat = next((s for s in (decision.player, *also) if s in mine), decision.player)
+        who = first if seat in mine else second
+        legal = ruleset.legal_commands(state, seat)
         start = time.perf_counter()
         if who == "random":
             command = rng.choice(legal)
         else:
-            command = opponent.decide("awaymissions", state, seat, rules.view_for, opponent.level(who),
-                                      seed=seed, timed=timed).command
+            command = opponent.decide(name, state, seat, ruleset.view_for, levels[who], seed=seed,
+                                      timed=timed).command
         times[who].append((time.perf_counter() - start, len(legal)))
-        state, _ = rules.apply(state, seat, command)
-    mine = "p1" if seed % 2 == 0 else "p2"
-    return mine, state.result, times
+        state, _ = ruleset.apply(state, seat, command)
+    return mine, score(table, state, mine), state.result, times
+
+
+def tuned(changes):
+    """The levels with `--set LEVEL.FIELD=VALUE` changes made (to try a setting before adopting it)."""
+    levels = dict(opponent.LEVELS)
+    for change in changes:
+        name, value = change.split("=")
+        level, field = name.split(".")
+        kind = type(getattr(levels[level], field))
+        levels[level] = dataclasses.replace(levels[level], **{field: kind(value)})
+    return levels
 
 
 def wilson(score, n, z=1.96):
@@ -64,7 +120,15 @@ def percentile(values, q):
     return values[min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))] if values else float("nan")
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main():
+    # a benchmark run in the background (where the shell ignores Ctrl-C) stops with its
+    # figures so far on kill -INT or kill -TERM
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
@@ -72,35 +136,42 @@ def main():
     parser.add_argument("--layout", default="standard", help="a preset layout, or 'setup' to place boards")
     parser.add_argument("--untimed", action="store_true", help="ignore the levels' time caps")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
+    parser.add_argument("--table", choices=TABLES, default="two", help="who sits at the table (default two)")
+    parser.add_argument("--set", action="append", default=[], metavar="LEVEL.FIELD=VALUE",
+                        help="change a level's setting for this run, e.g. hard.horizon=1")
     parser.add_argument("--progress", action="store_true", help="a line per finished game, with the running score")
     args = parser.parse_args()
     layout = None if args.layout == "setup" else args.layout
+    tuned(args.set)  # a bad --set fails here, before any game
+    if args.set:
+        print("settings changed: " + ", ".join(args.set), flush=True)
     for pairing in args.pairings.split(","):
         first, second = pairing.split(":")
-        jobs = [(first, second, args.seed + i, layout, not args.untimed) for i in range(args.games)]
+        jobs = [(first, second, args.seed + i, args.table, layout, not args.untimed, args.set)
+                for i in range(args.games)]
         start = time.perf_counter()
-        wins = draws = 0
+        wins = draws = total = 0
         times = {first: [], second: []}
         n = 0
         pool = ProcessPoolExecutor(args.workers)
         try:
-            for mine, result, game_times in pool.map(play, jobs):
+            for mine, points, result, game_times in pool.map(play, jobs):
                 n += 1
-                wins += result["winner"] == mine
-                draws += result["winner"] is None
+                total += points
+                wins += points == 1
+                draws += 0 < points < 1
                 for who, values in game_times.items():
                     times[who].extend(values)
                 if args.progress:
-                    print(f"  game {n}: {first} as {mine}, scores {result['scores']}, winner {result['winner']}; "
+                    print(f"  game {n}: {first} as {'+'.join(sorted(mine))}, scored {points:g}; result {result}; "
                           f"so far {wins} won, {draws} drawn of {n}", flush=True)
         except KeyboardInterrupt:  # Ctrl-C (or kill -INT): the figures of the games finished so far
             print(f"  stopped after {n} of {args.games} games", flush=True)
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
-        score = wins + draws / 2
-        low, high = wilson(score, n)
-        print(f"{first} vs {second}: {n} games, {wins} won, {draws} drawn, {n - wins - draws} lost; "
-              f"score {score / n:.1%} (95% Wilson interval {low:.1%} to {high:.1%}); "
+        low, high = wilson(total, n)
+        print(f"{first} vs {second} ({args.table}): {n} games, {wins} won, {draws} drawn, {n - wins - draws} lost; "
+              f"score {total / max(n, 1):.1%} (95% Wilson interval {low:.1%} to {high:.1%}); "
               f"{time.perf_counter() - start:.0f} s with {args.workers} workers", flush=True)
         for who in (first, second):
             if who == "random":

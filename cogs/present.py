@@ -204,7 +204,8 @@ def turn_view(update: Update) -> Optional[discord.ui.View]:
 
 
 async def show_why(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int) -> None:
-    """Privately: the computer's best 3 candidates of its last searched move, with win rates."""
+    """Privately: the computer's last real choice: its best 3 candidates with win rates, or the
+    rule of thumb it followed (easy level, set-up choices)."""
     info = await bot.service.get(game_id)
     why = await bot.service.guild_setting(info.guild_id or 0, why_key(game_id))
     if not why:

@@ -84,7 +84,9 @@ async def test_why_shows_the_computers_best_three_candidates_privately(monkeypat
         rng = random.Random(4)
         for _ in range(60):
             why = await fake.bot.service.guild_setting(GUILD_ID, f"why:{game_id}")
-            if why or (await fake.bot.service.get(game_id)).status != "active":
+            if why and len(why["lines"]) == 1:  # a set-up choice: the rule of thumb it followed
+                assert why["lines"][0].startswith("Rule of thumb: ")
+            elif why or (await fake.bot.service.get(game_id)).status != "active":
                 break
             version, commands = await fake.bot.service.legal_commands(game_id, 1)
             await choose(fake, ANN, await open_panel(fake, ANN, thread), commands, rng.randrange(len(commands)))

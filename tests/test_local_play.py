@@ -160,3 +160,14 @@ async def test_three_players_and_two_against_two_are_played_locally(tmp_path):
         assert state["layout"]["six"] is True and len(state["players"]) == seats
         assert bool(state["options"].get("teams")) == (seats == 4)
         assert set(prompts) == {"You> "} and "Computer 2 acts:" in "\n".join(said)
+
+
+async def test_two_against_two_locally_the_computers_play_both_sides_and_your_teammate(tmp_path):
+    ask, _ = scripted(["1"] * 25 + ["quit"])
+    said = []
+    assert await play_local(str(tmp_path / "local.db"), str(tmp_path / "pictures"), seed=6, level="easy",
+                            explain=True, teams=True, ask=ask, say=said.append) == 0
+    text = "\n".join(said)
+    for name in ("Computer 2", "Computer 3", "Computer 4"):  # p3 is your teammate
+        assert f"{name} acts:" in text
+    assert "Rule of thumb:" in text

@@ -14,20 +14,22 @@ from engine.awaymissions import rules
 from engine.awaymissions.autoplay import random_command
 from engine.awaymissions.state import clone, to_json
 from engine.dice import Dice
-from engine.opponent.awaymissions import Determiniser, evaluate
-from tests.conftest import two_player_config
+from engine.opponent.awaymissions import Determiniser, evaluate, prior
+from tests.conftest import multi_config, two_player_config
 
 NORMAL = opponent.LEVELS["normal"]
 
 
-def positions(seed, count, layout="standard", every=9):
-    """`count` positions of a random game with a real choice to make: (state, awaited seat)."""
-    state = rules.new_game(two_player_config(layout=layout), seed)
+def positions(seed, count, layout="standard", every=9, config=None):
+    """`count` positions of a random game with a real choice to make: (state, awaited seat).
+    At a team decision the seat is either teammate, in turn."""
+    state = rules.new_game(config or two_player_config(layout=layout), seed)
     rng = random.Random(seed)
     found, step = [], 0
     while state.phase != "over" and len(found) < count:
-        seat = rules.awaited(state)[0]
+        asked = [state.pending[0].player, *state.pending[0].also]
         step += 1
+        seat = asked[step % len(asked)]
         if state.phase == "action" and step % every == 0 and len(rules.legal_commands(state, seat)) > 1:
             found.append((state, seat))
         seat, command = random_command(state, rng)
@@ -78,10 +80,50 @@ def test_hidden_hands_deck_order_and_dice_do_not_change_the_choice():
     assert checked == 12 and differed == checked  # the hidden parts really were different
 
 
-def test_a_determinised_state_agrees_with_the_view_and_the_legal_commands():
+@pytest.mark.parametrize("players, teams", [(3, False), (4, True)])
+def test_at_three_seats_and_in_2_vs_2_only_the_seat_and_its_teammates_hands_matter(players, teams):
+    """Other sides' hands, every deck order and the dice changed: the same choice and
+    estimates, also for a team decision answered by the second teammate. A teammate's hand
+    is part of the seat's view (R53), so it is left as it is."""
+    rng = random.Random(17)
+    checked = teammates = 0
+    for state, seat in positions(21 + players, 6, every=11, config=multi_config(players, teams=teams,
+                                                                               layout="six")):
+        changed = with_hidden_parts_changed(state, seat, rng)
+        assert rules.view_for(changed, seat) == rules.view_for(state, seat)
+        assert to_json(changed) != to_json(state)
+        first = opponent.decide("awaymissions", state, seat, rules.view_for, NORMAL, seed=5, timed=False)
+        again = opponent.decide("awaymissions", changed, seat, rules.view_for, NORMAL, seed=5, timed=False)
+        assert first.command == again.command and first.command in rules.legal_commands(state, seat)
+        assert [(c.command, c.playouts, c.win_rate) for c in first.candidates] == \
+               [(c.command, c.playouts, c.win_rate) for c in again.candidates]
+        teammates += seat in state.pending[0].also
+        checked += 1
+    assert checked == 6 and (teammates > 0 or not teams)
+
+
+def test_the_opponent_a_card_hits_is_the_leading_rival_with_cards_in_hand():
+    state, seat = positions(5, 1, every=5, config=multi_config(3, layout="six"))[0]
+    state = clone(state)
+    rivals = [p.seat for p in state.players if p.seat != seat]
+    legal = [f"opponent {rival}" for rival in rivals]
+    state.player(rivals[1]).bonus_points = 9
+    assert state.player(rivals[0]).hand and state.player(rivals[1]).hand
+    scores = prior(state, seat, legal)
+    assert scores[1] > scores[0]
+    state.player(rivals[1]).hand = []  # nothing to discard: the other rival is the better choice
+    scores = prior(state, seat, legal)
+    assert scores[0] > scores[1]
+
+
+TABLES = [None, multi_config(3, layout="six"), multi_config(4, teams=True)]
+
+
+@pytest.mark.parametrize("config", TABLES, ids=["two", "three", "teams"])
+def test_a_determinised_state_agrees_with_the_view_and_the_legal_commands(config):
     rng = random.Random(1)
     for seed in (1, 2, 5):
-        for state, seat in positions(seed, 8, layout=None, every=7):
+        for state, seat in positions(seed, 8, layout=None, every=7, config=config):
             view = rules.view_for(state, seat)
             world = Determiniser(view, seat).sample(rng)
             assert rules.view_for(world, seat) == view
@@ -123,6 +165,15 @@ def test_evaluation_is_a_winning_chance_and_certain_once_the_game_is_over():
     assert evaluate(over, seat) == 1.0 and evaluate(over, "p1" if seat == "p2" else "p2") == 0.0
 
 
+def test_a_finished_game_is_judged_for_the_seats_side():
+    teams = clone(rules.new_game(multi_config(4, teams=True), 3))
+    teams.phase, teams.result = "over", {"winner": "team-a", "winners": ["p1", "p3"]}
+    assert [evaluate(teams, seat) for seat in ("p1", "p2", "p3", "p4")] == [1.0, 0.0, 1.0, 0.0]
+    three = clone(rules.new_game(multi_config(3), 3))
+    three.phase, three.result = "over", {"winner": None, "drawn": ["p1", "p3"]}
+    assert [evaluate(three, seat) for seat in ("p1", "p2", "p3")] == [0.5, 0.0, 0.5]
+
+
 def test_the_explanation_shows_three_candidates_with_win_rates_and_no_card_in_hand():
     choice = opponent.Choice("play borg-regroup", [opponent.Candidate("play borg-regroup", 10, 7.0),
                                                     opponent.Candidate("attack D4-12 REYES drone-beam", 10, 5.5),
@@ -134,6 +185,30 @@ def test_the_explanation_shows_three_candidates_with_win_rates_and_no_card_in_ha
     assert "borg-regroup" not in text and "draw" not in text
 
 
+def test_out_of_time_the_computer_plays_its_best_first_guess_and_weighs_no_half_batch():
+    state, seat = positions(4, 1)[0]
+    view = rules.view_for(state, seat)
+    rushed = opponent.Level("rushed", playouts=24, width=6, horizon=0, seconds=0.0)
+    choice = opponent.choose("awaymissions", view, seat, rushed, seed=9)
+    legal = rules.legal_commands(state, seat)
+    scores = prior(state, seat, legal)
+    assert choice.playouts == 0 and {c.playouts for c in choice.candidates} == {0}
+    assert choice.command == legal[scores.index(max(scores))]
+
+
 def test_an_unknown_level_is_refused():
     with pytest.raises(ValueError, match="easy, normal, hard"):
         opponent.level("godlike")
+
+
+def test_at_easy_level_the_explanation_names_the_rule_of_thumb_and_no_card():
+    seen = set()
+    for state, seat in positions(9, 10, every=5):
+        choice = opponent.decide("awaymissions", state, seat, rules.view_for, opponent.level("easy"), seed=2)
+        text = opponent.explanation(choice, state.player(seat).hand)
+        assert text.startswith("Rule of thumb: ") and choice.reason in text
+        assert not [card for card in state.player(seat).hand if card in text]
+        seen.add(choice.reason)
+    assert len(seen) > 1  # it says which rule it followed, not one sentence for everything
+    forced = opponent.Choice("pass", [opponent.Candidate("pass")])
+    assert opponent.explanation(forced) == ""  # a forced move needs no explaining

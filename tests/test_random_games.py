@@ -1,6 +1,6 @@
 """Random legal play: 200 two-player complete games, and 100 each of three players, four
 players and 2 vs 2, keep the invariants and replay exactly; so do games where the computer
-opponent plays one seat or both."""
+opponent plays one seat or more, at tables of two, three and four and in 2 vs 2."""
 import random
 from collections import Counter
 
@@ -115,7 +115,10 @@ def play_checked(seed, layout, config=None, computers=None):
     log = []
     while state.phase != "over":
         seat, command = random_command(state, rng)
-        if computers and seat in computers:
+        asked = [state.pending[0].player, *state.pending[0].also]  # a team decision: either teammate
+        computer = next((other for other in asked if computers and other in computers), None)
+        if computer is not None:
+            seat = computer
             command = opponent.decide("awaymissions", state, seat, rules.view_for, opponent.level(computers[seat]),
                                       seed, timed=False).command
         elif many and state.pending[0].also:  # a team decision: a random teammate answers it
@@ -211,7 +214,27 @@ def test_games_with_computer_players_keep_invariants_and_replay(computers, layou
     seed = SEEDS[COMPUTER_GAMES.index((computers, layout))]
     config, final, log = play_checked(seed, layout, computers=computers)
     assert final.result is not None and final.round == 3
-    replayed = rules.new_game(config, seed)
-    for seat, command in log:
-        replayed, _ = rules.apply(replayed, seat, command)
-    assert to_json(replayed) == to_json(final), f"seed {seed} did not replay"
+    check_replay(config, seed, final, log)
+
+
+COMPUTER_TABLES = [("three", {"p2": "normal", "p3": "easy"}), ("four", {"p1": "easy", "p2": "easy", "p3": "easy",
+                                                                      "p4": "easy"}),
+                   ("teams", {"p1": "normal", "p3": "easy"}), ("teams", {"p2": "easy", "p4": "easy"})]
+
+
+@pytest.mark.parametrize("table, computers", COMPUTER_TABLES)
+def test_three_four_and_team_games_with_computer_players_keep_invariants_and_replay(table, computers):
+    """Any seat may be a computer: it answers its own decisions and its team's (either
+    teammate may answer one), chooses among opponents, and sees only its seat's view."""
+    players, teams = TABLES[table]
+    seed = TABLE_SEEDS[COMPUTER_TABLES.index((table, computers))]
+    config = multi_config(players, teams=teams, layout="six")
+    config, final, log = play_checked(seed, "six", config, computers=computers)
+    assert final.result is not None and final.round == 3
+    check_replay(config, seed, final, log)
+    by_computer = [command for seat, command in log if seat in computers]
+    assert len(by_computer) > 50
+    if teams:  # a team decision is the team's: the computer activated its teammate's characters too
+        owners = {code: c.owner for code, c in final.characters.items()}
+        assert any(owners.get(command.split()[-1]) not in (None, seat) for seat, command in log
+                   if seat in computers and command.startswith("activate"))

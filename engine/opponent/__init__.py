@@ -6,6 +6,8 @@
 
 `decide(ruleset, state, seat, ...)` is the same from a whole state: it passes only
 `view_for(state, seat)` on, so what the seat cannot see cannot change the answer.
+Rulesets: "awaymissions" (any seat of a table of two to four, teams too) and "renegades"
+(a computer crew flying a player's ship; awaymissions.py and renegades.py are the adapters).
 Pure: no Discord, SQL, asyncio or images.
 """
 from __future__ import annotations
@@ -14,6 +16,8 @@ from typing import Any, Sequence
 
 from engine.awaymissions import rules as _am_rules
 from engine.opponent import awaymissions as _am
+from engine.opponent import renegades as _rg
+from engine.renegades import rules as _rg_rules
 from engine.opponent.search import LEVELS, Candidate, Choice, Game, Level, choose as _choose
 
 __all__ = ["LEVELS", "Level", "Choice", "Candidate", "Game", "GAMES", "choose", "decide", "level", "explanation"]
@@ -29,9 +33,24 @@ AWAY_MISSIONS = Game(
     prior=_am.prior,
     searched=_am.searched,
     turn_starts=_am.turn_starts,
+    reason=_am.reason,
 )
 
-GAMES: dict[str, Game] = {"awaymissions": AWAY_MISSIONS}
+RENEGADES = Game(
+    determiniser=_rg.Determiniser,
+    legal_commands=_rg_rules.legal_commands,
+    apply=_rg_rules.apply,
+    awaited=_rg_rules.awaited,
+    is_over=lambda state: state.phase == "over",
+    evaluate=_rg.evaluate,
+    policy=_rg.policy,
+    prior=_rg.prior,
+    turn_starts=_rg.turn_starts,
+    worth=_rg.worth,
+    reason=_rg.reason,
+)
+
+GAMES: dict[str, Game] = {"awaymissions": AWAY_MISSIONS, "renegades": RENEGADES}
 
 
 def level(name: str) -> Level:
@@ -55,8 +74,11 @@ def decide(ruleset: str, state: Any, seat: str, view_for, level: Level, seed: in
 
 def explanation(choice: Choice, hidden: Sequence[str] = ()) -> str:
     """The best 3 candidates with their estimated win rates, one line each; cards the computer
-    holds (`hidden`) read 'a card', so an explanation shows no hand."""
+    holds (`hidden`) read 'a card', so an explanation shows no hand. A choice made without a
+    search (the easy level, set-up choices) names its rule of thumb; a forced one says nothing."""
     def masked(command: str) -> str:
         return " ".join("a card" if word in hidden else word for word in command.split())
+    if not any(c.playouts for c in choice.candidates):
+        return f"Rule of thumb: {choice.reason}." if choice.reason else ""
     return "\n".join(f"{n}. {masked(c.command)}: {c.win_rate:.0%} estimated win rate ({c.playouts} playouts)"
                      for n, c in enumerate(choice.top(3), 1))

@@ -25,9 +25,15 @@ from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.context import Table
 from engine.awaymissions.state import GameState, clone
 from engine.dice import Dice
+from engine.opponent.search import best_scored, wandered
 
 TERMINALS = ("command", "science", "operations", "medical")
 SETUP_KINDS = frozenset({"corridor", "board", "core", "start_area", "place"})
+# decisions the rule of thumb leaves to chance, and how its explanation names them
+CHANCE_KINDS = {"activate": "which character acts", "damage": "where damage goes",
+                "effect_move": "where a card moves a character", "effect_place": "where a card places a character",
+                "challenger": "who takes up a challenge",
+                **{kind: "a set-up choice" for kind in SETUP_KINDS}}
 
 
 # --- determinisation -------------------------------------------------------------------------
@@ -231,22 +237,24 @@ def advantage(state: GameState, seat: str) -> float:
 def evaluate(state: GameState, seat: str) -> float:
     """The seat's chance of winning, estimated: 1 or 0 (0.5 a draw) once the game is over."""
     if state.phase == "over":
-        winner = (state.result or {}).get("winner")
-        if winner is None:
-            return 0.5
-        return 1.0 if state.player(winner).team == state.player(seat).team else 0.0
+        result = state.result or {}
+        side = state.player(seat).team  # the seat itself, or its team in a 2 vs 2 game
+        if result.get("winner") is None:  # a draw: shared by those tied (with two sides, both)
+            return 0.5 if side in result.get("drawn", [side]) else 0.0
+        return 1.0 if result["winner"] == side else 0.0
     return 1.0 / (1.0 + math.exp(-advantage(state, seat) / 2.5))
 
 
 # --- rules of thumb --------------------------------------------------------------------------
-def _verb(command: str) -> str:
-    return command.split(" ", 1)[0]
+def decision_kind(state: GameState, seat: str) -> str:
+    """The kind of decision asked of `seat`: its own, or its team's (it is one of `also`)."""
+    return next(d.kind for d in state.pending if d.player == seat or seat in d.also)
 
 
 def prior(state: GameState, seat: str, legal: list[str]) -> list[float]:
     """A quick score for each legal command: the search tries the best-scored first."""
     t = Table(state)
-    kind = next(d.kind for d in state.pending if d.player == seat)
+    kind = decision_kind(state, seat)
     hostile = [_xy(t, c.space) for c in state.characters.values()
                if c.in_play and state.player(c.controller).team != state.player(seat).team]
     hand = state.player(seat).hand
@@ -274,12 +282,21 @@ def prior(state: GameState, seat: str, legal: list[str]) -> list[float]:
             score = 3.0
         elif verb in ("activate", "bonus"):
             score = 3.0 if verb == "activate" else 2.5
+        elif verb == "opponent":
+            score = _rival_score(state, t, words[1])
         elif verb in ("cover", "recover", "draw", "cycle"):
             score = {"cover": 2.0, "recover": 5.0, "draw": 2.5, "cycle": 1.5}[verb]
         else:
             score = 2.0
         scores.append(score)
     return scores
+
+
+def _rival_score(state: GameState, t: Table, seat: str) -> float:
+    """Choosing the opponent a card hits (a discard at random from their hand): the rival
+    with the most points, among those holding cards; an empty hand is the worst choice."""
+    hand = len(state.player(seat).hand)
+    return 2.0 + 0.1 * points(t, seat) + 0.01 * hand if hand else 1.0
 
 
 def _goal_spaces(t: Table, seat: str) -> list[tuple[int, int]]:
@@ -299,8 +316,8 @@ def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) ->
     """A fast rule-of-thumb answer: score missions, attack, head for goals; pass on re-rolls."""
     if len(legal) == 1:
         return legal[0]
-    kind = next(d.kind for d in state.pending if d.player == seat)
-    if kind in SETUP_KINDS or kind in ("activate", "damage", "effect_move", "effect_place", "challenger"):
+    kind = decision_kind(state, seat)
+    if kind in CHANCE_KINDS:
         return rng.choice(legal)
     if kind in ("reroll", "discard", "redraw", "adjudicate"):
         return legal[0]  # pass / keep / done
@@ -309,22 +326,52 @@ def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) ->
         return plays[0] if plays and rng.random() < 0.6 else "pass"
     if kind in ("search", "simultaneous", "free_action"):
         return next((c for c in legal if c != "pass"), legal[0])
-    if rng.random() < 0.1:
-        return rng.choice(legal)
-    scores = prior(state, seat, legal)
-    best = max(scores)
-    return rng.choice([c for c, s in zip(legal, scores) if s >= best - 0.05])
+    return best_scored(legal, prior(state, seat, legal), rng)
 
 
-def quick_view(state: GameState, seat: str) -> dict[str, Any]:
-    """The seat's view (the only thing the computer reads of the real game)."""
-    return rules.view_for(state, seat)
+VERB_REASONS = {
+    "attack": "attack when an enemy is in reach, the one with the lowest ratings first",
+    "move": "head for the terminals its missions need, or for the nearest enemy",
+    "special": "use a special ability, a card from hand first",
+    "recover": "recover a stunned character",
+    "draw": "draw when nothing better is at hand",
+    "cycle": "cycle cards when nothing better is at hand",
+    "cover": "take cover when nothing better is at hand",
+    "opponent": "hit the rival with the most points who still holds cards",
+    "pass": "pass when nothing else is worth doing",
+}
+
+
+def reason(state: GameState, seat: str, command: str) -> str:
+    """The rule of thumb behind a command the policy chose (the easy level's explanation).
+    It names verbs only, never a card."""
+    kind = decision_kind(state, seat)
+    verb = command.split(" ", 1)[0]
+    if kind in CHANCE_KINDS:
+        return f"{CHANCE_KINDS[kind]}: left to chance"
+    if kind in ("reroll", "discard", "redraw", "adjudicate"):
+        return "keep what it has: no re-roll, no discard, no redraw"
+    if kind == "interrupt":
+        return "play an interrupt when it can, more often than not" if verb != "pass" else \
+            "hold its interrupts this time"
+    if kind in ("search", "simultaneous", "free_action"):
+        return "take what a card offers rather than pass"
+    legal = rules.legal_commands(state, seat)
+    if wandered(legal, prior(state, seat, legal), command):
+        return "try something different now and then (a random legal command)"
+    if verb == "play":
+        return "score a mission as soon as it can" if _is_mission(state, command) else "play a card when it can"
+    return VERB_REASONS.get(verb, f"{verb} when nothing better is at hand")
+
+
+def _is_mission(state: GameState, command: str) -> bool:
+    return Table(state).pack.cards[command.split()[1]].kind == "mission"
 
 
 def searched(state: GameState, seat: str) -> bool:
     """Setup choices (boards, core mission, starting area, placement) are left to the policy:
     a short playout cannot tell a good placement from a bad one."""
-    kind = next(d.kind for d in state.pending if d.player == seat)
+    kind = decision_kind(state, seat)
     return kind not in SETUP_KINDS
 
 

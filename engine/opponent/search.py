@@ -37,7 +37,7 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", playouts=0, width=1, horizon=0, seconds=0.05),
     "normal": Level("normal", playouts=24, width=6, horizon=0, seconds=0.2),
-    "hard": Level("hard", playouts=96, width=10, horizon=0, seconds=0.8),
+    "hard": Level("hard", playouts=192, width=12, horizon=1, seconds=0.8),
 }
 
 
@@ -62,6 +62,7 @@ class Choice:
     candidates: list[Candidate] = field(default_factory=list)
     playouts: int = 0
     errors: int = 0  # playouts the engine refused part-way (judged where they stopped)
+    reason: str = ""  # the rule of thumb behind a command chosen without a search
 
     def top(self, n: int = 3) -> list[Candidate]:
         return self.candidates[:n]
@@ -81,6 +82,26 @@ class Game:
     prior: Callable[[Any, str, list[str]], list[float]]
     searched: Callable[[Any, str], bool] = lambda state, seat: True  # False: the policy answers alone
     turn_starts: Callable[[Any], bool] = lambda state: True  # a new action or activation is asked for
+    reason: Callable[[Any, str, str], str] = lambda state, seat, command: ""  # the rule of thumb behind it
+    # the commands worth weighing at a decision (the playouts' policy makes its own choice)
+    worth: Callable[[Any, str, list[str]], list[str]] = lambda state, seat, legal: legal
+
+
+WANDER = 0.1  # how often a rule of thumb tries a random legal command instead of a best-scored one
+NEAR_BEST = 0.05  # scores this close to the best count as the best
+
+
+def best_scored(legal: list[str], scores: list[float], rng: random.Random) -> str:
+    """A rule of thumb's pick: now and then (WANDER) any legal command, else one of the best-scored."""
+    if rng.random() < WANDER:
+        return rng.choice(legal)
+    best = max(scores)
+    return rng.choice([c for c, s in zip(legal, scores) if s >= best - NEAR_BEST])
+
+
+def wandered(legal: list[str], scores: list[float], command: str) -> bool:
+    """Whether `command` is not one a rule of thumb scores best (so it was a random try)."""
+    return command in legal and scores[legal.index(command)] < max(scores) - NEAR_BEST
 
 
 def decision_rng(view: dict, seat: str, level: Level, seed: int) -> random.Random:
@@ -99,10 +120,12 @@ def choose(game: Game, view: dict, seat: str, level: Level, seed: int = 0, *, ti
     legal = game.legal_commands(state, seat)
     if not legal:
         raise RuleError(f"Nothing is asked of {seat} now.")
+    legal = game.worth(state, seat, legal) or legal
     if len(legal) == 1:
         return Choice(legal[0], [Candidate(legal[0])])
     if level.playouts <= 0 or not game.searched(state, seat):
-        return Choice(game.policy(state, seat, legal, rng), [])
+        command = game.policy(state, seat, legal, rng)
+        return Choice(command, [], reason=game.reason(state, seat, command))
     scores = game.prior(state, seat, legal)
     ranked = sorted(range(len(legal)), key=lambda i: (-scores[i], i))[:level.width]
     candidates = [Candidate(legal[i]) for i in ranked]
@@ -111,17 +134,24 @@ def choose(game: Game, view: dict, seat: str, level: Level, seed: int = 0, *, ti
     choice = Choice(candidates[0].command, [])
     alive = list(candidates)
     rounds = max(1, math.ceil(math.log2(len(alive))))
-    used, sample = 0, 0
+    used, sample, late = 0, 0, False
     for r in range(rounds):
         share = max(1, (level.playouts - used) // ((rounds - r) * len(alive)))
         for _ in range(share):
-            if used >= level.playouts or (deadline is not None and time.perf_counter() > deadline):
+            if used >= level.playouts or late:
                 break
             world_seed = seeds[sample % len(seeds)]
             sample += 1
+            batch = []  # every candidate in the same imagined world, or none of them
             for candidate in alive:
+                late = deadline is not None and time.perf_counter() > deadline
+                if late:
+                    break
                 world = random.Random(world_seed)
-                value, failed = _playout(game, determiniser.sample(world), seat, candidate.command, level, world)
+                batch.append(_playout(game, determiniser.sample(world), seat, candidate.command, level, world))
+            if late:
+                break
+            for candidate, (value, failed) in zip(alive, batch):
                 candidate.playouts += 1
                 candidate.total += value
                 choice.errors += failed

@@ -120,19 +120,18 @@ class Console:
         return update
 
     async def computer(self, seat: str, user_id: int, name: str, legal: list[str]) -> str:
-        """The computer's command for its seat, chosen from that seat's view only (in a
-        ruleset the opponent does not play yet, a random legal command)."""
+        """The computer's command for its seat, chosen from that seat's view only (in
+        Renegades the computer crew flies the ship)."""
         view = await self.service.view(self.game_id, user_id)
         self.say(f"{name} acts:")  # the public lines tell what it did; the command itself may name hidden cards
         if self.stand_in is not None:
             return self.stand_in(view, seat, legal)
-        if self.ruleset != AWAY_MISSIONS.name:
-            return self.rng.choice(legal)
-        choice = await asyncio.to_thread(opponent.choose, AWAY_MISSIONS.name, view, seat, self.level,
+        choice = await asyncio.to_thread(opponent.choose, self.ruleset, view, seat, self.level,
                                          self.rng.getrandbits(32))
-        if self.explain and len(choice.candidates) > 1:
-            self.say("  The computer weighed:\n" + "\n".join(
-                f"    {line}" for line in opponent.explanation(choice, _hand(view, seat)).splitlines()))
+        if self.explain:
+            text = opponent.explanation(choice, _hand(view, seat))
+            if text:
+                self.say("  The computer weighed:\n" + "\n".join(f"    {line}" for line in text.splitlines()))
         return choice.command
 
     async def command_from(self, name: str, user_id: int, legal: list[str]) -> Optional[str]:

@@ -386,12 +386,12 @@ class GameService:
         chosen = opponent.level(level or options.get("computer", "normal"))
         choice = await asyncio.to_thread(opponent.choose, ruleset, view, seat, chosen, game_key(game_id))
         update = await self.submit(game_id, user_id, choice.command, version)
-        if len(choice.candidates) > 1:  # what it weighed, for the table's "Why?" (no card of its hand shown)
-            hand = next((p.get("hand", []) for p in view.get("players", []) if p.get("seat") == seat), [])
+        hand = next((p.get("hand", []) for p in view.get("players", []) if p.get("seat") == seat), [])
+        lines = opponent.explanation(choice, hand).splitlines()
+        if lines:  # what it weighed or its rule of thumb, for the table's "Why?" (no card of its hand shown)
             info = await self.get(game_id)
             await self.set_guild_setting(info.guild_id or 0, why_key(info.id), {
-                "version": update.version, "seat": seat, "level": chosen.name,
-                "lines": opponent.explanation(choice, hand).splitlines()})
+                "version": update.version, "seat": seat, "level": chosen.name, "lines": lines})
         return update
 
     async def seat_options(self, game_id: int, user_id: int) -> tuple[dict, dict]:
