@@ -22,14 +22,15 @@ NORMAL = opponent.LEVELS["normal"]
 
 def positions(seed, count, layout="standard", every=9, config=None):
     """`count` positions of a random game with a real choice to make: (state, awaited seat).
-    At a team decision the seat is either teammate, in turn."""
+    At a team decision the seat is either teammate, in turn (the second for every other
+    position found)."""
     state = rules.new_game(config or two_player_config(layout=layout), seed)
     rng = random.Random(seed)
     found, step = [], 0
     while state.phase != "over" and len(found) < count:
         asked = [state.pending[0].player, *state.pending[0].also]
         step += 1
-        seat = asked[step % len(asked)]
+        seat = asked[(len(found) + 1) % len(asked)]
         if state.phase == "action" and step % every == 0 and len(rules.legal_commands(state, seat)) > 1:
             found.append((state, seat))
         seat, command = random_command(state, rng)
