@@ -4,8 +4,11 @@
     python bot.py --local                 play in this terminal, no Discord needed
 
 Configuration comes from the environment: DISCORD_TOKEN, READY_ROOM_DB (default
-ready_room.db), READY_ROOM_DEV_GUILD (a server id: commands are synced there on start),
-READY_ROOM_LOG_LEVEL (default INFO).
+ready_room.db; a file path, sqlite:///path, or postgresql://... for a PostgreSQL server
+several processes can share), READY_ROOM_DEV_GUILD (a server id: commands are synced
+there on start), READY_ROOM_LOG_LEVEL (default INFO), READY_ROOM_SHARDS (how many
+shards the bot has in all) and READY_ROOM_SHARD_IDS (the shards this process runs, such
+as 0,1 or 2-3; default all of them). See docs/scaling.md.
 """
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ from engine.service import GameService
 from engine.service.rulesets import RULESETS
 
 log = logging.getLogger("ready_room")
+CLOCK_LEASE_ROUNDS = 3  # a clock's lease lasts 3 reminder intervals: a dead holder's clock stops that long
 EXTENSIONS = ("cogs.game", "cogs.play", "cogs.turns", "cogs.admin", "cogs.league", "cogs.rules", "cogs.players",
               "cogs.teams", "cogs.campaign")
 
@@ -49,6 +53,24 @@ To play without Discord, right here in the terminal:
 """
 
 
+def shard_of(guild_id: Optional[int], shard_count: int) -> int:
+    """The shard Discord sends a guild's events to, so the shard that owns its games (a
+    game outside any guild, such as local play, belongs to shard 0)."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+def parse_shard_ids(text: str, shard_count: int) -> tuple[int, ...]:
+    """"0,2" or "1-3" as shard ids; ValueError, with what is wrong, for ids outside 0..count-1."""
+    ids: list[int] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        first, _, last = part.partition("-")
+        ids += range(int(first), int(last or first) + 1)
+    wrong = [i for i in ids if not 0 <= i < shard_count]
+    if wrong or not ids:
+        raise ValueError(f"READY_ROOM_SHARD_IDS must name shards from 0 to {shard_count - 1}, not {text!r}")
+    return tuple(sorted(set(ids)))
+
+
 @dataclass(frozen=True)
 class Config:
     """Settings read from the environment."""
@@ -58,13 +80,33 @@ class Config:
     dev_guild: Optional[int]
     log_level: str = "INFO"
     reminder_interval: float = 60.0
+    shard_count: Optional[int] = None  # None: one unsharded connection to Discord
+    shard_ids: Optional[tuple[int, ...]] = None  # None with a shard count: every shard
 
     @classmethod
     def from_env(cls, env=os.environ) -> "Config":
-        """Read DISCORD_TOKEN, READY_ROOM_DB, READY_ROOM_DEV_GUILD and READY_ROOM_LOG_LEVEL."""
+        """Read DISCORD_TOKEN, READY_ROOM_DB, READY_ROOM_DEV_GUILD, READY_ROOM_LOG_LEVEL,
+        READY_ROOM_SHARDS and READY_ROOM_SHARD_IDS (ValueError if the shards make no sense)."""
         guild = env.get("READY_ROOM_DEV_GUILD")
+        shards = env.get("READY_ROOM_SHARDS")
+        count = int(shards) if shards else None
+        if count is not None and count < 1:
+            raise ValueError(f"READY_ROOM_SHARDS must be 1 or more, not {shards!r}")
+        ids = env.get("READY_ROOM_SHARD_IDS")
+        if ids and count is None:
+            raise ValueError("READY_ROOM_SHARD_IDS needs READY_ROOM_SHARDS (how many shards there are in all)")
         return cls(token=env.get("DISCORD_TOKEN") or None, database=env.get("READY_ROOM_DB", "ready_room.db"),
-                   dev_guild=int(guild) if guild else None, log_level=env.get("READY_ROOM_LOG_LEVEL", "INFO"))
+                   dev_guild=int(guild) if guild else None, log_level=env.get("READY_ROOM_LOG_LEVEL", "INFO"),
+                   shard_count=count, shard_ids=parse_shard_ids(ids, count) if ids else None)
+
+    @property
+    def own_shards(self) -> tuple[int, ...]:
+        """The shards this process runs (unsharded: the one shard 0)."""
+        return self.shard_ids or tuple(range(self.shard_count or 1))
+
+    def owns(self, guild_id: Optional[int]) -> bool:
+        """Whether this process runs the shard of that guild (and so its games)."""
+        return shard_of(guild_id, self.shard_count or 1) in self.own_shards
 
 
 class ReadyRoom(commands.Bot):
@@ -74,12 +116,23 @@ class ReadyRoom(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True  # "@Ready Room sync" (a mention needs no content intent)
+        shards = {} if config.shard_count is None else {
+            "shard_count": config.shard_count, "shard_ids": list(config.shard_ids) if config.shard_ids else None}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), **shards)
         self.config = config
         self.clock = clock
         self.service: Optional[GameService] = None
         self.last_acted: dict[tuple[int, int], float] = {}  # (game, user) -> when they last acted (this process)
+
+    async def runs_clock(self, name: str) -> bool:
+        """Whether this process runs the clock `name` (reminders, league rounds) for its
+        shards this round: it must hold the database lease of each of its shards, so that
+        of several processes sharing a database (or a restarted one beside its old self)
+        only one does. A lease outlives CLOCK_LEASE_ROUNDS rounds, then another may take it."""
+        count = self.config.shard_count or 1
+        return await self.service.claim_clocks([f"{name}:{shard}/{count}" for shard in self.config.own_shards],
+                                               CLOCK_LEASE_ROUNDS * self.config.reminder_interval)
 
     def now(self) -> float:
         """The bot's clock (the tests' hand-moved one, or the wall clock)."""
@@ -110,6 +163,16 @@ class ReadyRoom(commands.Bot):
             self.service = None
 
 
+class ShardedReadyRoom(ReadyRoom, commands.AutoShardedBot):
+    """The bot running some (or all) of its shards in this process: discord.py's
+    AutoShardedBot, one gateway connection per shard."""
+
+
+def make_bot(config: Config, *, clock: Optional[Callable[[], float]] = None) -> ReadyRoom:
+    """The bot for this configuration: sharded when READY_ROOM_SHARDS is set."""
+    return (ReadyRoom if config.shard_count is None else ShardedReadyRoom)(config, clock=clock)
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     """Run the bot, or local play with --local."""
     parser = argparse.ArgumentParser(description="Ready Room: a game master for Star Trek: Away Missions")
@@ -131,7 +194,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--explain", action="store_true",
                         help="local: after each computer move, its 3 best candidates and estimated win rates")
     args = parser.parse_args(argv)
-    config = Config.from_env()
+    try:
+        config = Config.from_env()
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.local:
         from engine.service.console import play_local
@@ -142,7 +209,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    ReadyRoom(config).run(config.token, log_handler=None)
+    make_bot(config).run(config.token, log_handler=None)
     return 0
 
 

@@ -50,7 +50,6 @@ async def main(events: int, per_event: int, players: int) -> None:
             await database._conn.execute(
                 "INSERT INTO league_events (id, guild_id, name, status, state, created_at, updated_at)"
                 " VALUES (?, ?, 'e', 'closed', '{}', 0, 0)", (event_id, GUILD))
-        await database._conn.commit()
         history = {e: event_rows(e, per_event, players, rng) for e in range(1, events + 1)}
         start = time.perf_counter()
         for event_id, rows in history.items():

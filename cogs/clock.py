@@ -1,4 +1,5 @@
-"""A job run now and then at the bot's reminder interval, for as long as its cog is loaded."""
+"""A job run now and then at the bot's reminder interval, for as long as its cog is loaded,
+in the one process holding its lease (see ReadyRoom.runs_clock)."""
 from __future__ import annotations
 
 import asyncio
@@ -23,7 +24,8 @@ async def _every(bot, job: Callable[[], Awaitable[object]], name: str) -> None:
     await bot.wait_until_ready()
     while True:
         try:
-            await job()
+            if await bot.runs_clock(name):
+                await job()
         except (discord.HTTPException, ServiceError):
             log.warning("%s failed this round; retrying next round", name, exc_info=True)
         await asyncio.sleep(bot.config.reminder_interval)

@@ -218,7 +218,7 @@ class League(commands.Cog):
 
     async def tick(self) -> None:
         """Remind unreported pairings in their threads before the deadline; announce missed deadlines."""
-        reminders, updates = await self.desk.tick()
+        reminders, updates = await self.desk.tick(self.bot.config.owns)
         for r in reminders:
             where = r.thread_id or r.channel_id
             if where is not None:

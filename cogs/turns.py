@@ -70,15 +70,17 @@ class Turns(commands.Cog):
         """
         service = self.bot.service
         desk = desk_of(self.bot)
-        await desk.apply_vacations()  # a decision that came during a vacation: its deadline moves first
-        due = await service.due_reminders()
+        owns = self.bot.config.owns
+        if owns(None):  # the process of shard 0 moves deadlines for vacations (games of every shard)
+            await desk.apply_vacations()  # a decision that came during a vacation: its deadline moves first
+        due = [r for r in await service.due_reminders() if owns(r.guild_id)]
         expired = set()
         for reminder in due:
             if reminder.kind == "deadline" and await self._guarded(self.expire(reminder), reminder.game_id):
                 expired.add(reminder.id)
         if expired:
             await service.reminders_sent([i for i in expired])
-            due = await service.due_reminders()  # reminders of decisions the deadlines ended are gone
+            due = [r for r in await service.due_reminders() if owns(r.guild_id)]  # those of ended decisions are gone
         digests: dict[int, list[DueReminder]] = {}
         nudges: dict[tuple[int, str], list[DueReminder]] = {}
         handled = len(expired)

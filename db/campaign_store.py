@@ -2,14 +2,13 @@
 the games of its missions.
 
 It stores the campaign engine's JSON untouched and knows nothing of its rules. It shares
-the game database's one connection and write lock. Every change of a campaign is one
+the game database's connection and write lock. Every change of a campaign is one
 transaction: the new state and its log entry are committed together or not at all.
 """
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
-from typing import AsyncIterator, Optional
+from typing import Optional
 
 from db.database import StaleWrite, Store
 
@@ -61,66 +60,52 @@ class CampaignEntry:
 class CampaignStore(Store):
     """Campaign queries over an open `Database` (see db.database)."""
 
-    @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        """One transaction under the write lock: committed whole, or rolled back."""
-        async with self._lock:
-            try:
-                await self._conn.execute("BEGIN IMMEDIATE")
-                yield
-                await self._conn.execute("COMMIT")
-            except BaseException:
-                if self._conn.in_transaction:
-                    await self._conn.rollback()
-                raise
-
     async def create(self, *, config: str, seed: int, state: str, seats: list[CampaignSeat], at: float,
                      guild_id: Optional[int] = None, channel_id: Optional[int] = None,
                      thread_id: Optional[int] = None, created_by: Optional[int] = None) -> int:
         """Insert a campaign at version 0 with its players; its id."""
         async with self._transaction():
-            cur = await self._conn.execute(
+            campaign_id = await self._conn.insert(
                 "INSERT INTO campaigns (guild_id, channel_id, thread_id, created_by, config, seed, state,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, thread_id, created_by, config, seed, state, at, at))
-            campaign_id = cur.lastrowid
-            await self._conn.executemany(
+            await self._conn.execute_many(
                 "INSERT INTO campaign_seats (campaign_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
                 [(campaign_id, s.seat, s.user_id, s.name) for s in seats])
         return campaign_id
 
     async def get(self, campaign_id: int) -> Optional[CampaignRow]:
         """The campaign with that id, if any."""
-        rows = await self._conn.execute_fetchall(f"SELECT {_COLUMNS} FROM campaigns WHERE id = ?", (campaign_id,))
+        rows = await self._conn.fetch(f"SELECT {_COLUMNS} FROM campaigns WHERE id = ?", (campaign_id,))
         return CampaignRow(*rows[0]) if rows else None
 
     async def live_in(self, channel_id: int, thread_id: Optional[int] = None) -> Optional[CampaignRow]:
         """The active campaign of this channel (or thread), if any."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             f"SELECT {_COLUMNS} FROM campaigns WHERE channel_id = ? AND IFNULL(thread_id, 0) = ?"
             " AND status = 'active' ORDER BY id DESC LIMIT 1", (channel_id, thread_id or 0))
         return CampaignRow(*rows[0]) if rows else None
 
     async def of_user(self, user_id: int) -> list[CampaignRow]:
         """The user's campaigns, newest first."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             f"SELECT {', '.join('c.' + c.strip() for c in _COLUMNS.split(','))} FROM campaigns c"
             " JOIN campaign_seats s ON s.campaign_id = c.id WHERE s.user_id = ? ORDER BY c.id DESC", (user_id,))
         return [CampaignRow(*r) for r in rows]
 
     async def ids(self) -> list[int]:
         """Every campaign's id, oldest first."""
-        return [r[0] for r in await self._conn.execute_fetchall("SELECT id FROM campaigns ORDER BY id")]
+        return [r[0] for r in await self._conn.fetch("SELECT id FROM campaigns ORDER BY id")]
 
     async def seats(self, campaign_id: int) -> list[CampaignSeat]:
         """The campaign's players, in seat order."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT seat, user_id, name FROM campaign_seats WHERE campaign_id = ? ORDER BY seat", (campaign_id,))
         return [CampaignSeat(*r) for r in rows]
 
     async def log(self, campaign_id: int) -> list[CampaignEntry]:
         """The campaign's command log, oldest first."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT seq, seat, user_id, command, game_id, events, at FROM campaign_log"
             " WHERE campaign_id = ? ORDER BY seq", (campaign_id,))
         return [CampaignEntry(*r) for r in rows]
@@ -130,11 +115,11 @@ class CampaignStore(Store):
         """Store the state a command produced and its log entry, if the campaign is still at
         `from_version`; StaleWrite (nothing written) otherwise."""
         async with self._transaction():
-            cur = await self._conn.execute(
+            updated = await self._conn.execute(
                 "UPDATE campaigns SET status = ?, state = ?, version = ?, updated_at = ?"
                 " WHERE id = ? AND version = ?",
                 (status, state, entry.seq, entry.at, campaign_id, from_version))
-            if cur.rowcount != 1:
+            if updated != 1:
                 raise StaleWrite(f"campaign {campaign_id} is no longer at version {from_version}")
             await self._conn.execute(
                 "INSERT INTO campaign_log (campaign_id, seq, seat, user_id, command, game_id, events, at)"
@@ -149,11 +134,11 @@ class CampaignStore(Store):
 
     async def games(self, campaign_id: int) -> list[int]:
         """The ids of the campaign's mission games, oldest first."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT id FROM games WHERE campaign_id = ? ORDER BY id", (campaign_id,))
         return [r[0] for r in rows]
 
     async def campaign_of(self, game_id: int) -> Optional[int]:
         """The campaign a game is a mission of, if any."""
-        rows = await self._conn.execute_fetchall("SELECT campaign_id FROM games WHERE id = ?", (game_id,))
+        rows = await self._conn.fetch("SELECT campaign_id FROM games WHERE id = ?", (game_id,))
         return rows[0][0] if rows else None

@@ -1,28 +1,28 @@
-"""The game store: one aiosqlite connection, the schema migrations, and every query.
+"""The game store: the schema migrations and every query, over SQLite or PostgreSQL.
 
 Config, state, events, results and settings are JSON text that this module stores and
 returns untouched; it knows nothing of any ruleset.
 
-The connection runs in autocommit mode and every write here is one statement, atomic
-on its own. Moves use group commit: a caller queues its `GameWrite` and a flusher
-writes everything queued so far in one statement (one await for the whole batch),
-because each aiosqlite call costs a hop to its worker thread and, under load, a wait
-for the busy event loop on the way back.
+Queries are written once and run through a db.backend.Connection, chosen by the
+database URL (a path or sqlite:///path: SQLite; postgresql://...: PostgreSQL). Every
+write here is one statement, atomic on its own. Moves use group commit: a caller queues
+its `GameWrite` and a flusher writes everything queued so far in one statement (one
+await for the whole batch), because each call costs a hop to the driver and, under
+load, a wait for the busy event loop on the way back.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
-import os
-import sqlite3
-import urllib.parse
 from dataclasses import dataclass, field
 from typing import AsyncIterator, Optional
 
-import aiosqlite
-
+from db.backend import Connection, is_postgres, placeholders, sqlite_path
+from db.errors import DatabaseBusy, PlaceTaken, StaleWrite, refuse_newer_schema
+from db.postgres_backend import PostgresConnection
 from db.schema import LATEST, MIGRATIONS
+from db.sqlite_backend import SqliteConnection, is_busy
 
 
 BUSY_TIMEOUT_MS = 5000
@@ -35,27 +35,6 @@ def _encoded(c: "GameWrite") -> str:
          c.config, c.at, [[e.seq, e.seat, e.user_id, e.command, e.events, e.at] for e in c.log],
          c.stop_waiting, [[w.seat, w.since, w.deadline] for w in c.start_waiting],
          [[r.seat, r.kind, r.due] for r in c.reminders]])
-
-
-class StaleWrite(Exception):
-    """A write was made against a version or status the game no longer has."""
-
-
-class PlaceTaken(Exception):
-    """The channel (or thread) already has a game in the lobby or under way."""
-
-
-class SchemaTooNew(Exception):
-    """The database was written by a newer release than this one."""
-
-
-class DatabaseBusy(Exception):
-    """Another process held the database for longer than the busy timeout."""
-
-
-def is_busy(error: BaseException) -> bool:
-    """Whether `error` is SQLite giving up on a database another connection holds."""
-    return isinstance(error, sqlite3.OperationalError) and ("locked" in str(error) or "busy" in str(error))
 
 
 @dataclass(frozen=True)
@@ -177,73 +156,47 @@ class DueReminder:
 
 _GAME_COLUMNS = ", ".join(GameRow.__dataclass_fields__)
 
-# A batch of GameWrites is one statement: each write is one row inserted into this
-# per-connection view, whose trigger applies the whole change (guard, game row, log,
-# waits, reminders). If any row is refused, the statement changes nothing.
-_STALE = "stale write"
-_WRITE_PATH = f"""
-CREATE TEMP VIEW game_write (game_id, from_version, from_status, version, status, state, result,
-                             config, at, log, stop_waiting, start_waiting, reminders)
-    AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL;
-CREATE TEMP TRIGGER game_write_apply INSTEAD OF INSERT ON game_write BEGIN
-    SELECT RAISE(ABORT, '{_STALE}') WHERE NOT EXISTS (SELECT 1 FROM games
-        WHERE id = NEW.game_id AND version = NEW.from_version AND status = NEW.from_status);
-    UPDATE games SET version = NEW.version, status = NEW.status, state = NEW.state,
-        result = IFNULL(NEW.result, result), config = IFNULL(NEW.config, config),
-        updated_at = NEW.at
-        WHERE id = NEW.game_id;
-    INSERT INTO log (game_id, seq, seat, user_id, command, events, at)
-        SELECT NEW.game_id, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4,
-               value ->> 5 FROM json_each(NEW.log);
-    DELETE FROM awaited WHERE game_id = NEW.game_id
-        AND seat IN (SELECT value FROM json_each(NEW.stop_waiting));
-    INSERT INTO awaited (game_id, seat, since, deadline)
-        SELECT NEW.game_id, value ->> 0, value ->> 1, value ->> 2 FROM json_each(NEW.start_waiting);
-    INSERT INTO reminders (game_id, seat, kind, due)
-        SELECT NEW.game_id, value ->> 0, value ->> 1, value ->> 2 FROM json_each(NEW.reminders);
-END;
-"""
-_INSERT_GAME_WRITES = """
-INSERT INTO game_write
-    SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
-           value ->> 6, value ->> 7, value ->> 8, value -> 9, value -> 10, value -> 11, value -> 12
-    FROM json_each(?)
-"""
-
-
 class Database:
-    """An open game database. Use `await Database.open(path)`; close with `close()`.
+    """An open game database. Use `await Database.open(url)`; close with `close()`.
 
-    Every writer holds `_write_lock`, so a writer that needs an explicit BEGIN ... COMMIT
-    never has another writer's statement land inside its transaction.
+    Every writer holds `_write_lock`, so a writer that needs a transaction never has
+    another writer's statement of this process land inside it.
     """
 
-    def __init__(self, conn: aiosqlite.Connection):
+    def __init__(self, conn: Connection):
         self._conn = conn
         self._write_lock = asyncio.Lock()
         self._queue: list[tuple[GameWrite, str, asyncio.Future]] = []
         self._flusher: Optional[asyncio.Task] = None
 
     @classmethod
-    async def open(cls, path: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> "Database":
-        """Open (creating if needed) and migrate the database at `path`. A statement
+    async def open(cls, url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> "Database":
+        """Open (creating if needed) and migrate the database at `url`: a file path or
+        sqlite:///path (SQLite), or postgresql://... (PostgreSQL). On SQLite a statement
         waits up to `busy_timeout_ms` for another process to let go of the file."""
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        conn.row_factory = sqlite3.Row
+        if is_postgres(url):
+            conn: Connection = await PostgresConnection.open(url)
+        else:
+            conn = await SqliteConnection.open(sqlite_path(url), busy_timeout_ms)
         try:
-            await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            await _refuse_newer_schema(conn)  # before anything in the file is changed
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = NORMAL")
-            await conn.execute("PRAGMA foreign_keys = ON")
             await migrate(conn)
-            await conn.executescript(_WRITE_PATH)
+            await conn.prepare_writes()
         except BaseException as error:
             await conn.close()
             if is_busy(error):
-                raise DatabaseBusy(f"{path} is held by another program (waited {busy_timeout_ms / 1000:g} s)") from error
+                raise DatabaseBusy(f"{url} is held by another program (waited {busy_timeout_ms / 1000:g} s)") from error
             raise
         return cls(conn)
+
+    @property
+    def engine(self) -> str:
+        """"sqlite" or "postgresql"."""
+        return self._conn.name
+
+    @property
+    def integrity_errors(self) -> tuple[type[BaseException], ...]:
+        """What the engine raises when a constraint (unique, foreign key) refuses a write."""
+        return self._conn.integrity_errors
 
     async def close(self) -> None:
         """Close the connection (waits for any write in progress)."""
@@ -253,10 +206,8 @@ class Database:
             await self._conn.close()
 
     async def pragma(self, name: str):
-        """The value of a read-only pragma such as `integrity_check` or `user_version`."""
-        async with self._conn.execute(f"PRAGMA {name}") as cur:
-            row = await cur.fetchone()
-        return row[0]
+        """The value of a read-only SQLite pragma such as `integrity_check` or `user_version`."""
+        return await self._conn.pragma(name)
 
     # ---- games and seats -------------------------------------------------------
 
@@ -271,44 +222,43 @@ class Database:
         """
         async with self._write_lock:
             try:
-                cur = await self._conn.execute(
+                return await self._conn.insert(
                     "INSERT INTO games (ruleset, guild_id, channel_id, thread_id, created_by, config,"
                     " seed, created_at, updated_at, turn_limit, remind_after)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (ruleset, guild_id, channel_id, thread_id, created_by, config, seed, at, at,
                      turn_limit, remind_after))
-            except sqlite3.IntegrityError as error:
+            except self._conn.integrity_errors as error:
                 raise PlaceTaken(f"channel {channel_id} thread {thread_id} has a live game") from error
-            return cur.lastrowid
 
     async def game(self, game_id: int) -> Optional[GameRow]:
         """The game with this id, or None."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return GameRow(*rows[0]) if rows else None
 
     async def live_game_in(self, channel_id: int, thread_id: Optional[int] = None) -> Optional[GameRow]:
         """The lobby or active game in this channel (and thread), or None."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND IFNULL(thread_id, 0) = ?"
             " AND status IN ('lobby', 'active')", (channel_id, thread_id or 0))
         return GameRow(*rows[0]) if rows else None
 
     async def started_game_ids(self) -> list[int]:
         """Ids of every game that has a state (started at some point), oldest first."""
-        rows = await self._conn.execute_fetchall("SELECT id FROM games WHERE state IS NOT NULL ORDER BY id")
+        rows = await self._conn.fetch("SELECT id FROM games WHERE state IS NOT NULL ORDER BY id")
         return [r[0] for r in rows]
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         """The seats of a game, in seat order."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT game_id, seat, user_id, name, options, joined_at FROM seats"
             " WHERE game_id = ? ORDER BY seat", (game_id,))
         return [SeatRow(*r) for r in rows]
 
     async def waits(self, game_id: int) -> list[Wait]:
         """The seats a game is waiting on."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT seat, since, deadline FROM awaited WHERE game_id = ? ORDER BY seat", (game_id,))
         return [Wait(*r) for r in rows]
 
@@ -316,47 +266,47 @@ class Database:
                        at: float) -> None:
         """Seat a user in a game still in the lobby. Raises StaleWrite if it is not."""
         async with self._write_lock:
-            cur = await self._conn.execute(
+            added = await self._conn.execute(
                 "INSERT INTO seats (game_id, seat, user_id, name, options, joined_at)"
                 " SELECT id, ?, ?, ?, ?, ? FROM games WHERE id = ? AND status = 'lobby'",
                 (seat, user_id, name, options, at, game_id))
-        if cur.rowcount != 1:
+        if added != 1:
             raise StaleWrite(f"game {game_id} is not in the lobby")
 
     async def set_seat_options(self, game_id: int, user_id: int, options: str) -> None:
         """Replace a seated user's options in a game still in the lobby, in one statement.
         Raises StaleWrite if there is no such seat in a lobby."""
         async with self._write_lock:
-            cur = await self._conn.execute(
+            changed = await self._conn.execute(
                 "UPDATE seats SET options = ? WHERE game_id = ? AND user_id = ?"
                 " AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
                 (options, game_id, user_id, game_id))
-        if cur.rowcount != 1:
+        if changed != 1:
             raise StaleWrite(f"game {game_id} has no such seat in the lobby")
 
     async def hand_seat(self, game_id: int, seat: str, user_id: int, name: str, options: str) -> None:
         """Give a seat of a running game to another user (a player who left, to the
         computer). Raises StaleWrite if the game is not running or has no such seat."""
         async with self._write_lock:
-            cur = await self._conn.execute(
+            handed = await self._conn.execute(
                 "UPDATE seats SET user_id = ?, name = ?, options = ? WHERE game_id = ? AND seat = ?"
                 " AND (SELECT status FROM games WHERE id = ?) = 'active'",
                 (user_id, name, options, game_id, seat, game_id))
-        if cur.rowcount != 1:
+        if handed != 1:
             raise StaleWrite(f"game {game_id} has no seat {seat} in play")
 
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
         """Remove a user's seat from a game in the lobby. True if a seat was removed."""
         async with self._write_lock:
-            cur = await self._conn.execute(
+            removed = await self._conn.execute(
                 "DELETE FROM seats WHERE game_id = ? AND user_id = ?"
                 " AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
                 (game_id, user_id, game_id))
-        return cur.rowcount == 1
+        return removed == 1
 
     async def log(self, game_id: int, after: int = 0) -> list[LogEntry]:
         """The command log of a game, oldest first, from sequence `after + 1`."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT seq, seat, user_id, command, events, at FROM log"
             " WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after))
         return [LogEntry(*r) for r in rows]
@@ -389,9 +339,10 @@ class Database:
 
     async def _commit_batch(self, batch: list[tuple[GameWrite, str, asyncio.Future]]) -> None:
         outcome: Optional[Exception] = None
+        stale: set[int] = set()
         try:
-            await self._commit([text for _, text, _ in batch])
-        except (StaleWrite, sqlite3.IntegrityError) as error:
+            stale = set(await self._conn.apply_game_writes("[" + ",".join(text for _, text, _ in batch) + "]"))
+        except (StaleWrite, *self._conn.integrity_errors) as error:
             if len(batch) > 1:  # find the culprit: commit one by one
                 for item in batch:
                     await self._commit_batch([item])
@@ -399,28 +350,21 @@ class Database:
             outcome = error
         except Exception as error:
             outcome = error
-        for _, _, future in batch:
+        for position, (_, _, future) in enumerate(batch):
             if future.done():
                 continue
-            if outcome is None:
+            if position in stale:
+                future.set_exception(StaleWrite("the game moved on"))
+            elif outcome is None:
                 future.set_result(None)
             else:
                 future.set_exception(outcome)
-
-    async def _commit(self, encoded: list[str]) -> None:
-        batch = "[" + ",".join(encoded) + "]"
-        try:
-            await self._conn.execute(_INSERT_GAME_WRITES, (batch,))
-        except sqlite3.IntegrityError as error:
-            if str(error) == _STALE:
-                raise StaleWrite("the game moved on") from error
-            raise
 
     # ---- async turns -------------------------------------------------------------
 
     async def awaited_games(self, user_id: int) -> list[AwaitedGame]:
         """Active games, in any guild, waiting on this user; longest waiting first."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT g.id, g.ruleset, g.guild_id, g.channel_id, g.thread_id, g.version,"
             " a.seat, a.since, a.deadline"
             " FROM seats s JOIN awaited a ON a.game_id = s.game_id AND a.seat = s.seat"
@@ -430,7 +374,7 @@ class Database:
 
     async def due_reminders(self, now: float) -> list[DueReminder]:
         """Unsent reminders due at or before `now`, oldest first."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT r.id, r.game_id, r.seat, r.kind, r.due, s.user_id, g.guild_id, g.channel_id,"
             " g.thread_id, r.attempts FROM reminders r"
             " JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
@@ -441,34 +385,36 @@ class Database:
 
     async def mark_reminders_sent(self, ids: list[int], at: float) -> None:
         """Record that these reminders went out."""
+        if not ids:
+            return
         async with self._write_lock:
             await self._conn.execute(
-                "UPDATE reminders SET sent_at = ? WHERE id IN (SELECT value FROM json_each(?))",
-                (at, json.dumps(ids)))
+                f"UPDATE reminders SET sent_at = ? WHERE id IN ({placeholders(len(ids))})", (at, *ids))
 
     async def mark_reminders_failed(self, ids: list[int], reason: str, at: float,
                                     retry_at: Optional[float]) -> None:
         """Record a failed delivery: with `retry_at` the reminders are due again then (one
         more attempt counted); without, they are dropped (marked sent, with the reason)."""
+        if not ids:
+            return
+        again = ("due = ?, sent_at = NULL", retry_at) if retry_at is not None else ("sent_at = ?", at)
         async with self._write_lock:
             await self._conn.execute(
-                "UPDATE reminders SET attempts = attempts + 1, failure = ?,"
-                " due = COALESCE(?, due), sent_at = CASE WHEN ? IS NULL THEN ? ELSE NULL END"
-                " WHERE id IN (SELECT value FROM json_each(?))",
-                (reason, retry_at, retry_at, at, json.dumps(ids)))
+                f"UPDATE reminders SET attempts = attempts + 1, failure = ?, {again[0]}"
+                f" WHERE id IN ({placeholders(len(ids))})", (reason, again[1], *ids))
 
     async def reminder_attempts(self, ids: list[int]) -> dict[int, tuple[int, Optional[str], Optional[float]]]:
         """id -> (attempts, failure, sent_at) of these reminders."""
-        rows = await self._conn.execute_fetchall(
-            "SELECT id, attempts, failure, sent_at FROM reminders WHERE id IN (SELECT value FROM json_each(?))",
-            (json.dumps(ids),))
+        rows = await self._conn.fetch(
+            f"SELECT id, attempts, failure, sent_at FROM reminders WHERE id IN ({placeholders(len(ids))})",
+            ids) if ids else []
         return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
     # ---- settings ----------------------------------------------------------------
 
     async def guild_setting(self, guild_id: int, key: str) -> Optional[str]:
         """A guild's setting (JSON text) or None."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
         return rows[0][0] if rows else None
 
@@ -478,7 +424,7 @@ class Database:
 
     async def user_setting(self, user_id: int, key: str) -> Optional[str]:
         """A user's setting (JSON text) or None."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT value FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key))
         return rows[0][0] if rows else None
 
@@ -497,9 +443,29 @@ class Database:
                     f" ON CONFLICT ({owner}, key) DO UPDATE SET value = excluded.value",
                     (owner_id, key, value))
 
+    # ---- several processes -------------------------------------------------------------
+
+    async def claim_lease(self, name: str, holder: str, now: float, ttl: float) -> bool:
+        """Take, or renew, the lease `name` for `holder` until `now + ttl`, in one statement.
+
+        True if `holder` holds it now; False while another holder's lease runs. Processes
+        sharing a database use it to run a clock (reminders, league rounds) in one of them.
+        """
+        async with self._write_lock:
+            changed = await self._conn.execute(
+                "INSERT INTO leases (name, holder, expires) VALUES (?, ?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires = excluded.expires"
+                " WHERE leases.holder = excluded.holder OR leases.expires <= ?", (name, holder, now + ttl, now))
+        return changed == 1
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Let go of the lease `name` if `holder` holds it."""
+        async with self._write_lock:
+            await self._conn.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
 
 class Store:
-    """Queries over one part of the schema, sharing an open `Database`'s one connection and
+    """Queries over one part of the schema, sharing an open `Database`'s connection and
     write lock, so its writes never interleave with a game's write."""
 
     def __init__(self, database: Database):
@@ -509,53 +475,18 @@ class Store:
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:
-        """BEGIN IMMEDIATE ... COMMIT under the write lock; rolled back on any error."""
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                await self._conn.rollback()
-                raise
-            await self._conn.execute("COMMIT")
+        """One transaction under the write lock; rolled back on any error."""
+        async with self._lock, self._conn.transaction():
+            yield
 
 
-async def integrity_problems(path: str) -> list[str]:
-    """What SQLite's integrity check finds wrong with the file at `path` (empty when
-    sound), reading it without changing anything; a file that is not a database at all
-    is one problem."""
-    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
-    try:
-        async with aiosqlite.connect(uri, uri=True) as conn:
-            async with conn.execute("PRAGMA integrity_check") as cur:
-                rows = [row[0] for row in await cur.fetchall()]
-    except sqlite3.DatabaseError as error:
-        return [str(error)]
-    return [] if rows == ["ok"] else rows
-
-
-async def _refuse_newer_schema(conn: aiosqlite.Connection) -> int:
-    """The database's schema version; SchemaTooNew when a newer release wrote it."""
-    async with conn.execute("PRAGMA user_version") as cur:
-        version = (await cur.fetchone())[0]
-    if version > LATEST:
-        raise SchemaTooNew(f"database schema {version} is newer than this release ({LATEST})")
-    return version
-
-
-async def migrate(conn: aiosqlite.Connection, target: int = LATEST) -> int:
+async def migrate(conn: Connection, target: int = LATEST) -> int:
     """Apply the migrations the database lacks, each in its own transaction.
 
     Returns the version reached. Raises SchemaTooNew for a database from a newer release.
     """
-    version = await _refuse_newer_schema(conn)
+    version = refuse_newer_schema(await conn.schema_version())
     for number in range(version + 1, target + 1):
-        try:
-            await conn.executescript(
-                f"BEGIN;\n{MIGRATIONS[number - 1]}\nPRAGMA user_version = {number};\nCOMMIT;")
-        except BaseException:
-            if conn.in_transaction:
-                await conn.rollback()
-            raise
+        await conn.apply_migration(number, MIGRATIONS[number - 1])
         version = number
     return version

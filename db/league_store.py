@@ -1,7 +1,7 @@
 """Storage for leagues and organised-play events: the event JSON, linked games, threads.
 
 It stores the league engine's JSON untouched and knows nothing of its rules. It shares the
-game database's one connection and write lock, so league writes and game writes never
+game database's connection and write lock, so league writes and game writes never
 interleave inside a transaction.
 """
 from __future__ import annotations
@@ -43,37 +43,31 @@ class ThreadRow:
 
 
 class LeagueStore(Store):
-    """League queries over an open `Database` (one connection and one write lock for the
-    whole file, see db.database)."""
+    """League queries over an open `Database` (its connection and write lock, see db.database)."""
 
-    async def _write(self, sql: str, params: tuple):
+    async def _write(self, sql: str, params: tuple) -> int:
+        """Run one write statement under the write lock; returns the rows it changed."""
         async with self._lock:
-            try:
-                cur = await self._conn.execute(sql, params)
-                await self._conn.commit()
-            except BaseException:
-                await self._conn.rollback()
-                raise
-        return cur
+            return await self._conn.execute(sql, params)
 
     async def create(self, *, guild_id: int, name: str, status: str, state: str, at: float,
                      channel_id: Optional[int] = None, created_by: Optional[int] = None) -> int:
         """Insert an event at version 0 and return its id."""
-        cur = await self._write(
-            "INSERT INTO league_events (guild_id, channel_id, name, status, state, created_by,"
-            " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (guild_id, channel_id, name, status, state, created_by, at, at))
-        return cur.lastrowid
+        async with self._lock:
+            return await self._conn.insert(
+                "INSERT INTO league_events (guild_id, channel_id, name, status, state, created_by,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (guild_id, channel_id, name, status, state, created_by, at, at))
 
     async def get(self, event_id: int) -> Optional[LeagueRow]:
         """The event with that id, if any."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             f"SELECT {_COLUMNS} FROM league_events WHERE id = ?", (event_id,))
         return LeagueRow(*rows[0]) if rows else None
 
     async def in_guild(self, guild_id: int) -> list[LeagueRow]:
         """A server's events, newest first."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             f"SELECT {_COLUMNS} FROM league_events WHERE guild_id = ? ORDER BY id DESC", (guild_id,))
         return [LeagueRow(*r) for r in rows]
 
@@ -83,17 +77,17 @@ class LeagueStore(Store):
 
         Raises StaleWrite (nothing written) if somebody saved in between.
         """
-        cur = await self._write(
+        changed = await self._write(
             "UPDATE league_events SET status = ?, state = ?, next_due = ?, updated_at = ?,"
             " version = version + 1 WHERE id = ? AND version = ?",
             (status, state, next_due, at, event_id, from_version))
-        if cur.rowcount != 1:
+        if changed != 1:
             raise StaleWrite(f"league event {event_id} is no longer at version {from_version}")
         return from_version + 1
 
     async def due(self, now: float) -> list[LeagueRow]:
         """Events whose next deadline or reminder time has come."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             f"SELECT {_COLUMNS} FROM league_events WHERE next_due <= ? ORDER BY next_due", (now,))
         return [LeagueRow(*r) for r in rows]
 
@@ -103,7 +97,7 @@ class LeagueStore(Store):
 
     async def event_of_game(self, game_id: int) -> Optional[int]:
         """The event a bot-run game was linked to, if any."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT event_id FROM league_games WHERE game_id = ?", (game_id,))
         return rows[0][0] if rows else None
 
@@ -116,7 +110,7 @@ class LeagueStore(Store):
 
     async def threads(self, event_id: int, round_number: int) -> list[ThreadRow]:
         """The pairing threads of one round, by table."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT round, table_no, thread_id, reminded_at FROM league_threads"
             " WHERE event_id = ? AND round = ? ORDER BY table_no", (event_id, round_number))
         return [ThreadRow(*r) for r in rows]

@@ -1,7 +1,7 @@
 """Storage for what belongs to players rather than to one game move: dice seals, vacations
 and the deadlines they moved, per-player figures (ratings: db/rating_store.py).
 
-It shares the game database's one connection and write lock (as the league store does),
+It shares the game database's connection and write lock (as the league store does),
 so its transactions never interleave with a game's write. It stores numbers and JSON and
 knows nothing of any ruleset or rating model.
 """
@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Optional
 
+from db.backend import placeholders
 from db.database import Store
 
 
@@ -44,7 +45,7 @@ class PlayerStore(Store):
 
     async def seal(self, game_id: int) -> Optional[Seal]:
         """The game's seal, if it has one."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT game_id, salt, digest, sealed_at, revealed_at FROM dice_seals WHERE game_id = ?", (game_id,))
         return Seal(*rows[0]) if rows else None
 
@@ -52,13 +53,14 @@ class PlayerStore(Store):
         """Seal a game once; a game already sealed keeps its first seal."""
         async with self._lock:
             await self._conn.execute(
-                "INSERT OR IGNORE INTO dice_seals (game_id, salt, digest, sealed_at) VALUES (?, ?, ?, ?)",
+                "INSERT INTO dice_seals (game_id, salt, digest, sealed_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id) DO NOTHING",
                 (game_id, salt, digest, at))
 
     async def unrevealed(self) -> list[int]:
         """Started games, now ended (over or aborted), whose sealed seed has not been revealed yet,
         oldest first."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT d.game_id FROM dice_seals d JOIN games g ON g.id = d.game_id WHERE d.revealed_at IS NULL"
             " AND g.status IN ('over', 'aborted') AND g.state IS NOT NULL ORDER BY d.game_id")
         return [r[0] for r in rows]
@@ -71,7 +73,7 @@ class PlayerStore(Store):
 
     async def played(self, user_id: int) -> list[PlayedGame]:
         """Every started game the user sat in, oldest first."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT g.id, g.guild_id, g.status, s.seat, g.config, g.result FROM seats s"
             " JOIN games g ON g.id = s.game_id WHERE s.user_id = ? AND g.state IS NOT NULL ORDER BY g.id",
             (user_id,))
@@ -81,7 +83,7 @@ class PlayerStore(Store):
     async def turn_time(self, user_id: int) -> tuple[int, Optional[float]]:
         """(answers, average seconds) the user took to answer: from the game's previous
         accepted command to theirs (a game's first command is not counted)."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT count(*), avg(at - before) FROM (SELECT user_id, at,"
             " lag(at) OVER (PARTITION BY game_id ORDER BY seq) AS before FROM log"
             " WHERE game_id IN (SELECT game_id FROM seats WHERE user_id = ?))"
@@ -90,14 +92,14 @@ class PlayerStore(Store):
 
     async def name(self, user_id: int) -> Optional[str]:
         """The name the user last sat down with."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT name FROM seats WHERE user_id = ? ORDER BY joined_at DESC LIMIT 1", (user_id,))
         return rows[0][0] if rows else None
 
     # ---- vacations -----------------------------------------------------------------
 
     async def vacations(self, user_id: int) -> list[tuple[float, float]]:
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT starts, ends FROM vacations WHERE user_id = ? ORDER BY starts", (user_id,))
         return [(r[0], r[1]) for r in rows]
 
@@ -117,12 +119,12 @@ class PlayerStore(Store):
         dropped = await self._conn.execute("DELETE FROM vacations WHERE user_id = ? AND starts >= ?", (user_id, now))
         ended = await self._conn.execute(
             "UPDATE vacations SET ends = ? WHERE user_id = ? AND starts < ? AND ends > ?", (now, user_id, now, now))
-        return dropped.rowcount + ended.rowcount > 0
+        return dropped + ended > 0
 
     async def waits_of_vacationers(self) -> list[tuple[int, str, int, float, float, float]]:
         """(game, seat, user, since, deadline, shift so far) of every wait with a deadline in
         an active game whose player has ever taken a vacation."""
-        return [tuple(r) for r in await self._conn.execute_fetchall(
+        return [tuple(r) for r in await self._conn.fetch(
             "SELECT a.game_id, a.seat, s.user_id, a.since, a.deadline, a.vacation_shift FROM awaited a"
             " JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat JOIN games g ON g.id = a.game_id"
             " WHERE g.status = 'active' AND a.deadline IS NOT NULL"
@@ -144,15 +146,17 @@ class PlayerStore(Store):
 
     async def postpone_reminders(self, ids: list[int], due: float) -> None:
         """Make these unsent reminders due at `due` instead."""
+        if not ids:
+            return
         async with self._lock:
             await self._conn.execute(
-                "UPDATE reminders SET due = ? WHERE sent_at IS NULL AND id IN (SELECT value FROM json_each(?))",
-                (due, json.dumps(ids)))
+                f"UPDATE reminders SET due = ? WHERE sent_at IS NULL AND id IN ({placeholders(len(ids))})",
+                (due, *ids))
 
     async def add_reminder(self, game_id: int, seat: str, kind: str, due: float) -> bool:
         """A reminder for a seat the game still waits on (False if it no longer does)."""
         async with self._lock:
-            cur = await self._conn.execute(
+            added = await self._conn.execute(
                 "INSERT INTO reminders (game_id, seat, kind, due) SELECT game_id, seat, ?, ? FROM awaited"
                 " WHERE game_id = ? AND seat = ?", (kind, due, game_id, seat))
-        return cur.rowcount == 1
+        return added == 1

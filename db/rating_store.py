@@ -5,7 +5,7 @@ A result is named by its `source` (unique in its server) and placed in the histo
 (`at`, `source`). Adding, changing or removing results re-rates the history from the
 earliest place touched, in one transaction, through a `fold` the caller gives: the store
 keeps numbers and JSON and knows nothing of the rating model. It shares the game
-database's one connection and write lock.
+database's connection and write lock.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Callable, Optional
 
+from db.backend import placeholders
 from db.database import Store
 
 # (source, at, sides, places): sides are lists of user ids, places one number per side (1 best)
@@ -56,18 +57,18 @@ class RatingStore(Store):
 
     async def unrated_games(self) -> list[int]:
         """Ended games not yet looked at for ratings, in the order they ended."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT id FROM games WHERE status IN ('over', 'aborted')"
             " AND id NOT IN (SELECT game_id FROM rated_games) ORDER BY updated_at, id")
         return [r[0] for r in rows]
 
     async def commands_played(self, game_id: int) -> int:
-        rows = await self._conn.execute_fetchall("SELECT count(*) FROM log WHERE game_id = ?", (game_id,))
+        rows = await self._conn.fetch("SELECT count(*) FROM log WHERE game_id = ?", (game_id,))
         return rows[0][0]
 
     async def event_of_game(self, game_id: int) -> Optional[int]:
         """The event whose pairing the game was played for, if any."""
-        rows = await self._conn.execute_fetchall("SELECT event_id FROM league_games WHERE game_id = ?", (game_id,))
+        rows = await self._conn.fetch("SELECT event_id FROM league_games WHERE game_id = ?", (game_id,))
         return rows[0][0] if rows else None
 
     async def record_game(self, game_id: int, guild_id: int, rated: bool, reason: str, at: float,
@@ -76,7 +77,7 @@ class RatingStore(Store):
         when rated) and the re-rating it causes. False (nothing written) when the game was
         already recorded."""
         async with self._transaction():
-            if await self._conn.execute_fetchall("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,)):
+            if await self._conn.fetch("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,)):
                 return False
             await self._conn.execute("INSERT INTO rated_games (game_id, rated, reason, at) VALUES (?, ?, ?, ?)",
                                      (game_id, int(rated), reason, at))
@@ -89,10 +90,10 @@ class RatingStore(Store):
     async def unsynced_events(self) -> list[tuple[int, int, int, str]]:
         """(event, guild, version, state) of every running or closed event (the only ones with
         results) changed since its results were last taken into the ratings."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT e.id, e.guild_id, e.version, e.state FROM league_events e"
             " LEFT JOIN rated_events r ON r.event_id = e.id WHERE e.status IN ('running', 'closed')"
-            " AND r.version IS NOT e.version ORDER BY e.id")
+            " AND (r.version IS NULL OR r.version <> e.version) ORDER BY e.id")
         return [tuple(r) for r in rows]
 
     async def sync_event(self, event_id: int, guild_id: int, version: int, prefix: str, rows: list[Row],
@@ -101,11 +102,11 @@ class RatingStore(Store):
         `rows`, as of event `version`, re-rating what that changes; one transaction. An older
         version than the one taken in already changes nothing. True if ratings changed."""
         async with self._transaction():
-            done = await self._conn.execute_fetchall("SELECT version FROM rated_events WHERE event_id = ?",
+            done = await self._conn.fetch("SELECT version FROM rated_events WHERE event_id = ?",
                                                      (event_id,))
             if done and done[0][0] >= version:
                 return False
-            stored = await self._conn.execute_fetchall(
+            stored = await self._conn.fetch(
                 "SELECT source FROM rating_results WHERE guild_id = ? AND substr(source, 1, ?) = ?",
                 (guild_id, len(prefix), prefix))
             wanted = {r[0] for r in rows}
@@ -121,9 +122,9 @@ class RatingStore(Store):
         """Upsert `rows` and delete `removed` sources, then re-rate from the earliest place
         touched (inside the caller's transaction). False when nothing differed."""
         sources = [r[0] for r in rows] + removed
-        old = {r[0]: (r[1], r[2], r[3], r[4]) for r in await self._conn.execute_fetchall(
-            "SELECT source, id, at, sides, places FROM rating_results WHERE guild_id = ?"
-            " AND source IN (SELECT value FROM json_each(?))", (guild_id, json.dumps(sources)))}
+        old = {r[0]: (r[1], r[2], r[3], r[4]) for r in await self._conn.fetch(
+            f"SELECT source, id, at, sides, places FROM rating_results WHERE guild_id = ?"
+            f" AND source IN ({placeholders(len(sources))})", (guild_id, *sources))} if sources else {}
         places: list[tuple[float, str]] = []
         users: set[int] = set()
         for source, when, sides, ranked in rows:
@@ -155,29 +156,30 @@ class RatingStore(Store):
     async def _rerate(self, guild_id: int, start: tuple[float, str], users: set[int], fold: Fold, at: float) -> None:
         """Re-rate every result from `start` on, and refresh the ratings of everyone in them
         (and of `users`, who may have lost a result)."""
-        later = await self._conn.execute_fetchall(
+        later = await self._conn.fetch(
             "SELECT id, source, at, sides, places FROM rating_results WHERE guild_id = ? AND (at, source) >= (?, ?)"
             " ORDER BY at, source", (guild_id, *start))
         history: list[Row] = [(r[1], r[2], json.loads(r[3]), json.loads(r[4])) for r in later]
         users |= {u for _s, _a, sides, _p in history for side in sides for u in side}
         before: dict[int, Standing] = {}
-        for user, mu, sigma, season in await self._conn.execute_fetchall(
-                "SELECT e.user_id, e.mu_after, e.sigma_after, e.season FROM rating_entries e"
-                " JOIN rating_results r ON r.id = e.result_id WHERE r.guild_id = ? AND (r.at, r.source) < (?, ?)"
-                " AND e.user_id IN (SELECT value FROM json_each(?)) ORDER BY r.at, r.source",
-                (guild_id, *start, json.dumps(sorted(users)))):
+        for user, mu, sigma, season in await self._conn.fetch(
+                f"SELECT e.user_id, e.mu_after, e.sigma_after, e.season FROM rating_entries e"
+                f" JOIN rating_results r ON r.id = e.result_id WHERE r.guild_id = ? AND (r.at, r.source) < (?, ?)"
+                f" AND e.user_id IN ({placeholders(len(users))}) ORDER BY r.at, r.source",
+                (guild_id, *start, *sorted(users))) if users else []:
             before[user] = (mu, sigma, season)  # the latest one stays
-        await self._conn.execute("DELETE FROM rating_entries WHERE result_id IN (SELECT value FROM json_each(?))",
-                                 (json.dumps([r[0] for r in later]),))
-        seasons = [r[0] for r in await self._conn.execute_fetchall(
+        await self._conn.execute(  # the entries of `later`
+            "DELETE FROM rating_entries WHERE result_id IN"
+            " (SELECT id FROM rating_results WHERE guild_id = ? AND (at, source) >= (?, ?))", (guild_id, *start))
+        seasons = [r[0] for r in await self._conn.fetch(
             "SELECT starts FROM rating_seasons WHERE guild_id = ? ORDER BY number", (guild_id,))]
         rated = await asyncio.to_thread(fold, history, before, seasons)  # a long history: off the event loop
-        await self._conn.executemany(
+        await self._conn.execute_many(
             "INSERT INTO rating_entries VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(r[0], user, *start_from, *after) for r, changes in zip(later, rated)
              for user, (start_from, after) in changes.items()])
         for user in sorted(users):
-            latest = await self._conn.execute_fetchall(
+            latest = await self._conn.fetch(
                 "SELECT e.mu_after, e.sigma_after, e.season, count(*) OVER () FROM rating_entries e"
                 " JOIN rating_results r ON r.id = e.result_id WHERE r.guild_id = ? AND e.user_id = ?"
                 " ORDER BY r.at DESC, r.source DESC LIMIT 1", (guild_id, user))
@@ -194,20 +196,20 @@ class RatingStore(Store):
     # ---- reading ---------------------------------------------------------------------
 
     async def rating(self, guild_id: int, user_id: int) -> Optional[Rating]:
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT guild_id, user_id, mu, sigma, games, season FROM ratings WHERE guild_id = ? AND user_id = ?",
             (guild_id, user_id))
         return Rating(*rows[0]) if rows else None
 
     async def ratings(self, guild_id: int) -> list[Rating]:
         """Every rating of a server."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT guild_id, user_id, mu, sigma, games, season FROM ratings WHERE guild_id = ?", (guild_id,))
         return [Rating(*r) for r in rows]
 
     async def counts(self, guild_id: int, user_id: int) -> dict[tuple[str, int], int]:
         """(kind, season) -> how many of the user's rated results: kind `game` (bot games) or `event`."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT substr(r.source, 1, instr(r.source, ':') - 1), e.season, count(*) FROM rating_entries e"
             " JOIN rating_results r ON r.id = e.result_id WHERE r.guild_id = ? AND e.user_id = ? GROUP BY 1, 2",
             (guild_id, user_id))
@@ -215,7 +217,7 @@ class RatingStore(Store):
 
     async def changes(self, guild_id: int, source: str) -> dict[int, tuple[float, float]]:
         """user -> (mu rated from, mu after) of one result ({} when it is not in the history)."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT e.user_id, e.mu_before, e.mu_after FROM rating_entries e JOIN rating_results r"
             " ON r.id = e.result_id WHERE r.guild_id = ? AND r.source = ?", (guild_id, source))
         return {r[0]: (r[1], r[2]) for r in rows}
@@ -224,7 +226,7 @@ class RatingStore(Store):
 
     async def seasons(self, guild_id: int) -> list[Season]:
         """The seasons a server has started (2, 3, ...), oldest first."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._conn.fetch(
             "SELECT number, name, starts, started_by FROM rating_seasons WHERE guild_id = ? ORDER BY number",
             (guild_id,))
         return [Season(*r) for r in rows]
@@ -233,7 +235,7 @@ class RatingStore(Store):
         """Begin the next season at `at` (named `Season N` when `name` is empty); refused
         (ValueError) unless the latest one began earlier."""
         async with self._transaction():
-            rows = await self._conn.execute_fetchall(
+            rows = await self._conn.fetch(
                 "SELECT number, starts FROM rating_seasons WHERE guild_id = ? ORDER BY number DESC LIMIT 1",
                 (guild_id,))
             number, last = rows[0] if rows else (1, float("-inf"))

@@ -1,4 +1,8 @@
-"""The schema as a list of forward-only migrations, keyed by `PRAGMA user_version`.
+"""The schema as a list of forward-only migrations, keyed by the schema version (SQLite's
+`PRAGMA user_version`, PostgreSQL's `schema_version` row).
+
+They are written once, in SQLite's dialect; db.postgres_backend gives them PostgreSQL's
+types.
 
 Migration N (1-based) takes a database at version N-1 to version N. Never edit a
 migration that has shipped: add a new one at the end.
@@ -252,6 +256,15 @@ MIGRATIONS: list[str] = [
     ) WITHOUT ROWID;
     ALTER TABLE games ADD COLUMN campaign_id INTEGER REFERENCES campaigns (id);
     CREATE INDEX games_by_campaign ON games (campaign_id) WHERE campaign_id IS NOT NULL;
+    """,
+    # 9: leases, so that of several processes sharing one database a single one runs
+    # each clock (reminders, league rounds) at a time
+    """
+    CREATE TABLE leases (
+        name    TEXT NOT NULL PRIMARY KEY,
+        holder  TEXT NOT NULL,
+        expires REAL NOT NULL
+    );
     """,
 ]
 

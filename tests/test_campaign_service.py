@@ -2,10 +2,10 @@
 thread, their ends are recorded, shore leave is done alone, and nothing is lost on restart."""
 import json
 import random
-import sqlite3
 
 import pytest
 
+from db import Database
 from engine.renegades import campaign as rules
 from engine.renegades import state as game_state
 from engine.service import GameService, IllegalCommand, NotAPlayer
@@ -18,8 +18,8 @@ PLAYERS = [(ANN, "Ann", {"faction": "renegade"}), (BO, "Bo", {"faction": "coalit
 
 
 @pytest.fixture
-def path(tmp_path):
-    return str(tmp_path / "games.db")
+def path(database_url):
+    return database_url
 
 
 async def open_desk(path):
@@ -103,19 +103,18 @@ async def test_two_missions_with_a_restart_carry_the_crew_over(path, capsys):
     printed = capsys.readouterr().out
     assert f"campaign #{cid}: replay OK" in printed and f"finish (game #{first.game_id})" in printed
     assert f"game #{second.game_id}: replay OK" in printed
-    tamper(path, cid)  # a purse changed behind the campaign's back no longer replays
+    await tamper(path, cid)  # a purse changed behind the campaign's back no longer replays
     games = await GameService.open(path)
     assert "differs from the stored one" in (await check_campaign(games.db, cid)).problem
     await games.close()
 
 
-def tamper(path, cid):
-    conn = sqlite3.connect(path)
-    state = json.loads(conn.execute("SELECT state FROM campaigns WHERE id = ?", (cid,)).fetchone()[0])
+async def tamper(path, cid):
+    database = await Database.open(path)
+    state = json.loads((await database._conn.fetch("SELECT state FROM campaigns WHERE id = ?", (cid,)))[0][0])
     state["captains"][0]["digits"] = state["captains"][0].get("digits", 0) + 500
-    conn.execute("UPDATE campaigns SET state = ? WHERE id = ?", (json.dumps(state), cid))
-    conn.commit()
-    conn.close()
+    await database._conn.execute("UPDATE campaigns SET state = ? WHERE id = ?", (json.dumps(state), cid))
+    await database.close()
 
 
 async def test_a_crash_after_the_launch_is_finished_by_the_next_continue(path):

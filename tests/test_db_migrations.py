@@ -1,9 +1,11 @@
 """Schema migrations: from an empty file and from every earlier version with data in it."""
 import sqlite3
 
+import aiosqlite
 import pytest
 
 import db.database
+from db.sqlite_backend import SqliteConnection
 from engine.service import rating_book, ratings
 from db import LATEST, MIGRATIONS, Database, GameWrite, LogEntry, Reminder, SchemaTooNew, Wait
 
@@ -77,13 +79,16 @@ async def test_each_earlier_version_upgrades_and_keeps_its_data(tmp_path, versio
         assert [r.user_id for r in await database.due_reminders(6.0)] == [100]
         await _players_work_on(database, version)
         await _campaigns_work_on(database)
+        # migration 9: a clock's lease is taken once
+        assert await database.claim_lease("reminders", "A", now=1.0, ttl=3.0)
+        assert not await database.claim_lease("reminders", "B", now=2.0, ttl=3.0)
         assert await database.pragma("integrity_check") == "ok"
     finally:
         await database.close()
 
 
 async def _campaigns_work_on(database):
-    """Migration 7 on an upgraded file: a campaign is stored with its players and log, and
+    """Migration 8 on an upgraded file: a campaign is stored with its players and log, and
     the old game becomes one of its missions."""
     from db.campaign_store import CampaignEntry, CampaignSeat, CampaignStore
     store = CampaignStore(database)
@@ -119,7 +124,6 @@ async def _players_work_on(database, version):
     assert first.mu > ratings.START[0] and first.games == 1
     await database._conn.execute("INSERT INTO league_events (id, guild_id, name, status, version, state,"
                                  " created_at, updated_at) VALUES (3, 1, 'e', 'running', 4, '{}', 1.0, 1.0)")
-    await database._conn.commit()
     assert [e[0] for e in await store.unsynced_events()] == [3]
     event = ("event:3:1", 1.0, [[200], [100]], [1, 2])  # before the game: the game is re-rated after it
     assert await store.sync_event(3, 1, 4, "event:3:", [event], rating_book.fold, 12.0)
@@ -145,10 +149,9 @@ async def test_a_failing_migration_leaves_the_previous_version_intact(tmp_path, 
     build_at(path, LATEST)
     monkeypatch.setattr(db.database, "MIGRATIONS",
                         MIGRATIONS + ["CREATE TABLE extra (a); CREATE TABLE extra (a);"])
-    import aiosqlite
     async with aiosqlite.connect(path) as conn:
         with pytest.raises(sqlite3.OperationalError):
-            await db.database.migrate(conn, target=LATEST + 1)
+            await db.database.migrate(SqliteConnection(conn), target=LATEST + 1)
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST
     assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'extra'").fetchone()[0] == 0

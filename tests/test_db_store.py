@@ -1,6 +1,6 @@
-"""The game store: games, seats, the guarded write path, turn bookkeeping, settings."""
+"""The game store: games, seats, the guarded write path, turn bookkeeping, settings, leases;
+on SQLite and on PostgreSQL."""
 import asyncio
-import sqlite3
 
 import pytest
 
@@ -8,8 +8,8 @@ from db import Database, GameWrite, PlaceTaken, LogEntry, Reminder, StaleWrite, 
 
 
 @pytest.fixture
-async def database(tmp_path):
-    database = await Database.open(str(tmp_path / "games.db"))
+async def database(database_url):
+    database = await Database.open(database_url)
     yield database
     await database.close()
 
@@ -50,10 +50,24 @@ async def test_seats_change_only_in_the_lobby(database):
     assert [s.user_id for s in await database.seats(game_id)] == [100, 200]
 
 
+async def test_a_seat_is_handed_over_only_while_the_game_runs(database):
+    lobby = await database.create_game(ruleset="r", config="{}", seed=1, at=1.0)
+    await database.add_seat(lobby, "p1", 100, "Ann", "{}", 1.0)
+    with pytest.raises(StaleWrite):
+        await database.hand_seat(lobby, "p1", 1, "Ann (left)", '{"computer": "easy"}')
+    game_id = await new_active_game(database, users=(100, 200))
+    with pytest.raises(StaleWrite):
+        await database.hand_seat(game_id, "p3", 1, "nobody", "{}")
+    await database.hand_seat(game_id, "p2", 2, "user200 (left)", '{"computer": "easy"}')
+    assert [(s.seat, s.user_id, s.name, s.options) for s in await database.seats(game_id)] == [
+        ("p1", 100, "user100", "{}"), ("p2", 2, "user200 (left)", '{"computer": "easy"}')]
+    assert [s.user_id for s in await database.seats(lobby)] == [100]
+
+
 async def test_a_user_sits_once_per_game(database):
     game_id = await database.create_game(ruleset="r", config="{}", seed=1, at=1.0)
     await database.add_seat(game_id, "p1", 100, "Ann", "{}", 1.0)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(database.integrity_errors):
         await database.add_seat(game_id, "p2", 100, "Ann", "{}", 1.0)
     assert await database.remove_seat(game_id, 100) is True
     assert await database.seats(game_id) == []
@@ -89,6 +103,7 @@ async def test_a_stale_write_in_a_batch_fails_alone(database):
     results = await asyncio.gather(*(database.write(move(g, 0)) for g in games), return_exceptions=True)
     assert [type(r).__name__ for r in results] == ["NoneType"] * 2 + ["StaleWrite"] + ["NoneType"] * 2
     assert [(await database.game(g)).version for g in games] == [1] * 5
+    assert [len(await database.log(g)) for g in games] == [1] * 5  # the refused write logged nothing
 
 
 async def test_awaited_games_across_guilds_and_reminders_follow_the_wait(database):
@@ -141,7 +156,7 @@ async def test_foreign_keys_are_enforced(database):
     with pytest.raises(StaleWrite):
         await database.add_seat(404, "p1", 1, "ghost", "{}", 1.0)
     game_id = await new_active_game(database)
-    with pytest.raises(sqlite3.IntegrityError):  # a wait for a seat that does not exist
+    with pytest.raises(database.integrity_errors):  # a wait for a seat that does not exist
         await database.write(GameWrite(game_id=game_id, from_version=0, from_status="active", version=0,
                                        status="active", state="{}", at=3.0, start_waiting=[Wait("p9", 3.0)]))
     assert await database.waits(game_id) == [Wait("p1", 2.0, None)]

@@ -97,7 +97,7 @@ async def test_a_vacation_moves_deadlines_by_its_length_and_back_early_moves_the
         said = await answer(fake, fake.slash(BO, "away vacation", days=3.0))
         assert said.startswith("Vacation from") and "/away back" in said
         assert await deadlines(fake, game_id) == {"p1": start + limit, "p2": start + limit + 3 * DAY}
-        due = await fake.bot.service.db._conn.execute_fetchall(
+        due = await fake.bot.service.db._conn.fetch(
             "SELECT seat, due FROM reminders WHERE kind = 'deadline' ORDER BY seat")
         assert [tuple(r) for r in due] == [("p1", start + limit), ("p2", start + limit + 3 * DAY)]
         vacation_end = int(clock.now + 3 * DAY)

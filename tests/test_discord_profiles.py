@@ -31,7 +31,7 @@ async def answer(fake, payload) -> str:
 
 async def counts(fake) -> tuple[int, int]:
     """(recorded games, rating changes) in the database."""
-    rows = await fake.bot.service.db._conn.execute_fetchall(
+    rows = await fake.bot.service.db._conn.fetch(
         "SELECT (SELECT count(*) FROM rated_games), (SELECT count(*) FROM rating_entries)")
     return tuple(rows[0])
 
@@ -88,7 +88,7 @@ async def test_aborted_and_instantly_conceded_games_are_not_rated(monkeypatch, t
         thread, second = await new_game(fake)
         await fake.dispatch(fake.slash(ANN, "game concede", thread))
         await fake.run(fake.bot.get_cog("Players").settle())
-        rows = await fake.bot.service.db._conn.execute_fetchall(
+        rows = await fake.bot.service.db._conn.fetch(
             "SELECT game_id, rated, reason FROM rated_games ORDER BY game_id")
         assert [tuple(r) for r in rows] == [(first, 0, "aborted"), (second, 0, "conceded before any move")]
         assert await answer(fake, fake.slash(CY, "leaderboard")) == "No rated game has been played in this server yet."

@@ -1,4 +1,7 @@
 """Reminders that fail, back off or arrive too late, through the fake Discord (issue 10, items 8, 9, 11)."""
+import dataclasses
+
+from bot import shard_of
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord
 from tests.test_discord_game import ANN, BO, new_game
 from tests.test_discord_turns import Clock, play_until_a_reaction_window
@@ -99,3 +102,18 @@ async def test_the_digest_is_one_dm_listing_every_waiting_game(monkeypatch, tmp_
         assert f"Game #{first_id}" in dms[0]["content"] and f"Game #{second_id}" in dms[0]["content"]
         for thread in (first, second):
             assert all("<@2>" not in m["content"] for m in _reminders(fake, thread))
+
+
+async def test_a_sharded_process_reminds_only_the_games_of_its_own_shards(monkeypatch, tmp_path):
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        thread, game_id = await new_game(fake)
+        clock.now += 25 * 3600
+        turns, config = fake.bot.get_cog("Turns"), fake.bot.config
+        home = shard_of(GUILD_ID, 2)
+        monkeypatch.setattr(fake.bot, "config", dataclasses.replace(config, shard_count=2, shard_ids=(1 - home,)))
+        assert await fake.run(turns.send_due()) == [0]  # the guild's games belong to the other process
+        assert _reminders(fake, thread) == [] and len(await fake.bot.service.due_reminders()) == 2
+        monkeypatch.setattr(fake.bot, "config", dataclasses.replace(config, shard_count=2, shard_ids=(home,)))
+        assert await fake.run(turns.send_due()) == [2]
+        assert len(_reminders(fake, thread)) == 1

@@ -80,11 +80,11 @@ def test_a_new_season_carries_a_rating_over_with_a_wider_sigma():
 # ---- through the league desk, over a database ---------------------------------------------
 
 @pytest.fixture
-async def two_desks(tmp_path):
-    """Two separate databases, each with its league desk and clock."""
+async def two_desks(new_database_url):
+    """Two separate databases (on each engine), each with its league desk and clock."""
     desks = []
-    for name in ("a", "b"):
-        database = await Database.open(str(tmp_path / f"{name}.db"))
+    for _ in range(2):
+        database = await Database.open(new_database_url())
         clock = Clock()
         service = LeagueService(database, clock=clock)
         await service.set_organiser_role(GUILD, Actor(1, admin=True), 77)
@@ -120,10 +120,10 @@ async def win(service, event_id, round_number, winner, loser, *, by_players=True
 
 async def history(database) -> list[tuple]:
     """Every rating entry, in history order, and every rating as it stands."""
-    entries = await database._conn.execute_fetchall(
+    entries = await database._conn.fetch(
         "SELECT r.source, r.at, e.user_id, e.mu_before, e.sigma_before, e.mu_after, e.sigma_after, e.season"
         " FROM rating_entries e JOIN rating_results r ON r.id = e.result_id ORDER BY r.at, r.source, e.user_id")
-    rows = await database._conn.execute_fetchall(
+    rows = await database._conn.fetch(
         "SELECT user_id, mu, sigma, games, season FROM ratings ORDER BY user_id")
     return [tuple(e) for e in entries] + [tuple(r) for r in rows]
 
@@ -205,7 +205,7 @@ async def test_a_season_started_by_an_organiser_widens_sigma_at_the_next_game(tw
     clock.now += 60
     second = await two_player_event(service, clock, [1, 2])
     await win(service, second, 1, 1, 2)
-    rows = await database._conn.execute_fetchall(
+    rows = await database._conn.fetch(
         "SELECT e.sigma_before, e.season FROM rating_entries e JOIN rating_results r ON r.id = e.result_id"
         " WHERE e.user_id = 1 ORDER BY r.at")
     assert [tuple(r) for r in rows][1] == (pytest.approx(carried.sigma), 2)
@@ -235,7 +235,7 @@ async def test_a_late_event_result_takes_its_round_s_place_before_a_bot_game_tha
         game_entry = await book.game_changes(game_id)
         assert game_entry[1][0] == ratings.START[0]  # rated at once, from scratch
         await win(desk, event, 1, 2, 1)  # Bo won the round, reported only now
-        order = await fake.bot.service.db._conn.execute_fetchall(
+        order = await fake.bot.service.db._conn.fetch(
             "SELECT source, at FROM rating_results ORDER BY at, source")
         assert [tuple(r) for r in order] == [("event:000000001:001:0001", published_at),
                                              (ratings.game_source(game_id), (await fake.bot.service.db.game(game_id)).updated_at)]

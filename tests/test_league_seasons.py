@@ -109,8 +109,8 @@ async def test_the_league_clock_runs_while_the_cog_is_loaded(monkeypatch, tmp_pa
 async def rated_rows(fake) -> tuple[list, list]:
     """(rated_games rows, sources in the rating history) of the bot's database."""
     conn = fake.bot.service.db._conn
-    games = [tuple(r) for r in await conn.execute_fetchall("SELECT game_id, rated, reason FROM rated_games")]
-    return games, [r[0] for r in await conn.execute_fetchall("SELECT source FROM rating_results ORDER BY at, source")]
+    games = [tuple(r) for r in await conn.fetch("SELECT game_id, rated, reason FROM rated_games")]
+    return games, [r[0] for r in await conn.fetch("SELECT source FROM rating_results ORDER BY at, source")]
 
 
 async def test_a_linked_bot_game_reports_itself_when_a_player_concedes(monkeypatch, tmp_path):

@@ -25,8 +25,8 @@ class Clock:
 
 
 @pytest.fixture
-async def desk(tmp_path):
-    database = await Database.open(str(tmp_path / "league.db"))
+async def desk(database_url):
+    database = await Database.open(database_url)
     clock = Clock()
     service = LeagueService(database, clock=clock)
     await service.set_organiser_role(GUILD, ADMIN, 77)
@@ -120,6 +120,7 @@ async def test_reminder_then_deadline(desk):
     await service.report(event_id, int(a), Claim(winner=a, surviving={a: 45, b: 0}))
     assert await service.tick() == ([], [])
     clock.now = rnd.deadline - 3600
+    assert await service.tick(lambda guild: guild != GUILD) == ([], [])  # a guild of another process's shard
     reminders, updates = await service.tick()
     assert [(r.table, r.players, r.thread_id) for r in reminders] == [(1, (int(a), int(b)), 5551), (2, (int(c), int(d)), None)]
     assert updates == [] and (await service.store.threads(event_id, 1))[0].reminded_at == clock.now
@@ -133,7 +134,7 @@ async def test_reminder_then_deadline(desk):
     assert await service.tick() == ([], [])
 
 
-async def test_linked_bot_game_reports_itself(desk, tmp_path):
+async def test_linked_bot_game_reports_itself(desk):
     service, _ = desk
     event_id = await started(service, ["Ann", "Bob"], profile="awaymissions", max_build=0)
     await service.preview_round(event_id, ORGANISER)

@@ -8,8 +8,8 @@ BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
 
 
 @pytest.fixture
-async def service(tmp_path):
-    service = await GameService.open(str(tmp_path / "games.db"))
+async def service(database_url):
+    service = await GameService.open(database_url)
     yield service
     await service.close()
 

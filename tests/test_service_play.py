@@ -5,6 +5,7 @@ import sqlite3
 
 import pytest
 
+from db import Database
 from engine.awaymissions.state import to_json
 from engine.service import (DamagedGame, GameOver, GameService, IllegalCommand, InvalidId, MalformedCommand, NotAPlayer,
                             NotYourDecision, StaleVersion, StorageBusy, UnknownGame)
@@ -45,19 +46,20 @@ async def play(service, game_id, update, count, rng, users=USERS):
     return updates
 
 
-def stored(path, game_id):
-    conn = sqlite3.connect(path)
+async def stored(url, game_id):
+    """(version, state, [(seq, seat, command)]) of a game, read through a connection of its own."""
+    database = await Database.open(url)
     try:
-        version, state = conn.execute("SELECT version, state FROM games WHERE id = ?", (game_id,)).fetchone()
-        log = conn.execute("SELECT seq, seat, command FROM log WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
-        return version, state, log
+        row = await database.game(game_id)
+        return row.version, row.state, [(e.seq, e.seat, e.command) for e in await database.log(game_id)]
     finally:
-        conn.close()
+        await database.close()
 
 
 @pytest.fixture
-def path(tmp_path):
-    return str(tmp_path / "games.db")
+def path(database_url):
+    """A new database, on SQLite and on PostgreSQL."""
+    return database_url
 
 
 @pytest.fixture
@@ -73,7 +75,7 @@ async def test_an_accepted_command_is_stored_before_submit_returns(service, path
     version, commands = await service.legal_commands(game_id, USERS[seat])
     update = await service.submit(game_id, USERS[seat], commands[0], version)
     assert update.version == version + 1
-    db_version, state, log = stored(path, game_id)
+    db_version, state, log = await stored(path, game_id)
     assert db_version == update.version
     assert log == [(update.version, seat, commands[0])]
     view = await service.view(game_id)
@@ -86,7 +88,7 @@ async def test_only_the_canonical_command_text_is_stored(service, path):
     version, commands = await service.legal_commands(game_id, USERS[seat])
     sloppy = "  " + "   ".join(commands[0].swapcase().split()) + "\t"
     update = await service.submit(game_id, USERS[seat], sloppy, version)
-    assert stored(path, game_id)[2] == [(update.version, seat, commands[0])]
+    assert (await stored(path, game_id))[2] == [(update.version, seat, commands[0])]
     assert [entry.command for entry in await service.log(game_id)] == [commands[0]]
 
 
@@ -114,7 +116,7 @@ async def test_refusals_have_a_reason_and_change_nothing(service, path, case):
     info = await service.get(game_id)
     waiting = info.awaited[0].seat
     other = "p2" if waiting == "p1" else "p1"
-    before = stored(path, game_id)
+    before = await stored(path, game_id)
     version, legal = await service.legal_commands(game_id, USERS[waiting])
     attempts = {
         "illegal": (IllegalCommand, game_id, USERS[waiting], "move NOBODY Z99", version),
@@ -138,7 +140,7 @@ async def test_refusals_have_a_reason_and_change_nothing(service, path, case):
     assert refused.value.message
     if case == "stale":
         assert "moved on" in refused.value.message
-    assert stored(path, game_id) == before
+    assert await stored(path, game_id) == before
     assert await service.legal_commands(game_id, USERS[waiting]) == (version, legal)
 
 
@@ -153,7 +155,7 @@ async def test_two_submissions_of_the_same_decision_apply_once(service, path):
     refused = [r for r in results if isinstance(r, Exception)]
     assert len(applied) == 1 and applied[0].version == version + 1
     assert len(refused) == 1 and isinstance(refused[0], StaleVersion)
-    db_version, _, log = stored(path, game_id)
+    db_version, _, log = await stored(path, game_id)
     assert db_version == version + 1 and [row[0] for row in log] == [version + 1]
 
 
@@ -167,7 +169,7 @@ async def test_many_games_submitting_at_once_all_commit(service, path):
 
     runs = await asyncio.gather(*(one(n, g, u) for n, (g, u) in enumerate(games)))
     for (game_id, _), updates in zip(games, runs):
-        db_version, _, log = stored(path, game_id)
+        db_version, _, log = await stored(path, game_id)
         assert db_version == updates[-1].version == len(log)
 
 
@@ -197,12 +199,12 @@ async def test_concede_ends_the_game_and_later_commands_are_refused(service, pat
     update = await service.concede(game_id, 2)
     assert (update.status, update.result, update.awaited) == ("over", {"winner": "p1", "conceded": "p2"}, [])
     assert await service.awaiting(1) == [] and await service.awaiting(2) == []
-    before = stored(path, game_id)
+    before = await stored(path, game_id)
     with pytest.raises(GameOver):
         await service.submit(game_id, 1, "pass", update.version)
     with pytest.raises(GameOver):
         await service.concede(game_id, 1)
-    assert stored(path, game_id) == before
+    assert await stored(path, game_id) == before
 
 
 async def test_a_game_played_to_the_end_is_over(service):
@@ -277,7 +279,7 @@ async def test_idle_games_leave_memory_and_reload_on_demand(path):
 async def test_the_stored_state_is_the_engines_state(service, path):
     game_id, update = await new_game(service)
     await play(service, game_id, update, 25, random.Random(6))
-    _, state, _ = stored(path, game_id)
+    _, state, _ = await stored(path, game_id)
     hot = service._hot[game_id]
     assert state.encode() == to_json(hot.state)
 
@@ -305,10 +307,11 @@ async def test_a_game_id_given_as_text_is_the_same_game_with_one_lock(service, p
         service.submit(str(game_id), USERS[seat], commands[0], version), return_exceptions=True)
     assert sorted(type(r).__name__ for r in results) == ["StaleVersion", "Update"]
     assert service.hot_games == {game_id}
-    assert len(stored(path, game_id)[2]) == 1
+    assert len((await stored(path, game_id))[2]) == 1
 
 
-async def test_a_corrupt_stored_state_is_refused_naming_the_game(path):
+async def test_a_corrupt_stored_state_is_refused_naming_the_game(tmp_path):
+    path = str(tmp_path / "games.db")
     service = await GameService.open(path)
     game_id, _ = await new_game(service)
     await service.close()
@@ -324,7 +327,8 @@ async def test_a_corrupt_stored_state_is_refused_naming_the_game(path):
         await service.close()
 
 
-async def test_a_database_held_by_another_process_is_waited_for_then_refused(path):
+async def test_a_database_held_by_another_process_is_waited_for_then_refused(tmp_path):
+    path = str(tmp_path / "games.db")
     service = await GameService.open(path, busy_timeout_ms=200)
     try:
         game_id, update = await new_game(service)
@@ -369,7 +373,7 @@ async def test_hot_games_keep_their_state_as_stored_text_between_commands(servic
     for game_id, _ in games:
         hot = service._hot[game_id]
         assert hot._live is None
-        _version, state, _log = stored(path, game_id)
+        _version, state, _log = await stored(path, game_id)
         assert hot.row.state == state
         assert to_json(hot.state).decode() == state  # decoded again on demand, byte for byte
         hot.let_go()

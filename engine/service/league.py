@@ -530,11 +530,12 @@ class LeagueService:
 
     # ---- the clock --------------------------------------------------------------------
 
-    async def tick(self) -> tuple[list[Reminder], list[LeagueUpdate]]:
-        """Deadline reminders to send and missed-deadline results applied, for every due event."""
+    async def tick(self, owns: Callable[[int], bool] = lambda guild_id: True) -> tuple[list[Reminder], list[LeagueUpdate]]:
+        """Deadline reminders to send and missed-deadline results applied, for every due
+        event of a guild this process `owns` (by default all)."""
         now = self._clock()
         reminders, updates = [], []
-        for row in await self.store.due(now):
+        for row in [r for r in await self.store.due(now) if owns(r.guild_id)]:
             event = league.from_json(row.state)
             rnd = event.live_rounds()[-1]
             if rnd.deadline is None:

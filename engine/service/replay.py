@@ -27,7 +27,8 @@ from typing import Any, Iterable, Optional
 
 import msgspec
 
-from db import Database, DatabaseBusy, GameRow, LogEntry, SchemaTooNew, integrity_problems
+from db import Database, DatabaseBusy, GameRow, LogEntry, SchemaTooNew, integrity_problems, is_postgres
+from db.backend import sqlite_path
 from db.campaign_store import CampaignStore
 from db.player_store import PlayerStore
 from engine.errors import RuleError
@@ -143,14 +144,15 @@ async def _verify(database: Database, row: GameRow, log: list[LogEntry]) -> tupl
 
 async def _run(path: str, game_ids: list[int], show_log: bool, secrets: bool, verify: bool = False,
                campaign_ids: Optional[list[int]] = None) -> int:
-    if not os.path.isfile(path):
-        print(f"{path}: no such database file", file=sys.stderr)
-        return 2
-    damage = await integrity_problems(path)
-    if damage:
-        print(f"{path}: DAMAGED, the integrity check failed; no game was replayed:", file=sys.stderr)
-        print("\n".join(f"  {line}" for line in damage[:20]), file=sys.stderr)
-        return 1
+    if not is_postgres(path):
+        if not os.path.isfile(sqlite_path(path)):
+            print(f"{path}: no such database file", file=sys.stderr)
+            return 2
+        damage = await integrity_problems(sqlite_path(path))
+        if damage:
+            print(f"{path}: DAMAGED, the integrity check failed; no game was replayed:", file=sys.stderr)
+            print("\n".join(f"  {line}" for line in damage[:20]), file=sys.stderr)
+            return 1
     try:
         database = await Database.open(path)
     except (SchemaTooNew, DatabaseBusy) as error:
@@ -208,7 +210,7 @@ async def _check_campaign_line(database: Database, campaign_id: int, show_log: b
 def main(argv: Optional[list[str]] = None) -> int:
     """Command-line entry point; returns the exit status."""
     parser = argparse.ArgumentParser(prog="python -m engine.service.replay", description=__doc__.split("\n\n")[0])
-    parser.add_argument("database", help="path of the game database")
+    parser.add_argument("database", help="the game database: a file path, sqlite:///path or postgresql://...")
     parser.add_argument("games", nargs="*", type=int, help="game ids (default: every started game)")
     parser.add_argument("--log", action="store_true", help="print each game's log")
     parser.add_argument("--secrets", action="store_true", help="with --log, include private lines")

@@ -12,7 +12,9 @@ import asyncio
 import contextlib
 import dataclasses
 import json
+import os
 import secrets
+import socket
 import time
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Optional
@@ -206,6 +208,7 @@ class GameService:
         self._hot: dict[int, _Hot] = {}
         self._locks: dict[int, list] = {}  # game id -> [lock, users]
         self._next_sweep = clock() + idle_after
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{os.urandom(4).hex()}"  # names this service in leases
 
     @classmethod
     async def open(cls, path: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, **options) -> "GameService":
@@ -666,6 +669,19 @@ class GameService:
     async def due_reminders(self, now: Optional[float] = None) -> list[DueReminder]:
         """Reminders to send now (to the user, about the game and seat)."""
         return await self.db.due_reminders(self._clock() if now is None else now)
+
+    async def claim_clocks(self, names: list[str], ttl: float) -> bool:
+        """Take or renew the leases `names` for `ttl` seconds, all or none: True if this
+        service now holds every one of them, so runs what they guard (a clock) and no
+        other process sharing the database does."""
+        now, taken = self._clock(), []
+        for name in sorted(names):
+            if not await self.db.claim_lease(name, self.holder, now, ttl):
+                for held in taken:
+                    await self.db.release_lease(held, self.holder)
+                return False
+            taken.append(name)
+        return True
 
     async def reminders_sent(self, ids: list[int]) -> None:
         """Record that these reminders went out, so they are not sent again."""

@@ -1,0 +1,300 @@
+"""Several processes on one database (SQLite file or PostgreSQL): a move is applied once
+whoever sends it, a clock runs in one process at a time, a killed process loses nothing
+it acknowledged while the other goes on, and the bot's shard settings."""
+import asyncio
+import multiprocessing
+import os
+import random
+import signal
+import time
+
+import pytest
+
+from bot import Config, ReadyRoom, ShardedReadyRoom, make_bot, parse_shard_ids, shard_of
+from db import Database, GameWrite, LogEntry, StaleWrite
+from db.rating_store import RatingStore
+from engine.service import GameService, StaleVersion, rating_book, replay
+
+FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
+BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
+USERS = {"p1": 1, "p2": 2}
+
+
+async def new_game(service, channel, seed=7):
+    game = await service.create(creator=1, guild_id=10, channel_id=channel, seed=seed)
+    await service.join(game.id, 1, "Ann", **FED)
+    await service.join(game.id, 2, "Bo", **BORG)
+    await service.start(game.id, 1)
+    return game.id
+
+
+# ---- one move, two services --------------------------------------------------------------------
+
+async def test_two_services_sending_the_same_move_apply_it_once(database_url):
+    first, second = await GameService.open(database_url), await GameService.open(database_url)
+    try:
+        game_id = await new_game(first, channel=20)
+        for _ in range(5):
+            info = await first.get(game_id)
+            user = USERS[info.awaited[0].seat]
+            version, commands = await second.legal_commands(game_id, user)
+            results = await asyncio.gather(first.submit(game_id, user, commands[0], version),
+                                           second.submit(game_id, user, commands[0], version),
+                                           return_exceptions=True)
+            assert sorted(type(r).__name__ for r in results) == ["StaleVersion", "Update"]
+        log = await first.db.log(game_id)
+        assert [e.seq for e in log] == [1, 2, 3, 4, 5]
+        assert replay.check(await first.db.game(game_id), log).ok
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_service_whose_copy_of_a_game_is_stale_is_refused_then_reloads(database_url):
+    first, second = await GameService.open(database_url), await GameService.open(database_url)
+    try:
+        game_id = await new_game(first, channel=20)
+        user = USERS[(await second.get(game_id)).awaited[0].seat]  # the second now holds the game in memory
+        version, commands = await first.legal_commands(game_id, user)
+        await first.submit(game_id, user, commands[0], version)
+        with pytest.raises(StaleVersion):  # its copy is one move behind: refused, nothing written
+            await second.submit(game_id, user, commands[0], version)
+        info = await second.get(game_id)  # reloaded from the database
+        assert info.version == version + 1
+        user = USERS[info.awaited[0].seat]
+        version, commands = await second.legal_commands(game_id, user)
+        assert (await second.submit(game_id, user, commands[0], version)).version == version + 1
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_two_connections_writing_the_same_games_in_opposite_orders_apply_each_move_once(database_url):
+    a, b = await Database.open(database_url), await Database.open(database_url)
+    try:
+        games = []
+        for n in range(12):
+            game_id = await a.create_game(ruleset="r", config="{}", seed=1, at=1.0)
+            await a.add_seat(game_id, "p1", n + 1, "Ann", "{}", 1.0)
+            await a.write(GameWrite(game_id=game_id, from_version=0, from_status="lobby", version=0,
+                                    status="active", state="{}", at=1.0))
+            games.append(game_id)
+        for version in range(4):  # each round, both race for every game: their batches lock them in opposite orders
+            def move(game_id, writer):
+                return GameWrite(game_id=game_id, from_version=version, from_status="active", version=version + 1,
+                                 status="active", state=f'{{"by":"{writer}"}}', at=2.0,
+                                 log=[LogEntry(version + 1, "p1", 1, f"pass by {writer}", "[]", 2.0)])
+            results = await asyncio.gather(*(a.write(move(g, "a")) for g in games),
+                                           *(b.write(move(g, "b")) for g in reversed(games)), return_exceptions=True)
+            assert all(r is None or isinstance(r, StaleWrite) for r in results), results
+            assert sum(r is None for r in results) == len(games)  # one writer won each game
+        for game_id in games:
+            log = await a.log(game_id)
+            assert [e.seq for e in log] == [1, 2, 3, 4]
+            assert (await a.game(game_id)).state == '{"by":"%s"}' % log[-1].command[-1]
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_services_starting_together_on_a_new_postgresql_database_migrate_once_and_all_write(postgres_url):
+    # (PostgreSQL only: several processes starting at once on a new SQLite file may be
+    # told it is busy, as before; processes that share a database use PostgreSQL)
+    services = await asyncio.gather(*(GameService.open(postgres_url) for _ in range(3)))
+    try:
+        for n, service in enumerate(services):
+            game_id = await new_game(service, channel=50 + n)
+            user = USERS[(await service.get(game_id)).awaited[0].seat]
+            version, commands = await service.legal_commands(game_id, user)
+            assert (await service.submit(game_id, user, commands[0], version)).version == version + 1
+    finally:
+        for service in services:
+            await service.close()
+
+
+# ---- leases: a clock runs in one process ------------------------------------------------------
+
+async def test_a_lease_has_one_holder_until_it_runs_out(database_url):
+    a, b = await Database.open(database_url), await Database.open(database_url)
+    try:
+        assert await a.claim_lease("reminders", "A", now=100.0, ttl=30.0)
+        assert not await b.claim_lease("reminders", "B", now=110.0, ttl=30.0)
+        assert await a.claim_lease("reminders", "A", now=120.0, ttl=30.0)  # renewed to 150
+        assert not await b.claim_lease("reminders", "B", now=149.0, ttl=30.0)
+        assert await b.claim_lease("reminders", "B", now=150.0, ttl=30.0)  # A stopped renewing
+        assert not await a.claim_lease("reminders", "A", now=151.0, ttl=30.0)
+        assert await a.claim_lease("league", "A", now=151.0, ttl=30.0)  # another lease, its own holder
+        await b.release_lease("reminders", "A")  # only the holder can let go
+        assert not await a.claim_lease("reminders", "A", now=152.0, ttl=30.0)
+        await b.release_lease("reminders", "B")
+        assert await a.claim_lease("reminders", "A", now=152.0, ttl=30.0)
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_claims_racing_from_two_connections_give_one_holder(database_url):
+    a, b = await Database.open(database_url), await Database.open(database_url)
+    try:
+        for round_no in range(5):
+            now = 1000.0 + 100 * round_no  # each round the previous lease has run out
+            claims = [(db, name) for _ in range(6) for db, name in ((a, "A"), (b, "B"))]
+            won = await asyncio.gather(*(db.claim_lease("clock", name, now, 50.0) for db, name in claims))
+            winners = {name for (_, name), ok in zip(claims, won) if ok}
+            assert len(winners) == 1, winners
+    finally:
+        await a.close()
+        await b.close()
+
+
+# ---- transactions: one at a time, as SQLite's BEGIN IMMEDIATE -----------------------------------
+
+async def test_two_connections_rating_games_of_one_server_at_once_rate_each_from_the_other(database_url):
+    """A rating transaction reads the history, then writes what it computed from it: two
+    processes doing that at once must not each miss the other's result."""
+    a, b = await Database.open(database_url), await Database.open(database_url)
+    try:
+        for game_id in range(1, 21):
+            assert await a.create_game(ruleset="awaymissions", config="{}", seed=1, at=1.0, guild_id=10) == game_id
+        # Ann plays every game, against 2 in odd ones and 3 in even ones; two are rated at once
+        # each time, one from each connection
+        rows = {n: (f"game:{n:02d}", float(n), [[1], [2 + n % 2]], [1, 2]) for n in range(1, 21)}
+        for n in range(1, 21, 2):
+            await asyncio.gather(*(RatingStore(db).record_game(game_id, 10, True, "test", 30.0, rows[game_id],
+                                                                rating_book.fold)
+                                   for db, game_id in ((a, n), (b, n + 1))))
+        store = RatingStore(a)
+        for n in range(1, 20):  # each of Ann's games starts where the one before left her
+            assert (await store.changes(10, f"game:{n + 1:02d}"))[1][0] == (await store.changes(10, f"game:{n:02d}"))[1][1]
+        assert (await store.rating(10, 1)).games == 20
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_process_runs_a_clock_only_with_the_leases_of_all_its_shards(database_url):
+    def bot(shards, ids):
+        room = ReadyRoom(Config(token="x", database=database_url, dev_guild=None,
+                                shard_count=shards, shard_ids=ids))
+        return room
+    first, second = bot(2, (0, 1)), bot(2, (1,))  # wrongly overlapping on shard 1
+    first.service, second.service = await GameService.open(database_url), await GameService.open(database_url)
+    try:
+        assert await first.runs_clock("ready-room-reminders")
+        assert not await second.runs_clock("ready-room-reminders")
+        assert await first.runs_clock("ready-room-reminders")  # renewed
+        assert await second.runs_clock("ready-room-league-clock")  # another clock
+        # the losing process took nothing: shard 0's lease is still free for anyone
+        assert not await second.service.db.claim_lease("ready-room-reminders:0/2", "X", time.time(), 60)
+        third = bot(2, (0,))
+        third.service = first.service
+        assert await third.runs_clock("ready-room-reminders")  # same service, same holder
+    finally:
+        await first.service.close()
+        await second.service.close()
+
+
+# ---- processes: one killed, the other goes on -----------------------------------------------
+
+async def _player(url, acks, channel, seed, limit):
+    """Play random legal moves in one channel's games, appending "game version" to `acks`
+    after each acknowledged move."""
+    rng = random.Random(seed)
+    service = await GameService.open(url)
+    fd = os.open(acks, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    played = 0
+    while limit is None or played < limit:
+        game_id = await new_game(service, channel, seed=rng.randrange(2 ** 40))
+        update = None
+        while (update is None or update.status == "active") and (limit is None or played < limit):
+            user = USERS[(await service.get(game_id)).awaited[0].seat]
+            version, commands = await service.legal_commands(game_id, user)
+            update = await service.submit(game_id, user, rng.choice(commands), version)
+            os.write(fd, f"{game_id} {update.version}\n".encode())
+            played += 1
+        if update is not None and update.status == "active":
+            await service.abort(game_id, 1)
+    os.close(fd)
+    await service.close()
+
+
+def player(url, acks, channel, seed, limit=None):
+    """Entry point of a player process."""
+    asyncio.run(_player(url, acks, channel, seed, limit))
+
+
+def acknowledged(acks):
+    with open(acks) as f:
+        lines = f.read().split("\n")[:-1]
+    return [tuple(map(int, line.split())) for line in lines]
+
+
+async def _check(url, acked):
+    database = await Database.open(url)
+    try:
+        for game_id in {g for g, _ in acked}:
+            log = await database.log(game_id)
+            assert replay.check(await database.game(game_id), log).ok
+            logged = {e.seq for e in log}
+            assert all(v in logged for g, v in acked if g == game_id), f"game {game_id} lost an acknowledged move"
+    finally:
+        await database.close()
+
+
+def test_one_of_two_processes_killed_mid_load_the_other_goes_on_and_nothing_acknowledged_is_lost(
+        tmp_path, database_url):
+    asyncio.run(_prepare(database_url))
+    fork = multiprocessing.get_context("fork")
+    acks = [str(tmp_path / "acks-killed"), str(tmp_path / "acks-survivor")]
+    victim = fork.Process(target=player, args=(database_url, acks[0], 100, 1))
+    survivor = fork.Process(target=player, args=(database_url, acks[1], 200, 2, 150))
+    victim.start()
+    survivor.start()
+    deadline = time.time() + 60
+    while (not os.path.exists(acks[0]) or len(acknowledged(acks[0])) < 20) and time.time() < deadline:
+        time.sleep(0.02)
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.join()
+    survivor.join(120)
+    assert victim.exitcode == -signal.SIGKILL
+    assert survivor.exitcode == 0  # it played all its moves, the last ones after the kill
+    killed, survived = acknowledged(acks[0]), acknowledged(acks[1])
+    assert len(killed) >= 20 and len(survived) == 150
+    asyncio.run(_check(database_url, killed + survived))
+
+
+async def _prepare(url):
+    """Create and migrate the database once, before the processes start."""
+    await (await Database.open(url)).close()
+
+
+# ---- shards -------------------------------------------------------------------------------------
+
+def test_shards_come_from_the_environment_and_bad_ones_are_refused():
+    config = Config.from_env({"READY_ROOM_SHARDS": "4", "READY_ROOM_SHARD_IDS": "0, 2-3"})
+    assert (config.shard_count, config.shard_ids, config.own_shards) == (4, (0, 2, 3), (0, 2, 3))
+    assert Config.from_env({"READY_ROOM_SHARDS": "3"}).own_shards == (0, 1, 2)
+    assert Config.from_env({}).own_shards == (0,)
+    assert parse_shard_ids("1", 2) == (1,)
+    for env, message in [({"READY_ROOM_SHARDS": "2", "READY_ROOM_SHARD_IDS": "2"}, "from 0 to 1"),
+                         ({"READY_ROOM_SHARDS": "0"}, "1 or more"),
+                         ({"READY_ROOM_SHARD_IDS": "0"}, "needs READY_ROOM_SHARDS")]:
+        with pytest.raises(ValueError, match=message):
+            Config.from_env(env)
+
+
+def test_a_guilds_games_belong_to_the_shard_discord_gives_the_guild():
+    guild = (123456789 << 22) | 99  # Discord's rule: (guild id >> 22) % shard count
+    assert shard_of(guild, 4) == 123456789 % 4 == 1
+    assert shard_of(None, 4) == 0
+    config = Config(token="x", database="x", dev_guild=None, shard_count=4, shard_ids=(1, 3))
+    assert config.owns(guild) and not config.owns(guild + (1 << 22)) and not config.owns(None)
+    assert Config(token="x", database="x", dev_guild=None).owns(guild)
+
+
+async def test_a_sharded_process_runs_its_shards_with_autoshardedbot():
+    sharded = make_bot(Config(token="x", database="x", dev_guild=None, shard_count=4, shard_ids=(1, 3)))
+    assert isinstance(sharded, ShardedReadyRoom)
+    assert (sharded.shard_count, sharded.shard_ids) == (4, [1, 3])
+    plain = make_bot(Config(token="x", database="x", dev_guild=None))
+    assert type(plain) is ReadyRoom and plain.shard_count is None
