@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
 from typing import Optional
 
 import msgspec
 from PIL import Image, ImageDraw
 
 from engine.renegades.board import DELTA, OrbitBoard, orbit_of
-from engine.renegades.content import cell_xy, xy_cell
+from engine.renegades.content import xy_cell
 from engine.renegades.state import Ship
 from images import marks
 from images.style import (GREY, HAZARD, INK, MUTED, PAPER, STYLES, VOID, WHITE, blend, centred_text, draw_shape,
                           encode, fit_size, ink_on, text, washed)
+from images.grid import GridFrame
 from images.tokens import unique_labels
 
 CELL = 44
@@ -41,28 +41,6 @@ FACTION_STYLES = {
 }
 FACTION_NAMES = {"renegade": "Renegade", "coalition": "Coalition", "syphon": "Syphon", "zurathi": "Zurathi",
                  "dregg": "Dregg"}
-
-
-@dataclass(frozen=True)
-class Frame:
-    """Where the grid sits in the picture."""
-
-    cols: int
-    rows: int
-    cell: int = CELL
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return self.cols * self.cell + 2 * MARGIN, self.rows * self.cell + 2 * MARGIN + FOOTER
-
-    def box(self, square: str) -> tuple[int, int, int, int]:
-        x, y = cell_xy(square)
-        left, top = MARGIN + x * self.cell, MARGIN + y * self.cell
-        return left, top, left + self.cell, top + self.cell
-
-    def centre(self, square: str) -> tuple[float, float]:
-        left, top, _, _ = self.box(square)
-        return left + self.cell / 2, top + self.cell / 2
 
 
 def ships_of(view: dict) -> dict[str, dict]:
@@ -85,10 +63,10 @@ def ship_labels(ships: dict[str, dict]) -> dict[str, str]:
 
 
 @functools.lru_cache(maxsize=8)
-def static_layer(pack_path: str) -> tuple[Image.Image, Frame]:
+def static_layer(pack_path: str) -> tuple[Image.Image, GridFrame]:
     """The orbital board without ships or highlights, drawn once per pack."""
     board = orbit_of(pack_path)
-    frame = Frame(board.width, board.height)
+    frame = GridFrame(board.width, board.height, CELL, MARGIN, FOOTER)
     image = Image.new("RGB", frame.size, SPACE)
     draw = ImageDraw.Draw(image)
     for y in range(board.height):
@@ -118,7 +96,7 @@ def _wave(draw, x0: float, x1: float, y: float, colour) -> None:
     draw.line(points, fill=colour, width=2, joint="curve")
 
 
-def _planet(draw, frame: Frame, planet) -> None:
+def _planet(draw, frame: GridFrame, planet) -> None:
     """A planet spans its squares as one rounded body with its name; a home is tinted in its
     faction's colour and outlined in ink, the mission planet is yellow and ringed in yellow."""
     boxes = [frame.box(c) for c in planet.cells]
@@ -140,7 +118,7 @@ def _planet(draw, frame: Frame, planet) -> None:
                      ink_on(fill))
 
 
-def _axes(draw, board: OrbitBoard, frame: Frame) -> None:
+def _axes(draw, board: OrbitBoard, frame: GridFrame) -> None:
     """Column letters above and below, row numbers left and right, as commands name squares."""
     bottom = MARGIN + board.height * frame.cell
     right = MARGIN + board.width * frame.cell
@@ -194,7 +172,7 @@ def range_squares(view: dict, board: OrbitBoard) -> dict[str, bool]:
     return found
 
 
-def ship_spot(frame: Frame, board: OrbitBoard, view: dict, code: str) -> Optional[tuple[float, float, float]]:
+def ship_spot(frame: GridFrame, board: OrbitBoard, view: dict, code: str) -> Optional[tuple[float, float, float]]:
     """(cx, cy, r) of a ship's token: on its square, or on its planet's squares when docked."""
     ship = view["ships"][code]
     if ship.get("cell"):
@@ -238,7 +216,7 @@ def _star(draw, x: float, y: float, s: float) -> None:
     draw.polygon(points, fill=HAZARD, outline=INK, width=1)
 
 
-def _range_overlay(draw, frame: Frame, squares: dict[str, bool]) -> None:
+def _range_overlay(draw, frame: GridFrame, squares: dict[str, bool]) -> None:
     """Each square in reach: an inset yellow frame and a dot (a hollow dot past obstruction)."""
     for square, crossed in squares.items():
         left, top, right, bottom = frame.box(square)
@@ -251,7 +229,7 @@ def _range_overlay(draw, frame: Frame, squares: dict[str, bool]) -> None:
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=HAZARD)
 
 
-def _planet_centre(frame: Frame, board: OrbitBoard, code: Optional[str]) -> Optional[tuple[float, float]]:
+def _planet_centre(frame: GridFrame, board: OrbitBoard, code: Optional[str]) -> Optional[tuple[float, float]]:
     planet = board.planets.get(code or "")
     if planet is None:
         return None
@@ -337,7 +315,7 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str]) -> list
     return [first, second, ("Last: " + "; ".join(last)) if last else ""]
 
 
-def _footer(draw, view: dict, events: list[dict], labels: dict[str, str], frame: Frame) -> None:
+def _footer(draw, view: dict, events: list[dict], labels: dict[str, str], frame: GridFrame) -> None:
     width, height = frame.size
     top = height - FOOTER
     for i, line in enumerate(footer_lines(view, events, labels)):

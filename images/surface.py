@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
 from typing import Optional
 
 from PIL import Image, ImageDraw
@@ -25,6 +24,7 @@ from images.style import (ATTACK_MARK, COVER, CORRIDOR_FLOOR, FLOOR, GREY, HAZAR
                           ink_on, text, text_width, washed)
 from images import marks
 from images.orbit import FACTION_STYLES
+from images.grid import GridFrame
 from images.tokens import short_labels
 
 CELL = 42
@@ -41,28 +41,6 @@ LEGEND = ["Square: Renegade crew · circle: Coalition crew · dark: NPC figure (
           "Crossed box: shut container · star: mission parameter · dashed ring: hidden · cross: unconscious"]
 
 
-@dataclass(frozen=True)
-class Frame:
-    """Where the surface grid sits in the picture."""
-
-    cols: int
-    rows: int
-    cell: int = CELL
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return self.cols * self.cell + 2 * MARGIN, self.rows * self.cell + 2 * MARGIN + FOOTER
-
-    def box(self, square: str) -> tuple[int, int, int, int]:
-        x, y = cell_xy(square)
-        left, top = MARGIN + x * self.cell, MARGIN + y * self.cell
-        return left, top, left + self.cell, top + self.cell
-
-    def centre(self, square: str) -> tuple[float, float]:
-        left, top, _, _ = self.box(square)
-        return left + self.cell / 2, top + self.cell / 2
-
-
 # --- the board without pieces ----------------------------------------------------------------------
 def _terrain_key(surface: dict) -> tuple:
     """What the static layer depends on, hashable."""
@@ -73,10 +51,10 @@ def _terrain_key(surface: dict) -> tuple:
 
 
 @functools.lru_cache(maxsize=8)
-def static_layer(key: tuple) -> tuple[Image.Image, Frame]:
+def static_layer(key: tuple) -> tuple[Image.Image, GridFrame]:
     """The surface board without pieces or highlights, drawn once per terrain."""
     width, height, blocking, obstructed, water, docks, tiles = key
-    frame = Frame(width, height)
+    frame = GridFrame(width, height, CELL, MARGIN, FOOTER)
     image = Image.new("RGB", frame.size, VOID)
     draw = ImageDraw.Draw(image)
     tile_of = {}
@@ -110,7 +88,7 @@ def static_layer(key: tuple) -> tuple[Image.Image, Frame]:
     return image, frame
 
 
-def _wall(draw, frame: Frame, square: str) -> None:
+def _wall(draw, frame: GridFrame, square: str) -> None:
     """Blocking terrain: a dark block with diagonal hatching."""
     left, top, right, bottom = frame.box(square)
     draw.rectangle((left, top, right, bottom), fill=VOID)
@@ -120,7 +98,7 @@ def _wall(draw, frame: Frame, square: str) -> None:
                   fill=WALL_MARK, width=1)
 
 
-def _water(draw, frame: Frame, square: str) -> None:
+def _water(draw, frame: GridFrame, square: str) -> None:
     """Water: sky blue with white waves."""
     left, top, right, bottom = frame.box(square)
     draw.rectangle((left, top, right, bottom), fill=COVER)
@@ -133,7 +111,7 @@ def _wave(draw, x0: float, x1: float, y: float, colour) -> None:
     draw.line([(x0 + i * step, y + (3 if i % 2 else -3)) for i in range(7)], fill=colour, width=2, joint="curve")
 
 
-def _rocks(draw, frame: Frame, square: str) -> None:
+def _rocks(draw, frame: GridFrame, square: str) -> None:
     """Obstructed terrain: three small rocks."""
     left, top, _, _ = frame.box(square)
     c = frame.cell
@@ -143,7 +121,7 @@ def _rocks(draw, frame: Frame, square: str) -> None:
                      fill=ROCK, outline=INK, width=1)
 
 
-def _tile_edges(draw, frame: Frame, tile_of: dict) -> None:
+def _tile_edges(draw, frame: GridFrame, tile_of: dict) -> None:
     """A thick line where one tile meets another."""
     for square, index in tile_of.items():
         x, y = cell_xy(square)
@@ -155,7 +133,7 @@ def _tile_edges(draw, frame: Frame, tile_of: dict) -> None:
             draw.line([(left, bottom), (right, bottom)], fill=INK, width=3)
 
 
-def _tile_name(draw, frame: Frame, name: str, start: str, end: str) -> None:
+def _tile_name(draw, frame: GridFrame, name: str, start: str, end: str) -> None:
     """The tile's name on a small plate across the middle of its top edge."""
     (x0, y0), (x1, y1) = cell_xy(start), cell_xy(end)
     left, top = MARGIN + min(x0, x1) * frame.cell, MARGIN + min(y0, y1) * frame.cell
@@ -168,7 +146,7 @@ def _tile_name(draw, frame: Frame, name: str, start: str, end: str) -> None:
     centred_text(draw, (cx, top + 7), label, size, INK)
 
 
-def _axes(draw, frame: Frame) -> None:
+def _axes(draw, frame: GridFrame) -> None:
     """Column letters above and below, row numbers left and right, as commands name squares."""
     right, bottom = MARGIN + frame.cols * frame.cell, MARGIN + frame.rows * frame.cell
     for x in range(frame.cols):
@@ -286,7 +264,7 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     return image
 
 
-def _docked_ship(draw, frame: Frame, square: str, code: str, ship: dict) -> None:
+def _docked_ship(draw, frame: GridFrame, square: str, code: str, ship: dict) -> None:
     """A docked ship fills its dock in its faction's washed colour, its label along the top."""
     left, top, right, bottom = frame.box(square)
     colour, _ = style_of(ship.get("faction"))
@@ -294,7 +272,7 @@ def _docked_ship(draw, frame: Frame, square: str, code: str, ship: dict) -> None
     centred_text(draw, ((left + right) / 2, top + 12), code[:3], 11, INK)
 
 
-def _crate(draw, frame: Frame, square: str) -> None:
+def _crate(draw, frame: GridFrame, square: str) -> None:
     """A shut container: a crossed box in the square's upper right corner."""
     left, top, right, _ = frame.box(square)
     s = frame.cell * 0.15
@@ -339,7 +317,7 @@ def _figure(draw, cx: float, cy: float, r: float, figure: dict, label: str) -> N
                  fit_size(label, int(r * 1.4), max(9, round(r * 0.7))), WHITE)
 
 
-def _health(draw, frame: Frame, square: str, health: int, lost: int) -> None:
+def _health(draw, frame: GridFrame, square: str, health: int, lost: int) -> None:
     """Health left as a bar along the square's bottom: filled for what is left."""
     if health <= 0:
         return
@@ -351,7 +329,7 @@ def _health(draw, frame: Frame, square: str, health: int, lost: int) -> None:
         draw.rectangle(box, fill=INK if i < health - lost else WHITE, outline=INK, width=1)
 
 
-def _highlights(draw, frame: Frame, surface: dict, events: list[dict]) -> list[tuple[float, float]]:
+def _highlights(draw, frame: GridFrame, surface: dict, events: list[dict]) -> list[tuple[float, float]]:
     """The paths of the last moves and the lines of the last attacks; returns the points
     attacked (their reticles go above the pieces)."""
     targets = []
@@ -459,7 +437,7 @@ def _latest(actions: list[str], width: int) -> str:
 
 
 def _footer(draw, view: dict, events: list[dict], labels: dict[str, str], flabels: dict[str, str],
-            frame: Frame) -> None:
+            frame: GridFrame) -> None:
     top = frame.size[1] - FOOTER + 8
     for i, line in enumerate(footer_lines(view, events, labels, flabels)):
         size = fit_size(line, _line_width(view["surface"]), 17 if i == 0 else 15 if i < 4 else LAST_SIZE, 8)

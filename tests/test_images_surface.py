@@ -16,6 +16,7 @@ from PIL import Image, ImageChops
 from engine.renegades import rules
 from engine.renegades.autoplay import random_command
 from images import crew_dice, pictures, surface
+from images.grid import GridFrame
 from images.demo_surface import attack_events, midgame_view, move_events, skill_events
 from images.style import (ATTACK_MARK, CORRIDOR_FLOOR, FLOOR, HAZARD, INK, MOVE_MARK, MUTED, PAPER, STYLES, WHITE,
                           dimmed, washed)
@@ -40,7 +41,7 @@ def at(image, frame, square, dx=0, dy=0):
 
 
 def frame_of(view):
-    return surface.Frame(view["surface"]["width"], view["surface"]["height"])
+    return GridFrame(view["surface"]["width"], view["surface"]["height"], surface.CELL, surface.MARGIN, surface.FOOTER)
 
 
 def test_board_is_legible_width_and_same_bytes_for_same_input(view):
