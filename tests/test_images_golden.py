@@ -11,10 +11,13 @@ from PIL import Image, ImageChops
 
 from images import render_board, render_dice, render_status
 from images import demo_renegades as renegades
+from images import demo_surface
+from images.crew_dice import render_crew_dice
 from images.demo import attack_events, midgame_view, move_events, skill_events
 from images.orbit import render_orbit
 from images.ship_dice import render_ship_dice
 from images.ship_status import render_ship_status
+from images.surface import render_surface
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
 CASES = {
@@ -28,6 +31,10 @@ CASES = {
                                             renegades.move_events() + renegades.attack_events()[:1]),
     "renegades_dice": lambda: render_ship_dice(renegades.midgame_view(), renegades.attack_events()),
     "renegades_status": lambda: render_ship_status(renegades.midgame_view()),
+    "surface_midgame": lambda: render_surface(demo_surface.midgame_view(),
+                                              demo_surface.move_events() + demo_surface.attack_events()),
+    "crew_dice": lambda: render_crew_dice(demo_surface.midgame_view(),
+                                          demo_surface.attack_events() + demo_surface.skill_events()),
 }
 
 
