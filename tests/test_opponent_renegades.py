@@ -7,7 +7,7 @@ import pytest
 from engine import opponent
 from engine.dice import Dice
 from engine.renegades import rules
-from engine.opponent.renegades import Determiniser, worth
+from engine.opponent.renegades import Determiniser, evaluate, worth
 from engine.renegades.autoplay import random_command
 from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import clone, to_json
@@ -199,3 +199,27 @@ async def test_local_renegades_play_uses_the_computer_crew_and_explains_it(tmp_p
                             say=said.append, ruleset="renegades", level="easy", explain=True) == 0
     text = "\n".join(said)
     assert "Computer acts:" in text and "Rule of thumb:" in text
+
+
+def test_the_surface_counts_in_the_crews_judgement():
+    """N94: the mission parameter in its side's hands (more once aboard its ship), knocked-out
+    enemies and digits earned raise the crew's estimate; the same for the other side lower it."""
+    state = rules.new_game(CONFIGS["quick"], 4)
+    side = state.player("p1").faction
+    mine = next(c for c in state.crew.values() if c.faction == side)
+    theirs = next(c for c in state.crew.values() if c.faction != side)
+    ship = next(s for s in state.ships.values() if s.seat == "p1")
+    base = evaluate(state, "p1")
+
+    def changed(change):
+        other = clone(state)
+        change(other)
+        return evaluate(other, "p1")
+
+    held = changed(lambda s: setattr(s.objective, "holder", mine.id))
+    aboard = changed(lambda s: setattr(s.objective, "ship", ship.id))
+    assert base < held < aboard
+    assert changed(lambda s: setattr(s.objective, "holder", theirs.id)) < base
+    assert changed(lambda s: setattr(s.crew[theirs.id], "ko", True)) > base > \
+           changed(lambda s: setattr(s.crew[mine.id], "ko", True))
+    assert changed(lambda s: s.digits.update({side: s.digits.get(side, 0) + 100})) > base
