@@ -28,7 +28,7 @@ from engine.errors import RuleError
 from engine.opponent.search import best_scored, wandered
 from engine.renegades import rules
 from engine.renegades.board import distance, orbit_of
-from engine.renegades.content import load_pack
+from engine.renegades.content import Pack, load_pack
 from engine.renegades.orbit import Game, attack_dice, bonuses, enemies, parse_legs, speed
 from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import GameState, Ship, clone
@@ -122,7 +122,7 @@ def _less(pool: list[str], seen: list[str]) -> list[str]:
     return pool
 
 
-def _sealed_parameter(pack, state: GameState) -> Optional[str]:
+def _sealed_parameter(pack: Pack, state: GameState) -> Optional[str]:
     """The container holding the mission parameter, printed on the mission card (public)."""
     param = pack.missions[state.mission].parameter
     obj = state.objective
