@@ -9,8 +9,8 @@ Each pairing plays N games, Federation against Borg with the starter teams. At a
 two the first level is p1 in even games; at three or four it plays one seat (p1, p2, ... in
 turn) against the second level at every other seat; in 2 vs 2 it plays one team (both
 seats) in turn; `renegades` is a Renegades versus game, the first level flying the Renegade
-or the Coalition ship in turn (without a winner in the result, the side whose enemy ship
-took more damage wins). Prints the first level's score (a win 1, a draw 1/2)
+or the Coalition ship in turn (a game that ends unfinished is won by the side whose enemy ship
+took more damage). Prints the first level's score (a win 1, a draw 1/2)
 with a 95% Wilson interval, and per level the decision times (p50, p95, max) over every
 decision it made and over those with more than one legal command. Not a test: nothing fails.
 The time caps of the levels apply (as in play) unless --untimed. Ctrl-C (or kill -INT or
@@ -56,11 +56,12 @@ def new_table(table, seed, layout):
 
 def score(table, state, mine):
     """The first level's result: 1 a win, 1/2 a draw it shares, 0 a loss. A Renegades game
-    that ends without a winner is won by the side whose enemy ship took more damage."""
+    that ends unfinished (the world deck ran out) is won by the side whose enemy ship took more
+    damage."""
     result = state.result or {}
     seat = sorted(mine)[0]
     side = state.player(seat).faction if table == "renegades" else state.player(seat).team
-    if table == "renegades" and "winner" not in result:
+    if table == "renegades" and result.get("outcome", "unfinished") == "unfinished":
         hurt = {ship.faction: ship.damage for ship in state.ships.values() if ship.kind == "ship"}
         other = next(faction for faction in hurt if faction != side)
         return 1.0 if hurt[other] > hurt[side] else 0.5 if hurt[other] == hurt[side] else 0.0

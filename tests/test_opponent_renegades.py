@@ -7,7 +7,9 @@ import pytest
 from engine import opponent
 from engine.dice import Dice
 from engine.renegades import rules
+from engine.opponent.renegades import Determiniser, evaluate, worth
 from engine.renegades.autoplay import random_command
+from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import clone, to_json
 from engine.service.console import play_local
 from tests.test_local_play import scripted
@@ -15,6 +17,8 @@ from tests.test_local_play import scripted
 CONFIGS = {
     "solo": {"mode": "coop", "players": [{"seat": "p1"}]},
     "versus": {"players": [{"seat": "p1"}, {"seat": "p2"}]},
+    "quick": {"players": [{"seat": "p1"}, {"seat": "p2"}], "quick": True},  # ships start on the planet
+    "quick solo": {"mode": "coop", "players": [{"seat": "p1"}], "quick": True},
     "four": {"players": [{"seat": f"p{i}"} for i in range(1, 5)], "world_cards": 8},
 }
 
@@ -75,26 +79,93 @@ def test_the_computer_crew_beats_random_play():
     assert won >= 5
 
 
-def with_hidden_parts_changed(state, rng):
-    """The same game as any seat sees it, with the world deck's unseen cards and order, the
-    location deck's order and the dice changed."""
+def scanned(state, seat):
+    """The state after `seat`'s scans found what the first salvage token and the first shut
+    container hold (so the view shows some contents and hides others)."""
+    state = clone(state)
+    state.salvage_peeks[seat] = [c for c in state.salvage if c in state.salvage_items][:1]
+    state.peeks[seat] = sorted(state.containers)[:1]
+    return state
+
+
+def positions(config, seed, every=6):
+    """Positions of a random game, each with its awaited seat, every `every` commands."""
+    state, rng, n = rules.new_game(config, seed), random.Random(seed), 0
+    while state.phase != "over":
+        if n % every == 0:
+            yield state, rules.awaited(state)[0]
+        state, _ = rules.apply(state, *random_command(state, rng))
+        n += 1
+
+
+@pytest.mark.parametrize("table", ["quick", "quick solo", "versus"])
+def test_a_determinised_state_agrees_with_the_view_and_the_legal_commands(table):
+    rng, phases, unseen = random.Random(1), set(), set()
+    for seed in (1, 2):
+        for real, seat in positions(CONFIGS[table], seed):
+            state = scanned(real, seat)
+            view = rules.view_for(state, seat)
+            world = Determiniser(view, seat).sample(rng)
+            assert rules.view_for(world, seat) == view
+            assert rules.legal_commands(world, seat) == rules.legal_commands(state, seat)
+            assert (len(world.world_deck), len(world.location_deck), len(world.surface_deck), len(world.salvage_deck)) \
+                == (len(state.world_deck), len(state.location_deck), len(state.surface_deck), len(state.salvage_deck))
+            assert set(world.containers) == set(state.containers) and set(world.bounties) == set(state.bounties)
+            assert set(world.salvage_items) == set(state.salvage_items)
+            phases.add(state.phase)
+            unseen |= {part for part, hidden in [("containers", len(state.containers) > len(state.peeks[seat])),
+                                                 ("salvage", len(state.salvage_items) > 1),
+                                                 ("bounties", len(view["bounties"]) < len(state.bounties))] if hidden}
+    assert "surface" in phases if table.startswith("quick") else "orbital" in phases
+    assert {"containers", "salvage"} <= unseen and ("bounties" in unseen or table == "quick solo")
+
+
+def test_the_parameters_container_is_known_from_the_mission_card():
+    state = rules.new_game(CONFIGS["quick"], 4)
+    spot = next(cell for cell, item in state.containers.items() if item == PARAMETER)
+    world = Determiniser(rules.view_for(state, "p1"), "p1").sample(random.Random(4))
+    assert world.containers[spot] == PARAMETER
+
+
+def with_hidden_parts_changed(state, seat, rng):
+    """The same game as `seat` sees it, with every part it cannot see drawn anew: the world
+    deck's unseen cards and order, the location and surface decks' order, shut containers'
+    contents, unscanned salvage tokens and the salvage deck, the other side's bounties, dice."""
     changed = clone(state)
     pack = rules.Game(state).pack
     unseen = [c for c in pack.world_events if c not in state.world_discard]
     rng.shuffle(unseen)
     changed.world_deck = unseen[:len(state.world_deck)]
     rng.shuffle(changed.location_deck)
+    rng.shuffle(changed.surface_deck)
+    shut = [c for c in state.containers if c not in state.peeks.get(seat, []) and state.containers[c] != PARAMETER]
+    items = [state.containers[c] for c in shut] + [i for i in pack.search_items if i not in state.containers.values()]
+    rng.shuffle(items)
+    changed.containers.update(zip(shut, items))
+    hidden = [c for c in state.salvage_items if c not in state.salvage_peeks.get(seat, [])]
+    tokens = [state.salvage_items[c] for c in hidden] + state.salvage_deck
+    rng.shuffle(tokens)
+    changed.salvage_items.update(zip(hidden, tokens))
+    changed.salvage_deck = tokens[len(hidden):]
+    side = state.player(seat).faction
+    theirs = [s for s in state.bounties if state.player(s).faction != side and s not in state.bounties_paid]
+    hunted = [c.id for c in state.crew.values() if c.faction == side and c.id not in state.bounties.values()]
+    for hunter in theirs:
+        hunted.append(changed.bounties[hunter])
+        changed.bounties[hunter] = hunted.pop(rng.randrange(len(hunted)))
     changed.dice = Dice.seeded(rng.getrandbits(64))
     return changed
 
 
-def test_hidden_decks_and_dice_do_not_change_the_computer_crews_choice():
-    state = rules.new_game(CONFIGS["versus"], 8)
-    rng, checked = random.Random(8), 0
-    while state.phase != "over" and checked < 8:
-        seat = rules.awaited(state)[0]
+@pytest.mark.parametrize("table, seed", [("versus", 8), ("quick", 5)])
+def test_hidden_parts_do_not_change_the_computer_crews_choice(table, seed):
+    rng, checked, phases = random.Random(seed), 0, set()
+    for real, seat in positions(CONFIGS[table], seed, every=3):
+        if checked == 8:
+            break
+        state = scanned(real, seat)
         if len(rules.legal_commands(state, seat)) > 2:
-            changed = with_hidden_parts_changed(state, rng)
+            changed = with_hidden_parts_changed(state, seat, rng)
             assert rules.view_for(changed, seat) == rules.view_for(state, seat)
             assert to_json(changed) != to_json(state)
             level = opponent.level("normal")
@@ -104,8 +175,21 @@ def test_hidden_decks_and_dice_do_not_change_the_computer_crews_choice():
                    [(c.command, c.playouts, c.win_rate) for c in again.candidates]
             assert first.command == again.command and first.playouts > 0
             checked += 1
-        state, _ = rules.apply(state, *random_command(state, rng))
-    assert checked == 8
+            phases.add(state.phase)
+    assert checked == 8 and ("surface" in phases or table == "versus")
+
+
+def test_gifts_are_weighed_only_when_they_arm_an_empty_handed_crewmember():
+    """A gift is a free action: the computer weighs one only when it arms a crewmember with
+    empty hands and leaves the giver something, so gifts cannot go back and forth (N92)."""
+    state, seat = next((s, seat) for s, seat in positions(CONFIGS["quick solo"], 3, every=1)
+                       if any(c.startswith("give ") for c in rules.legal_commands(s, seat)))
+    legal = rules.legal_commands(state, seat)
+    gifts = [c for c in legal if c.startswith("give ")]
+    kept = [c for c in worth(state, seat, legal) if c.startswith("give ")]
+    for gift in gifts:
+        _, giver, taker, _ = gift.split()
+        assert (gift in kept) == (not state.crew[taker].gear and len(state.crew[giver].gear) > 1)
 
 
 async def test_local_renegades_play_uses_the_computer_crew_and_explains_it(tmp_path):
@@ -115,3 +199,27 @@ async def test_local_renegades_play_uses_the_computer_crew_and_explains_it(tmp_p
                             say=said.append, ruleset="renegades", level="easy", explain=True) == 0
     text = "\n".join(said)
     assert "Computer acts:" in text and "Rule of thumb:" in text
+
+
+def test_the_surface_counts_in_the_crews_judgement():
+    """N94: the mission parameter in its side's hands (more once aboard its ship), knocked-out
+    enemies and digits earned raise the crew's estimate; the same for the other side lower it."""
+    state = rules.new_game(CONFIGS["quick"], 4)
+    side = state.player("p1").faction
+    mine = next(c for c in state.crew.values() if c.faction == side)
+    theirs = next(c for c in state.crew.values() if c.faction != side)
+    ship = next(s for s in state.ships.values() if s.seat == "p1")
+    base = evaluate(state, "p1")
+
+    def changed(change):
+        other = clone(state)
+        change(other)
+        return evaluate(other, "p1")
+
+    held = changed(lambda s: setattr(s.objective, "holder", mine.id))
+    aboard = changed(lambda s: setattr(s.objective, "ship", ship.id))
+    assert base < held < aboard
+    assert changed(lambda s: setattr(s.objective, "holder", theirs.id)) < base
+    assert changed(lambda s: setattr(s.crew[theirs.id], "ko", True)) > base > \
+           changed(lambda s: setattr(s.crew[mine.id], "ko", True))
+    assert changed(lambda s: s.digits.update({side: s.digits.get(side, 0) + 100})) > base

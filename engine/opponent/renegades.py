@@ -6,10 +6,11 @@ follows fixed orders. It reads only `view_for` its seat and the ruleset's public
 (`legal_commands`, `apply`, `awaited`), so commands added to the ruleset later are weighed
 like any other: the rule of thumb only gives the verbs it knows a head start.
 
-- `Determiniser`: a full state from a view. The world deck is drawn from the world events
-  not yet discarded, the location deck is the board's locations in a random order, and the
-  dice get a fresh seed (docs/rulings.md N90).
-- `evaluate`: the seat's side's lead in damage dealt and mission progress, as a chance in [0, 1].
+- `Determiniser`: a full state from a view (`known_state` undoes `view_for`'s reshaping);
+  every hidden part is imagined from what the seat can see: deck orders, shut containers,
+  unscanned salvage, the other side's bounties, the dice (docs/rulings.md N90).
+- `evaluate`: the seat's side's lead in damage dealt, mission progress and, on the surface,
+  the mission parameter, knocked-out crew and digits, as a chance in [0, 1].
 - `policy` / `prior`: fire when a shot is open, close in on the nearest enemy otherwise.
 """
 from __future__ import annotations
@@ -18,6 +19,8 @@ import functools
 import math
 import random
 
+from typing import Optional
+
 import msgspec
 
 from engine.dice import Dice
@@ -25,40 +28,116 @@ from engine.errors import RuleError
 from engine.opponent.search import best_scored, wandered
 from engine.renegades import rules
 from engine.renegades.board import distance, orbit_of
-from engine.renegades.content import load_pack
+from engine.renegades.content import Pack, load_pack
 from engine.renegades.orbit import Game, attack_dice, bonuses, enemies, parse_legs, speed
+from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import GameState, Ship, clone
 
 # how much a verb the rule of thumb knows is worth before anything else is looked at
 VERB_SCORES = {"attack": 9.0, "descend": 6.0, "move": 4.0, "ascend": 3.5, "station": 1.0, "pass": 0.5}
+# the surface's weights in the lead (N94), in hull-and-shield units
+KNOCKED_OUT, PARAMETER_HELD, PARAMETER_ABOARD, DIGITS_PER_POINT = 1.5, 3.0, 6.0, 50.0
 UNKNOWN_VERB = 2.0  # a command of a later part of the rules (the surface phase): tried, not favoured
 
 
 # --- determinisation -------------------------------------------------------------------------
+def known_state(view: dict, seat: str) -> dict:
+    """The state's fields as far as `seat` knows them: `view_for`'s reshaping undone. Hidden
+    parts are left empty (decks, container and salvage contents, the other side's bounties,
+    other seats' scans, the dice) for `Determiniser.sample` to imagine."""
+    known = {k: v for k, v in view.items() if k not in _VIEW_ONLY}
+    surface = view["surface"]
+    known.update(
+        seed=0, dice={"state": 0}, world_deck=[], location_deck=[], salvage_deck=[], surface_deck=[],
+        salvage_items=dict(view["salvage_scanned"]), salvage_peeks={seat: list(view["salvage_scanned"])},
+        surface=surface["board"], docks=surface["docked"], figures=surface["figures"],
+        objective=surface["objective"], containers=dict(surface["scanned"]),
+        peeks={seat: list(surface["scanned"])},
+        bounties={s: b["crew"] for s, b in view["bounties"].items()})
+    return known
+
+
+# keys `view_for` adds (counts, a seat's scans, the surface's picture) that are no state field
+_VIEW_ONLY = {"world_deck_count", "location_deck_count", "salvage_deck_count", "salvage_scanned", "surface",
+              "bounties"}
+
+
 class Determiniser:
-    """Builds states consistent with one seat's view; each `sample` draws the unknowns anew."""
+    """Builds states consistent with one seat's view; each `sample` draws the unknowns anew
+    from what the seat cannot see (docs/rulings.md N90)."""
 
     def __init__(self, view: dict, seat: str):
         self.seat = seat
-        known = dict(view)
-        self.world_count = known.pop("world_deck_count", 0)
-        self.location_count = known.pop("location_deck_count", 0)
+        self.base = msgspec.convert(known_state(view, seat), GameState)
         pack = load_pack(view["pack"])
+        self.world_count = view["world_deck_count"]
         self.world_pool = sorted(set(pack.world_events) - set(view.get("world_discard", [])))
+        self.location_count = view["location_deck_count"]
         self.locations = sorted(orbit_of(pack.path).locations)
-        known.update(world_deck=[], location_deck=[], seed=0, dice={"state": 0})
-        self.base = msgspec.convert(known, GameState)
+        self.surface_count = view["surface"]["location_deck_count"]
+        self.surface_locations = sorted(t["code"] for t in view["surface"]["tiles"])
+        self.shut = [c for c in view["surface"]["containers"] if c not in view["surface"]["scanned"]]
+        self.parameter = _sealed_parameter(pack, self.base)
+        seen = list(view["surface"]["scanned"].values())
+        self.items = sorted(_less(list(pack.search_items), seen))
+        self.unscanned = [c for c in view.get("salvage", []) if c not in view["salvage_scanned"]]
+        self.salvage_count = view["salvage_deck_count"]
+        tokens = [item.code for item in pack.salvage.values() for _ in range(item.count)]
+        self.tokens = sorted(_less(tokens, list(view["salvage_scanned"].values())))
+        self.hunters, self.quarry = _unseen_bounties(self.base, seat, view["bounties"])
 
     def sample(self, rng: random.Random) -> GameState:
-        """One complete state: world deck and location order drawn at random, fresh dice."""
+        """One complete state: every deck's order, every unseen container, salvage token and
+        bounty drawn at random, fresh dice."""
         state = clone(self.base)
-        world, locations = self.world_pool[:], self.locations[:]
-        rng.shuffle(world)
-        rng.shuffle(locations)
-        state.world_deck = world[:self.world_count]
-        state.location_deck = locations[:self.location_count]
+        state.world_deck = _drawn(rng, self.world_pool, self.world_count)
+        state.location_deck = _drawn(rng, self.locations, self.location_count)
+        state.surface_deck = _drawn(rng, self.surface_locations, self.surface_count)
+        shut = [c for c in self.shut if c != self.parameter]
+        if self.parameter in self.shut:
+            state.containers[self.parameter] = PARAMETER
+        state.containers.update(zip(shut, _drawn(rng, self.items, len(shut))))
+        tokens = _drawn(rng, self.tokens, len(self.tokens))
+        state.salvage_items.update(zip(self.unscanned, tokens))
+        state.salvage_deck = tokens[len(self.unscanned):][:self.salvage_count]
+        state.bounties.update(zip(self.hunters, _drawn(rng, self.quarry, len(self.hunters))))
         state.dice = Dice.seeded(rng.getrandbits(64))
+        state.seed = rng.getrandbits(32)
         return state
+
+
+def _drawn(rng: random.Random, pool: list[str], count: int) -> list[str]:
+    """`count` of the pool in a random order (as many as there are, if fewer)."""
+    drawn = pool[:]
+    rng.shuffle(drawn)
+    return drawn[:count]
+
+
+def _less(pool: list[str], seen: list[str]) -> list[str]:
+    """The pool without one copy of each thing already seen."""
+    pool = pool[:]
+    for code in seen:
+        if code in pool:
+            pool.remove(code)
+    return pool
+
+
+def _sealed_parameter(pack: Pack, state: GameState) -> Optional[str]:
+    """The container holding the mission parameter, printed on the mission card (public)."""
+    param = pack.missions[state.mission].parameter
+    obj = state.objective
+    return param.cell if param.kind == "container" and obj is not None and obj.sealed else None
+
+
+def _unseen_bounties(state: GameState, seat: str, shown: dict) -> tuple[list[str], list[str]]:
+    """The seats whose bounty `seat` cannot see and the crewmembers they may hunt. The other
+    side's seats drew in seat order from a deck of one card per crewmember of this side (N58);
+    the cards already shown (paid ones) are out of it."""
+    side = state.player(seat).faction
+    quarry = sorted(c.id for c in state.crew.values() if side in (c.faction, c.turned_from))
+    holders = [p.seat for p in state.players if p.faction != side][:len(quarry)]
+    hunted = {b["crew"] for b in shown.values()}
+    return [s for s in holders if s not in shown], [c for c in quarry if c not in hunted]
 
 
 # --- evaluation -----------------------------------------------------------------------------
@@ -75,7 +154,7 @@ def _harm(ship: Ship) -> float:
 
 def advantage(state: GameState, seat: str) -> float:
     """The seat's side's lead: harm done to the other ships (and fighters destroyed) less harm
-    taken, plus its ships' progress towards the mission planet."""
+    taken, plus its ships' progress towards the mission planet and the surface's part."""
     side = _side(state, seat)
     mission = Game(state).board.mission_planet
     lead = 0.0
@@ -87,7 +166,24 @@ def advantage(state: GameState, seat: str) -> float:
         else:
             lead += _harm(ship)
     destroyed = state.fighters_made - sum(1 for s in state.ships.values() if s.kind == "fighter")
-    return lead + 1.0 * destroyed  # a destroyed fighter leaves the board: its harm is counted here
+    lead += 1.0 * destroyed  # a destroyed fighter leaves the board: its harm is counted here
+    return lead + _surface_lead(state, side)
+
+
+def _surface_lead(state: GameState, side: str) -> float:
+    """The surface's part (N94): the mission parameter in the side's hands or aboard its ship,
+    knocked-out crew on either side, and the digits earned."""
+    lead = 0.0
+    for crew in state.crew.values():
+        if crew.ko:
+            lead += -KNOCKED_OUT if crew.faction == side else KNOCKED_OUT
+    obj = state.objective
+    holder = state.crew.get(obj.holder or "") if obj is not None else None
+    ship = state.ships.get(obj.ship or "") if obj is not None else None
+    for owner, weight in ((holder, PARAMETER_HELD), (ship, PARAMETER_ABOARD)):
+        if owner is not None:
+            lead += weight if owner.faction == side else -weight
+    return lead + sum(d if f == side else -d for f, d in state.digits.items()) / DIGITS_PER_POINT
 
 
 def _progress(ship: Ship, mission) -> float:
@@ -145,7 +241,9 @@ def _move_score(t: Game, ship: Ship, legs: list[str], foes: list[Ship], occupied
 
 def worth(state: GameState, seat: str, legal: list[str]) -> list[str]:
     """The legal commands without crew changes that do not make the ship fly or fight
-    better: a free action could otherwise be taken back and forth for ever."""
+    better, and without gifts that leave nobody better armed (N92): a free action could
+    otherwise be taken back and forth for ever."""
+    legal = [c for c in legal if not c.startswith("give ") or _arms(state, c)]
     if state.current is None or not any(c.startswith("station ") for c in legal):
         return legal
     ship = state.ships[state.current.ship]
@@ -164,6 +262,13 @@ def worth(state: GameState, seat: str, legal: list[str]) -> list[str]:
     return kept
 
 
+def _arms(state: GameState, command: str) -> bool:
+    """Whether a gift (`give GIVER TAKER ITEM`) arms an empty-handed crewmember and leaves
+    the giver something: the number of empty hands only falls, so gifts cannot loop."""
+    _, giver, taker, _ = command.split()
+    return not state.crew[taker].gear and len(state.crew[giver].gear) > 1
+
+
 def crew_fit(g: Game, ship: Ship) -> float:
     """How well a ship's crew is placed: movement points, attack dice and station bonuses."""
     return speed(g, ship) + attack_dice(g, ship) + 0.5 * sum(
@@ -178,8 +283,8 @@ def _firing_positions(pack_path: str, target: str, reach: int) -> dict[tuple[str
 
 def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) -> str:
     """A fast rule-of-thumb answer: the best-scored command, a random one now and then; the
-    crew stay at their stations (the search weighs crew changes, see `worth`)."""
-    legal = [c for c in legal if not c.startswith("station ")] or legal
+    crew stay at their stations and keep their gear (the search weighs those, see `worth`)."""
+    legal = [c for c in legal if not c.startswith(("station ", "give "))] or legal
     if len(legal) == 1:
         return legal[0]
     return best_scored(legal, prior(state, seat, legal), rng)
