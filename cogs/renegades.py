@@ -53,8 +53,8 @@ def refusal(ruleset: str, computer: Optional[str], mission: Optional[str] = None
         known = ", ".join(f"{m.name} ({code})" for code, m in pack().missions.items())
         return f"No mission '{mission[:80]}' in the Renegades pack. Missions: {known}."
     if computer is not None:
-        return ("The computer does not fly Renegades ships yet: play solo or co-op against the NPC Coalition, "
-                "or invite a person.")
+        return ("The computer flies Renegades ships in local play but not on Discord yet: "
+                "play solo or co-op against the NPC Coalition, or invite a person.")
     return None
 
 

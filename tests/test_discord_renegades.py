@@ -113,7 +113,7 @@ async def test_solo_starts_at_once_plays_typed_commands_and_the_computer_is_refu
     async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
         refused = fake.slash(ANN, "game new", ruleset="renegades", mode="solo", computer="easy")
         await fake.dispatch(refused)
-        assert "computer does not fly Renegades" in fake.original(refused)["content"]
+        assert "not on Discord yet" in fake.original(refused)["content"]
         wrong = fake.slash(ANN, "game new", mode="solo")
         await fake.dispatch(wrong)
         assert "choose ruleset renegades" in fake.original(wrong)["content"]
