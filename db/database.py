@@ -265,35 +265,33 @@ class Database:
     async def add_seat(self, game_id: int, seat: str, user_id: int, name: str, options: str,
                        at: float) -> None:
         """Seat a user in a game still in the lobby. Raises StaleWrite if it is not."""
+        await self._change_one(
+            "INSERT INTO seats (game_id, seat, user_id, name, options, joined_at)"
+            " SELECT id, ?, ?, ?, ?, ? FROM games WHERE id = ? AND status = 'lobby'",
+            (seat, user_id, name, options, at, game_id), f"game {game_id} is not in the lobby")
+
+    async def _change_one(self, sql: str, params: tuple, refused: str) -> None:
+        """Run one guarded write that must change exactly one row; StaleWrite(`refused`) if not."""
         async with self._write_lock:
-            added = await self._conn.execute(
-                "INSERT INTO seats (game_id, seat, user_id, name, options, joined_at)"
-                " SELECT id, ?, ?, ?, ?, ? FROM games WHERE id = ? AND status = 'lobby'",
-                (seat, user_id, name, options, at, game_id))
-        if added != 1:
-            raise StaleWrite(f"game {game_id} is not in the lobby")
+            changed = await self._conn.execute(sql, params)
+        if changed != 1:
+            raise StaleWrite(refused)
 
     async def set_seat_options(self, game_id: int, user_id: int, options: str) -> None:
         """Replace a seated user's options in a game still in the lobby, in one statement.
         Raises StaleWrite if there is no such seat in a lobby."""
-        async with self._write_lock:
-            changed = await self._conn.execute(
-                "UPDATE seats SET options = ? WHERE game_id = ? AND user_id = ?"
-                " AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
-                (options, game_id, user_id, game_id))
-        if changed != 1:
-            raise StaleWrite(f"game {game_id} has no such seat in the lobby")
+        await self._change_one(
+            "UPDATE seats SET options = ? WHERE game_id = ? AND user_id = ?"
+            " AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
+            (options, game_id, user_id, game_id), f"game {game_id} has no such seat in the lobby")
 
     async def hand_seat(self, game_id: int, seat: str, user_id: int, name: str, options: str) -> None:
         """Give a seat of a running game to another user (a player who left, to the
         computer). Raises StaleWrite if the game is not running or has no such seat."""
-        async with self._write_lock:
-            handed = await self._conn.execute(
-                "UPDATE seats SET user_id = ?, name = ?, options = ? WHERE game_id = ? AND seat = ?"
-                " AND (SELECT status FROM games WHERE id = ?) = 'active'",
-                (user_id, name, options, game_id, seat, game_id))
-        if handed != 1:
-            raise StaleWrite(f"game {game_id} has no seat {seat} in play")
+        await self._change_one(
+            "UPDATE seats SET user_id = ?, name = ?, options = ? WHERE game_id = ? AND seat = ?"
+            " AND (SELECT status FROM games WHERE id = ?) = 'active'",
+            (user_id, name, options, game_id, seat, game_id), f"game {game_id} has no seat {seat} in play")
 
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
         """Remove a user's seat from a game in the lobby. True if a seat was removed."""
