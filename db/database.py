@@ -69,6 +69,7 @@ class SeatRow:
     name: str
     options: str
     joined_at: float
+    left_by: Optional[int] = None  # the person who left this seat to the computer (R61)
 
 
 @dataclass(frozen=True)
@@ -252,7 +253,7 @@ class Database:
     async def seats(self, game_id: int) -> list[SeatRow]:
         """The seats of a game, in seat order."""
         rows = await self._conn.fetch(
-            "SELECT game_id, seat, user_id, name, options, joined_at FROM seats"
+            "SELECT game_id, seat, user_id, name, options, joined_at, left_by FROM seats"
             " WHERE game_id = ? ORDER BY seat", (game_id,))
         return [SeatRow(*r) for r in rows]
 
@@ -287,9 +288,10 @@ class Database:
 
     async def hand_seat(self, game_id: int, seat: str, user_id: int, name: str, options: str) -> None:
         """Give a seat of a running game to another user (a player who left, to the
-        computer). Raises StaleWrite if the game is not running or has no such seat."""
+        computer); the one who held it is kept as `left_by`. Raises StaleWrite if the game
+        is not running or has no such seat."""
         await self._change_one(
-            "UPDATE seats SET user_id = ?, name = ?, options = ? WHERE game_id = ? AND seat = ?"
+            "UPDATE seats SET left_by = user_id, user_id = ?, name = ?, options = ? WHERE game_id = ? AND seat = ?"
             " AND (SELECT status FROM games WHERE id = ?) = 'active'",
             (user_id, name, options, game_id, seat, game_id), f"game {game_id} has no seat {seat} in play")
 

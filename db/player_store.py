@@ -36,6 +36,7 @@ class PlayedGame:
     seat: str
     config: dict
     result: Optional[dict]
+    left: bool = False  # the user left the seat to the computer before the end (R61)
 
 
 class PlayerStore(Store):
@@ -72,12 +73,12 @@ class PlayerStore(Store):
     # ---- per-player figures --------------------------------------------------------
 
     async def played(self, user_id: int) -> list[PlayedGame]:
-        """Every started game the user sat in, oldest first."""
+        """Every started game the user sat in (also those they left), oldest first."""
         rows = await self._conn.fetch(
-            "SELECT g.id, g.guild_id, g.status, s.seat, g.config, g.result FROM seats s"
-            " JOIN games g ON g.id = s.game_id WHERE s.user_id = ? AND g.state IS NOT NULL ORDER BY g.id",
-            (user_id,))
-        return [PlayedGame(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]) if r[5] else None)
+            "SELECT g.id, g.guild_id, g.status, s.seat, g.config, g.result, s.left_by IS NOT NULL FROM seats s"
+            " JOIN games g ON g.id = s.game_id WHERE (s.user_id = ? OR s.left_by = ?) AND g.state IS NOT NULL"
+            " ORDER BY g.id", (user_id, user_id))
+        return [PlayedGame(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]) if r[5] else None, bool(r[6]))
                 for r in rows]
 
     async def turn_time(self, user_id: int) -> tuple[int, Optional[float]]:

@@ -266,6 +266,12 @@ MIGRATIONS: list[str] = [
         expires REAL NOT NULL
     );
     """,
+    # 10: the person who left a running game's seat to the computer (R61), so that the
+    # game still counts for them: rated as a loss, shown in their profile (P10)
+    """
+    ALTER TABLE seats ADD COLUMN left_by INTEGER;
+    CREATE INDEX seats_by_leaver ON seats (left_by) WHERE left_by IS NOT NULL;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

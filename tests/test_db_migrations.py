@@ -21,8 +21,8 @@ def build_at(path, version):
     conn.execute("INSERT INTO games (id, ruleset, guild_id, channel_id, status, version, config, seed,"
                  " state, created_at, updated_at) VALUES (7, 'awaymissions', 1, 2, 'active', 1,"
                  " '{\"pack\":\"p\"}', 42, '{\"v\":1}', 1.0, 2.0)")
-    conn.execute("INSERT INTO seats VALUES (7, 'p1', 100, 'Ann', '{}', 1.0)")
-    conn.execute("INSERT INTO seats VALUES (7, 'p2', 200, 'Bo', '{}', 1.0)")
+    conn.execute("INSERT INTO seats (game_id, seat, user_id, name, options, joined_at) VALUES (7, 'p1', 100, 'Ann', '{}', 1.0)")
+    conn.execute("INSERT INTO seats (game_id, seat, user_id, name, options, joined_at) VALUES (7, 'p2', 200, 'Bo', '{}', 1.0)")
     conn.execute("INSERT INTO log VALUES (7, 1, 'p1', 100, 'pass', '[]', 2.0)")
     if version >= 2:
         conn.execute("INSERT INTO guild_settings VALUES (1, 'prefix', '\"!\"')")
@@ -34,7 +34,7 @@ def build_at(path, version):
         conn.execute("INSERT INTO games (id, ruleset, guild_id, status, version, config, seed, state, result,"
                      " created_at, updated_at) VALUES (8, 'awaymissions', 2, 'over', 9, '{}', 1, '{}',"
                      " '{\"winner\": \"p1\"}', 1.0, 4.0)")
-        conn.executemany("INSERT INTO seats VALUES (8, ?, ?, ?, '{}', 1.0)", [("p1", 100, "Ann"), ("p2", 200, "Bo")])
+        conn.executemany("INSERT INTO seats (game_id, seat, user_id, name, options, joined_at) VALUES (8, ?, ?, ?, '{}', 1.0)", [("p1", 100, "Ann"), ("p2", 200, "Bo")])
         conn.execute("INSERT INTO log VALUES (8, 1, 'p1', 100, 'pass', '[]', 2.0)")
         conn.execute("INSERT INTO rated_games VALUES (8, 1, 'played to the end', 5.0)")
         for user, (mu, sigma) in OLD_RATINGS.items():

@@ -94,3 +94,34 @@ async def test_aborted_and_instantly_conceded_games_are_not_rated(monkeypatch, t
         assert await answer(fake, fake.slash(CY, "leaderboard")) == "No rated game has been played in this server yet."
         profile = await answer(fake, fake.slash(ANN, "profile"))
         assert "Rating here: none yet" in profile and "Games: 0 won of 1; 1 aborted" in profile
+
+
+async def test_leaving_a_table_counts_as_a_loss_and_the_computer_is_never_rated(monkeypatch, tmp_path):
+    from tests.test_discord_tables import three_at_table
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        thread, game_id = await three_at_table(fake)  # Ann (creator), Bo and Cy
+        await play(fake, clock, game_id, 12)
+        await fake.dispatch(fake.slash(CY, "game leave", channel_id=thread))
+        await play(fake, clock, game_id, 12, seed=2)
+        # the computer holding Cy's seat is among those a concession makes win: Cy still comes last
+        await fake.dispatch(fake.slash(BO, "game concede", channel_id=thread))
+        await fake.run(fake.bot.get_cog("Players").settle())
+        store = RatingStore(fake.bot.service.db)
+        ann, bo, cy = [await store.rating(GUILD_ID, n) for n in (1, 2, 3)]
+        assert ann.games == bo.games == cy.games == 1
+        assert cy.mu < 25 and cy.mu < bo.mu < ann.mu
+        assert {r.user_id for r in await store.ratings(GUILD_ID)} == {1, 2, 3}  # no computer among them
+        profile = await answer(fake, fake.slash(ANN, "profile", player=CY))
+        assert "Games: 0 won of 1" in profile and "3 players 0 won of 1" in profile
+
+        # a game against the computer alone is recorded, not rated, and gives the computer no rating
+        await fake.dispatch(fake.slash(ANN, "game new", computer="easy", side="borg"))
+        alone = max(r[0] for r in await fake.bot.service.db._conn.fetch("SELECT id FROM games"))
+        await play(fake, clock, alone, 6, seed=3)
+        await fake.bot.service.concede(alone, 1)
+        await fake.run(fake.bot.get_cog("Players").settle())
+        rows = await fake.bot.service.db._conn.fetch("SELECT rated, reason FROM rated_games WHERE game_id = ?", (alone,))
+        assert [tuple(r) for r in rows] == [(0, "fewer than two different people (the computer is not rated)")]
+        assert {r.user_id for r in await store.ratings(GUILD_ID)} == {1, 2, 3}
+        assert (await store.rating(GUILD_ID, 1)).games == 1

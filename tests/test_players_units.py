@@ -21,8 +21,8 @@ def utc(*args) -> float:
     ("over", 5, [ANN, BO], {"winner": None, "scores": {"p1": 2, "p2": 2}}, 90, True, "played to the end"),
     ("aborted", 5, [ANN, BO], None, 40, False, "not finished by play or concession"),
     ("over", None, [ANN, BO], {"winner": "p1"}, 40, False, "not played in a server"),
-    ("over", 5, [ANN, Player("p2", 1, "p2")], {"winner": "p1"}, 40, False, "fewer than two different players"),
-    ("over", 5, [ANN, Player("p2", 2, "p1")], {"winner": "p1"}, 40, False, "fewer than two different players"),
+    ("over", 5, [ANN, Player("p2", 1, "p2")], {"winner": "p1"}, 40, False, "fewer than two different people (the computer is not rated)"),
+    ("over", 5, [ANN, Player("p2", 2, "p1")], {"winner": "p1"}, 40, False, "fewer than two different people (the computer is not rated)"),
     ("over", 5, [ANN, Player("p2", 0, "p2")], {"winner": "p1"}, 40, False, "a seat was not held by a person"),
     ("over", 5, [ANN, BO], {"winner": "p2", "conceded": "p1"}, 0, False, "conceded before any move"),
 ])
@@ -113,3 +113,22 @@ def test_pings_wait_for_the_later_of_quiet_hours_and_vacation():
     assert held_until(night, quiet, utc(2026, 11, 26)) == utc(2026, 11, 26)
     assert held_until(noon, None, noon + 60) == noon + 60
     assert held_until(noon, None, noon - 60) is None
+
+
+def test_the_computer_is_not_rated_and_a_person_who_left_comes_last():
+    from types import SimpleNamespace as Seat
+    from engine.service.seating import COMPUTER_USER_BASE
+    config = {"players": [{"seat": "p1"}, {"seat": "p2"}, {"seat": "p3"}, {"seat": "p4"}]}
+    seats = [Seat(seat="p1", user_id=1, left_by=None), Seat(seat="p2", user_id=COMPUTER_USER_BASE + 2, left_by=None),
+             Seat(seat="p3", user_id=COMPUTER_USER_BASE + 3, left_by=3), Seat(seat="p4", user_id=4, left_by=None)]
+    players = ratings.players_of(config, seats)
+    assert players == [Player("p1", 1, "p1"), Player("p3", 3, "left:p3", left=True), Player("p4", 4, "p4")]
+    # the seat the leaver handed over won: the people who stayed keep their order, the leaver is last
+    assert ratings.ranks(players, {"winner": "p3", "scores": {"p1": 2, "p4": 5}}) == {"p4": 2, "p1": 3, "left:p3": 4}
+    # the computer won: nobody rated ranks first, but the places keep their order
+    assert ratings.ranks(players, {"winner": "p2", "scores": {"p1": 7, "p4": 5}}) == {"p1": 2, "p4": 3, "left:p3": 4}
+    # a draw among those who stayed; the leaver still last
+    assert ratings.ranks(players, {"winner": None}) == {"p1": 1, "p4": 1, "left:p3": 2}
+    alone = ratings.players_of(config, seats[:2])
+    assert ratings.ruling("over", 5, alone, {"winner": "p1"}, 40) == (
+        False, "fewer than two different people (the computer is not rated)")

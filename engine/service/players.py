@@ -184,8 +184,8 @@ class PlayerDesk:
                 profile.aborted += game.status == "aborted"
                 continue
             me = next((p for p in game.config.get("players", []) if p.get("seat") == game.seat), {})
-            won = game.seat in ratings.winners(game.result or {})
-            drawn = not ratings.winners(game.result or {})
+            won = not game.left and game.seat in ratings.winners(game.result or {})
+            drawn = not game.left and not ratings.winners(game.result or {})
             for tally in (profile.total,
                           profile.by_affiliation.setdefault(str(me.get("affiliation", "?")), Tally()),
                           profile.by_mode.setdefault(mode_of(game.config), Tally())):

@@ -20,6 +20,7 @@ from typing import Callable, Optional
 from openskill.models import PlackettLuce
 
 from engine.league.event import Event, Round
+from engine.service.seating import is_computer
 
 MODEL = PlackettLuce()
 START = (MODEL.mu, MODEL.sigma)
@@ -29,17 +30,26 @@ DAY = 86400
 
 @dataclass(frozen=True)
 class Player:
-    """A seat of a finished game and who held it."""
+    """A seat of a finished game and the person who held it."""
 
     seat: str
     user_id: int
     side: str  # players with the same side are one team (in a one-against-one game, the seat)
+    left: bool = False  # left the seat to the computer before the end (R61): placed last (P10)
 
 
 def players_of(config: dict, seats: list) -> list[Player]:
-    """The rated players of a game: seat, user and side (a config player's `side`, else the seat)."""
+    """The rated players of a game: seat, person and side (a config player's `side`, else the
+    seat). The computer is not rated; a person who left a seat to it is, alone on a side of
+    their own (ruling P10)."""
     sides = {p.get("seat"): str(p.get("side") or p.get("seat")) for p in config.get("players", [])}
-    return [Player(s.seat, s.user_id, sides.get(s.seat, s.seat)) for s in seats]
+    players = []
+    for s in seats:
+        if not is_computer(s.user_id):
+            players.append(Player(s.seat, s.user_id, sides.get(s.seat, s.seat)))
+        elif getattr(s, "left_by", None) is not None:
+            players.append(Player(s.seat, s.left_by, f"left:{s.seat}", left=True))
+    return players
 
 
 def winners(result: dict) -> list[str]:
@@ -58,7 +68,7 @@ def ruling(status: str, guild_id: Optional[int], players: list[Player], result: 
     if guild_id is None:
         return False, "not played in a server"
     if len({p.user_id for p in players}) < 2 or len({p.side for p in players}) < 2:
-        return False, "fewer than two different players"
+        return False, "fewer than two different people (the computer is not rated)"
     if any(p.user_id <= 0 for p in players):
         return False, "a seat was not held by a person"
     if not result:
@@ -70,18 +80,22 @@ def ruling(status: str, guild_id: Optional[int], players: list[Player], result: 
 
 def ranks(players: list[Player], result: dict) -> dict[str, int]:
     """Side -> rank (1 best): winners first; the others by their best score, if any; a draw
-    ranks everyone first."""
+    ranks everyone first; those who left come last, whatever their seat did (P10). When the
+    winner is a computer, no side ranks first (the places keep their order)."""
     won = set(winners(result))
     scores = result.get("scores") or {}
     best: dict[str, float] = {}
     for p in players:
         best[p.side] = max(best.get(p.side, float("-inf")), float(scores.get(p.seat, 0)))
-    sides = list(dict.fromkeys(p.side for p in players))
-    winning = {p.side for p in players if p.seat in won}
-    if not winning:
-        return {side: 1 for side in sides}
-    order = sorted({best[s] for s in sides if s not in winning}, reverse=True)
-    return {s: 1 if s in winning else 2 + order.index(best[s]) for s in sides}
+    stayed = list(dict.fromkeys(p.side for p in players if not p.left))
+    if won:
+        winning = {p.side for p in players if p.seat in won and not p.left}
+        order = sorted({best[s] for s in stayed if s not in winning}, reverse=True)
+        place = {s: 1 if s in winning else 2 + order.index(best[s]) for s in stayed}
+    else:
+        place = {side: 1 for side in stayed}
+    last = max(place.values(), default=0) + 1
+    return {**place, **{p.side: last for p in players if p.left}}
 
 
 @dataclass(frozen=True)

@@ -28,11 +28,11 @@ from engine.service.errors import (DamagedGame, GameOver, IllegalCommand, Invali
                                    UnknownGame)
 from engine.service.replay import TAKE_BACK, rebuild, taken_back
 from engine.service.rulesets import RULESETS, Ruleset
+from engine.service.seating import COMPUTER_USER_BASE, is_computer
 
 MAX_COMMAND_LENGTH = 1000
 DEFAULT_REMIND_AFTER = 24 * 3600.0
 CATCH_UP_AFTER = 15 * 60.0  # a player back after this long sees what happened since their last action
-COMPUTER_USER_BASE = 2 ** 62  # computer players sit as users COMPUTER_USER_BASE + seat number (no Discord id)
 TEAM_SIZE = 2  # seats per side in a team game
 PASS = "pass"
 
@@ -40,11 +40,6 @@ PASS = "pass"
 def why_key(game_id: int) -> str:
     """The guild setting holding what the computer weighed for its last searched move."""
     return f"why:{game_id}"
-
-
-def is_computer(user_id: Optional[int]) -> bool:
-    """Whether this user id is a computer player's."""
-    return user_id is not None and user_id >= COMPUTER_USER_BASE
 
 
 @dataclass(frozen=True)
