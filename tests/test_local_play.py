@@ -26,13 +26,14 @@ async def test_a_scripted_game_against_the_computer_plays_to_the_end(tmp_path):
     database, pictures = str(tmp_path / "local.db"), tmp_path / "pictures"
     assert await play_local(database, str(pictures), seed=4, level="easy", ask=ask, say=said.append) == 0
     text = "\n".join(said)
-    assert "1. core fed-core-hold-the-ship" in text  # '?' lists the legal commands
-    assert "Decision: core" in text  # 'hand'
+    # '?' asks the decision as a question and lists the legal commands by name, with the text to type
+    assert "Which core mission do you play?\n  1. core Hold the Ship   [core fed-core-hold-the-ship]" in text
+    assert "Which core mission do you play? Hand: empty." in text  # 'hand'
     assert "Now you must answer a 'core' decision" in text  # an illegal command is explained
     assert "Choose 1 to 2." in text
-    assert "You chooses a core mission" in text and "Computer acts:" in text
-    assert "Final score" in text
-    assert set(prompts) == {"You> "}
+    assert "Federation (you) chooses a core mission" in text and "Computer acts:" in text
+    assert re.search(r"Final score: Federation \(you\) \d+, Computer \d+\. (Federation \(you\) wins|Computer wins|A draw)\.", text)
+    assert set(prompts) == {"Federation (you)> "}
     conn = sqlite3.connect(database)
     status, version = conn.execute("SELECT status, version FROM games").fetchone()
     assert status == "over" and version == conn.execute("SELECT COUNT(*) FROM log").fetchone()[0]
@@ -159,7 +160,7 @@ async def test_three_players_and_two_against_two_are_played_locally(tmp_path):
         state = json.loads(conn.execute("SELECT state FROM games").fetchone()[0])
         assert state["layout"]["six"] is True and len(state["players"]) == seats
         assert bool(state["options"].get("teams")) == (seats == 4)
-        assert set(prompts) == {"You> "} and "Computer 2 acts:" in "\n".join(said)
+        assert set(prompts) == {"Federation (you)> "} and "Computer 2 acts:" in "\n".join(said)
 
 
 async def test_two_against_two_locally_the_computers_play_both_sides_and_your_teammate(tmp_path):

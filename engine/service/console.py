@@ -77,7 +77,7 @@ class Console:
             if len(self.humans) > 1 and user in self.humans:
                 name = f"Player {user}"
             elif user == 1:
-                name = "You"
+                name = f"{self.team['affiliation'].capitalize()} (you)"
             else:
                 name = "Computer" if self.players == 2 else f"Computer {user}"
             await self.service.join(info.id, user, name, **(self.team if user == 1 else (BORG, FED)[user % 2]))
@@ -87,7 +87,7 @@ class Console:
         if self.ruleset != "awaymissions":  # Renegades: your ship against the Coalition
             info = await self.service.create(creator=1, seed=seed, ruleset=self.ruleset)
             self.game_id = info.id
-            await self.service.join(info.id, 1, "Player 1" if len(self.humans) > 1 else "You")
+            await self.service.join(info.id, 1, "Player 1" if len(self.humans) > 1 else "Renegade (you)")
             await self.service.join(info.id, 2, "Player 2" if len(self.humans) > 1 else "Computer",
                                     faction="coalition")
         else:
@@ -142,7 +142,7 @@ class Console:
                 return None
             line = line.strip()
             if line in ("?", "help", ""):
-                self.say(HELP + "\n" + "\n".join(f"{n:3}. {c}" for n, c in enumerate(legal, 1)))
+                self.say(HELP + "\n" + await self.choices(user_id))
             elif line == "hand":
                 self.say(await self.hand(user_id))
             elif line.lower().startswith(("rules ", "card ")):
@@ -154,13 +154,32 @@ class Console:
             else:
                 return line
 
+    async def choices(self, user_id: int) -> str:
+        """The decision put as a question and the legal commands, numbered: each by name,
+        then the text to type when it names cards by code, and its exact odds if it rolls."""
+        panel = await self.service.panel(self.game_id, user_id)
+        lines = [panel.question] if panel.question else []
+        for n, (command, label) in enumerate(zip(panel.commands, panel.labels), 1):
+            typed = f"   [{command}]" if label != command else ""
+            odds = f"   odds: {panel.odds[n - 1]}" if n - 1 in panel.odds else ""
+            lines.append(f"{n:3}. {label}{typed}{odds}")
+        return "\n".join(lines)
+
     async def hand(self, user_id: int) -> str:
-        """The player's decision and hand."""
-        view = await self.service.view(self.game_id, user_id)
-        seat = f"p{user_id}"
-        pending = [d["kind"] for d in view["pending"] if d["player"] == seat or seat in d.get("also", [])]
-        hand = next(p.get("hand", []) for p in view["players"] if p["seat"] == seat)
-        return f"Decision: {', '.join(pending) or 'none'}. Hand: {', '.join(hand) or 'empty'}."
+        """The player's decision, as a question, and hand, by card name."""
+        panel = await self.service.panel(self.game_id, user_id)
+        hand = "" if panel.hand is None else f" Hand: {', '.join(panel.hand) or 'empty'}."
+        return f"{panel.question or 'Nothing is asked of you now.'}{hand}"
+
+    async def final_score(self, result: dict) -> str:
+        """'Final score: A 3, B 5. B wins.' (or a draw), with the players' names."""
+        names = {s.seat: s.name for s in (await self.service.get(self.game_id)).seats}
+        scores = ", ".join(f"{names.get(seat, seat)} {points}" for seat, points in result["scores"].items())
+        winner = result.get("winner")
+        winners = [winner] if isinstance(winner, str) else list(winner or [])
+        verb = " wins." if len(winners) == 1 else " win."
+        ending = " and ".join(names.get(w, w) for w in winners) + verb if winners else "A draw."
+        return f"Final score: {scores}. {ending}"
 
     async def show(self, update: Update) -> None:
         """Print what happened (private lines only for human seats) and write the pictures."""
@@ -170,7 +189,7 @@ class Console:
             if update.players[seat] in self.humans:
                 self.say("\n".join(f"  ({seat} only) {line}" for line in lines))
         if update.result and update.result.get("scores"):
-            self.say(f"Final score: {update.result['scores']}, winner: {update.result.get('winner')}")
+            self.say(await self.final_score(update.result))
         if update.images:
             view = await self.service.view(self.game_id)
             wanted = update.images + ["status"] * (self.ruleset == "renegades")  # crews and damage, each action
