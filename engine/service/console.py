@@ -160,7 +160,7 @@ class Console:
         panel = await self.service.panel(self.game_id, user_id)
         lines = [panel.question] if panel.question else []
         for n, (command, label) in enumerate(zip(panel.commands, panel.labels), 1):
-            typed = f"   [{command}]" if label != command else ""
+            typed = f"   [{command}]" if label.lower() != command.lower() else ""
             odds = f"   odds: {panel.odds[n - 1]}" if n - 1 in panel.odds else ""
             lines.append(f"{n:3}. {label}{typed}{odds}")
         return "\n".join(lines)
