@@ -31,7 +31,7 @@ MOST = 6  # blocks drawn; earlier rolls are counted in a line
 ATTACKS = ("crew_attack", "trap_attack")
 TESTS = {"elude": "elude test (stealth)", "stealth": "stealth test", "scan_room": "search test of the room",
          "scan_container": "search test of a container", "persuade": "leadership test", "tactic": "tactical card test",
-         "turn_attempt": "turning test (leadership)"}
+         "turn_attempt": "turning test (leadership)", "crew_ability": "special ability test"}
 
 
 def rolls(events: list[dict]) -> list[dict]:
@@ -184,7 +184,8 @@ def test_lines(event: dict, names: dict[str, str]) -> list[str]:
               "scan_room": "Found: " + (", ".join(names.get(c, c) for c in event.get("found", [])) or "nobody") + ".",
               "scan_container": f"The container at {event.get('cell')}: only the scanning side learns what is in it.",
               "persuade": "Winning over the courier.",
-              "tactic": f"For {names.get(event.get('target'), event.get('target'))}."}.get(kind, "One success passes.")
+              "tactic": f"For {names.get(event.get('target'), event.get('target'))}.",
+              "crew_ability": f"{event.get('ability')} for {names.get(event.get('target'), event.get('target'))}."}.get(kind, "One success passes.")
     return [first, second]
 
 

@@ -63,3 +63,21 @@ def test_crew_are_called_by_name_when_they_change_stations():
     state, events = rules.apply(state, "p1", "station KESTREL MOTT navigation")
     assert RENEGADES.public_lines(events, rules.display_names(state)) == \
         ["Dr. Iva Mott takes navigation, Tallo Brisk takes comms"]
+
+
+def test_special_abilities_are_said_by_their_names():
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, seed=5)
+    names = rules.display_names(state)
+    events = [{"type": "crew_ability", "crew": "MOTT", "ability": "field-dressing", "target": "TALLO",
+               "dice": [5, 1], "passed": True},
+              {"type": "healed", "crew": "TALLO", "amount": 2},
+              {"type": "rallied", "crew": "VESK", "other": "TALLO"},
+              {"type": "charge", "crew": "RHEE", "to": "A7", "target": "ORSO"},
+              {"type": "charge_stopped", "crew": "RHEE", "cell": "A5", "target": "ORSO"}]
+    assert RENEGADES.public_lines(events, names) == [
+        "Dr. Iva Mott tries Field Dressing (5 1): passes",
+        "Tallo Brisk loses 2 wounds",
+        "Captain Orla Vesk rallies Tallo Brisk: one more action, not for an attack",
+        "Sable Rhee charges to A7 to attack Ensign Teo Orso",
+        "Sable Rhee is stopped at A5, out of reach of Ensign Teo Orso",
+    ]

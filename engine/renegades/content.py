@@ -59,7 +59,7 @@ class Surface(_Schema):
     speed: Annotated[int, msgspec.Meta(ge=0, le=12)]
     attack: Dice
     defense: Optional[DieBonus] = None
-    abilities: list[Literal["rally"]] = []  # special abilities on the surface (docs/renegades.md)
+    abilities: list[Key] = []  # codes of its special abilities on the surface (`crew_abilities`)
 
 
 class StationBonus(_Schema):
@@ -98,6 +98,27 @@ class ShipAbility(_Schema):
     effect: Literal["command", "evasive", "weakness", "targeting", "overclock"]
     name: str
     text: str
+
+
+class CrewAbility(_Schema):
+    """A crewmember's special ability on the surface (N100). `effect`: rally (an action: a
+    party member beside it gets one more action, not for an attack), mend (an action:
+    a conscious crewmember of its side on or beside it heals `add` wounds), strike (a
+    bonus, no action: +`add` to `dice` attack dice, on `attacks` of that kind, only
+    wielding `weapon` when named), charge (a move and an attack as one action), twin (two
+    attacks a round). `test`: the test an action ability makes; failed, the action is kept
+    but the ability is spent for the round. `once`: one use a round."""
+
+    code: Key
+    name: str
+    effect: Literal["rally", "mend", "strike", "charge", "twin"]
+    text: str
+    test: Optional[Test] = None
+    add: Annotated[int, msgspec.Meta(ge=1, le=5)] = 1
+    dice: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1
+    attacks: Literal["all", "melee", "ranged"] = "all"
+    weapon: Optional[Key] = None
+    once: bool = False
 
 
 class Ship(_Schema):
@@ -343,7 +364,7 @@ class PackInfo(_Schema):
 SECTIONS = {"crew": Crew, "ships": Ship, "fighters": Fighter, "surfaces": SurfaceBoard,
             "tactical": Tactical, "missions": Mission, "world_events": WorldEvent,
             "weapons": Weapon, "search_items": SearchItem, "villains": Villain,
-            "salvage": SalvageItem,
+            "salvage": SalvageItem, "crew_abilities": CrewAbility,
             "campaigns": CampaignTitle, "gear": Gear, "upgrades": Upgrade}
 
 
@@ -361,6 +382,7 @@ class Pack(msgspec.Struct, frozen=True):
     weapons: dict[str, Weapon]
     search_items: dict[str, SearchItem]
     salvage: dict[str, SalvageItem]
+    crew_abilities: dict[str, CrewAbility]
     villains: dict[str, Villain]
     campaigns: dict[str, CampaignTitle]
     gear: dict[str, Gear]
@@ -486,7 +508,15 @@ def _cross_check(pack: Pack) -> list[str]:
         wanted = "skill" if upgrade.target == "crew" else "stat"
         if getattr(upgrade, wanted) is None or (upgrade.skill and upgrade.stat):
             problems.append(f"upgrades.{upgrade.code}: a {upgrade.target} upgrade names a {wanted} (and only that)")
+    for ability in pack.crew_abilities.values():
+        if ability.weapon is not None and ability.weapon not in pack.weapons:
+            problems.append(f"crew_abilities.{ability.code}: no weapon '{ability.weapon}'")
+        if (ability.test is not None) != (ability.effect == "mend"):
+            problems.append(f"crew_abilities.{ability.code}: a mend ability has a test, the others none")
     for crew in pack.crew.values():
+        for code in crew.surface.abilities:
+            if code not in pack.crew_abilities:
+                problems.append(f"crew.{crew.code}: no crew ability '{code}'")
         for bonus in crew.bonuses:
             if bonus.station not in crew.stations:
                 problems.append(f"crew.{crew.code}: a bonus at {bonus.station}, not one of its stations")

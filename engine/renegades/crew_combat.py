@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from engine.renegades import orbit
+from engine.renegades.crew_abilities import attack_bonuses, count_attack, may_attack_again
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember, Figure
@@ -35,8 +36,8 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
 
 
 def attack_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
-    if crew.rounds.get("attack") == g.state.round:
-        return f"{crew.name} has already attacked this round (one attack a round)."
+    if not may_attack_again(g, crew):
+        return f"{crew.name} has already attacked this round (one attack a round, two with a twin ability)."
     if target is crew or not opposed(crew, target):
         return f"{target.name} is not an opponent."
     if target.cell is None or getattr(target, "ko", False):
@@ -59,6 +60,8 @@ def strike(g: Game, attacker: Piece, target: Piece) -> None:
     red = orbit.bump_highest(rolled, add, count) if add else list(rolled)
     if isinstance(attacker, CrewMember) and attacker.rounds.get("aim") == g.state.round:
         red = orbit.bump_highest(red, 1, 1)
+    for more, dice_count in attack_bonuses(g, attacker, ranged):
+        red = orbit.bump_highest(red, more, dice_count)
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
     defense = [tuple(target.defense)] if target.defense else []
@@ -71,7 +74,7 @@ def strike(g: Game, attacker: Piece, target: Piece) -> None:
     blocked, _ = orbit.best_defense(hits, black, defense)
     wounds = len(hits) - blocked
     if isinstance(attacker, CrewMember):
-        attacker.rounds["attack"] = g.state.round
+        count_attack(g, attacker)
         attacker.hidden = False
     g.emit("crew_attack", attacker=attacker.id, target=target.id, ranged=ranged, dice=rolled, attack=red,
            hits=len(hits), defense=black, rerolled=rerolled, blocked=blocked, wounds=wounds)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import crew_combat, landing, pieces
+from engine.renegades import crew_abilities, crew_combat, landing, pieces
 from engine.renegades.board import distance
 from engine.renegades.content import SQUADRONS
 from engine.renegades.ground import near
@@ -250,7 +250,7 @@ def _npc_crewmember(g: Game, crew: CrewMember) -> None:
             if crew_combat.attack_refusal(g, crew, target) is None:
                 crew_combat.strike(g, crew, target)
                 continue
-            if crew.rounds.get("attack") == s.round or near(crew.cell, target.cell) \
+            if not crew_abilities.may_attack_again(g, crew) or near(crew.cell, target.cell) \
                     or not _step_towards(g, crew, target.cell):
                 return
             continue

@@ -126,11 +126,9 @@ def confronting(g: Game, crew: CrewMember) -> list[Piece]:
                   key=lambda p: p.id)
 
 
-def move(g: Game, crew: CrewMember, to: str) -> bool:
-    """Move the crewmember to `to`. Returns False when it failed to elude at the start
-    (it may not move this round but keeps the action)."""
-    s = g.state
-    if crew.rounds.get("pinned") == s.round:
+def check_move(g: Game, crew: CrewMember, to: str) -> dict[str, tuple[int, int, list[str]]]:
+    """The crewmember's reach (see `reach`) when it may move to `to`; RuleError if not."""
+    if crew.rounds.get("pinned") == g.state.round:
         raise RuleError(f"{crew.name} failed to elude this round and may not move.")
     if not g.ground.is_cell(to) or to in g.ground.blocking:
         raise RuleError(f"'{to}' is not an open square of the surface board.")
@@ -138,6 +136,14 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
     if to not in options:
         raise RuleError(f"{crew.name} cannot reach {to} this move (speed {speed(g, crew)}; obstructed terrain, "
                         "water and containers cost two, walls and opponents' squares bar the way).")
+    return options
+
+
+def move(g: Game, crew: CrewMember, to: str) -> bool:
+    """Move the crewmember to `to`. Returns False when it failed to elude at the start
+    (it may not move this round but keeps the action)."""
+    s = g.state
+    options = check_move(g, crew, to)
     for other in confronting(g, crew):
         faces, passed = skill_test(g, crew.skills["stealth"])
         g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))

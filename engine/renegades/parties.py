@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from engine.renegades import crew_combat, figures, landing, orbit, pieces
+from engine.renegades import crew_combat, figures, landing, orbit, pieces, special_actions
 from engine.renegades.board import distance
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
@@ -93,12 +93,10 @@ def legal(g: Game, ship) -> list[str]:
         free += _free(g, crew)
         if not left:
             continue
-        if "rally" in crew.abilities:
-            options += [f"rally {code} {o}" for o in sorted(s.current.crew) if o != code and s.crew[o].cell
-                        and not s.crew[o].ko and distance(s.crew[o].cell, crew.cell) == 1]
+        options += special_actions.legal(g, crew)
         if crew.rounds.get("pinned") != s.round:
             options += [f"move {code} {c}" for c in sorted(landing.reach(g, crew))]
-        if crew.rounds.get("rallied") != s.round or left > 1:
+        if not special_actions.rallied_last(g, crew):
             options += [f"attack {code} {t.id}" for t in targets if crew_combat.attack_refusal(g, crew, t) is None]
         options += [f"open {code} {c}" for c in sorted(s.containers) if near(c, crew.cell)]
         if not crew.carrying:

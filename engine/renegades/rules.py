@@ -18,7 +18,7 @@ import msgspec
 from engine import command_text
 from engine.errors import RuleError
 from engine.renegades import (abilities, bounties, crew_combat, figures, landing, medbay, missions, orbit, parties,
-                              pieces, salvage)
+                              pieces, salvage, special_actions)
 from engine.renegades.board import distance
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
@@ -285,7 +285,7 @@ def _on_attack(g, seat, args):
         refusal = crew_combat.attack_refusal(g, crew, target)
         if refusal:
             raise RuleError(refusal)
-        if crew.rounds.get("rallied") == g.state.round and g.state.current.crew[crew.id] <= 1:
+        if special_actions.rallied_last(g, crew):
             raise RuleError(f"{crew.name}'s last action came from a rally and cannot be an attack.")
         crew_combat.strike(g, crew, target)
         _use(g, crew)
@@ -419,28 +419,12 @@ def _surface_tactic(g, seat, args):
 
 def _surface_action(act, action=True, aboard=False):
     """A surface command on one crewmember: `act(g, crew, seat, rest)`; spends an action
-    when `action`."""
+    when `action`, unless `act` returns False (a test failed before anything was done)."""
     def handler(g, seat, args):
         crew = _crewmember(g, args[0], action, aboard)
-        act(g, crew, seat, args[1:])
-        if action:
+        if act(g, crew, seat, args[1:]) is not False and action:
             _use(g, crew)
     return handler
-
-
-def _rally(g, crew, seat, rest):
-    """The rally ability: a friendly crewmember of the party beside it gets one more
-    action this turn, not for an attack (N52)."""
-    s = g.state
-    other = s.crew.get(rest[0])
-    if "rally" not in crew.abilities:
-        raise RuleError(f"{crew.name} has no rally ability.")
-    if other is None or other is crew or other.id not in s.current.crew or other.cell is None or other.ko \
-            or distance(other.cell, crew.cell) != 1:
-        raise RuleError(f"{rest[0]} is not conscious crew of this landing party beside {crew.name}.")
-    s.current.crew[other.id] += 1
-    other.rounds["rallied"] = s.round
-    g.emit("rallied", crew=crew.id, other=other.id)
 
 
 def _disembark(g, crew, seat, rest):
@@ -493,7 +477,12 @@ COMMANDS: dict[str, Verb] = {
                  "give CREW OTHER ITEM", 3, 3, "UUL"),
     "tactic": Verb(_either("tactic", _orbital_tactic, _surface_tactic),
                    "tactic COMMANDER CREW | tactic SHIP [LEG ...]", 1, 5, "U"),
-    "rally": Verb(_surface_action(_rally), "rally CREW OTHER", 2, 2, "U"),
+    "rally": Verb(_surface_action(lambda g, c, seat, r: special_actions.rally(g, c, r[0])), "rally CREW OTHER",
+                  2, 2, "U"),
+    "mend": Verb(_surface_action(lambda g, c, seat, r: special_actions.mend(g, c, r[0])), "mend CREW OTHER",
+                 2, 2, "U"),
+    "charge": Verb(_surface_action(lambda g, c, seat, r: special_actions.charge(g, c, r[0], r[1])),
+                   "charge CREW SQUARE TARGET", 3, 3, "U"),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
 
@@ -597,6 +586,7 @@ def display_names(state: GameState) -> dict[str, str]:
     names.update({code: ship.name if ship.kind == "ship" else f"{ship.name} {code.rsplit('-', 1)[-1]}"
                   for code, ship in state.ships.items()})  # fighters share a name: 'Dregg fighter 2'
     names.update({code: figure.name for code, figure in state.figures.items()})
+    names.update({code: ability.name for code, ability in g.pack.crew_abilities.items()})
     return names
 
 

@@ -52,6 +52,10 @@ _CLAUSES = {
     "salvage_disarmed": "{ship} makes the scanned explosive safe",
     "salvage_explodes": "the salvage explodes on {ship}: {damage} damage",
     "penetrating_damage": "{ship} finds a seam in {target}'s armour: {amount} damage",
+    "rallied": "{crew} rallies {other}: one more action, not for an attack",
+    "healed": "{crew} loses {amount} wounds",
+    "charge": "{crew} charges to {to} to attack {target}",
+    "charge_stopped": "{crew} is stopped at {cell}, out of reach of {target}",
 }
 
 
@@ -86,7 +90,7 @@ def _walked(event: dict, names: Namer) -> str:
 
 def _test(event: dict, names: Namer) -> str:
     """A ship ability or orbital tactic: who tested, and whether it worked."""
-    what = event.get("ability") or event.get("card")
+    what = _name(event.get("ability") or event.get("card"), names)
     outcome = "passes" if event.get("passed") else "fails"
     return f"{_name(event['crew'], names)} tries {what} ({' '.join(map(str, event['dice']))}): {outcome}"
 
@@ -96,7 +100,7 @@ def _scan(event: dict, names: Namer) -> str:
     return f"{_name(event['ship'], names)} scans the salvage at {event['cell']} and {found}"
 
 
-_TOLD = {"ship_ability": _test, "scan_salvage": _scan,
+_TOLD = {"ship_ability": _test, "crew_ability": _test, "scan_salvage": _scan,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 
 
