@@ -226,6 +226,8 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
         _docked_ship(draw, frame, square, code, ships.get(code, {}))
     for square in surface.get("containers", []):
         _crate(draw, frame, square)
+    for square, items in sorted(surface.get("dropped", {}).items()):
+        _dropped(draw, frame, square, len(items))
     crew = surface.get("crew", {})
     figures = surface.get("figures", {})
     labels = short_labels(crew)
@@ -280,6 +282,15 @@ def _crate(draw, frame: GridFrame, square: str) -> None:
     draw.rectangle((x - s, y - s, x + s, y + s), fill=WHITE, outline=INK, width=2)
     draw.line([(x - s, y - s), (x + s, y + s)], fill=INK, width=1)
     draw.line([(x - s, y + s), (x + s, y - s)], fill=INK, width=1)
+
+
+def _dropped(draw, frame: GridFrame, square: str, count: int) -> None:
+    """Gear lying face up: a white tag with how many things lie there, in the lower right corner."""
+    _, _, right, bottom = frame.box(square)
+    s = frame.cell * 0.14
+    x, y = right - s - 5, bottom - s - 10
+    draw.rounded_rectangle((x - s - 1, y - s, x + s + 1, y + s), radius=3, fill=WHITE, outline=INK, width=2)
+    centred_text(draw, (x, y), str(count), 10, INK)
 
 
 def _star(draw, x: float, y: float, s: float) -> None:
@@ -417,7 +428,11 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str], flabels
             last.append(f"{name.get(event['crew'], event['crew'])} opened the container at {event['cell']}")
         elif kind == "trap":
             last.append(f"a booby trap went off at {event['cell']}")
-    return [first, second, objective_line(view, labels), _latest(last, _line_width(surface)), *LEGEND]
+        elif kind in ("dropped", "picked_up"):
+            verb = "dropped" if kind == "dropped" else "picked up"
+            last.append(f"{name.get(event['crew'], event['crew'])} {verb} {event['item']} at {event['cell']}")
+    legend = LEGEND[:-1] + [LEGEND[-1] + (" · numbered tag: gear dropped there" if surface.get("dropped") else "")]
+    return [first, second, objective_line(view, labels), _latest(last, _line_width(surface)), *legend]
 
 
 def _line_width(surface: dict) -> int:

@@ -236,3 +236,17 @@ def test_an_opposed_test_shows_both_sides_dice(view):
     assert [edge(i, first + crew_dice.ROW) for i in range(3)] == [INK, MUTED, PAPER]
     assert crew_dice.test_lines(event, {}) == ["2 against 1 successes: turned: the prisoner joins the captors.",
                                                "More successes than the prisoner turn it."]
+
+
+def test_dropped_gear_is_a_numbered_tag_in_its_square_and_the_legend_says_so(view):
+    frame = frame_of(view)
+    _, _, right, bottom = frame.box("B5")
+    s = frame.cell * 0.14
+    corner = (round(right - 2 * s - 4), round(bottom - s - 10))  # inside the tag, left of its number
+    bare = pixels(surface.render_surface(view))
+    assert bare.getpixel(corner) != WHITE
+    assert not any("gear dropped" in line for line in surface.footer_lines(view, [], {}, {}))
+    dropped = copy.deepcopy(view)
+    dropped["surface"]["dropped"] = {"B5": ["arc-blade", "arc-pistol"]}
+    assert pixels(surface.render_surface(dropped)).getpixel(corner) == WHITE
+    assert surface.footer_lines(dropped, [], {}, {})[-1].endswith("numbered tag: gear dropped there")

@@ -81,3 +81,16 @@ def test_special_abilities_are_said_by_their_names():
         "Sable Rhee charges to A7 to attack Ensign Teo Orso",
         "Sable Rhee is stopped at A5, out of reach of Ensign Teo Orso",
     ]
+
+
+def test_dropped_and_picked_up_gear_is_said_by_its_name():
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, seed=5)
+    names = rules.display_names(state)
+    events = [{"type": "dropped", "crew": "TALLO", "item": "scatter-rifle", "cell": "B6", "reason": "no room to carry it"},
+              {"type": "dropped", "crew": "VESK", "item": "arc-blade", "cell": "C3", "reason": "dropped"},
+              {"type": "picked_up", "crew": "RHEE", "item": "arc-blade", "cell": "C3"}]
+    assert RENEGADES.public_lines(events, names) == [
+        "Tallo Brisk drops Scatter rifle on B6 (no room to carry it)",
+        "Captain Orla Vesk drops Arc blade on C3",
+        "Sable Rhee picks up Arc blade at C3",
+    ]

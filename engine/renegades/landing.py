@@ -11,6 +11,7 @@ from typing import Optional
 
 from engine.errors import RuleError
 from engine.renegades.board import distance
+from engine.renegades import dropped
 from engine.renegades.crew_combat import spring_trap
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
@@ -272,7 +273,7 @@ def open_container(g: Game, crew: CrewMember, seat: str, cell: str) -> None:
             crew.gear.append(code)
             g.emit("taken", crew=crew.id, item=code)
         else:
-            g.emit("discarded", crew=crew.id, item=code, reason="no room to carry it")
+            dropped.lay(g, cell, code, crew, "no room to carry it")
 
 
 def carry(g: Game, crew: CrewMember, code: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from engine.renegades import crew_combat, figures, landing, orbit, pieces, special_actions
+from engine.renegades import crew_combat, dropped, figures, landing, orbit, pieces, special_actions
 from engine.renegades.board import distance
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
@@ -91,9 +91,11 @@ def legal(g: Game, ship) -> list[str]:
             free.append(f"scan {code}")
             free += [f"scan {code} {c}" for c in sorted(s.containers) if near(c, crew.cell)]
         free += _free(g, crew)
+        picks, drops = dropped.legal(g, crew)
+        free += drops
         if not left:
             continue
-        options += special_actions.legal(g, crew)
+        options += special_actions.legal(g, crew) + picks
         if crew.rounds.get("pinned") != s.round:
             options += [f"move {code} {c}" for c in sorted(landing.reach(g, crew))]
         if not special_actions.rallied_last(g, crew):

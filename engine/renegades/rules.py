@@ -17,8 +17,8 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import (abilities, bounties, crew_combat, figures, landing, medbay, missions, orbit, parties,
-                              pieces, salvage, special_actions)
+from engine.renegades import (abilities, bounties, crew_combat, dropped, figures, landing, medbay, missions, orbit,
+                              parties, pieces, salvage, special_actions)
 from engine.renegades.board import distance
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
@@ -483,6 +483,10 @@ COMMANDS: dict[str, Verb] = {
                  2, 2, "U"),
     "charge": Verb(_surface_action(lambda g, c, seat, r: special_actions.charge(g, c, r[0], r[1])),
                    "charge CREW SQUARE TARGET", 3, 3, "U"),
+    "drop": Verb(_surface_action(lambda g, c, seat, r: dropped.drop(g, c, r[0], r[1] if len(r) > 1 else c.cell),
+                                 False), "drop CREW ITEM [SQUARE]", 2, 3, "ULU"),
+    "pickup": Verb(_surface_action(lambda g, c, seat, r: dropped.pick_up(g, c, r[0], r[1])),
+                   "pickup CREW SQUARE ITEM", 3, 3, "UUL"),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
 
@@ -587,6 +591,7 @@ def display_names(state: GameState) -> dict[str, str]:
                   for code, ship in state.ships.items()})  # fighters share a name: 'Dregg fighter 2'
     names.update({code: figure.name for code, figure in state.figures.items()})
     names.update({code: ability.name for code, ability in g.pack.crew_abilities.items()})
+    names.update({code: item.name for code, item in [*g.pack.weapons.items(), *g.pack.search_items.items()]})
     return names
 
 
@@ -601,6 +606,7 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     view["location_deck_count"] = len(view.pop("location_deck", []))
     view.pop("containers", None)
     view.pop("peeks", None)
+    view.pop("dropped", None)
     view.pop("salvage_items", None)
     view.pop("salvage_peeks", None)
     view["salvage_deck_count"] = len(view.pop("salvage_deck", []))
@@ -627,6 +633,7 @@ def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
         "tiles": [{"code": t.code, "name": t.name, "from": t.from_, "to": t.to} for t in spec.locations],
         "docked": dict(state.docks),
         "containers": sorted(state.containers),
+        "dropped": {cell: list(items) for cell, items in state.dropped.items()},
         "scanned": {cell: state.containers[cell] for cell in state.peeks.get(seat or "", [])
                     if cell in state.containers},
         "crew": crew,

@@ -56,6 +56,7 @@ _CLAUSES = {
     "healed": "{crew} loses {amount} wounds",
     "charge": "{crew} charges to {to} to attack {target}",
     "charge_stopped": "{crew} is stopped at {cell}, out of reach of {target}",
+    "picked_up": "{crew} picks up {item} at {cell}",
 }
 
 
@@ -100,7 +101,12 @@ def _scan(event: dict, names: Namer) -> str:
     return f"{_name(event['ship'], names)} scans the salvage at {event['cell']} and {found}"
 
 
-_TOLD = {"ship_ability": _test, "crew_ability": _test, "scan_salvage": _scan,
+def _dropped(event: dict, names: Namer) -> str:
+    why = " (no room to carry it)" if event.get("reason") != "dropped" else ""
+    return f"{_name(event['crew'], names)} drops {_name(event['item'], names)} on {event['cell']}{why}"
+
+
+_TOLD = {"dropped": _dropped, "ship_ability": _test, "crew_ability": _test, "scan_salvage": _scan,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 
 
