@@ -19,7 +19,7 @@ from typing import Optional
 from PIL import Image, ImageDraw
 
 from engine.renegades.content import cell_xy, xy_cell
-from images.style import (ATTACK_MARK, COVER, CORRIDOR_FLOOR, FLOOR, GREY, HAZARD, INK, MUTED, PAPER,
+from images.style import (ATTACK_MARK, COVER, CORRIDOR_FLOOR, FLOOR, GREY, HAZARD, INK, MOVE_MARK, MUTED, PAPER,
                           VOID, WHITE, blend, centred_text, dashed_line, draw_shape, encode, fit_size,
                           ink_on, text, text_width, washed)
 from images import marks
@@ -30,7 +30,7 @@ from images.tokens import short_labels
 CELL = 42
 MARGIN = 26
 LINE = 24
-FOOTER = 6 * LINE + 14
+FOOTER = 7 * LINE + 14
 LAST_SIZE = 13  # the smallest size of the line of last actions
 WALL_MARK = GREY
 ROCK = MUTED
@@ -38,22 +38,25 @@ ROCK = MUTED
 RANK_SHAPES = {"commander": "hexagon", "warrior": "octagon", "creature": "triangle", "drone": "diamond"}
 FIGURE = INK
 LEGEND = ["Square: Renegade crew · circle: Coalition crew · dark: NPC figure (yellow rim: on guard)",
-          "Crossed box: shut container · star: mission parameter · dashed ring: hidden · cross: unconscious"]
+          "Crossed box: shut container · star: mission parameter · dashed ring: hidden · cross: unconscious",
+          "Pale, yellow rim: raised ground · dark, orange rim: sunken · bars: steps · LOW: no giants"]
 
 
 # --- the board without pieces ----------------------------------------------------------------------
 def _terrain_key(surface: dict) -> tuple:
     """What the static layer depends on, hashable."""
-    tiles = tuple((t["code"], t["name"], t["from"], t["to"]) for t in surface.get("tiles", []))
+    tiles = tuple((t["code"], t["name"] + (" · low" if t.get("ceiling") == "low" else ""), t["from"], t["to"])
+                  for t in surface.get("tiles", []))
+    levels = tuple(tuple(surface.get(key, [])) for key in ("elevated", "sunken", "steps"))
     return (surface["width"], surface["height"], tuple(surface.get("blocking", [])),
             tuple(surface.get("obstructed", [])), tuple(surface.get("water", [])), tuple(surface.get("docks", [])),
-            tiles)
+            tiles, levels)
 
 
 @functools.lru_cache(maxsize=8)
 def static_layer(key: tuple) -> tuple[Image.Image, GridFrame]:
     """The surface board without pieces or highlights, drawn once per terrain."""
-    width, height, blocking, obstructed, water, docks, tiles = key
+    width, height, blocking, obstructed, water, docks, tiles, (elevated, sunken, steps) = key
     frame = GridFrame(width, height, CELL, MARGIN, FOOTER)
     image = Image.new("RGB", frame.size, VOID)
     draw = ImageDraw.Draw(image)
@@ -75,6 +78,8 @@ def static_layer(key: tuple) -> tuple[Image.Image, GridFrame]:
                 _water(draw, frame, square)
             elif square in obstructed:
                 _rocks(draw, frame, square)
+            elif square in elevated or square in sunken:
+                _level(draw, frame, square, square in elevated, square in steps)
             draw.rectangle((left, top, right, bottom), outline=blend(FLOOR, INK, 0.25), width=1)
     for square in docks:
         left, top, right, bottom = frame.box(square)
@@ -109,6 +114,19 @@ def _water(draw, frame: GridFrame, square: str) -> None:
 def _wave(draw, x0: float, x1: float, y: float, colour) -> None:
     step = (x1 - x0) / 6
     draw.line([(x0 + i * step, y + (3 if i % 2 else -3)) for i in range(7)], fill=colour, width=2, joint="curve")
+
+
+def _level(draw, frame: GridFrame, square: str, raised: bool, steps: bool) -> None:
+    """Raised ground: lighter with a yellow rim; sunken: darker with an orange rim (the
+    rulebook's rim colours); steps: three bars across the square."""
+    left, top, right, bottom = frame.box(square)
+    fill, rim = (blend(FLOOR, WHITE, 0.55), HAZARD) if raised else (blend(FLOOR, INK, 0.35), MOVE_MARK)
+    draw.rectangle((left, top, right, bottom), fill=fill)
+    draw.rectangle((left + 2, top + 2, right - 2, bottom - 2), outline=rim, width=3)
+    if steps:
+        for k in (0.35, 0.5, 0.65):
+            y = top + frame.cell * k
+            draw.line([(left + 9, y), (right - 9, y)], fill=INK, width=2)
 
 
 def _rocks(draw, frame: GridFrame, square: str) -> None:

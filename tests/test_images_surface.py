@@ -192,7 +192,7 @@ def test_every_position_of_random_quicker_games_draws(seed, config):
         seat, command = random_command(state, rng)
         state, events = rules.apply(state, seat, command)
         view = rules.view_for(state, None)
-        assert pixels(surface.render_surface(view, events)).size == (556, 714)  # every position, on the surface or not
+        assert pixels(surface.render_surface(view, events)).size == (556, 738)  # every position, on the surface or not
         for name, data in pictures.draw("renegades", view, events, ["board", "dice"]):
             if name not in ("surface.png", "crew-dice.png"):
                 continue
@@ -250,3 +250,16 @@ def test_dropped_gear_is_a_numbered_tag_in_its_square_and_the_legend_says_so(vie
     dropped["surface"]["dropped"] = {"B5": ["arc-blade", "arc-pistol"]}
     assert pixels(surface.render_surface(dropped)).getpixel(corner) == WHITE
     assert surface.footer_lines(dropped, [], {}, {})[-1].endswith("numbered tag: gear dropped there")
+
+
+def test_raised_and_sunken_ground_have_their_rims_and_steps_their_bars(view):
+    image = pixels(surface.render_surface(view))
+    frame = frame_of(view)
+    for square, rim in (("I1", HAZARD), ("I12", MOVE_MARK)):
+        left, top, _, _ = frame.box(square)
+        assert image.getpixel((round(left + 3), round(top + frame.cell / 2))) == rim
+    assert at(image, frame, "J2") == INK  # the middle bar of the steps
+    assert at(image, frame, "I1") != INK
+    flat = copy.deepcopy(view)
+    flat["surface"]["elevated"] = flat["surface"]["sunken"] = flat["surface"]["steps"] = []
+    assert at(pixels(surface.render_surface(flat)), frame, "I1") == at(image, frame, "L2")

@@ -106,12 +106,13 @@ class CrewAbility(_Schema):
     a conscious crewmember of its side on or beside it heals `add` wounds), strike (a
     bonus, no action: +`add` to `dice` attack dice, on `attacks` of that kind, only
     wielding `weapon` when named), charge (a move and an attack as one action), twin (two
-    attacks a round). `test`: the test an action ability makes; failed, the action is kept
-    but the ability is spent for the round. `once`: one use a round."""
+    attacks a round), flight (moves over terrain, levels and opponents, N109). `test`: the
+    test an action ability makes; failed, the action is kept but the ability is spent for
+    the round. `once`: one use a round."""
 
     code: Key
     name: str
-    effect: Literal["rally", "mend", "strike", "charge", "twin"]
+    effect: Literal["rally", "mend", "strike", "charge", "twin", "flight"]
     text: str
     test: Optional[Test] = None
     add: Annotated[int, msgspec.Meta(ge=1, le=5)] = 1
@@ -161,6 +162,7 @@ class Location(_Schema):
     name: str
     from_: Cell = msgspec.field(name="from")
     to: Cell
+    ceiling: Literal["open", "high", "low"] = "open"  # indoors: low keeps giant creatures out (N108)
 
 
 class Orbit(_Schema):
@@ -185,6 +187,9 @@ class SurfaceBoard(_Schema):
     obstructed: list[Cell] = []
     water: list[Cell] = []
     containers: list[Cell] = []
+    elevated: list[Cell] = []  # raised ground, reached by its steps or by flight (N106)
+    sunken: list[Cell] = []  # a pit, reached by its steps, flight or a leap (N106, N107)
+    steps: list[Cell] = []  # squares of raised or sunken ground with steps to the level beside them
 
 
 class Weapon(_Schema):
@@ -237,6 +242,7 @@ class Villain(_Schema):
     search: Dice
     defense: Optional[DieBonus] = None
     escort: Optional[Code] = None
+    keywords: list[Key] = []  # giant: kept out of low-ceilinged tiles (N108)
 
 
 class Test(_Schema):
@@ -463,8 +469,11 @@ def _cross_check(pack: Pack) -> list[str]:
     if not any(p.mission for p in orbit.planets):
         problems.append("orbit.planets: no mission planet")
     for board in pack.surfaces.values():
-        off_board(board.docks + board.blocking + board.obstructed + board.water + board.containers,
-                  board.width, board.height, f"surfaces.{board.code}")
+        off_board(board.docks + board.blocking + board.obstructed + board.water + board.containers
+                  + board.elevated + board.sunken, board.width, board.height, f"surfaces.{board.code}")
+        for cell in board.steps:
+            if cell not in board.elevated and cell not in board.sunken:
+                problems.append(f"surfaces.{board.code}: steps at {cell}, which is neither elevated nor sunken")
         for location in board.locations:
             off_board([location.from_, location.to], board.width, board.height,
                       f"surfaces.{board.code}.locations.{location.code}")

@@ -136,9 +136,14 @@ def spring_trap(g: Game, cell: str, dice: int) -> None:
     g.emit("trap", cell=cell, victims=[p.id for p in victims])
     for victim in victims:
         if victim.id in g.state.crew or victim.id in g.state.figures:
-            red = g.state.dice.roll(min(orbit.MAX_DICE, dice))
-            hits = sorted((r for r in red if r >= 4), reverse=True)
-            black = g.state.dice.roll(len(hits))
-            blocked, _ = orbit.best_defense(hits, black, [tuple(victim.defense)] if victim.defense else [])
-            g.emit("trap_attack", target=victim.id, attack=red, defense=black, wounds=len(hits) - blocked)
-            hurt(g, victim, len(hits) - blocked, None)
+            hazard(g, victim, dice, "trap_attack")
+
+
+def hazard(g: Game, victim: Piece, dice: int, kind: str) -> None:
+    """An attack of `dice` red dice by nobody (a trap, a hard landing), defended as any other."""
+    red = g.state.dice.roll(min(orbit.MAX_DICE, dice))
+    hits = sorted((r for r in red if r >= 4), reverse=True)
+    black = g.state.dice.roll(len(hits))
+    blocked, _ = orbit.best_defense(hits, black, [tuple(victim.defense)] if victim.defense else [])
+    g.emit(kind, target=victim.id, attack=red, defense=black, wounds=len(hits) - blocked)
+    hurt(g, victim, len(hits) - blocked, None)

@@ -45,8 +45,7 @@ def arrive(g: Game, villain: str, commander: Optional[str], most: int) -> None:
     else:
         count = max(0, min(face, most, card.pool) - present)
     location = s.surface_deck[0]
-    taken = {p.cell for p in pieces.standing(g)} | set(s.docks.values()) | set(s.containers)
-    free = [c for c in g.ground.tile_cells(location) if c not in taken and c not in g.ground.blocking]
+    free = _arrival_squares(g, location, "giant" in card.keywords)
     placed = []
     if commander is not None and commander not in s.figures and free:
         placed.append(place(g, commander, free.pop(s.dice.below(len(free)))).id)
@@ -60,6 +59,25 @@ def arrive(g: Game, villain: str, commander: Optional[str], most: int) -> None:
     s.dice.shuffle(s.surface_deck)
     g.emit("enemies_arrive", villain=villain, die=face, already=present, location=location, figures=placed,
            cells=[s.figures[i].cell for i in placed])
+
+
+def _arrival_squares(g: Game, location: str, giant: bool) -> list[str]:
+    """Free squares of the location's tile; a giant's under an open sky, the nearest to the
+    tile when all of it is under a low ceiling (N108)."""
+    s = g.state
+    taken = {p.cell for p in pieces.standing(g)} | set(s.docks.values()) | set(s.containers) | g.ground.blocking
+    tile = g.ground.tile_cells(location)
+    free = [c for c in tile if c not in taken and not (giant and c in g.ground.low)]
+    if free or not giant:
+        return free
+    outside = [c for c in g.ground.cells if c not in taken and c not in g.ground.low]
+    gap = {c: min(distance(c, t) for t in tile) for c in outside}
+    return [c for c in outside if gap[c] == min(gap.values(), default=0)]
+
+
+def is_giant(g: Game, f: Figure) -> bool:
+    """Giant figures stay out of low-ceilinged tiles (N108)."""
+    return "giant" in g.pack.villains[f.code].keywords
 
 
 # --- targets -------------------------------------------------------------------------------------
@@ -86,6 +104,8 @@ def choose_target(g: Game, f: Figure) -> Optional[CrewMember]:
     then a roll-off."""
     s = g.state
     crew = visible_crew(g)
+    if is_giant(g, f):  # N108: it breaks off from crew under a low ceiling
+        crew = [c for c in crew if c.cell not in g.ground.low]
     if not crew:
         return None
     if f.rank in ("commander", "creature"):
@@ -148,6 +168,7 @@ def act(g: Game, f: Figure) -> None:
     f.last_target, f.target = f.target, target.id if target else None
     if target is None:
         g.emit("figure_waits", figure=f.id, reason="nobody in sight")
+        _attack_nearest(g, f)  # a giant may still shoot into a low-ceilinged tile
         return
     g.emit("figure_target", figure=f.id, target=target.id)
     if crew_combat.reach_of(g, f, target) is None:
@@ -173,7 +194,8 @@ def _attack_nearest(g: Game, f: Figure) -> None:
 def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:
     """Move to the reachable square that can strike at `goal` (within `reach` and sight),
     else the nearest to it, then the cheapest, then first by name."""
-    paths = g.ground.paths(f.cell, f.speed, frozenset(), landing.passable_for(g, f, False))
+    paths = g.ground.paths(f.cell, f.speed, frozenset(), landing.passable_for(g, f, False),
+                           barred=g.ground.low if is_giant(g, f) else frozenset())
     taken = {p.cell for p in pieces.standing(g) if p is not f}
     options = [c for c in paths if c not in taken]
 

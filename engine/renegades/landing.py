@@ -12,6 +12,7 @@ from typing import Optional
 from engine.errors import RuleError
 from engine.renegades.board import distance
 from engine.renegades import dropped
+from engine.renegades.crew_abilities import ability
 from engine.renegades.crew_combat import spring_trap
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
@@ -110,10 +111,16 @@ def passable_for(g: Game, mover: Piece, sneaking: bool):
     return passable
 
 
+def flies(g: Game, crew: CrewMember) -> bool:
+    """Whether the crewmember has the flight ability (N109)."""
+    return ability(g, crew, "flight") is not None
+
+
 def reach(g: Game, crew: CrewMember) -> dict[str, tuple[int, int, list[str]]]:
     """Squares the crewmember may end a move on, with their paths."""
+    flying = flies(g, crew)
     paths = g.ground.paths(crew.cell, speed(g, crew), frozenset(g.state.containers),
-                           passable_for(g, crew, crew.hidden))
+                           passable_for(g, crew, crew.hidden or flying), flying)
     taken = {p.cell for p in standing(g) if p is not crew}
     return {c: v for c, v in paths.items() if c != crew.cell and c not in taken}
 
@@ -136,21 +143,17 @@ def check_move(g: Game, crew: CrewMember, to: str) -> dict[str, tuple[int, int, 
     options = reach(g, crew)
     if to not in options:
         raise RuleError(f"{crew.name} cannot reach {to} this move (speed {speed(g, crew)}; obstructed terrain, "
-                        "water and containers cost two, walls and opponents' squares bar the way).")
+                        "water and containers cost two, walls and opponents' squares bar the way, raised and sunken "
+                        "ground are entered by their steps).")
     return options
 
 
 def move(g: Game, crew: CrewMember, to: str) -> bool:
     """Move the crewmember to `to`. Returns False when it failed to elude at the start
     (it may not move this round but keeps the action)."""
-    s = g.state
     options = check_move(g, crew, to)
-    for other in confronting(g, crew):
-        faces, passed = skill_test(g, crew.skills["stealth"])
-        g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))
-        if not passed:
-            crew.rounds["pinned"] = s.round
-            return False
+    if not slip_away(g, crew):
+        return False
     if crew.hidden:
         faces, passed = skill_test(g, crew.skills["stealth"])
         g.emit("stealth", crew=crew.id, dice=faces, passed=bool(passed), moving=True)
@@ -160,9 +163,10 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
     cost, _, path = options[to]
     walked = []
     where = {p.cell: p for p in standing(g) if p is not crew}
+    flying = flies(g, crew)
     for cell in path:
         other = where.get(cell)
-        if other is not None and opposed(crew, other) and not crew.hidden:
+        if other is not None and opposed(crew, other) and not crew.hidden and not flying:
             faces, passed = skill_test(g, crew.skills["stealth"])
             g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))
             if not passed:
@@ -176,6 +180,18 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
     if crew.hidden and not g.ground.by_wall(end):
         crew.hidden = False
         g.emit("noticed", crew=crew.id, cell=end, reason="left the walls and cover")
+    return True
+
+
+def slip_away(g: Game, crew: CrewMember) -> bool:
+    """An elude test against each opponent in base contact before a move (N30); False, and
+    pinned for the round, at the first failure."""
+    for other in confronting(g, crew):
+        faces, passed = skill_test(g, crew.skills["stealth"])
+        g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))
+        if not passed:
+            crew.rounds["pinned"] = g.state.round
+            return False
     return True
 
 

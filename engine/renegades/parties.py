@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from engine.renegades import crew_combat, dropped, figures, landing, orbit, pieces, special_actions
+from engine.renegades import crew_combat, dropped, figures, landing, leaping, orbit, pieces, special_actions
 from engine.renegades.board import distance
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
@@ -98,6 +98,7 @@ def legal(g: Game, ship) -> list[str]:
         options += special_actions.legal(g, crew) + picks
         if crew.rounds.get("pinned") != s.round:
             options += [f"move {code} {c}" for c in sorted(landing.reach(g, crew))]
+            options += [f"leap {code} {c}" for c in leaping.open_leaps(g, crew)]
         if not special_actions.rallied_last(g, crew):
             options += [f"attack {code} {t.id}" for t in targets if crew_combat.attack_refusal(g, crew, t) is None]
         options += [f"open {code} {c}" for c in sorted(s.containers) if near(c, crew.cell)]

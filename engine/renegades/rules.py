@@ -17,8 +17,8 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import (abilities, bounties, crew_combat, dropped, figures, landing, medbay, missions, orbit,
-                              parties, pieces, salvage, special_actions)
+from engine.renegades import (abilities, bounties, crew_combat, dropped, figures, landing, leaping, medbay, missions,
+                              orbit, parties, pieces, salvage, special_actions)
 from engine.renegades.board import distance
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
@@ -487,6 +487,7 @@ COMMANDS: dict[str, Verb] = {
                                  False), "drop CREW ITEM [SQUARE]", 2, 3, "ULU"),
     "pickup": Verb(_surface_action(lambda g, c, seat, r: dropped.pick_up(g, c, r[0], r[1])),
                    "pickup CREW SQUARE ITEM", 3, 3, "UUL"),
+    "leap": Verb(_surface_action(lambda g, c, seat, r: leaping.leap(g, c, r[0])), "leap CREW SQUARE", 2, 2, "U"),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
 
@@ -629,8 +630,10 @@ def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     return {
         "board": ground.code, "name": ground.name, "width": ground.width, "height": ground.height,
         "docks": list(ground.docks), "blocking": list(spec.blocking), "obstructed": list(spec.obstructed),
-        "water": list(spec.water),
-        "tiles": [{"code": t.code, "name": t.name, "from": t.from_, "to": t.to} for t in spec.locations],
+        "water": list(spec.water), "elevated": list(spec.elevated), "sunken": list(spec.sunken),
+        "steps": list(spec.steps),
+        "tiles": [{"code": t.code, "name": t.name, "from": t.from_, "to": t.to, "ceiling": t.ceiling}
+                  for t in spec.locations],
         "docked": dict(state.docks),
         "containers": sorted(state.containers),
         "dropped": {cell: list(items) for cell, items in state.dropped.items()},
