@@ -28,7 +28,7 @@ LINE = 26
 HIT = 4  # a red die of 4 or more hits
 SUCCESS = 5  # a test die of 5 or more is a success
 MOST = 6  # blocks drawn; earlier rolls are counted in a line
-ATTACKS = ("crew_attack", "trap_attack")
+ATTACKS = ("crew_attack", "trap_attack", "leap_attack")
 TESTS = {"elude": "elude test (stealth)", "stealth": "stealth test", "scan_room": "search test of the room",
          "scan_container": "search test of a container", "persuade": "leadership test", "tactic": "tactical card test",
          "turn_attempt": "turning test (leadership)", "crew_ability": "special ability test"}
@@ -124,6 +124,8 @@ def attack_lines(event: dict, names: dict[str, str]) -> list[str]:
                                           f"{wounds} wound{'s' if wounds != 1 else ''} to {target}.")
     if event["type"] == "trap_attack":
         second = "A booby trap attacks everyone within two squares."
+    elif event["type"] == "leap_attack":
+        second = "A leap into sunken ground: a hard landing of three attack dice."
     elif event.get("rerolled"):
         second = "Ranged attack into obstructed terrain: the target re-rolled dice that blocked nothing."
     else:
@@ -135,6 +137,8 @@ def _attack(draw, top: int, event: dict, names: dict[str, str]) -> None:
     target = names.get(event["target"], event["target"])
     if event["type"] == "trap_attack":
         title = f"A booby trap attacks {target}"
+    elif event["type"] == "leap_attack":
+        title = f"{target} lands hard in the sunken ground"
     else:
         title = f"{names.get(event['attacker'], event['attacker'])} attacks {target}"
     _title(draw, top, title)

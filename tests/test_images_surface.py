@@ -263,3 +263,10 @@ def test_raised_and_sunken_ground_have_their_rims_and_steps_their_bars(view):
     flat = copy.deepcopy(view)
     flat["surface"]["elevated"] = flat["surface"]["sunken"] = flat["surface"]["steps"] = []
     assert at(pixels(surface.render_surface(flat)), frame, "I1") == at(image, frame, "L2")
+
+
+def test_a_hard_landing_is_on_the_dice_board(view):
+    event = {"type": "leap_attack", "target": "VESK", "attack": [6, 5, 1], "defense": [1, 1], "wounds": 2}
+    assert crew_dice.rolls([event]) == [event]
+    assert crew_dice.attack_lines(event, {"VESK": "Vesk"})[1].startswith("A leap into sunken ground")
+    assert crew_dice.render_crew_dice(view, [event]) is not None

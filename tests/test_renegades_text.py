@@ -94,3 +94,11 @@ def test_dropped_and_picked_up_gear_is_said_by_its_name():
         "Captain Orla Vesk drops Arc blade on C3",
         "Sable Rhee picks up Arc blade at C3",
     ]
+
+
+def test_a_leap_is_said_with_its_hard_landing():
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, seed=5)
+    events = [{"type": "leapt", "crew": "VESK", "cell": "I12"},
+              {"type": "leap_attack", "target": "VESK", "attack": [6, 5, 1], "defense": [1, 1], "wounds": 2}]
+    assert RENEGADES.public_lines(events, rules.display_names(state)) == [
+        "Captain Orla Vesk leaps down into the sunken ground at I12", "Captain Orla Vesk lands hard: 2 wound(s)"]
