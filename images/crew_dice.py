@@ -31,7 +31,8 @@ MOST = 6  # blocks drawn; earlier rolls are counted in a line
 ATTACKS = ("crew_attack", "trap_attack", "leap_attack")
 TESTS = {"elude": "elude test (stealth)", "stealth": "stealth test", "scan_room": "search test of the room",
          "scan_container": "search test of a container", "persuade": "leadership test", "tactic": "tactical card test",
-         "turn_attempt": "turning test (leadership)", "crew_ability": "special ability test"}
+         "turn_attempt": "turning test (leadership)", "crew_ability": "special ability test",
+         "parameter_test": "test to take the mission parameter"}
 
 
 def rolls(events: list[dict]) -> list[dict]:
@@ -189,6 +190,7 @@ def test_lines(event: dict, names: dict[str, str]) -> list[str]:
               "scan_container": f"The container at {event.get('cell')}: only the scanning side learns what is in it.",
               "persuade": "Winning over the courier.",
               "tactic": f"For {names.get(event.get('target'), event.get('target'))}.",
+              "parameter_test": f"A {event.get('skill')} test for {event.get('name')}.",
               "crew_ability": f"{event.get('ability')} for {names.get(event.get('target'), event.get('target'))}."}.get(kind, "One success passes.")
     return [first, second]
 

@@ -268,9 +268,11 @@ class Tactical(_Schema):
 
 
 class Parameter(_Schema):
-    """The mission parameter: in the container on `cell`, or a person standing there."""
+    """The mission parameter: in the container on `cell`, or a person standing there
+    (courier: a leadership test to win over), or lying there (data: a tech test to take;
+    sample: a medical test, N110)."""
 
-    kind: Literal["container", "courier"]
+    kind: Literal["container", "courier", "data", "sample"]
     cell: Cell
     name: str
 

@@ -261,6 +261,8 @@ def scan(g: Game, crew: CrewMember, seat: str, cell: Optional[str]) -> None:
 
 
 # --- interacting ---------------------------------------------------------------------------------
+TAKE_TESTS = {"courier": "leadership", "data": "tech", "sample": "medical"}  # the test to take a parameter
+
 def open_container(g: Game, crew: CrewMember, seat: str, cell: str) -> None:
     """Open a container on or beside the crewmember and take what is inside (N33)."""
     s = g.state
@@ -306,8 +308,9 @@ def carry(g: Game, crew: CrewMember, code: str) -> None:
 
 
 def take(g: Game, crew: CrewMember) -> None:
-    """Pick up the mission parameter lying beside the crewmember, win over the courier
-    (a leadership test) or take the courier from an opponent beside it (N34)."""
+    """Pick up the mission parameter lying beside the crewmember (data with a tech test, a
+    sample with a medical test, N110), win over the courier (a leadership test) or take the
+    courier from an opponent beside it (N34)."""
     s = g.state
     obj = s.objective
     if obj is None or obj.ship or obj.sealed and obj.kind == "container":
@@ -326,9 +329,13 @@ def take(g: Game, crew: CrewMember) -> None:
         return
     if obj.cell is None or not near(obj.cell, crew.cell):
         raise RuleError(f"{obj.name} is not on or beside {crew.name}.")
-    if obj.kind == "courier":
-        faces, passed = skill_test(g, crew.skills["leadership"])
-        g.emit("persuade", crew=crew.id, against=None, dice=faces, won=bool(passed))
+    skill = TAKE_TESTS.get(obj.kind)
+    if skill is not None:
+        faces, passed = skill_test(g, crew.skills[skill])
+        if obj.kind == "courier":
+            g.emit("persuade", crew=crew.id, against=None, dice=faces, won=bool(passed))
+        else:
+            g.emit("parameter_test", crew=crew.id, skill=skill, dice=faces, passed=bool(passed), name=obj.name)
         if not passed:
             return
     obj.holder, obj.cell = crew.id, None

@@ -114,7 +114,7 @@ class Figure(_Data):
 class Objective(_Data):
     """The mission parameter: where it is and who has it."""
 
-    kind: str  # container | courier
+    kind: str  # container | courier | data | sample
     name: str
     cell: Optional[str] = None  # lying or standing on the surface (None: carried or aboard)
     sealed: bool = True  # a container parameter still shut in its container

@@ -108,7 +108,12 @@ def _dropped(event: dict, names: Namer) -> str:
     return f"{_name(event['crew'], names)} drops {_name(event['item'], names)} on {event['cell']}{why}"
 
 
-_TOLD = {"dropped": _dropped, "ship_ability": _test, "crew_ability": _test, "scan_salvage": _scan,
+def _parameter_test(event: dict, names: Namer) -> str:
+    outcome = "takes it" if event.get("passed") else "fails"
+    return f"{_name(event['crew'], names)} makes a {event['skill']} test to take {event['name']}: {outcome}"
+
+
+_TOLD = {"dropped": _dropped, "parameter_test": _parameter_test, "ship_ability": _test, "crew_ability": _test, "scan_salvage": _scan,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 
 
