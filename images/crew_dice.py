@@ -32,7 +32,7 @@ ATTACKS = ("crew_attack", "trap_attack", "leap_attack")
 TESTS = {"elude": "elude test (stealth)", "stealth": "stealth test", "scan_room": "search test of the room",
          "scan_container": "search test of a container", "persuade": "leadership test", "tactic": "tactical card test",
          "turn_attempt": "turning test (leadership)", "crew_ability": "special ability test",
-         "parameter_test": "test to take the mission parameter"}
+         "parameter_test": "test to take the mission parameter", "douse": "tech test against a fire"}
 
 
 def rolls(events: list[dict]) -> list[dict]:
@@ -191,6 +191,7 @@ def test_lines(event: dict, names: dict[str, str]) -> list[str]:
               "persuade": "Winning over the courier.",
               "tactic": f"For {names.get(event.get('target'), event.get('target'))}.",
               "parameter_test": f"A {event.get('skill')} test for {event.get('name')}.",
+              "douse": f"The fire at {event.get('cell')}.",
               "crew_ability": f"{event.get('ability')} for {names.get(event.get('target'), event.get('target'))}."}.get(kind, "One success passes.")
     return [first, second]
 

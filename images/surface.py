@@ -246,6 +246,8 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
         _crate(draw, frame, square)
     for square, items in sorted(surface.get("dropped", {}).items()):
         _dropped(draw, frame, square, len(items))
+    for square in surface.get("fires", []):
+        _flames(draw, frame, square)
     crew = surface.get("crew", {})
     figures = surface.get("figures", {})
     labels = short_labels(crew)
@@ -309,6 +311,16 @@ def _dropped(draw, frame: GridFrame, square: str, count: int) -> None:
     x, y = right - s - 5, bottom - s - 10
     draw.rounded_rectangle((x - s - 1, y - s, x + s + 1, y + s), radius=3, fill=WHITE, outline=INK, width=2)
     centred_text(draw, (x, y), str(count), 10, INK)
+
+
+def _flames(draw, frame: GridFrame, square: str) -> None:
+    """A burning square: three orange tongues of flame with yellow hearts."""
+    left, top, _, bottom = frame.box(square)
+    c = frame.cell
+    for fx, h in ((0.3, 0.5), (0.5, 0.7), (0.7, 0.45)):
+        x, base = left + c * fx, bottom - c * 0.15
+        draw.polygon([(x - c * 0.13, base), (x, base - c * h), (x + c * 0.13, base)], fill=MOVE_MARK, outline=INK)
+        draw.polygon([(x - c * 0.06, base), (x, base - c * h * 0.5), (x + c * 0.06, base)], fill=HAZARD)
 
 
 def _star(draw, x: float, y: float, s: float) -> None:
@@ -449,7 +461,8 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str], flabels
         elif kind in ("dropped", "picked_up"):
             verb = "dropped" if kind == "dropped" else "picked up"
             last.append(f"{name.get(event['crew'], event['crew'])} {verb} {event['item']} at {event['cell']}")
-    legend = LEGEND[:-1] + [LEGEND[-1] + (" · numbered tag: gear dropped there" if surface.get("dropped") else "")]
+    legend = [LEGEND[0], LEGEND[1] + (" · numbered tag: gear dropped there" if surface.get("dropped") else ""),
+              LEGEND[2] + (" · flames: fire, impassable" if surface.get("fires") else "")]
     return [first, second, objective_line(view, labels), _latest(last, _line_width(surface)), *legend]
 
 

@@ -249,7 +249,7 @@ def test_dropped_gear_is_a_numbered_tag_in_its_square_and_the_legend_says_so(vie
     dropped = copy.deepcopy(view)
     dropped["surface"]["dropped"] = {"B5": ["arc-blade", "arc-pistol"]}
     assert pixels(surface.render_surface(dropped)).getpixel(corner) == WHITE
-    assert surface.footer_lines(dropped, [], {}, {})[-1].endswith("numbered tag: gear dropped there")
+    assert surface.footer_lines(dropped, [], {}, {})[-2].endswith("numbered tag: gear dropped there")
 
 
 def test_raised_and_sunken_ground_have_their_rims_and_steps_their_bars(view):
@@ -270,3 +270,14 @@ def test_a_hard_landing_is_on_the_dice_board(view):
     assert crew_dice.rolls([event]) == [event]
     assert crew_dice.attack_lines(event, {"VESK": "Vesk"})[1].startswith("A leap into sunken ground")
     assert crew_dice.render_crew_dice(view, [event]) is not None
+
+
+def test_a_fire_is_flames_in_its_square_and_the_legend_says_so(view):
+    frame = frame_of(view)
+    _, _, _, bottom = frame.box("B11")
+    heart = (round(frame.centre("B11")[0]), round(bottom - frame.cell * 0.2))
+    assert pixels(surface.render_surface(view)).getpixel(heart) != HAZARD
+    burning = copy.deepcopy(view)
+    burning["surface"]["fires"] = ["B11"]
+    assert pixels(surface.render_surface(burning)).getpixel(heart) == HAZARD
+    assert surface.footer_lines(burning, [], {}, {})[-1].endswith("flames: fire, impassable")

@@ -295,7 +295,7 @@ class Mission(_Schema):
 
 
 class WorldEffect(_Schema):
-    kind: Literal["story", "damage", "repair", "fighters", "enemies"]
+    kind: Literal["story", "damage", "repair", "fighters", "enemies", "fire"]  # fire: a square burns (N111)
     area: Literal["all", "obstructed"] = "all"
     amount: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
     squadron: Optional[Literal["syphon", "zurathi", "dregg"]] = None

@@ -23,7 +23,7 @@ def lay(g: Game, cell: str, item: str, crew: CrewMember, reason: str) -> None:
 def _open_square(g: Game, cell: str) -> bool:
     """A square an item may lie on: on the board, no wall, no shut container, no dock."""
     return g.ground.is_cell(cell) and cell not in g.ground.blocking and cell not in g.state.containers \
-        and cell not in g.ground.docks
+        and cell not in g.ground.docks and cell not in g.state.fires
 
 
 def drop(g: Game, crew: CrewMember, item: str, cell: str) -> None:
@@ -32,7 +32,7 @@ def drop(g: Game, crew: CrewMember, item: str, cell: str) -> None:
         raise RuleError(f"{crew.name} carries no '{item}'.")
     if not _open_square(g, cell) or not near(cell, crew.cell):
         raise RuleError(f"{crew.name} drops things on its own square or an open one beside it "
-                        "(no wall, shut container or dock).")
+                        "(no wall, shut container, dock or fire).")
     crew.gear.remove(item)
     lay(g, cell, item, crew, "dropped")
 

@@ -65,7 +65,8 @@ def _arrival_squares(g: Game, location: str, giant: bool) -> list[str]:
     """Free squares of the location's tile; a giant's under an open sky, the nearest to the
     tile when all of it is under a low ceiling (N108)."""
     s = g.state
-    taken = {p.cell for p in pieces.standing(g)} | set(s.docks.values()) | set(s.containers) | g.ground.blocking
+    taken = {p.cell for p in pieces.standing(g)} | set(s.docks.values()) | set(s.containers) | set(s.fires) \
+        | g.ground.blocking
     tile = g.ground.tile_cells(location)
     free = [c for c in tile if c not in taken and not (giant and c in g.ground.low)]
     if free or not giant:

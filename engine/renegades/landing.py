@@ -53,7 +53,7 @@ def dock(g: Game, ship: Ship) -> str:
 def beside_dock(g: Game, ship: Ship) -> Optional[str]:
     """The free square nearest the ship's dock (then first by name): where crew step out."""
     here = g.state.docks[ship.id]
-    taken = {p.cell for p in standing(g)} | set(g.state.docks.values())
+    taken = {p.cell for p in standing(g)} | set(g.state.docks.values()) | set(g.state.fires)
     free = [c for c in g.ground.cells if c not in taken and c not in g.ground.blocking]
     return min(free, key=lambda c: (distance(c, here), c), default=None)
 
@@ -96,11 +96,11 @@ def speed(g: Game, crew: CrewMember) -> int:
 def passable_for(g: Game, mover: Piece, sneaking: bool):
     """How a square counts for a path of `mover`: None where it may not go, else how many
     opponents it passes there (each an elude test unless the mover is hidden)."""
-    docks = set(g.state.docks.values())
+    barred = set(g.state.docks.values()) | set(g.state.fires)  # docked ships and fires (N112)
     where = {p.cell: p for p in standing(g) if p is not mover}
 
     def passable(cell: str) -> Optional[int]:
-        if cell in docks:
+        if cell in barred:
             return None
         other = where.get(cell)
         if other is None or not opposed(mover, other):

@@ -17,7 +17,8 @@ def open_leaps(g: Game, crew: CrewMember) -> list[str]:
     here = ground.level.get(crew.cell, 0)
     taken = {p.cell for p in standing(g)}
     return [c for c in ground.around(crew.cell)
-            if c in ground.sunken and ground.level[c] < here and c not in taken and c not in g.state.containers]
+            if c in ground.sunken and ground.level[c] < here and c not in taken and c not in g.state.containers
+            and c not in g.state.fires]
 
 
 def leap(g: Game, crew: CrewMember, to: str) -> bool:

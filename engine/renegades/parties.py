@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from engine.renegades import crew_combat, dropped, figures, landing, leaping, orbit, pieces, special_actions
+from engine.renegades import crew_combat, dropped, figures, fire, landing, leaping, orbit, pieces, special_actions
 from engine.renegades.board import distance
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
@@ -95,7 +95,7 @@ def legal(g: Game, ship) -> list[str]:
         free += drops
         if not left:
             continue
-        options += special_actions.legal(g, crew) + picks
+        options += special_actions.legal(g, crew) + picks + fire.legal(g, crew)
         if crew.rounds.get("pinned") != s.round:
             options += [f"move {code} {c}" for c in sorted(landing.reach(g, crew))]
             options += [f"leap {code} {c}" for c in leaping.open_leaps(g, crew)]

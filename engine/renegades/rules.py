@@ -17,8 +17,8 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import (abilities, bounties, crew_combat, dropped, figures, landing, leaping, medbay, missions,
-                              orbit, parties, pieces, salvage, special_actions)
+from engine.renegades import (abilities, bounties, crew_combat, dropped, figures, fire, landing, leaping, medbay,
+                              missions, orbit, parties, pieces, salvage, special_actions)
 from engine.renegades.board import distance
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
@@ -163,6 +163,9 @@ def _world_event(g: Game, code: str) -> None:
     in_orbit = [ship for ship in sorted(s.ships.values(), key=lambda x: x.id) if ship.cell is not None]
     if effect.kind == "enemies":
         figures.arrive(g, effect.villain, effect.commander, effect.most)
+        return
+    if effect.kind == "fire":
+        fire.ignite(g)
         return
     if card.where == "surface" or effect.kind == "story":
         return
@@ -487,6 +490,7 @@ COMMANDS: dict[str, Verb] = {
                                  False), "drop CREW ITEM [SQUARE]", 2, 3, "ULU"),
     "pickup": Verb(_surface_action(lambda g, c, seat, r: dropped.pick_up(g, c, r[0], r[1])),
                    "pickup CREW SQUARE ITEM", 3, 3, "UUL"),
+    "douse": Verb(_surface_action(lambda g, c, seat, r: fire.douse(g, c, r[0])), "douse CREW SQUARE", 2, 2, "U"),
     "leap": Verb(_surface_action(lambda g, c, seat, r: leaping.leap(g, c, r[0])), "leap CREW SQUARE", 2, 2, "U"),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
@@ -608,6 +612,7 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     view.pop("containers", None)
     view.pop("peeks", None)
     view.pop("dropped", None)
+    view.pop("fires", None)
     view.pop("salvage_items", None)
     view.pop("salvage_peeks", None)
     view["salvage_deck_count"] = len(view.pop("salvage_deck", []))
@@ -637,6 +642,7 @@ def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
         "docked": dict(state.docks),
         "containers": sorted(state.containers),
         "dropped": {cell: list(items) for cell, items in state.dropped.items()},
+        "fires": list(state.fires),
         "scanned": {cell: state.containers[cell] for cell in state.peeks.get(seat or "", [])
                     if cell in state.containers},
         "crew": crew,

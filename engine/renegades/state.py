@@ -184,6 +184,7 @@ class GameState(_Data):
     containers: dict[str, str] = {}  # square -> search item inside (hidden until opened)
     peeks: dict[str, list[str]] = {}  # seat -> container squares it has scanned (private)
     dropped: dict[str, list[str]] = {}  # square -> weapons and items lying face up there (public)
+    fires: list[str] = []  # burning squares of the surface (public)
     figures: dict[str, Figure] = {}  # non-player figures on the surface
     figures_made: int = 0
     surface_deck: list[str] = []  # surface locations, reshuffled after each use

@@ -15,7 +15,7 @@ Namer = dict[str, str]
 Fallback = Callable[[dict, Namer], str]
 
 _SILENT = {"turn_over", "npc_target", "roll_off", "figure_target", "npc_crew_target"}  # folded, or bookkeeping
-_WORLD = {"world_event", "event_damage", "repaired", "fighters_arrive", "last_world_card"}
+_WORLD = {"world_event", "event_damage", "repaired", "fighters_arrive", "last_world_card", "fire_starts"}
 _OPENERS = {"ship_turn", "round", "game_over", "surface_phase", "party_turn", "figures_phase",
             "npc_party"}  # these end an NPC or world phase line
 _ACTORS = {"npc_turn": ("ship", "NPC ships"), "figure_turn": ("figure", "On the surface"),
@@ -108,12 +108,23 @@ def _dropped(event: dict, names: Namer) -> str:
     return f"{_name(event['crew'], names)} drops {_name(event['item'], names)} on {event['cell']}{why}"
 
 
+def _fire(event: dict, names: Namer) -> str:
+    if event.get("cell") is None:
+        return f"no square of {event['location']} can burn"
+    return f"fire breaks out at {event['cell']}"
+
+
+def _douse(event: dict, names: Namer) -> str:
+    outcome = "puts it out" if event.get("passed") else "fails"
+    return f"{_name(event['crew'], names)} fights the fire at {event['cell']}: {outcome}"
+
+
 def _parameter_test(event: dict, names: Namer) -> str:
     outcome = "takes it" if event.get("passed") else "fails"
     return f"{_name(event['crew'], names)} makes a {event['skill']} test to take {event['name']}: {outcome}"
 
 
-_TOLD = {"dropped": _dropped, "parameter_test": _parameter_test, "ship_ability": _test, "crew_ability": _test, "scan_salvage": _scan,
+_TOLD = {"dropped": _dropped, "fire_starts": _fire, "douse": _douse, "parameter_test": _parameter_test, "ship_ability": _test, "crew_ability": _test, "scan_salvage": _scan,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 
 
