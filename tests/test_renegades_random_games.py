@@ -46,7 +46,8 @@ def check_surface(state, g):
     ground = g.ground
     standing = [c.cell for c in state.crew.values() if c.cell and not c.ko] + [f.cell for f in state.figures.values()]
     assert len(standing) == len(set(standing)), "two figures share a square"
-    assert not set(standing) & (ground.blocking | set(state.docks.values()))
+    assert not set(standing) & (ground.blocking | set(state.docks.values()) | set(state.fires))
+    assert len(state.fires) <= 4 and not set(state.dropped) & (ground.blocking | set(state.containers))
     for crew in state.crew.values():
         places = [crew.cell is not None, crew.station is not None, crew.room is not None]
         assert sum(places) <= 1, crew

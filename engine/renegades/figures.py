@@ -9,7 +9,7 @@ from engine.renegades import crew_abilities, crew_combat, landing, pieces
 from engine.renegades.board import distance
 from engine.renegades.content import SQUADRONS
 from engine.renegades.ground import near
-from engine.renegades.orbit import Game, roll_off
+from engine.renegades.orbit import Game, docked_long, roll_off
 from engine.renegades.pieces import Piece
 from engine.renegades.state import CrewMember, Figure
 
@@ -165,6 +165,13 @@ def act(g: Game, f: Figure) -> None:
             _approach(g, f, lead.cell, 1)
         _attack_nearest(g, f)
         return
+    dock = _lure(g, f)
+    if dock is not None:  # N113: a ship left docked draws every figure that is not fighting
+        g.emit("figure_heads_for", figure=f.id, ship=dock[1], dock=dock[0])
+        if distance(f.cell, dock[0]) > 1:
+            _approach(g, f, dock[0], 1)
+        _attack_nearest(g, f)
+        return
     target = choose_target(g, f)
     f.last_target, f.target = f.target, target.id if target else None
     if target is None:
@@ -180,6 +187,18 @@ def act(g: Game, f: Figure) -> None:
             f.engaged = target.id
     elif f.rank in ("commander", "creature"):
         _attack_nearest(g, f)
+
+
+def _lure(g: Game, f: Figure) -> Optional[tuple[str, str]]:
+    """(dock, ship) of the nearest hero ship docked on the surface for more than one round,
+    for a figure neither in base contact with its opponent nor hurt this round (N113)."""
+    s = g.state
+    engaged = s.crew.get(f.engaged or "")
+    if f.hurt_by or (engaged is not None and engaged.cell and not engaged.ko and near(engaged.cell, f.cell)):
+        return None
+    docked = [(cell, code) for code, cell in s.docks.items() if s.ships[code].kind == "ship"
+              and docked_long(g, s.ships[code])]
+    return min(docked, key=lambda d: (distance(f.cell, d[0]), d), default=None)
 
 
 def _attack_nearest(g: Game, f: Figure) -> None:

@@ -181,7 +181,7 @@ def fire_down(g: Game, ship: Ship, target: Ship) -> bool:
     """N25: a ship left docked on the mission planet for more than one round may be fired on
     from orbit by a ship within half its range of the planet, any facing, no terrain penalty."""
     planet = g.board.mission_planet
-    if target.docked != planet.code or g.state.round < target.docked_round + 2:
+    if not docked_long(g, target):
         return False
     return min(distance(ship.cell, c) for c in planet.cells) <= ship.range // 2
 
@@ -363,14 +363,14 @@ def _targets(g: Game, npc: Ship) -> list[Ship]:
     fighters, also those docked on the mission planet for more than one round (N59)."""
     found = []
     for s in g.state.ships.values():
-        if not enemies(g, npc, s) or (s.cell is None and not (npc.kind == "fighter" and _docked_long(g, s))):
+        if not enemies(g, npc, s) or (s.cell is None and not (npc.kind == "fighter" and docked_long(g, s))):
             continue
         if (npc.kind == "ship" and s.faction == "renegade") or (npc.kind == "fighter" and s.seat is not None):
             found.append(s)
     return sorted(found, key=lambda s: s.id)
 
 
-def _docked_long(g: Game, ship: Ship) -> bool:
+def docked_long(g: Game, ship: Ship) -> bool:
     """Docked on the mission planet for more than one round: a target from orbit (N25)."""
     return ship.docked == g.board.mission_planet.code and g.state.round >= ship.docked_round + 2
 

@@ -57,6 +57,7 @@ _CLAUSES = {
     "charge": "{crew} charges to {to} to attack {target}",
     "charge_stopped": "{crew} is stopped at {cell}, out of reach of {target}",
     "picked_up": "{crew} picks up {item} at {cell}",
+    "figure_heads_for": "{figure} heads for the {ship} docked at {dock}",
     "leapt": "{crew} leaps down into the sunken ground at {cell}",
     "leap_attack": "{target} lands hard: {wounds} wound(s)",
 }
