@@ -241,7 +241,7 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     draw = ImageDraw.Draw(image)
     ships = view.get("ships", {})
     for code, square in sorted(surface.get("docked", {}).items()):
-        _docked_ship(draw, frame, square, code, ships.get(code, {}))
+        _docked_ship(draw, frame, square, code, ships.get(code, {}), len(surface.get("boarded", {}).get(code, [])))
     for square in surface.get("containers", []):
         _crate(draw, frame, square)
     for square, items in sorted(surface.get("dropped", {}).items()):
@@ -286,12 +286,16 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     return image
 
 
-def _docked_ship(draw, frame: GridFrame, square: str, code: str, ship: dict) -> None:
-    """A docked ship fills its dock in its faction's washed colour, its label along the top."""
+def _docked_ship(draw, frame: GridFrame, square: str, code: str, ship: dict, boarders: int = 0) -> None:
+    """A docked ship fills its dock in its faction's washed colour, its label along the top;
+    boarded, a reddish purple frame and the boarders' number under the label."""
     left, top, right, bottom = frame.box(square)
     colour, _ = style_of(ship.get("faction"))
     draw.rectangle((left + 6, top + 6, right - 6, bottom - 6), fill=washed(colour))
     centred_text(draw, ((left + right) / 2, top + 12), code[:3], 11, INK)
+    if boarders:
+        draw.rectangle((left + 6, top + 6, right - 6, bottom - 6), outline=ATTACK_MARK, width=4)
+        centred_text(draw, ((left + right) / 2, bottom - 14), f"x{boarders}", 11, INK)
 
 
 def _crate(draw, frame: GridFrame, square: str) -> None:
@@ -461,7 +465,8 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str], flabels
         elif kind in ("dropped", "picked_up"):
             verb = "dropped" if kind == "dropped" else "picked up"
             last.append(f"{name.get(event['crew'], event['crew'])} {verb} {event['item']} at {event['cell']}")
-    legend = [LEGEND[0], LEGEND[1] + (" · numbered tag: gear dropped there" if surface.get("dropped") else ""),
+    legend = [LEGEND[0] + (" · purple dock: boarded (xN boarders)" if surface.get("boarded") else ""),
+              LEGEND[1] + (" · numbered tag: gear dropped there" if surface.get("dropped") else ""),
               LEGEND[2] + (" · flames: fire, impassable" if surface.get("fires") else "")]
     return [first, second, objective_line(view, labels), _latest(last, _line_width(surface)), *legend]
 

@@ -281,3 +281,15 @@ def test_a_fire_is_flames_in_its_square_and_the_legend_says_so(view):
     burning["surface"]["fires"] = ["B11"]
     assert pixels(surface.render_surface(burning)).getpixel(heart) == HAZARD
     assert surface.footer_lines(burning, [], {}, {})[-1].endswith("flames: fire, impassable")
+
+
+def test_a_boarded_ship_has_a_purple_frame_on_its_dock(view):
+    frame = frame_of(view)
+    dock = view["surface"]["docked"]["WARDEN"]
+    left, top, _, bottom = frame.box(dock)
+    edge = (round(left + 7), round((top + bottom) / 2))
+    assert pixels(surface.render_surface(view)).getpixel(edge) != ATTACK_MARK
+    boarded = copy.deepcopy(view)
+    boarded["surface"]["boarded"] = {"WARDEN": ["VESK"]}
+    assert pixels(surface.render_surface(boarded)).getpixel(edge) == ATTACK_MARK
+    assert "purple dock: boarded" in surface.footer_lines(boarded, [], {}, {})[-3]

@@ -57,6 +57,9 @@ def check_surface(state, g):
             assert state.crew[crew.carried_by].carrying == crew.id and crew.cell == state.crew[crew.carried_by].cell
         if crew.captive:
             assert crew.faction != state.ships[crew.ship].faction and crew.room in ("medbay", "brig")
+        if crew.boarded:  # N114: fighting on the card of an opposing ship docked on the surface
+            assert crew.cell is None and crew.station is None and crew.room is None and not crew.ko
+            assert crew.boarded in state.docks and state.ships[crew.boarded].faction != crew.faction
     for ship in state.ships.values():
         if ship.kind == "ship":
             assert len([c for c in state.crew.values() if c.ship == ship.id and c.cell and not c.captive]) <= 3

@@ -102,3 +102,16 @@ def test_a_leap_is_said_with_its_hard_landing():
               {"type": "leap_attack", "target": "VESK", "attack": [6, 5, 1], "defense": [1, 1], "wounds": 2}]
     assert RENEGADES.public_lines(events, rules.display_names(state)) == [
         "Captain Orla Vesk leaps down into the sunken ground at I12", "Captain Orla Vesk lands hard: 2 wound(s)"]
+
+
+def test_boarding_and_fire_are_said_in_words():
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, seed=5)
+    names = rules.display_names(state)
+    events = [{"type": "boarded_enemy", "crew": "VESK", "ship": "WARDEN"},
+              {"type": "left_ship", "crew": "VESK", "ship": "WARDEN", "cell": "K11"},
+              {"type": "douse", "crew": "GRUND", "cell": "B4", "dice": [5], "passed": True},
+              {"type": "parameter_test", "crew": "GRUND", "skill": "tech", "dice": [4], "passed": False,
+               "name": "the ledger"}]
+    assert RENEGADES.public_lines(events, names) == [
+        "Captain Orla Vesk boards the Warden", "Captain Orla Vesk steps off the Warden at K11",
+        "Grund Ashkel fights the fire at B4: puts it out", "Grund Ashkel makes a tech test to take the ledger: fails"]

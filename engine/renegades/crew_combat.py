@@ -9,12 +9,19 @@ from engine.renegades.crew_abilities import attack_bonuses, count_attack, may_at
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember, Figure
-from engine.renegades.pieces import Piece, opposed, standing, weapons
+from engine.renegades.pieces import Piece, card_of, opposed, standing, weapons
 
 
 # --- combat --------------------------------------------------------------------------------------
 def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tuple[int, int]]]:
     """(ranged?, weapon bonus) when `attacker` can attack `target` from where it stands."""
+    card = card_of(g, attacker)
+    if card is not None or card_of(g, target) is not None:  # N115: on a ship's card all are in base contact
+        if card != card_of(g, target):
+            return None
+        kinds = [w for kind in ("melee", "ranged") for w in weapons(g, attacker, kind) if w.bonus]
+        best = max(kinds, key=lambda w: (w.bonus.add * w.bonus.dice, w.code), default=None)
+        return False, ((best.bonus.add, best.bonus.dice) if best else (0, 0))
     if target.cell is None or attacker.cell is None:
         return None
     gap = distance(attacker.cell, target.cell)
@@ -40,8 +47,8 @@ def attack_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
         return f"{crew.name} has already attacked this round (one attack a round, two with a twin ability)."
     if target is crew or not opposed(crew, target):
         return f"{target.name} is not an opponent."
-    if target.cell is None or getattr(target, "ko", False):
-        return f"{target.name} is not standing on the surface."
+    if (target.cell is None and card_of(g, target) is None) or getattr(target, "ko", False):
+        return f"{target.name} is not standing on the surface or fighting on a ship's card."
     if getattr(target, "hidden", False):
         return f"{target.name} is hidden; a successful scan of the room finds it."
     if reach_of(g, crew, target) is None:
@@ -116,6 +123,8 @@ def knock_out(g: Game, crew: CrewMember, by: Optional[str]) -> None:
     if crew.carrying:
         s.crew[crew.carrying].carried_by = None
         crew.carrying = None
+    if crew.cell is None:
+        _fallen_aboard(g, crew)
     obj = s.objective
     if obj is not None and obj.holder == crew.id:
         obj.holder, obj.cell = None, crew.cell
@@ -127,6 +136,25 @@ def knock_out(g: Game, crew: CrewMember, by: Optional[str]) -> None:
         if figure.engaged == crew.id:
             figure.engaged = None
     g.emit("knocked_out", crew=crew.id, cell=crew.cell, by=by)
+
+
+def _fallen_aboard(g: Game, crew: CrewMember) -> None:
+    """Knocked out on a ship's card (N115): a boarder is the ship's captive in its med bay
+    (with the parameter, if it carried it, now aboard); the ship's own crew lie in its med bay."""
+    s = g.state
+    ship = crew.boarded or crew.ship
+    if crew.station is not None:
+        del s.ships[ship].stations[crew.station]
+        crew.station = None
+    crew.room = "medbay"
+    crew.rounds["medbay"] = s.round
+    if crew.boarded:
+        crew.boarded, crew.ship, crew.captive = None, ship, True
+        g.emit("captured", crew=crew.id, ship=ship)
+        obj = s.objective
+        if obj is not None and obj.holder == crew.id:
+            obj.holder, obj.ship = None, ship
+            g.emit("parameter_aboard", ship=ship, name=obj.name)
 
 
 def spring_trap(g: Game, cell: str, dice: int) -> None:

@@ -330,9 +330,16 @@ def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
     g.emit("descended", ship=ship.id, planet=planet, cell=ship.left_from)
 
 
+def boarded(g: Game, ship: Ship) -> bool:
+    """Whether opponents who boarded the ship are fighting aboard (N114)."""
+    return any(c.boarded == ship.id and not c.ko for c in g.state.crew.values())
+
+
 def ascend(g: Game, ship: Ship) -> None:
     if ship.docked is None:
         raise RuleError(f"The {ship.name} is not docked.")
+    if boarded(g, ship):
+        raise RuleError(f"Boarders are fighting aboard the {ship.name}; it cannot rise until they are gone.")
     if ship.docked_round == g.state.round:
         raise RuleError("A ship may not descend and ascend in the same round.")
     taken = g.occupied()
@@ -421,7 +428,7 @@ def npc_turn(g: Game, npc: Ship) -> None:
     ship goes home for repairs; Coalition ships follow Renegades who descended."""
     s = g.state
     if npc.docked is not None:
-        if _should_ascend(g, npc) and npc.docked_round < s.round:
+        if _should_ascend(g, npc) and npc.docked_round < s.round and not boarded(g, npc):
             ascend(g, npc)
         else:
             g.emit("npc_waits", ship=npc.id)

@@ -17,8 +17,8 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import (abilities, bounties, crew_combat, dropped, figures, fire, landing, leaping, medbay,
-                              missions, orbit, parties, pieces, salvage, special_actions)
+from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, landing, leaping,
+                              medbay, missions, orbit, parties, pieces, salvage, special_actions)
 from engine.renegades.board import distance
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
@@ -241,9 +241,10 @@ def _orbital(g: Game, verb: str) -> None:
         raise RuleError(f"'{verb}' with a ship is for the ship's turn in the orbital phase.")
 
 
-def _crewmember(g: Game, code: str, action: bool = True, aboard: bool = False):
-    """The crewmember of the acting landing party named `code`; with `action`, one that has
-    an action left (spent by the caller)."""
+def _crewmember(g: Game, code: str, action: bool = True, aboard: Optional[bool] = False):
+    """The crewmember of the acting landing party named `code`, on the surface (or with
+    `aboard` aboard; None: either); with `action`, one that has an action left (spent by
+    the caller)."""
     s = g.state
     if s.phase != "surface" or s.current is None:
         raise RuleError("Crewmembers act in the surface phase, on their landing party's turn.")
@@ -252,7 +253,7 @@ def _crewmember(g: Game, code: str, action: bool = True, aboard: bool = False):
         raise RuleError(f"{code} is not in the {s.current.ship}'s landing party this turn.")
     if crew.ko:
         raise RuleError(f"{crew.name} is unconscious.")
-    if (crew.cell is None) != aboard:
+    if aboard is not None and (crew.cell is None) != aboard:
         raise RuleError(f"{crew.name} is aboard the ship; disembark first." if crew.cell is None
                         else f"{crew.name} is already on the surface.")
     if action and s.current.crew[code] <= 0:
@@ -281,7 +282,7 @@ def _on_move(g, seat, args):
 
 def _on_attack(g, seat, args):
     if g.state.phase == "surface":
-        crew = _crewmember(g, args[0])
+        crew = _crewmember(g, args[0], aboard=None)
         target = pieces.piece(g, args[1])
         if target is None:
             raise RuleError(f"No crewmember or figure '{args[1]}' on the surface.")
@@ -339,6 +340,11 @@ def _on_deploy(g, seat, args):
 def _on_ascend(g, seat, args):
     s = g.state
     if s.phase == "surface":
+        seized = s.ships.get(args[0])
+        holder = next((c for c in boarding.boarders(g, seized) if c.id in s.current.crew), None) if seized else None
+        if holder is not None:
+            boarding.fly_off(g, holder, seized)
+            return
         ship = _acting_ship(g, args[0])
         if ship.id not in s.docks:
             raise RuleError(f"The {ship.name} is not docked on the surface.")
@@ -431,7 +437,10 @@ def _surface_action(act, action=True, aboard=False):
 
 
 def _disembark(g, crew, seat, rest):
-    landing.step_out(g, crew, g.state.ships[crew.ship])
+    if crew.boarded:
+        boarding.leave(g, crew)
+    else:
+        landing.step_out(g, crew, g.state.ships[crew.ship])
 
 
 def _on_pass(g, seat, args):
@@ -475,7 +484,8 @@ COMMANDS: dict[str, Verb] = {
     "hide": Verb(_surface_action(lambda g, c, seat, r: landing.hide(g, c), False), "hide CREW", 1, 1, "U"),
     "carry": Verb(_surface_action(lambda g, c, seat, r: landing.carry(g, c, r[0])), "carry CREW OTHER", 2, 2, "U"),
     "take": Verb(_surface_action(lambda g, c, seat, r: landing.take(g, c)), "take CREW", 1, 1, "U"),
-    "board": Verb(_surface_action(lambda g, c, seat, r: landing.board(g, c)), "board CREW", 1, 1, "U"),
+    "board": Verb(_surface_action(lambda g, c, seat, r: boarding.board(g, c, r[0]) if r else landing.board(g, c)),
+                  "board CREW [SHIP]", 1, 2, "U"),
     "give": Verb(_surface_action(lambda g, c, seat, r: landing.give(g, c, r[0], r[1]), False),
                  "give CREW OTHER ITEM", 3, 3, "UUL"),
     "tactic": Verb(_either("tactic", _orbital_tactic, _surface_tactic),
@@ -640,6 +650,8 @@ def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
         "tiles": [{"code": t.code, "name": t.name, "from": t.from_, "to": t.to, "ceiling": t.ceiling}
                   for t in spec.locations],
         "docked": dict(state.docks),
+        "boarded": {ship: sorted(c.id for c in state.crew.values() if c.boarded == ship and not c.ko)
+                    for ship in sorted({c.boarded for c in state.crew.values() if c.boarded})},
         "containers": sorted(state.containers),
         "dropped": {cell: list(items) for cell, items in state.dropped.items()},
         "fires": list(state.fires),

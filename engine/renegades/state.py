@@ -31,6 +31,7 @@ class CrewMember(_Data):
     defense: list[int] = []  # [add, dice] of its defense bonus, or empty
     abilities: list[str] = []  # special abilities on the surface (rally)
     cell: Optional[str] = None  # its square on the surface board; None while aboard
+    boarded: Optional[str] = None  # the opposing docked ship it has boarded (fighting on its card, N114)
     room: Optional[str] = None  # aboard and off station: medbay | brig | None (crew quarters)
     ko: bool = False  # unconscious
     captive: bool = False  # held by the other side (in the med bay, then the brig)

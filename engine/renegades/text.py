@@ -58,6 +58,9 @@ _CLAUSES = {
     "charge_stopped": "{crew} is stopped at {cell}, out of reach of {target}",
     "picked_up": "{crew} picks up {item} at {cell}",
     "figure_heads_for": "{figure} heads for the {ship} docked at {dock}",
+    "boarded_enemy": "{crew} boards the {ship}",
+    "left_ship": "{crew} steps off the {ship} at {cell}",
+    "ship_seized": "the {ship} is seized and flown off",
     "leapt": "{crew} leaps down into the sunken ground at {cell}",
     "leap_attack": "{target} lands hard: {wounds} wound(s)",
 }
