@@ -19,7 +19,6 @@ from engine import command_text
 from engine.errors import RuleError
 from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, landing, leaping,
                               medbay, missions, orbit, parties, pieces, salvage, special_actions)
-from engine.renegades.board import distance
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
