@@ -25,11 +25,12 @@ def defenders(g: Game, ship: Ship) -> list[CrewMember]:
 
 
 def boarders(g: Game, ship: Ship) -> list[CrewMember]:
+    """The opponents fighting on the ship's card, conscious."""
     return sorted((c for c in g.state.crew.values() if c.boarded == ship.id and not c.ko), key=lambda c: c.id)
 
 
 def targets(g: Game, ship: Ship) -> list[Ship]:
-    """Opposing ships docked on the surface for more than one round beside which `ship`'s crew may board."""
+    """The opposing ships `ship`'s crew may board: docked on the surface for more than one round."""
     s = g.state
     return [s.ships[code] for code in sorted(s.docks) if s.ships[code].faction != ship.faction
             and docked_long(g, s.ships[code])]
@@ -91,7 +92,6 @@ def _others(g: Game, ship: Ship) -> list[Ship]:
 def fly_off(g: Game, crew: CrewMember, ship: Ship) -> None:
     """The boarders fly the seized ship off (N116): only when no other ship of its faction
     is in play, and then the game ends, won by the boarders' side."""
-    s = g.state
     if crew.boarded != ship.id or not seized(g, ship):
         raise RuleError(f"The {ship.name} is not held by {crew.name}'s boarding party.")
     if _others(g, ship):
