@@ -39,6 +39,7 @@ class Ground:
         self.steps = frozenset(spec.steps)
         self.sunken = frozenset(spec.sunken)
         self.low = frozenset(c for loc in spec.locations if loc.ceiling == "low" for c in self.tile_cells(loc.code))
+        self._ledges = {c: frozenset(n for n in self._around[c] if not self.on_foot(c, n)) for c in self.cells}
 
     def _neighbours(self, cell: str) -> list[str]:
         x, y = cell_xy(cell)
@@ -102,9 +103,10 @@ class Ground:
             if best[here] != (cost, passed, diagonal, origin):
                 continue
             hx, hy = xy[here]
+            ledges = self._ledges[here] if climbing else ()
             for nxt in self._around[here]:
                 extra = open_to[nxt]
-                if extra is None or climbing and not self.on_foot(here, nxt):
+                if extra is None or nxt in ledges:
                     continue
                 nx, ny = xy[nxt]
                 key = (cost + (1 if flying else self.cost_into(nxt, containers)), passed + extra,
