@@ -28,10 +28,11 @@ LINE = 26
 HIT = 4  # a red die of 4 or more hits
 SUCCESS = 5  # a test die of 5 or more is a success
 MOST = 6  # blocks drawn; earlier rolls are counted in a line
-ATTACKS = ("crew_attack", "trap_attack")
+ATTACKS = ("crew_attack", "trap_attack", "leap_attack")
 TESTS = {"elude": "elude test (stealth)", "stealth": "stealth test", "scan_room": "search test of the room",
          "scan_container": "search test of a container", "persuade": "leadership test", "tactic": "tactical card test",
-         "turn_attempt": "turning test (leadership)"}
+         "turn_attempt": "turning test (leadership)", "crew_ability": "special ability test",
+         "parameter_test": "test to take the mission parameter", "douse": "tech test against a fire"}
 
 
 def rolls(events: list[dict]) -> list[dict]:
@@ -124,6 +125,8 @@ def attack_lines(event: dict, names: dict[str, str]) -> list[str]:
                                           f"{wounds} wound{'s' if wounds != 1 else ''} to {target}.")
     if event["type"] == "trap_attack":
         second = "A booby trap attacks everyone within two squares."
+    elif event["type"] == "leap_attack":
+        second = "A leap into sunken ground: a hard landing of three attack dice."
     elif event.get("rerolled"):
         second = "Ranged attack into obstructed terrain: the target re-rolled dice that blocked nothing."
     else:
@@ -135,6 +138,8 @@ def _attack(draw, top: int, event: dict, names: dict[str, str]) -> None:
     target = names.get(event["target"], event["target"])
     if event["type"] == "trap_attack":
         title = f"A booby trap attacks {target}"
+    elif event["type"] == "leap_attack":
+        title = f"{target} lands hard in the sunken ground"
     else:
         title = f"{names.get(event['attacker'], event['attacker'])} attacks {target}"
     _title(draw, top, title)
@@ -184,7 +189,10 @@ def test_lines(event: dict, names: dict[str, str]) -> list[str]:
               "scan_room": "Found: " + (", ".join(names.get(c, c) for c in event.get("found", [])) or "nobody") + ".",
               "scan_container": f"The container at {event.get('cell')}: only the scanning side learns what is in it.",
               "persuade": "Winning over the courier.",
-              "tactic": f"For {names.get(event.get('target'), event.get('target'))}."}.get(kind, "One success passes.")
+              "tactic": f"For {names.get(event.get('target'), event.get('target'))}.",
+              "parameter_test": f"A {event.get('skill')} test for {event.get('name')}.",
+              "douse": f"The fire at {event.get('cell')}.",
+              "crew_ability": f"{event.get('ability')} for {names.get(event.get('target'), event.get('target'))}."}.get(kind, "One success passes.")
     return [first, second]
 
 

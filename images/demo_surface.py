@@ -24,7 +24,7 @@ def midgame_view() -> dict:
     Tallo hides by the rocks at C7, Rhee lies unconscious at E9; Halvern and Pell hold the
     pump house's doorway, the Dregg trooper guards it and a drone hunts at J10; the courier
     waits at G5 and the Kestrel and Warden sit at their docks."""
-    state = rules.new_game({"players": PLAYERS, "quick": True, "world_cards": 6}, seed=7)
+    state = rules.new_game({"players": PLAYERS, "quick": True, "world_cards": 6, "mission": "the-courier"}, seed=7)
     crew = state.crew
     for code, cell in (("VESK", "D6"), ("TALLO", "C7"), ("RHEE", "E9"), ("HALVERN", "H6"), ("PELL", "I7")):
         crew[code].cell, crew[code].station = cell, None

@@ -45,7 +45,9 @@ def crew_lines(view: dict, code: str) -> list[tuple[str, str]]:
         member = crew[cid]
         if member.get("ship") != code or cid in seated or member.get("captive"):
             continue
-        if member.get("cell"):
+        if member.get("boarded"):
+            where = f"Boarding the {view['ships'].get(member['boarded'], {}).get('name', member['boarded'])}"
+        elif member.get("cell"):
             where = f"Down at {member['cell']}"
         elif member.get("room"):
             where = ROOMS.get(member["room"], member["room"].title())

@@ -19,7 +19,7 @@ from typing import Optional
 from PIL import Image, ImageDraw
 
 from engine.renegades.content import cell_xy, xy_cell
-from images.style import (ATTACK_MARK, COVER, CORRIDOR_FLOOR, FLOOR, GREY, HAZARD, INK, MUTED, PAPER,
+from images.style import (ATTACK_MARK, COVER, CORRIDOR_FLOOR, FLOOR, GREY, HAZARD, INK, MOVE_MARK, MUTED, PAPER,
                           VOID, WHITE, blend, centred_text, dashed_line, draw_shape, encode, fit_size,
                           ink_on, text, text_width, washed)
 from images import marks
@@ -30,7 +30,7 @@ from images.tokens import short_labels
 CELL = 42
 MARGIN = 26
 LINE = 24
-FOOTER = 6 * LINE + 14
+FOOTER = 7 * LINE + 14
 LAST_SIZE = 13  # the smallest size of the line of last actions
 WALL_MARK = GREY
 ROCK = MUTED
@@ -38,22 +38,25 @@ ROCK = MUTED
 RANK_SHAPES = {"commander": "hexagon", "warrior": "octagon", "creature": "triangle", "drone": "diamond"}
 FIGURE = INK
 LEGEND = ["Square: Renegade crew · circle: Coalition crew · dark: NPC figure (yellow rim: on guard)",
-          "Crossed box: shut container · star: mission parameter · dashed ring: hidden · cross: unconscious"]
+          "Crossed box: shut container · star: mission parameter · dashed ring: hidden · cross: unconscious",
+          "Pale, yellow rim: raised ground · dark, orange rim: sunken · bars: steps · LOW: no giants"]
 
 
 # --- the board without pieces ----------------------------------------------------------------------
 def _terrain_key(surface: dict) -> tuple:
     """What the static layer depends on, hashable."""
-    tiles = tuple((t["code"], t["name"], t["from"], t["to"]) for t in surface.get("tiles", []))
+    tiles = tuple((t["code"], t["name"] + (" · low" if t.get("ceiling") == "low" else ""), t["from"], t["to"])
+                  for t in surface.get("tiles", []))
+    levels = tuple(tuple(surface.get(key, [])) for key in ("elevated", "sunken", "steps"))
     return (surface["width"], surface["height"], tuple(surface.get("blocking", [])),
             tuple(surface.get("obstructed", [])), tuple(surface.get("water", [])), tuple(surface.get("docks", [])),
-            tiles)
+            tiles, levels)
 
 
 @functools.lru_cache(maxsize=8)
 def static_layer(key: tuple) -> tuple[Image.Image, GridFrame]:
     """The surface board without pieces or highlights, drawn once per terrain."""
-    width, height, blocking, obstructed, water, docks, tiles = key
+    width, height, blocking, obstructed, water, docks, tiles, (elevated, sunken, steps) = key
     frame = GridFrame(width, height, CELL, MARGIN, FOOTER)
     image = Image.new("RGB", frame.size, VOID)
     draw = ImageDraw.Draw(image)
@@ -75,6 +78,8 @@ def static_layer(key: tuple) -> tuple[Image.Image, GridFrame]:
                 _water(draw, frame, square)
             elif square in obstructed:
                 _rocks(draw, frame, square)
+            elif square in elevated or square in sunken:
+                _level(draw, frame, square, square in elevated, square in steps)
             draw.rectangle((left, top, right, bottom), outline=blend(FLOOR, INK, 0.25), width=1)
     for square in docks:
         left, top, right, bottom = frame.box(square)
@@ -109,6 +114,19 @@ def _water(draw, frame: GridFrame, square: str) -> None:
 def _wave(draw, x0: float, x1: float, y: float, colour) -> None:
     step = (x1 - x0) / 6
     draw.line([(x0 + i * step, y + (3 if i % 2 else -3)) for i in range(7)], fill=colour, width=2, joint="curve")
+
+
+def _level(draw, frame: GridFrame, square: str, raised: bool, steps: bool) -> None:
+    """Raised ground: lighter with a yellow rim; sunken: darker with an orange rim (the
+    rulebook's rim colours); steps: three bars across the square."""
+    left, top, right, bottom = frame.box(square)
+    fill, rim = (blend(FLOOR, WHITE, 0.55), HAZARD) if raised else (blend(FLOOR, INK, 0.35), MOVE_MARK)
+    draw.rectangle((left, top, right, bottom), fill=fill)
+    draw.rectangle((left + 2, top + 2, right - 2, bottom - 2), outline=rim, width=3)
+    if steps:
+        for k in (0.35, 0.5, 0.65):
+            y = top + frame.cell * k
+            draw.line([(left + 9, y), (right - 9, y)], fill=INK, width=2)
 
 
 def _rocks(draw, frame: GridFrame, square: str) -> None:
@@ -223,9 +241,13 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     draw = ImageDraw.Draw(image)
     ships = view.get("ships", {})
     for code, square in sorted(surface.get("docked", {}).items()):
-        _docked_ship(draw, frame, square, code, ships.get(code, {}))
+        _docked_ship(draw, frame, square, code, ships.get(code, {}), len(surface.get("boarded", {}).get(code, [])))
     for square in surface.get("containers", []):
         _crate(draw, frame, square)
+    for square, items in sorted(surface.get("dropped", {}).items()):
+        _dropped(draw, frame, square, len(items))
+    for square in surface.get("fires", []):
+        _flames(draw, frame, square)
     crew = surface.get("crew", {})
     figures = surface.get("figures", {})
     labels = short_labels(crew)
@@ -264,12 +286,16 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     return image
 
 
-def _docked_ship(draw, frame: GridFrame, square: str, code: str, ship: dict) -> None:
-    """A docked ship fills its dock in its faction's washed colour, its label along the top."""
+def _docked_ship(draw, frame: GridFrame, square: str, code: str, ship: dict, boarders: int = 0) -> None:
+    """A docked ship fills its dock in its faction's washed colour, its label along the top;
+    boarded, a reddish purple frame and the boarders' number under the label."""
     left, top, right, bottom = frame.box(square)
     colour, _ = style_of(ship.get("faction"))
     draw.rectangle((left + 6, top + 6, right - 6, bottom - 6), fill=washed(colour))
     centred_text(draw, ((left + right) / 2, top + 12), code[:3], 11, INK)
+    if boarders:
+        draw.rectangle((left + 6, top + 6, right - 6, bottom - 6), outline=ATTACK_MARK, width=4)
+        centred_text(draw, ((left + right) / 2, bottom - 14), f"x{boarders}", 11, INK)
 
 
 def _crate(draw, frame: GridFrame, square: str) -> None:
@@ -280,6 +306,25 @@ def _crate(draw, frame: GridFrame, square: str) -> None:
     draw.rectangle((x - s, y - s, x + s, y + s), fill=WHITE, outline=INK, width=2)
     draw.line([(x - s, y - s), (x + s, y + s)], fill=INK, width=1)
     draw.line([(x - s, y + s), (x + s, y - s)], fill=INK, width=1)
+
+
+def _dropped(draw, frame: GridFrame, square: str, count: int) -> None:
+    """Gear lying face up: a white tag with how many things lie there, in the lower right corner."""
+    _, _, right, bottom = frame.box(square)
+    s = frame.cell * 0.14
+    x, y = right - s - 5, bottom - s - 10
+    draw.rounded_rectangle((x - s - 1, y - s, x + s + 1, y + s), radius=3, fill=WHITE, outline=INK, width=2)
+    centred_text(draw, (x, y), str(count), 10, INK)
+
+
+def _flames(draw, frame: GridFrame, square: str) -> None:
+    """A burning square: three orange tongues of flame with yellow hearts."""
+    left, top, _, bottom = frame.box(square)
+    c = frame.cell
+    for fx, h in ((0.3, 0.5), (0.5, 0.7), (0.7, 0.45)):
+        x, base = left + c * fx, bottom - c * 0.15
+        draw.polygon([(x - c * 0.13, base), (x, base - c * h), (x + c * 0.13, base)], fill=MOVE_MARK, outline=INK)
+        draw.polygon([(x - c * 0.06, base), (x, base - c * h * 0.5), (x + c * 0.06, base)], fill=HAZARD)
 
 
 def _star(draw, x: float, y: float, s: float) -> None:
@@ -417,7 +462,13 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str], flabels
             last.append(f"{name.get(event['crew'], event['crew'])} opened the container at {event['cell']}")
         elif kind == "trap":
             last.append(f"a booby trap went off at {event['cell']}")
-    return [first, second, objective_line(view, labels), _latest(last, _line_width(surface)), *LEGEND]
+        elif kind in ("dropped", "picked_up"):
+            verb = "dropped" if kind == "dropped" else "picked up"
+            last.append(f"{name.get(event['crew'], event['crew'])} {verb} {event['item']} at {event['cell']}")
+    legend = [LEGEND[0] + (" · purple dock: boarded (xN boarders)" if surface.get("boarded") else ""),
+              LEGEND[1] + (" · numbered tag: gear dropped there" if surface.get("dropped") else ""),
+              LEGEND[2] + (" · flames: fire, impassable" if surface.get("fires") else "")]
+    return [first, second, objective_line(view, labels), _latest(last, _line_width(surface)), *legend]
 
 
 def _line_width(surface: dict) -> int:

@@ -192,7 +192,7 @@ def test_every_position_of_random_quicker_games_draws(seed, config):
         seat, command = random_command(state, rng)
         state, events = rules.apply(state, seat, command)
         view = rules.view_for(state, None)
-        assert pixels(surface.render_surface(view, events)).size == (556, 714)  # every position, on the surface or not
+        assert pixels(surface.render_surface(view, events)).size == (556, 738)  # every position, on the surface or not
         for name, data in pictures.draw("renegades", view, events, ["board", "dice"]):
             if name not in ("surface.png", "crew-dice.png"):
                 continue
@@ -236,3 +236,60 @@ def test_an_opposed_test_shows_both_sides_dice(view):
     assert [edge(i, first + crew_dice.ROW) for i in range(3)] == [INK, MUTED, PAPER]
     assert crew_dice.test_lines(event, {}) == ["2 against 1 successes: turned: the prisoner joins the captors.",
                                                "More successes than the prisoner turn it."]
+
+
+def test_dropped_gear_is_a_numbered_tag_in_its_square_and_the_legend_says_so(view):
+    frame = frame_of(view)
+    _, _, right, bottom = frame.box("B5")
+    s = frame.cell * 0.14
+    corner = (round(right - 2 * s - 4), round(bottom - s - 10))  # inside the tag, left of its number
+    bare = pixels(surface.render_surface(view))
+    assert bare.getpixel(corner) != WHITE
+    assert not any("gear dropped" in line for line in surface.footer_lines(view, [], {}, {}))
+    dropped = copy.deepcopy(view)
+    dropped["surface"]["dropped"] = {"B5": ["arc-blade", "arc-pistol"]}
+    assert pixels(surface.render_surface(dropped)).getpixel(corner) == WHITE
+    assert surface.footer_lines(dropped, [], {}, {})[-2].endswith("numbered tag: gear dropped there")
+
+
+def test_raised_and_sunken_ground_have_their_rims_and_steps_their_bars(view):
+    image = pixels(surface.render_surface(view))
+    frame = frame_of(view)
+    for square, rim in (("I1", HAZARD), ("I12", MOVE_MARK)):
+        left, top, _, _ = frame.box(square)
+        assert image.getpixel((round(left + 3), round(top + frame.cell / 2))) == rim
+    assert at(image, frame, "J2") == INK  # the middle bar of the steps
+    assert at(image, frame, "I1") != INK
+    flat = copy.deepcopy(view)
+    flat["surface"]["elevated"] = flat["surface"]["sunken"] = flat["surface"]["steps"] = []
+    assert at(pixels(surface.render_surface(flat)), frame, "I1") == at(image, frame, "L2")
+
+
+def test_a_hard_landing_is_on_the_dice_board(view):
+    event = {"type": "leap_attack", "target": "VESK", "attack": [6, 5, 1], "defense": [1, 1], "wounds": 2}
+    assert crew_dice.rolls([event]) == [event]
+    assert crew_dice.attack_lines(event, {"VESK": "Vesk"})[1].startswith("A leap into sunken ground")
+    assert crew_dice.render_crew_dice(view, [event]) is not None
+
+
+def test_a_fire_is_flames_in_its_square_and_the_legend_says_so(view):
+    frame = frame_of(view)
+    _, _, _, bottom = frame.box("B11")
+    heart = (round(frame.centre("B11")[0]), round(bottom - frame.cell * 0.2))
+    assert pixels(surface.render_surface(view)).getpixel(heart) != HAZARD
+    burning = copy.deepcopy(view)
+    burning["surface"]["fires"] = ["B11"]
+    assert pixels(surface.render_surface(burning)).getpixel(heart) == HAZARD
+    assert surface.footer_lines(burning, [], {}, {})[-1].endswith("flames: fire, impassable")
+
+
+def test_a_boarded_ship_has_a_purple_frame_on_its_dock(view):
+    frame = frame_of(view)
+    dock = view["surface"]["docked"]["WARDEN"]
+    left, top, _, bottom = frame.box(dock)
+    edge = (round(left + 7), round((top + bottom) / 2))
+    assert pixels(surface.render_surface(view)).getpixel(edge) != ATTACK_MARK
+    boarded = copy.deepcopy(view)
+    boarded["surface"]["boarded"] = {"WARDEN": ["VESK"]}
+    assert pixels(surface.render_surface(boarded)).getpixel(edge) == ATTACK_MARK
+    assert "purple dock: boarded" in surface.footer_lines(boarded, [], {}, {})[-3]

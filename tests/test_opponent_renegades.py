@@ -121,7 +121,7 @@ def test_a_determinised_state_agrees_with_the_view_and_the_legal_commands(table)
 
 
 def test_the_parameters_container_is_known_from_the_mission_card():
-    state = rules.new_game(CONFIGS["quick"], 4)
+    state = rules.new_game({**CONFIGS["quick"], "mission": "the-reactor-core"}, 4)
     spot = next(cell for cell, item in state.containers.items() if item == PARAMETER)
     world = Determiniser(rules.view_for(state, "p1"), "p1").sample(random.Random(4))
     assert world.containers[spot] == PARAMETER

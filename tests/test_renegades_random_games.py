@@ -46,7 +46,8 @@ def check_surface(state, g):
     ground = g.ground
     standing = [c.cell for c in state.crew.values() if c.cell and not c.ko] + [f.cell for f in state.figures.values()]
     assert len(standing) == len(set(standing)), "two figures share a square"
-    assert not set(standing) & (ground.blocking | set(state.docks.values()))
+    assert not set(standing) & (ground.blocking | set(state.docks.values()) | set(state.fires))
+    assert len(state.fires) <= 4 and not set(state.dropped) & (ground.blocking | set(state.containers))
     for crew in state.crew.values():
         places = [crew.cell is not None, crew.station is not None, crew.room is not None]
         assert sum(places) <= 1, crew
@@ -56,6 +57,9 @@ def check_surface(state, g):
             assert state.crew[crew.carried_by].carrying == crew.id and crew.cell == state.crew[crew.carried_by].cell
         if crew.captive:
             assert crew.faction != state.ships[crew.ship].faction and crew.room in ("medbay", "brig")
+        if crew.boarded:  # N114: fighting on the card of an opposing ship docked on the surface
+            assert crew.cell is None and crew.station is None and crew.room is None and not crew.ko
+            assert crew.boarded in state.docks and state.ships[crew.boarded].faction != crew.faction
     for ship in state.ships.values():
         if ship.kind == "ship":
             assert len([c for c in state.crew.values() if c.ship == ship.id and c.cell and not c.captive]) <= 3

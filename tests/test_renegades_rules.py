@@ -28,6 +28,10 @@ def test_the_starter_pack_loads():
     ("campaign.yaml", "target: ship, stat: range", "target: ship, skill: tech", "a ship upgrade names a stat"),
     ("campaign.yaml", "recruit: 100", "recruit: -5", "shore_leave.recruit"),
     ("campaign.yaml", "kind: alliance", "kind: truce", "campaigns[0].ending.kind"),
+    ("crew.yaml", "abilities: [field-dressing]", "abilities: [first-aid]", "no crew ability 'first-aid'"),
+    ("crew.yaml", "effect: mend, test: {skill: medical},", "effect: mend,", "a mend ability has a test"),
+    ("crew.yaml", "weapon: arc-blade, dice: 2", "weapon: arc-sword, dice: 2", "no weapon 'arc-sword'"),
+    ("boards.yaml", "steps: [J2, H12]", "steps: [J2, H11]", "steps at H11, which is neither elevated nor sunken"),
 ])
 def test_a_bad_pack_is_refused_saying_where(tmp_path, file, old, new, problem):
     folder = tmp_path / "bad"
@@ -149,3 +153,31 @@ def test_the_scenario_runner_takes_the_ruleset_key():
     assert wrong == ["final: ships.KESTREL.cell: 'B7', expected 'C3'"]
     unknown = run({"ruleset": "chess"})
     assert len(unknown) == 1 and "unknown ruleset 'chess'" in unknown[0]
+
+
+def _outpost():
+    from engine.renegades.ground import ground_of
+    return ground_of(content.load_pack("content/renegades").path, "veyra-outpost")
+
+
+def test_a_giants_path_goes_around_a_low_ceilinged_tile():
+    ground = _outpost()
+    walk = ground.paths("D6", 9, frozenset(), lambda cell: 0)
+    around = ground.paths("D6", 9, frozenset(), lambda cell: 0, barred=ground.low)
+    assert set(walk["I6"][2]) & ground.low  # through the doorways E6 and H6
+    assert "I6" not in around or not set(around["I6"][2]) & ground.low
+    assert not set(around) & ground.low
+
+
+def test_a_giant_arriving_on_a_low_ceilinged_tile_lands_beside_it():
+    from engine.renegades import figures
+    from engine.renegades.board import distance
+    from engine.renegades.orbit import Game
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, seed=3)
+    state.surface_deck = ["c", "n"]
+    state.figures = {}
+    g = Game(state)
+    figures.arrive(g, "STALKER", None, 1)
+    placed = [f for f in state.figures.values() if f.code == "STALKER"]
+    assert placed and all(f.cell not in g.ground.low for f in placed)
+    assert all(min(distance(f.cell, c) for c in g.ground.tile_cells("c")) == 1 for f in placed)

@@ -63,3 +63,55 @@ def test_crew_are_called_by_name_when_they_change_stations():
     state, events = rules.apply(state, "p1", "station KESTREL MOTT navigation")
     assert RENEGADES.public_lines(events, rules.display_names(state)) == \
         ["Dr. Iva Mott takes navigation, Tallo Brisk takes comms"]
+
+
+def test_special_abilities_are_said_by_their_names():
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, seed=5)
+    names = rules.display_names(state)
+    events = [{"type": "crew_ability", "crew": "MOTT", "ability": "field-dressing", "target": "TALLO",
+               "dice": [5, 1], "passed": True},
+              {"type": "healed", "crew": "TALLO", "amount": 2},
+              {"type": "rallied", "crew": "VESK", "other": "TALLO"},
+              {"type": "charge", "crew": "RHEE", "to": "A7", "target": "ORSO"},
+              {"type": "charge_stopped", "crew": "RHEE", "cell": "A5", "target": "ORSO"}]
+    assert RENEGADES.public_lines(events, names) == [
+        "Dr. Iva Mott tries Field Dressing (5 1): passes",
+        "Tallo Brisk loses 2 wounds",
+        "Captain Orla Vesk rallies Tallo Brisk: one more action, not for an attack",
+        "Sable Rhee charges to A7 to attack Ensign Teo Orso",
+        "Sable Rhee is stopped at A5, out of reach of Ensign Teo Orso",
+    ]
+
+
+def test_dropped_and_picked_up_gear_is_said_by_its_name():
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, seed=5)
+    names = rules.display_names(state)
+    events = [{"type": "dropped", "crew": "TALLO", "item": "scatter-rifle", "cell": "B6", "reason": "no room to carry it"},
+              {"type": "dropped", "crew": "VESK", "item": "arc-blade", "cell": "C3", "reason": "dropped"},
+              {"type": "picked_up", "crew": "RHEE", "item": "arc-blade", "cell": "C3"}]
+    assert RENEGADES.public_lines(events, names) == [
+        "Tallo Brisk drops Scatter rifle on B6 (no room to carry it)",
+        "Captain Orla Vesk drops Arc blade on C3",
+        "Sable Rhee picks up Arc blade at C3",
+    ]
+
+
+def test_a_leap_is_said_with_its_hard_landing():
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, seed=5)
+    events = [{"type": "leapt", "crew": "VESK", "cell": "I12"},
+              {"type": "leap_attack", "target": "VESK", "attack": [6, 5, 1], "defense": [1, 1], "wounds": 2}]
+    assert RENEGADES.public_lines(events, rules.display_names(state)) == [
+        "Captain Orla Vesk leaps down into the sunken ground at I12", "Captain Orla Vesk lands hard: 2 wound(s)"]
+
+
+def test_boarding_and_fire_are_said_in_words():
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, seed=5)
+    names = rules.display_names(state)
+    events = [{"type": "boarded_enemy", "crew": "VESK", "ship": "WARDEN"},
+              {"type": "left_ship", "crew": "VESK", "ship": "WARDEN", "cell": "K11"},
+              {"type": "douse", "crew": "GRUND", "cell": "B4", "dice": [5], "passed": True},
+              {"type": "parameter_test", "crew": "GRUND", "skill": "tech", "dice": [4], "passed": False,
+               "name": "the ledger"}]
+    assert RENEGADES.public_lines(events, names) == [
+        "Captain Orla Vesk boards the Warden", "Captain Orla Vesk steps off the Warden at K11",
+        "Grund Ashkel fights the fire at B4: puts it out", "Grund Ashkel makes a tech test to take the ledger: fails"]

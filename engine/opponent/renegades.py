@@ -51,7 +51,8 @@ def known_state(view: dict, seat: str) -> dict:
         seed=0, dice={"state": 0}, world_deck=[], location_deck=[], salvage_deck=[], surface_deck=[],
         salvage_items=dict(view["salvage_scanned"]), salvage_peeks={seat: list(view["salvage_scanned"])},
         surface=surface["board"], docks=surface["docked"], figures=surface["figures"],
-        objective=surface["objective"], containers=dict(surface["scanned"]),
+        objective=surface["objective"], containers=dict(surface["scanned"]), dropped=surface["dropped"],
+        fires=surface["fires"],
         peeks={seat: list(surface["scanned"])},
         bounties={s: b["crew"] for s, b in view["bounties"].items()})
     return known

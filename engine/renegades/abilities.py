@@ -32,6 +32,8 @@ def _refusal(g: Game, ship: Ship, effect: str) -> Optional[str]:
         return f"Nobody is at {station} on the {ship.name} to use it."
     if effect == "overclock" and not g.state.current.attacked:
         return "The drive is redlined after the ship attacked this turn."
+    if effect in MOVES and g.crew_at(ship, "navigation") is None:
+        return f"Nobody is at navigation on the {ship.name} to fly the move."
     return None
 
 

@@ -59,7 +59,7 @@ class Surface(_Schema):
     speed: Annotated[int, msgspec.Meta(ge=0, le=12)]
     attack: Dice
     defense: Optional[DieBonus] = None
-    abilities: list[Literal["rally"]] = []  # special abilities on the surface (docs/renegades.md)
+    abilities: list[Key] = []  # codes of its special abilities on the surface (`crew_abilities`)
 
 
 class StationBonus(_Schema):
@@ -98,6 +98,28 @@ class ShipAbility(_Schema):
     effect: Literal["command", "evasive", "weakness", "targeting", "overclock"]
     name: str
     text: str
+
+
+class CrewAbility(_Schema):
+    """A crewmember's special ability on the surface (N100). `effect`: rally (an action: a
+    party member beside it gets one more action, not for an attack), mend (an action:
+    a conscious crewmember of its side on or beside it heals `add` wounds), strike (a
+    bonus, no action: +`add` to `dice` attack dice, on `attacks` of that kind, only
+    wielding `weapon` when named), charge (a move and an attack as one action), twin (two
+    attacks a round), flight (moves over terrain, levels and opponents, N109). `test`: the
+    test an action ability makes; failed, the action is kept but the ability is spent for
+    the round. `once`: one use a round."""
+
+    code: Key
+    name: str
+    effect: Literal["rally", "mend", "strike", "charge", "twin", "flight"]
+    text: str
+    test: Optional[Test] = None
+    add: Annotated[int, msgspec.Meta(ge=1, le=5)] = 1
+    dice: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1
+    attacks: Literal["all", "melee", "ranged"] = "all"
+    weapon: Optional[Key] = None
+    once: bool = False
 
 
 class Ship(_Schema):
@@ -140,6 +162,7 @@ class Location(_Schema):
     name: str
     from_: Cell = msgspec.field(name="from")
     to: Cell
+    ceiling: Literal["open", "high", "low"] = "open"  # indoors: low keeps giant creatures out (N108)
 
 
 class Orbit(_Schema):
@@ -164,6 +187,9 @@ class SurfaceBoard(_Schema):
     obstructed: list[Cell] = []
     water: list[Cell] = []
     containers: list[Cell] = []
+    elevated: list[Cell] = []  # raised ground, reached by its steps or by flight (N106)
+    sunken: list[Cell] = []  # a pit, reached by its steps, flight or a leap (N106, N107)
+    steps: list[Cell] = []  # squares of raised or sunken ground with steps to the level beside them
 
 
 class Weapon(_Schema):
@@ -216,6 +242,7 @@ class Villain(_Schema):
     search: Dice
     defense: Optional[DieBonus] = None
     escort: Optional[Code] = None
+    keywords: list[Key] = []  # giant: kept out of low-ceilinged tiles (N108)
 
 
 class Test(_Schema):
@@ -241,9 +268,11 @@ class Tactical(_Schema):
 
 
 class Parameter(_Schema):
-    """The mission parameter: in the container on `cell`, or a person standing there."""
+    """The mission parameter: in the container on `cell`, or a person standing there
+    (courier: a leadership test to win over), or lying there (data: a tech test to take;
+    sample: a medical test, N110)."""
 
-    kind: Literal["container", "courier"]
+    kind: Literal["container", "courier", "data", "sample"]
     cell: Cell
     name: str
 
@@ -266,7 +295,7 @@ class Mission(_Schema):
 
 
 class WorldEffect(_Schema):
-    kind: Literal["story", "damage", "repair", "fighters", "enemies"]
+    kind: Literal["story", "damage", "repair", "fighters", "enemies", "fire"]  # fire: a square burns (N111)
     area: Literal["all", "obstructed"] = "all"
     amount: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
     squadron: Optional[Literal["syphon", "zurathi", "dregg"]] = None
@@ -343,7 +372,7 @@ class PackInfo(_Schema):
 SECTIONS = {"crew": Crew, "ships": Ship, "fighters": Fighter, "surfaces": SurfaceBoard,
             "tactical": Tactical, "missions": Mission, "world_events": WorldEvent,
             "weapons": Weapon, "search_items": SearchItem, "villains": Villain,
-            "salvage": SalvageItem,
+            "salvage": SalvageItem, "crew_abilities": CrewAbility,
             "campaigns": CampaignTitle, "gear": Gear, "upgrades": Upgrade}
 
 
@@ -361,6 +390,7 @@ class Pack(msgspec.Struct, frozen=True):
     weapons: dict[str, Weapon]
     search_items: dict[str, SearchItem]
     salvage: dict[str, SalvageItem]
+    crew_abilities: dict[str, CrewAbility]
     villains: dict[str, Villain]
     campaigns: dict[str, CampaignTitle]
     gear: dict[str, Gear]
@@ -441,8 +471,11 @@ def _cross_check(pack: Pack) -> list[str]:
     if not any(p.mission for p in orbit.planets):
         problems.append("orbit.planets: no mission planet")
     for board in pack.surfaces.values():
-        off_board(board.docks + board.blocking + board.obstructed + board.water + board.containers,
-                  board.width, board.height, f"surfaces.{board.code}")
+        off_board(board.docks + board.blocking + board.obstructed + board.water + board.containers
+                  + board.elevated + board.sunken, board.width, board.height, f"surfaces.{board.code}")
+        for cell in board.steps:
+            if cell not in board.elevated and cell not in board.sunken:
+                problems.append(f"surfaces.{board.code}: steps at {cell}, which is neither elevated nor sunken")
         for location in board.locations:
             off_board([location.from_, location.to], board.width, board.height,
                       f"surfaces.{board.code}.locations.{location.code}")
@@ -486,7 +519,15 @@ def _cross_check(pack: Pack) -> list[str]:
         wanted = "skill" if upgrade.target == "crew" else "stat"
         if getattr(upgrade, wanted) is None or (upgrade.skill and upgrade.stat):
             problems.append(f"upgrades.{upgrade.code}: a {upgrade.target} upgrade names a {wanted} (and only that)")
+    for ability in pack.crew_abilities.values():
+        if ability.weapon is not None and ability.weapon not in pack.weapons:
+            problems.append(f"crew_abilities.{ability.code}: no weapon '{ability.weapon}'")
+        if (ability.test is not None) != (ability.effect == "mend"):
+            problems.append(f"crew_abilities.{ability.code}: a mend ability has a test, the others none")
     for crew in pack.crew.values():
+        for code in crew.surface.abilities:
+            if code not in pack.crew_abilities:
+                problems.append(f"crew.{crew.code}: no crew ability '{code}'")
         for bonus in crew.bonuses:
             if bonus.station not in crew.stations:
                 problems.append(f"crew.{crew.code}: a bonus at {bonus.station}, not one of its stations")

@@ -5,15 +5,23 @@ from __future__ import annotations
 from typing import Optional
 
 from engine.renegades import orbit
+from engine.renegades.crew_abilities import attack_bonuses, count_attack, may_attack_again
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember, Figure
-from engine.renegades.pieces import Piece, opposed, standing, weapons
+from engine.renegades.pieces import Piece, card_of, opposed, standing, weapons
 
 
 # --- combat --------------------------------------------------------------------------------------
 def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tuple[int, int]]]:
     """(ranged?, weapon bonus) when `attacker` can attack `target` from where it stands."""
+    card = card_of(g, attacker)
+    if card is not None or card_of(g, target) is not None:  # N115: on a ship's card all are in base contact
+        if card != card_of(g, target):
+            return None
+        kinds = [w for kind in ("melee", "ranged") for w in weapons(g, attacker, kind) if w.bonus]
+        best = max(kinds, key=lambda w: (w.bonus.add * w.bonus.dice, w.code), default=None)
+        return False, ((best.bonus.add, best.bonus.dice) if best else (0, 0))
     if target.cell is None or attacker.cell is None:
         return None
     gap = distance(attacker.cell, target.cell)
@@ -35,12 +43,12 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
 
 
 def attack_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
-    if crew.rounds.get("attack") == g.state.round:
-        return f"{crew.name} has already attacked this round (one attack a round)."
+    if not may_attack_again(g, crew):
+        return f"{crew.name} has already attacked this round (one attack a round, two with a twin ability)."
     if target is crew or not opposed(crew, target):
         return f"{target.name} is not an opponent."
-    if target.cell is None or getattr(target, "ko", False):
-        return f"{target.name} is not standing on the surface."
+    if (target.cell is None and card_of(g, target) is None) or getattr(target, "ko", False):
+        return f"{target.name} is not standing on the surface or fighting on a ship's card."
     if getattr(target, "hidden", False):
         return f"{target.name} is hidden; a successful scan of the room finds it."
     if reach_of(g, crew, target) is None:
@@ -59,6 +67,8 @@ def strike(g: Game, attacker: Piece, target: Piece) -> None:
     red = orbit.bump_highest(rolled, add, count) if add else list(rolled)
     if isinstance(attacker, CrewMember) and attacker.rounds.get("aim") == g.state.round:
         red = orbit.bump_highest(red, 1, 1)
+    for more, dice_count in attack_bonuses(g, attacker, ranged):
+        red = orbit.bump_highest(red, more, dice_count)
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
     defense = [tuple(target.defense)] if target.defense else []
@@ -71,7 +81,7 @@ def strike(g: Game, attacker: Piece, target: Piece) -> None:
     blocked, _ = orbit.best_defense(hits, black, defense)
     wounds = len(hits) - blocked
     if isinstance(attacker, CrewMember):
-        attacker.rounds["attack"] = g.state.round
+        count_attack(g, attacker)
         attacker.hidden = False
     g.emit("crew_attack", attacker=attacker.id, target=target.id, ranged=ranged, dice=rolled, attack=red,
            hits=len(hits), defense=black, rerolled=rerolled, blocked=blocked, wounds=wounds)
@@ -113,6 +123,8 @@ def knock_out(g: Game, crew: CrewMember, by: Optional[str]) -> None:
     if crew.carrying:
         s.crew[crew.carrying].carried_by = None
         crew.carrying = None
+    if crew.cell is None:
+        _fallen_aboard(g, crew)
     obj = s.objective
     if obj is not None and obj.holder == crew.id:
         obj.holder, obj.cell = None, crew.cell
@@ -126,6 +138,25 @@ def knock_out(g: Game, crew: CrewMember, by: Optional[str]) -> None:
     g.emit("knocked_out", crew=crew.id, cell=crew.cell, by=by)
 
 
+def _fallen_aboard(g: Game, crew: CrewMember) -> None:
+    """Knocked out on a ship's card (N115): a boarder is the ship's captive in its med bay
+    (with the parameter, if it carried it, now aboard); the ship's own crew lie in its med bay."""
+    s = g.state
+    ship = crew.boarded or crew.ship
+    if crew.station is not None:
+        del s.ships[ship].stations[crew.station]
+        crew.station = None
+    crew.room = "medbay"
+    crew.rounds["medbay"] = s.round
+    if crew.boarded:
+        crew.boarded, crew.ship, crew.captive = None, ship, True
+        g.emit("captured", crew=crew.id, ship=ship)
+        obj = s.objective
+        if obj is not None and obj.holder == crew.id:
+            obj.holder, obj.ship = None, ship
+            g.emit("parameter_aboard", ship=ship, name=obj.name)
+
+
 def spring_trap(g: Game, cell: str, dice: int) -> None:
     """N33: a booby trap makes one attack of `dice` red dice on every figure and conscious
     crewmember within two squares, each defending on its own."""
@@ -133,9 +164,14 @@ def spring_trap(g: Game, cell: str, dice: int) -> None:
     g.emit("trap", cell=cell, victims=[p.id for p in victims])
     for victim in victims:
         if victim.id in g.state.crew or victim.id in g.state.figures:
-            red = g.state.dice.roll(min(orbit.MAX_DICE, dice))
-            hits = sorted((r for r in red if r >= 4), reverse=True)
-            black = g.state.dice.roll(len(hits))
-            blocked, _ = orbit.best_defense(hits, black, [tuple(victim.defense)] if victim.defense else [])
-            g.emit("trap_attack", target=victim.id, attack=red, defense=black, wounds=len(hits) - blocked)
-            hurt(g, victim, len(hits) - blocked, None)
+            hazard(g, victim, dice, "trap_attack")
+
+
+def hazard(g: Game, victim: Piece, dice: int, kind: str) -> None:
+    """An attack of `dice` red dice by nobody (a trap, a hard landing), defended as any other."""
+    red = g.state.dice.roll(min(orbit.MAX_DICE, dice))
+    hits = sorted((r for r in red if r >= 4), reverse=True)
+    black = g.state.dice.roll(len(hits))
+    blocked, _ = orbit.best_defense(hits, black, [tuple(victim.defense)] if victim.defense else [])
+    g.emit(kind, target=victim.id, attack=red, defense=black, wounds=len(hits) - blocked)
+    hurt(g, victim, len(hits) - blocked, None)

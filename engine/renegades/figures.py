@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import crew_combat, landing, pieces
+from engine.renegades import crew_abilities, crew_combat, landing, pieces
 from engine.renegades.board import distance
 from engine.renegades.content import SQUADRONS
 from engine.renegades.ground import near
-from engine.renegades.orbit import Game, roll_off
+from engine.renegades.orbit import Game, docked_long, roll_off
 from engine.renegades.pieces import Piece
 from engine.renegades.state import CrewMember, Figure
 
@@ -45,8 +45,7 @@ def arrive(g: Game, villain: str, commander: Optional[str], most: int) -> None:
     else:
         count = max(0, min(face, most, card.pool) - present)
     location = s.surface_deck[0]
-    taken = {p.cell for p in pieces.standing(g)} | set(s.docks.values()) | set(s.containers)
-    free = [c for c in g.ground.tile_cells(location) if c not in taken and c not in g.ground.blocking]
+    free = _arrival_squares(g, location, "giant" in card.keywords)
     placed = []
     if commander is not None and commander not in s.figures and free:
         placed.append(place(g, commander, free.pop(s.dice.below(len(free)))).id)
@@ -60,6 +59,26 @@ def arrive(g: Game, villain: str, commander: Optional[str], most: int) -> None:
     s.dice.shuffle(s.surface_deck)
     g.emit("enemies_arrive", villain=villain, die=face, already=present, location=location, figures=placed,
            cells=[s.figures[i].cell for i in placed])
+
+
+def _arrival_squares(g: Game, location: str, giant: bool) -> list[str]:
+    """Free squares of the location's tile; a giant's under an open sky, the nearest to the
+    tile when all of it is under a low ceiling (N108)."""
+    s = g.state
+    taken = {p.cell for p in pieces.standing(g)} | set(s.docks.values()) | set(s.containers) | set(s.fires) \
+        | g.ground.blocking
+    tile = g.ground.tile_cells(location)
+    free = [c for c in tile if c not in taken and not (giant and c in g.ground.low)]
+    if free or not giant:
+        return free
+    outside = [c for c in g.ground.cells if c not in taken and c not in g.ground.low]
+    gap = {c: min(distance(c, t) for t in tile) for c in outside}
+    return [c for c in outside if gap[c] == min(gap.values(), default=0)]
+
+
+def is_giant(g: Game, f: Figure) -> bool:
+    """Giant figures stay out of low-ceilinged tiles (N108)."""
+    return "giant" in g.pack.villains[f.code].keywords
 
 
 # --- targets -------------------------------------------------------------------------------------
@@ -86,6 +105,8 @@ def choose_target(g: Game, f: Figure) -> Optional[CrewMember]:
     then a roll-off."""
     s = g.state
     crew = visible_crew(g)
+    if is_giant(g, f):  # N108: it breaks off from crew under a low ceiling
+        crew = [c for c in crew if c.cell not in g.ground.low]
     if not crew:
         return None
     if f.rank in ("commander", "creature"):
@@ -144,10 +165,18 @@ def act(g: Game, f: Figure) -> None:
             _approach(g, f, lead.cell, 1)
         _attack_nearest(g, f)
         return
+    dock = _lure(g, f)
+    if dock is not None:  # N113: a ship left docked draws every figure that is not fighting
+        g.emit("figure_heads_for", figure=f.id, ship=dock[1], dock=dock[0])
+        if distance(f.cell, dock[0]) > 1:
+            _approach(g, f, dock[0], 1)
+        _attack_nearest(g, f)
+        return
     target = choose_target(g, f)
     f.last_target, f.target = f.target, target.id if target else None
     if target is None:
         g.emit("figure_waits", figure=f.id, reason="nobody in sight")
+        _attack_nearest(g, f)  # a giant may still shoot into a low-ceilinged tile
         return
     g.emit("figure_target", figure=f.id, target=target.id)
     if crew_combat.reach_of(g, f, target) is None:
@@ -158,6 +187,18 @@ def act(g: Game, f: Figure) -> None:
             f.engaged = target.id
     elif f.rank in ("commander", "creature"):
         _attack_nearest(g, f)
+
+
+def _lure(g: Game, f: Figure) -> Optional[tuple[str, str]]:
+    """(dock, ship) of the nearest hero ship docked on the surface for more than one round,
+    for a figure neither in base contact with its opponent nor hurt this round (N113)."""
+    s = g.state
+    engaged = s.crew.get(f.engaged or "")
+    if f.hurt_by or (engaged is not None and engaged.cell and not engaged.ko and near(engaged.cell, f.cell)):
+        return None
+    docked = [(cell, code) for code, cell in s.docks.items() if s.ships[code].kind == "ship"
+              and docked_long(g, s.ships[code])]
+    return min(docked, key=lambda d: (distance(f.cell, d[0]), d), default=None)
 
 
 def _attack_nearest(g: Game, f: Figure) -> None:
@@ -173,7 +214,8 @@ def _attack_nearest(g: Game, f: Figure) -> None:
 def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:
     """Move to the reachable square that can strike at `goal` (within `reach` and sight),
     else the nearest to it, then the cheapest, then first by name."""
-    paths = g.ground.paths(f.cell, f.speed, frozenset(), landing.passable_for(g, f, False))
+    paths = g.ground.paths(f.cell, f.speed, frozenset(), landing.passable_for(g, f, False),
+                           barred=g.ground.low if is_giant(g, f) else frozenset())
     taken = {p.cell for p in pieces.standing(g) if p is not f}
     options = [c for c in paths if c not in taken]
 
@@ -250,7 +292,7 @@ def _npc_crewmember(g: Game, crew: CrewMember) -> None:
             if crew_combat.attack_refusal(g, crew, target) is None:
                 crew_combat.strike(g, crew, target)
                 continue
-            if crew.rounds.get("attack") == s.round or near(crew.cell, target.cell) \
+            if not crew_abilities.may_attack_again(g, crew) or near(crew.cell, target.cell) \
                     or not _step_towards(g, crew, target.cell):
                 return
             continue

@@ -35,6 +35,11 @@ class Ground:
                     self._tile_of[xy_cell(x, y)] = loc.code
         self._around = {c: self._neighbours(c) for c in self.cells}
         self._xy = {c: cell_xy(c) for c in self.cells}
+        self.level = {**{c: 1 for c in spec.elevated}, **{c: -1 for c in spec.sunken}}  # ground: 0 (absent)
+        self.steps = frozenset(spec.steps)
+        self.sunken = frozenset(spec.sunken)
+        self.low = frozenset(c for loc in spec.locations if loc.ceiling == "low" for c in self.tile_cells(loc.code))
+        self._ledges = {c: frozenset(n for n in self._around[c] if not self.on_foot(c, n)) for c in self.cells}
 
     def _neighbours(self, cell: str) -> list[str]:
         x, y = cell_xy(cell)
@@ -62,21 +67,34 @@ class Ground:
         return cell in self.obstructed or len(self._around[cell]) < 8 or any(
             c in self.blocking for c in self._around[cell])
 
+    def on_foot(self, here: str, there: str) -> bool:
+        """N106: a step between neighbours of different levels needs steps on one of them."""
+        level = self.level
+        return level.get(here, 0) == level.get(there, 0) or here in self.steps or there in self.steps
+
+    def at_edge(self, cell: str) -> bool:
+        """Beside lower ground: where a piece on raised ground sees down, or is seen from below."""
+        top = self.level.get(cell, 0)
+        return any(self.level.get(c, 0) < top for c in self._around[cell])
+
     def cost_into(self, cell: str, containers: frozenset) -> int:
         """N27: obstructed terrain, water and containers cost two points to enter."""
         return 2 if cell in self.slow or cell in containers else 1
 
-    def paths(self, start: str, points: int, containers: frozenset,
-              passable: Callable[[str], Optional[int]]) -> dict[str, tuple[int, int, list[str]]]:
+    def paths(self, start: str, points: int, containers: frozenset, passable: Callable[[str], Optional[int]],
+              flying: bool = False, barred: frozenset = frozenset()) -> dict[str, tuple[int, int, list[str]]]:
         """Every square reachable from `start` within `points`: (cost, opponents passed, path).
 
         `passable(cell)` is None where the mover may not go, else how many opponents it
         passes there (their square needs an elude test). N30: among paths of equal cost the
         one passing fewest opponents wins, then the one with fewest diagonal steps, then the
-        one whose last step comes from the square first by column and row.
+        one whose last step comes from the square first by column and row. On foot a change
+        of level needs steps (N106); `flying` pays one point a square and ignores levels
+        (N109); `barred` squares may not be entered (low ceilings for giants, N108).
         """
         xy = self._xy
-        open_to = {c: None if c in self.blocking else passable(c) for c in self.cells}
+        climbing = bool(self.level) and not flying
+        open_to = {c: None if c in self.blocking or c in barred else passable(c) for c in self.cells}
         best: dict[str, tuple] = {start: (0, 0, 0, (-1, -1))}
         came: dict[str, str] = {}
         queue = [(0, 0, 0, (-1, -1), start)]
@@ -85,12 +103,13 @@ class Ground:
             if best[here] != (cost, passed, diagonal, origin):
                 continue
             hx, hy = xy[here]
+            ledges = self._ledges[here] if climbing else ()
             for nxt in self._around[here]:
                 extra = open_to[nxt]
-                if extra is None:
+                if extra is None or nxt in ledges:
                     continue
                 nx, ny = xy[nxt]
-                key = (cost + self.cost_into(nxt, containers), passed + extra,
+                key = (cost + (1 if flying else self.cost_into(nxt, containers)), passed + extra,
                        diagonal + (1 if nx != hx and ny != hy else 0), (hx, hy))
                 if key[0] <= points and (nxt not in best or key < best[nxt]):
                     best[nxt] = key
@@ -107,14 +126,19 @@ class Ground:
 
     def line_of_sight(self, a: str, b: str) -> bool:
         """N36: a straight line between the centres of the squares crosses no blocking
-        square (squares it only grazes at a corner do not block)."""
+        square (squares it only grazes at a corner do not block). N106: between levels the
+        higher of the two must stand at the edge, and ground higher than both blocks."""
+        level = self.level
+        top = max(level.get(a, 0), level.get(b, 0))
+        if level and level.get(a, 0) != level.get(b, 0) and not self.at_edge(a if level.get(a, 0) == top else b):
+            return False
         (ax, ay), (bx, by) = cell_xy(a), cell_xy(b)
         steps = max(abs(bx - ax), abs(by - ay))
         for i in range(1, steps):
             x = ax + (bx - ax) * i / steps
             y = ay + (by - ay) * i / steps
             cell = xy_cell(round(x + 1e-9), round(y + 1e-9))
-            if cell in self.blocking:
+            if cell in self.blocking or level.get(cell, 0) > top:
                 return False
         return True
 

@@ -11,6 +11,8 @@ from typing import Optional
 
 from engine.errors import RuleError
 from engine.renegades.board import distance
+from engine.renegades import dropped
+from engine.renegades.crew_abilities import ability
 from engine.renegades.crew_combat import spring_trap
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
@@ -51,7 +53,7 @@ def dock(g: Game, ship: Ship) -> str:
 def beside_dock(g: Game, ship: Ship) -> Optional[str]:
     """The free square nearest the ship's dock (then first by name): where crew step out."""
     here = g.state.docks[ship.id]
-    taken = {p.cell for p in standing(g)} | set(g.state.docks.values())
+    taken = {p.cell for p in standing(g)} | set(g.state.docks.values()) | set(g.state.fires)
     free = [c for c in g.ground.cells if c not in taken and c not in g.ground.blocking]
     return min(free, key=lambda c: (distance(c, here), c), default=None)
 
@@ -94,11 +96,11 @@ def speed(g: Game, crew: CrewMember) -> int:
 def passable_for(g: Game, mover: Piece, sneaking: bool):
     """How a square counts for a path of `mover`: None where it may not go, else how many
     opponents it passes there (each an elude test unless the mover is hidden)."""
-    docks = set(g.state.docks.values())
+    barred = set(g.state.docks.values()) | set(g.state.fires)  # docked ships and fires (N112)
     where = {p.cell: p for p in standing(g) if p is not mover}
 
     def passable(cell: str) -> Optional[int]:
-        if cell in docks:
+        if cell in barred:
             return None
         other = where.get(cell)
         if other is None or not opposed(mover, other):
@@ -109,10 +111,16 @@ def passable_for(g: Game, mover: Piece, sneaking: bool):
     return passable
 
 
+def flies(g: Game, crew: CrewMember) -> bool:
+    """Whether the crewmember has the flight ability (N109)."""
+    return ability(g, crew, "flight") is not None
+
+
 def reach(g: Game, crew: CrewMember) -> dict[str, tuple[int, int, list[str]]]:
     """Squares the crewmember may end a move on, with their paths."""
+    flying = flies(g, crew)
     paths = g.ground.paths(crew.cell, speed(g, crew), frozenset(g.state.containers),
-                           passable_for(g, crew, crew.hidden))
+                           passable_for(g, crew, crew.hidden or flying), flying)
     taken = {p.cell for p in standing(g) if p is not crew}
     return {c: v for c, v in paths.items() if c != crew.cell and c not in taken}
 
@@ -126,24 +134,26 @@ def confronting(g: Game, crew: CrewMember) -> list[Piece]:
                   key=lambda p: p.id)
 
 
-def move(g: Game, crew: CrewMember, to: str) -> bool:
-    """Move the crewmember to `to`. Returns False when it failed to elude at the start
-    (it may not move this round but keeps the action)."""
-    s = g.state
-    if crew.rounds.get("pinned") == s.round:
+def check_move(g: Game, crew: CrewMember, to: str) -> dict[str, tuple[int, int, list[str]]]:
+    """The crewmember's reach (see `reach`) when it may move to `to`; RuleError if not."""
+    if crew.rounds.get("pinned") == g.state.round:
         raise RuleError(f"{crew.name} failed to elude this round and may not move.")
     if not g.ground.is_cell(to) or to in g.ground.blocking:
         raise RuleError(f"'{to}' is not an open square of the surface board.")
     options = reach(g, crew)
     if to not in options:
         raise RuleError(f"{crew.name} cannot reach {to} this move (speed {speed(g, crew)}; obstructed terrain, "
-                        "water and containers cost two, walls and opponents' squares bar the way).")
-    for other in confronting(g, crew):
-        faces, passed = skill_test(g, crew.skills["stealth"])
-        g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))
-        if not passed:
-            crew.rounds["pinned"] = s.round
-            return False
+                        "water and containers cost two, walls and opponents' squares bar the way, raised and sunken "
+                        "ground are entered by their steps).")
+    return options
+
+
+def move(g: Game, crew: CrewMember, to: str) -> bool:
+    """Move the crewmember to `to`. Returns False when it failed to elude at the start
+    (it may not move this round but keeps the action)."""
+    options = check_move(g, crew, to)
+    if not slip_away(g, crew):
+        return False
     if crew.hidden:
         faces, passed = skill_test(g, crew.skills["stealth"])
         g.emit("stealth", crew=crew.id, dice=faces, passed=bool(passed), moving=True)
@@ -153,9 +163,10 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
     cost, _, path = options[to]
     walked = []
     where = {p.cell: p for p in standing(g) if p is not crew}
+    flying = flies(g, crew)
     for cell in path:
         other = where.get(cell)
-        if other is not None and opposed(crew, other) and not crew.hidden:
+        if other is not None and opposed(crew, other) and not crew.hidden and not flying:
             faces, passed = skill_test(g, crew.skills["stealth"])
             g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))
             if not passed:
@@ -169,6 +180,18 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
     if crew.hidden and not g.ground.by_wall(end):
         crew.hidden = False
         g.emit("noticed", crew=crew.id, cell=end, reason="left the walls and cover")
+    return True
+
+
+def slip_away(g: Game, crew: CrewMember) -> bool:
+    """An elude test against each opponent in base contact before a move (N30); False, and
+    pinned for the round, at the first failure."""
+    for other in confronting(g, crew):
+        faces, passed = skill_test(g, crew.skills["stealth"])
+        g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))
+        if not passed:
+            crew.rounds["pinned"] = g.state.round
+            return False
     return True
 
 
@@ -238,6 +261,8 @@ def scan(g: Game, crew: CrewMember, seat: str, cell: Optional[str]) -> None:
 
 
 # --- interacting ---------------------------------------------------------------------------------
+TAKE_TESTS = {"courier": "leadership", "data": "tech", "sample": "medical"}  # the test to take a parameter
+
 def open_container(g: Game, crew: CrewMember, seat: str, cell: str) -> None:
     """Open a container on or beside the crewmember and take what is inside (N33)."""
     s = g.state
@@ -266,7 +291,7 @@ def open_container(g: Game, crew: CrewMember, seat: str, cell: str) -> None:
             crew.gear.append(code)
             g.emit("taken", crew=crew.id, item=code)
         else:
-            g.emit("discarded", crew=crew.id, item=code, reason="no room to carry it")
+            dropped.lay(g, cell, code, crew, "no room to carry it")
 
 
 def carry(g: Game, crew: CrewMember, code: str) -> None:
@@ -283,8 +308,9 @@ def carry(g: Game, crew: CrewMember, code: str) -> None:
 
 
 def take(g: Game, crew: CrewMember) -> None:
-    """Pick up the mission parameter lying beside the crewmember, win over the courier
-    (a leadership test) or take the courier from an opponent beside it (N34)."""
+    """Pick up the mission parameter lying beside the crewmember (data with a tech test, a
+    sample with a medical test, N110), win over the courier (a leadership test) or take the
+    courier from an opponent beside it (N34)."""
     s = g.state
     obj = s.objective
     if obj is None or obj.ship or obj.sealed and obj.kind == "container":
@@ -303,9 +329,13 @@ def take(g: Game, crew: CrewMember) -> None:
         return
     if obj.cell is None or not near(obj.cell, crew.cell):
         raise RuleError(f"{obj.name} is not on or beside {crew.name}.")
-    if obj.kind == "courier":
-        faces, passed = skill_test(g, crew.skills["leadership"])
-        g.emit("persuade", crew=crew.id, against=None, dice=faces, won=bool(passed))
+    skill = TAKE_TESTS.get(obj.kind)
+    if skill is not None:
+        faces, passed = skill_test(g, crew.skills[skill])
+        if obj.kind == "courier":
+            g.emit("persuade", crew=crew.id, against=None, dice=faces, won=bool(passed))
+        else:
+            g.emit("parameter_test", crew=crew.id, skill=skill, dice=faces, passed=bool(passed), name=obj.name)
         if not passed:
             return
     obj.holder, obj.cell = crew.id, None

@@ -42,14 +42,14 @@ def check(g: Game) -> None:
     ship = s.ships[obj.ship]
     reward = g.pack.missions[s.mission].reward
     if s.tier == 1:
-        _finish(g, "won", ship.faction, {ship.faction: reward}, f"the {ship.name} carried {obj.name} off the surface")
+        finish(g, "won", ship.faction, {ship.faction: reward}, f"the {ship.name} carried {obj.name} off the surface")
     elif not obj.home and ship.critical:
-        _finish(g, "tied", None, {"renegade": reward // 2, "coalition": reward // 2},
+        finish(g, "tied", None, {"renegade": reward // 2, "coalition": reward // 2},
                 f"the {ship.name} was crippled before it reached home with {obj.name}")
     elif s.tier == 2 and obj.home:
-        _finish(g, "won", ship.faction, {ship.faction: reward}, f"the {ship.name} brought {obj.name} home")
+        finish(g, "won", ship.faction, {ship.faction: reward}, f"the {ship.name} brought {obj.name} home")
     elif obj.delivered:
-        _finish(g, "won", ship.faction, {ship.faction: reward}, f"the {ship.name}'s crew delivered {obj.name}")
+        finish(g, "won", ship.faction, {ship.faction: reward}, f"the {ship.name}'s crew delivered {obj.name}")
 
 
 def arrived_home(g: Game, ship) -> None:
@@ -76,7 +76,8 @@ def end_of_round(g: Game) -> None:
     check(g)
 
 
-def _finish(g: Game, outcome: str, winner, reward: dict, reason: str) -> None:
+def finish(g: Game, outcome: str, winner, reward: dict, reason: str) -> None:
+    """End the mission; in the single-team game a Coalition win is the players' loss."""
     s = g.state
     if s.mode == "coop" and outcome == "won":
         outcome = "won" if winner == "renegade" else "lost"

@@ -181,7 +181,7 @@ def fire_down(g: Game, ship: Ship, target: Ship) -> bool:
     """N25: a ship left docked on the mission planet for more than one round may be fired on
     from orbit by a ship within half its range of the planet, any facing, no terrain penalty."""
     planet = g.board.mission_planet
-    if target.docked != planet.code or g.state.round < target.docked_round + 2:
+    if not docked_long(g, target):
         return False
     return min(distance(ship.cell, c) for c in planet.cells) <= ship.range // 2
 
@@ -330,9 +330,16 @@ def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
     g.emit("descended", ship=ship.id, planet=planet, cell=ship.left_from)
 
 
+def boarded(g: Game, ship: Ship) -> bool:
+    """Whether opponents who boarded the ship are fighting aboard (N114)."""
+    return any(c.boarded == ship.id and not c.ko for c in g.state.crew.values())
+
+
 def ascend(g: Game, ship: Ship) -> None:
     if ship.docked is None:
         raise RuleError(f"The {ship.name} is not docked.")
+    if boarded(g, ship):
+        raise RuleError(f"Boarders are fighting aboard the {ship.name}; it cannot rise until they are gone.")
     if ship.docked_round == g.state.round:
         raise RuleError("A ship may not descend and ascend in the same round.")
     taken = g.occupied()
@@ -363,14 +370,14 @@ def _targets(g: Game, npc: Ship) -> list[Ship]:
     fighters, also those docked on the mission planet for more than one round (N59)."""
     found = []
     for s in g.state.ships.values():
-        if not enemies(g, npc, s) or (s.cell is None and not (npc.kind == "fighter" and _docked_long(g, s))):
+        if not enemies(g, npc, s) or (s.cell is None and not (npc.kind == "fighter" and docked_long(g, s))):
             continue
         if (npc.kind == "ship" and s.faction == "renegade") or (npc.kind == "fighter" and s.seat is not None):
             found.append(s)
     return sorted(found, key=lambda s: s.id)
 
 
-def _docked_long(g: Game, ship: Ship) -> bool:
+def docked_long(g: Game, ship: Ship) -> bool:
     """Docked on the mission planet for more than one round: a target from orbit (N25)."""
     return ship.docked == g.board.mission_planet.code and g.state.round >= ship.docked_round + 2
 
@@ -421,7 +428,7 @@ def npc_turn(g: Game, npc: Ship) -> None:
     ship goes home for repairs; Coalition ships follow Renegades who descended."""
     s = g.state
     if npc.docked is not None:
-        if _should_ascend(g, npc) and npc.docked_round < s.round:
+        if _should_ascend(g, npc) and npc.docked_round < s.round and not boarded(g, npc):
             ascend(g, npc)
         else:
             g.emit("npc_waits", ship=npc.id)

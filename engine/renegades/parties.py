@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import itertools
 
-from engine.renegades import crew_combat, figures, landing, orbit, pieces
+from engine.renegades import (boarding, crew_combat, dropped, figures, fire, landing, leaping, orbit, pieces,
+                              special_actions)
 from engine.renegades.board import distance
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
@@ -57,7 +58,7 @@ def advance(g: Game) -> None:
 
 def can_ascend(g: Game, ship) -> bool:
     """A ship docked on the surface since an earlier round may rise (free on the surface)."""
-    return ship.id in g.state.docks and ship.docked_round < g.state.round
+    return ship.id in g.state.docks and ship.docked_round < g.state.round and not orbit.boarded(g, ship)
 
 
 def legal_deploy(g: Game, ship) -> list[str]:
@@ -81,6 +82,9 @@ def legal(g: Game, ship) -> list[str]:
         if crew.ko or crew.ship != ship.id:
             continue
         if crew.cell is None:
+            options += boarding.legal(g, crew, left)
+            if crew.boarded:
+                continue
             if left and ship.id in s.docks and len(pieces.on_surface(g, ship.id)) < pieces.PARTY \
                     and not crew.captive and crew.room != "brig":
                 options.append(f"disembark {code}")
@@ -91,14 +95,15 @@ def legal(g: Game, ship) -> list[str]:
             free.append(f"scan {code}")
             free += [f"scan {code} {c}" for c in sorted(s.containers) if near(c, crew.cell)]
         free += _free(g, crew)
+        picks, drops = dropped.legal(g, crew)
+        free += drops
         if not left:
             continue
-        if "rally" in crew.abilities:
-            options += [f"rally {code} {o}" for o in sorted(s.current.crew) if o != code and s.crew[o].cell
-                        and not s.crew[o].ko and distance(s.crew[o].cell, crew.cell) == 1]
+        options += special_actions.legal(g, crew) + picks + fire.legal(g, crew)
         if crew.rounds.get("pinned") != s.round:
             options += [f"move {code} {c}" for c in sorted(landing.reach(g, crew))]
-        if crew.rounds.get("rallied") != s.round or left > 1:
+            options += [f"leap {code} {c}" for c in leaping.open_leaps(g, crew)]
+        if not special_actions.rallied_last(g, crew):
             options += [f"attack {code} {t.id}" for t in targets if crew_combat.attack_refusal(g, crew, t) is None]
         options += [f"open {code} {c}" for c in sorted(s.containers) if near(c, crew.cell)]
         if not crew.carrying:
@@ -109,6 +114,9 @@ def legal(g: Game, ship) -> list[str]:
         dock = s.docks.get(crew.ship)
         if dock is not None and distance(crew.cell, dock) <= 1:
             options.append(f"board {code}")
+        if not crew.carrying:
+            options += [f"board {code} {x.id}" for x in boarding.targets(g, ship)
+                        if distance(crew.cell, s.docks[x.id]) <= 1]
     if can_ascend(g, ship):
         options.append(f"ascend {ship.id}")
     return options + ["pass"] + free

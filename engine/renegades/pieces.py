@@ -37,18 +37,18 @@ def standing(g: Game) -> list[Piece]:
 
 
 def party(g: Game, ship: str) -> list[CrewMember]:
-    """The conscious crew of `ship` on the surface."""
+    """The conscious crew of `ship` on the surface (boarders of an opposing ship included)."""
     return [c for c in g.state.crew.values()
-            if c.ship == ship and c.cell is not None and not c.ko and not c.captive]
+            if c.ship == ship and (c.cell is not None or c.boarded) and not c.ko and not c.captive]
 
 
 def on_surface(g: Game, ship: str) -> list[CrewMember]:
-    """Every crewmember of `ship` on the surface, conscious or not (the three-at-once limit)."""
-    return [c for c in g.state.crew.values() if c.ship == ship and c.cell is not None and not c.captive]
+    """Every crewmember of `ship` on the surface or boarding, conscious or not (the three-at-once limit)."""
+    return [c for c in g.state.crew.values() if c.ship == ship and (c.cell is not None or c.boarded) and not c.captive]
 
 
 def aboard(g: Game, ship: str) -> list[CrewMember]:
-    return sorted((c for c in g.state.crew.values() if c.ship == ship and c.cell is None),
+    return sorted((c for c in g.state.crew.values() if c.ship == ship and c.cell is None and not c.boarded),
                   key=lambda c: c.id)
 
 
@@ -76,6 +76,18 @@ def docked_ship(g: Game, crew: CrewMember) -> Optional[Ship]:
     if ship is None or ship.id not in g.state.docks:
         return None
     return ship
+
+
+def card_of(g: Game, piece: Piece) -> Optional[str]:
+    """The docked ship on whose card the crewmember fights (N115): the opposing one it
+    boarded, or its own while it is conscious aboard it; None for everybody else."""
+    if not isinstance(piece, CrewMember) or piece.ko:
+        return None
+    if piece.boarded:
+        return piece.boarded
+    if piece.cell is None and piece.ship in g.state.docks and not piece.captive and piece.room != "brig":
+        return piece.ship
+    return None
 
 
 def piece(g: Game, code: str) -> Optional[Piece]:

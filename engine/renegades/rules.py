@@ -17,9 +17,8 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import (abilities, bounties, crew_combat, figures, landing, medbay, missions, orbit, parties,
-                              pieces, salvage)
-from engine.renegades.board import distance
+from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, landing, leaping,
+                              medbay, missions, orbit, parties, pieces, salvage, special_actions)
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
@@ -164,6 +163,9 @@ def _world_event(g: Game, code: str) -> None:
     if effect.kind == "enemies":
         figures.arrive(g, effect.villain, effect.commander, effect.most)
         return
+    if effect.kind == "fire":
+        fire.ignite(g)
+        return
     if card.where == "surface" or effect.kind == "story":
         return
     if effect.kind == "damage":
@@ -238,9 +240,10 @@ def _orbital(g: Game, verb: str) -> None:
         raise RuleError(f"'{verb}' with a ship is for the ship's turn in the orbital phase.")
 
 
-def _crewmember(g: Game, code: str, action: bool = True, aboard: bool = False):
-    """The crewmember of the acting landing party named `code`; with `action`, one that has
-    an action left (spent by the caller)."""
+def _crewmember(g: Game, code: str, action: bool = True, aboard: Optional[bool] = False):
+    """The crewmember of the acting landing party named `code`, on the surface (or with
+    `aboard` aboard; None: either); with `action`, one that has an action left (spent by
+    the caller)."""
     s = g.state
     if s.phase != "surface" or s.current is None:
         raise RuleError("Crewmembers act in the surface phase, on their landing party's turn.")
@@ -249,7 +252,7 @@ def _crewmember(g: Game, code: str, action: bool = True, aboard: bool = False):
         raise RuleError(f"{code} is not in the {s.current.ship}'s landing party this turn.")
     if crew.ko:
         raise RuleError(f"{crew.name} is unconscious.")
-    if (crew.cell is None) != aboard:
+    if aboard is not None and (crew.cell is None) != aboard:
         raise RuleError(f"{crew.name} is aboard the ship; disembark first." if crew.cell is None
                         else f"{crew.name} is already on the surface.")
     if action and s.current.crew[code] <= 0:
@@ -278,14 +281,14 @@ def _on_move(g, seat, args):
 
 def _on_attack(g, seat, args):
     if g.state.phase == "surface":
-        crew = _crewmember(g, args[0])
+        crew = _crewmember(g, args[0], aboard=None)
         target = pieces.piece(g, args[1])
         if target is None:
             raise RuleError(f"No crewmember or figure '{args[1]}' on the surface.")
         refusal = crew_combat.attack_refusal(g, crew, target)
         if refusal:
             raise RuleError(refusal)
-        if crew.rounds.get("rallied") == g.state.round and g.state.current.crew[crew.id] <= 1:
+        if special_actions.rallied_last(g, crew):
             raise RuleError(f"{crew.name}'s last action came from a rally and cannot be an attack.")
         crew_combat.strike(g, crew, target)
         _use(g, crew)
@@ -336,6 +339,11 @@ def _on_deploy(g, seat, args):
 def _on_ascend(g, seat, args):
     s = g.state
     if s.phase == "surface":
+        seized = s.ships.get(args[0])
+        holder = next((c for c in boarding.boarders(g, seized) if c.id in s.current.crew), None) if seized else None
+        if holder is not None:
+            boarding.fly_off(g, holder, seized)
+            return
         ship = _acting_ship(g, args[0])
         if ship.id not in s.docks:
             raise RuleError(f"The {ship.name} is not docked on the surface.")
@@ -419,32 +427,19 @@ def _surface_tactic(g, seat, args):
 
 def _surface_action(act, action=True, aboard=False):
     """A surface command on one crewmember: `act(g, crew, seat, rest)`; spends an action
-    when `action`."""
+    when `action`, unless `act` returns False (a test failed before anything was done)."""
     def handler(g, seat, args):
         crew = _crewmember(g, args[0], action, aboard)
-        act(g, crew, seat, args[1:])
-        if action:
+        if act(g, crew, seat, args[1:]) is not False and action:
             _use(g, crew)
     return handler
 
 
-def _rally(g, crew, seat, rest):
-    """The rally ability: a friendly crewmember of the party beside it gets one more
-    action this turn, not for an attack (N52)."""
-    s = g.state
-    other = s.crew.get(rest[0])
-    if "rally" not in crew.abilities:
-        raise RuleError(f"{crew.name} has no rally ability.")
-    if other is None or other is crew or other.id not in s.current.crew or other.cell is None or other.ko \
-            or distance(other.cell, crew.cell) != 1:
-        raise RuleError(f"{rest[0]} is not conscious crew of this landing party beside {crew.name}.")
-    s.current.crew[other.id] += 1
-    other.rounds["rallied"] = s.round
-    g.emit("rallied", crew=crew.id, other=other.id)
-
-
 def _disembark(g, crew, seat, rest):
-    landing.step_out(g, crew, g.state.ships[crew.ship])
+    if crew.boarded:
+        boarding.leave(g, crew)
+    else:
+        landing.step_out(g, crew, g.state.ships[crew.ship])
 
 
 def _on_pass(g, seat, args):
@@ -488,12 +483,24 @@ COMMANDS: dict[str, Verb] = {
     "hide": Verb(_surface_action(lambda g, c, seat, r: landing.hide(g, c), False), "hide CREW", 1, 1, "U"),
     "carry": Verb(_surface_action(lambda g, c, seat, r: landing.carry(g, c, r[0])), "carry CREW OTHER", 2, 2, "U"),
     "take": Verb(_surface_action(lambda g, c, seat, r: landing.take(g, c)), "take CREW", 1, 1, "U"),
-    "board": Verb(_surface_action(lambda g, c, seat, r: landing.board(g, c)), "board CREW", 1, 1, "U"),
+    "board": Verb(_surface_action(lambda g, c, seat, r: boarding.board(g, c, r[0]) if r else landing.board(g, c)),
+                  "board CREW [SHIP]", 1, 2, "U"),
     "give": Verb(_surface_action(lambda g, c, seat, r: landing.give(g, c, r[0], r[1]), False),
                  "give CREW OTHER ITEM", 3, 3, "UUL"),
     "tactic": Verb(_either("tactic", _orbital_tactic, _surface_tactic),
                    "tactic COMMANDER CREW | tactic SHIP [LEG ...]", 1, 5, "U"),
-    "rally": Verb(_surface_action(_rally), "rally CREW OTHER", 2, 2, "U"),
+    "rally": Verb(_surface_action(lambda g, c, seat, r: special_actions.rally(g, c, r[0])), "rally CREW OTHER",
+                  2, 2, "U"),
+    "mend": Verb(_surface_action(lambda g, c, seat, r: special_actions.mend(g, c, r[0])), "mend CREW OTHER",
+                 2, 2, "U"),
+    "charge": Verb(_surface_action(lambda g, c, seat, r: special_actions.charge(g, c, r[0], r[1])),
+                   "charge CREW SQUARE TARGET", 3, 3, "U"),
+    "drop": Verb(_surface_action(lambda g, c, seat, r: dropped.drop(g, c, r[0], r[1] if len(r) > 1 else c.cell),
+                                 False), "drop CREW ITEM [SQUARE]", 2, 3, "ULU"),
+    "pickup": Verb(_surface_action(lambda g, c, seat, r: dropped.pick_up(g, c, r[0], r[1])),
+                   "pickup CREW SQUARE ITEM", 3, 3, "UUL"),
+    "douse": Verb(_surface_action(lambda g, c, seat, r: fire.douse(g, c, r[0])), "douse CREW SQUARE", 2, 2, "U"),
+    "leap": Verb(_surface_action(lambda g, c, seat, r: leaping.leap(g, c, r[0])), "leap CREW SQUARE", 2, 2, "U"),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
 
@@ -597,6 +604,8 @@ def display_names(state: GameState) -> dict[str, str]:
     names.update({code: ship.name if ship.kind == "ship" else f"{ship.name} {code.rsplit('-', 1)[-1]}"
                   for code, ship in state.ships.items()})  # fighters share a name: 'Dregg fighter 2'
     names.update({code: figure.name for code, figure in state.figures.items()})
+    names.update({code: ability.name for code, ability in g.pack.crew_abilities.items()})
+    names.update({code: item.name for code, item in [*g.pack.weapons.items(), *g.pack.search_items.items()]})
     return names
 
 
@@ -611,6 +620,8 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     view["location_deck_count"] = len(view.pop("location_deck", []))
     view.pop("containers", None)
     view.pop("peeks", None)
+    view.pop("dropped", None)
+    view.pop("fires", None)
     view.pop("salvage_items", None)
     view.pop("salvage_peeks", None)
     view["salvage_deck_count"] = len(view.pop("salvage_deck", []))
@@ -633,10 +644,16 @@ def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     return {
         "board": ground.code, "name": ground.name, "width": ground.width, "height": ground.height,
         "docks": list(ground.docks), "blocking": list(spec.blocking), "obstructed": list(spec.obstructed),
-        "water": list(spec.water),
-        "tiles": [{"code": t.code, "name": t.name, "from": t.from_, "to": t.to} for t in spec.locations],
+        "water": list(spec.water), "elevated": list(spec.elevated), "sunken": list(spec.sunken),
+        "steps": list(spec.steps),
+        "tiles": [{"code": t.code, "name": t.name, "from": t.from_, "to": t.to, "ceiling": t.ceiling}
+                  for t in spec.locations],
         "docked": dict(state.docks),
+        "boarded": {ship: sorted(c.id for c in state.crew.values() if c.boarded == ship and not c.ko)
+                    for ship in sorted({c.boarded for c in state.crew.values() if c.boarded})},
         "containers": sorted(state.containers),
+        "dropped": {cell: list(items) for cell, items in state.dropped.items()},
+        "fires": list(state.fires),
         "scanned": {cell: state.containers[cell] for cell in state.peeks.get(seat or "", [])
                     if cell in state.containers},
         "crew": crew,

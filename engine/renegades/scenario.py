@@ -70,7 +70,7 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
     """The surface keys: docks, crew (any CrewMember field; a square takes it off its
     station), figures (replacing the mission's guards), tactical (seat -> its cards),
     bounties (seat -> the crewmember it hunts),
-    surface_deck, containers, objective."""
+    surface_deck, containers, fires, objective."""
     for code, cell in (spec.get("docks") or {}).items():
         ship = state.ships[code]
         state.docks[code] = cell
@@ -108,6 +108,8 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
         state.surface_deck = list(spec["surface_deck"])
     if "containers" in spec:
         state.containers = dict(spec["containers"] or {})
+    if "fires" in spec:
+        state.fires = list(spec["fires"] or [])
     if "objective" in spec:
         state.objective = msgspec.convert(spec["objective"], Objective) if spec["objective"] else None
 

@@ -31,6 +31,7 @@ class CrewMember(_Data):
     defense: list[int] = []  # [add, dice] of its defense bonus, or empty
     abilities: list[str] = []  # special abilities on the surface (rally)
     cell: Optional[str] = None  # its square on the surface board; None while aboard
+    boarded: Optional[str] = None  # the opposing docked ship it has boarded (fighting on its card, N114)
     room: Optional[str] = None  # aboard and off station: medbay | brig | None (crew quarters)
     ko: bool = False  # unconscious
     captive: bool = False  # held by the other side (in the med bay, then the brig)
@@ -114,7 +115,7 @@ class Figure(_Data):
 class Objective(_Data):
     """The mission parameter: where it is and who has it."""
 
-    kind: str  # container | courier
+    kind: str  # container | courier | data | sample
     name: str
     cell: Optional[str] = None  # lying or standing on the surface (None: carried or aboard)
     sealed: bool = True  # a container parameter still shut in its container
@@ -183,6 +184,8 @@ class GameState(_Data):
     docks: dict[str, str] = {}  # ship id -> its dock square on the surface board
     containers: dict[str, str] = {}  # square -> search item inside (hidden until opened)
     peeks: dict[str, list[str]] = {}  # seat -> container squares it has scanned (private)
+    dropped: dict[str, list[str]] = {}  # square -> weapons and items lying face up there (public)
+    fires: list[str] = []  # burning squares of the surface (public)
     figures: dict[str, Figure] = {}  # non-player figures on the surface
     figures_made: int = 0
     surface_deck: list[str] = []  # surface locations, reshuffled after each use

@@ -15,7 +15,7 @@ Namer = dict[str, str]
 Fallback = Callable[[dict, Namer], str]
 
 _SILENT = {"turn_over", "npc_target", "roll_off", "figure_target", "npc_crew_target"}  # folded, or bookkeeping
-_WORLD = {"world_event", "event_damage", "repaired", "fighters_arrive", "last_world_card"}
+_WORLD = {"world_event", "event_damage", "repaired", "fighters_arrive", "last_world_card", "fire_starts"}
 _OPENERS = {"ship_turn", "round", "game_over", "surface_phase", "party_turn", "figures_phase",
             "npc_party"}  # these end an NPC or world phase line
 _ACTORS = {"npc_turn": ("ship", "NPC ships"), "figure_turn": ("figure", "On the surface"),
@@ -52,6 +52,17 @@ _CLAUSES = {
     "salvage_disarmed": "{ship} makes the scanned explosive safe",
     "salvage_explodes": "the salvage explodes on {ship}: {damage} damage",
     "penetrating_damage": "{ship} finds a seam in {target}'s armour: {amount} damage",
+    "rallied": "{crew} rallies {other}: one more action, not for an attack",
+    "healed": "{crew} loses {amount} wounds",
+    "charge": "{crew} charges to {to} to attack {target}",
+    "charge_stopped": "{crew} is stopped at {cell}, out of reach of {target}",
+    "picked_up": "{crew} picks up {item} at {cell}",
+    "figure_heads_for": "{figure} heads for the {ship} docked at {dock}",
+    "boarded_enemy": "{crew} boards the {ship}",
+    "left_ship": "{crew} steps off the {ship} at {cell}",
+    "ship_seized": "the {ship} is seized and flown off",
+    "leapt": "{crew} leaps down into the sunken ground at {cell}",
+    "leap_attack": "{target} lands hard: {wounds} wound(s)",
 }
 
 
@@ -86,7 +97,7 @@ def _walked(event: dict, names: Namer) -> str:
 
 def _test(event: dict, names: Namer) -> str:
     """A ship ability or orbital tactic: who tested, and whether it worked."""
-    what = event.get("ability") or event.get("card")
+    what = _name(event.get("ability") or event.get("card"), names)
     outcome = "passes" if event.get("passed") else "fails"
     return f"{_name(event['crew'], names)} tries {what} ({' '.join(map(str, event['dice']))}): {outcome}"
 
@@ -96,7 +107,28 @@ def _scan(event: dict, names: Namer) -> str:
     return f"{_name(event['ship'], names)} scans the salvage at {event['cell']} and {found}"
 
 
-_TOLD = {"ship_ability": _test, "scan_salvage": _scan,
+def _dropped(event: dict, names: Namer) -> str:
+    why = " (no room to carry it)" if event.get("reason") != "dropped" else ""
+    return f"{_name(event['crew'], names)} drops {_name(event['item'], names)} on {event['cell']}{why}"
+
+
+def _fire(event: dict, names: Namer) -> str:
+    if event.get("cell") is None:
+        return f"no square of {event['location']} can burn"
+    return f"fire breaks out at {event['cell']}"
+
+
+def _douse(event: dict, names: Namer) -> str:
+    outcome = "puts it out" if event.get("passed") else "fails"
+    return f"{_name(event['crew'], names)} fights the fire at {event['cell']}: {outcome}"
+
+
+def _parameter_test(event: dict, names: Namer) -> str:
+    outcome = "takes it" if event.get("passed") else "fails"
+    return f"{_name(event['crew'], names)} makes a {event['skill']} test to take {event['name']}: {outcome}"
+
+
+_TOLD = {"dropped": _dropped, "fire_starts": _fire, "douse": _douse, "parameter_test": _parameter_test, "ship_ability": _test, "crew_ability": _test, "scan_salvage": _scan,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 
 

@@ -199,6 +199,9 @@ class Console:
                 pieces = [f"{code} {c['cell']}{' (out)' if c['ko'] else ''}{' (hidden)' if c['hidden'] else ''}"
                           for code, c in surface["crew"].items()]
                 pieces += [f"{code} {f['cell']}" for code, f in surface.get("figures", {}).items()]
+                pieces += [f"{', '.join(crew)} boarding {ship}" for ship, crew in surface.get("boarded", {}).items()]
+                pieces += [f"fire {cell}" for cell in surface.get("fires", [])]
+                pieces += [f"{', '.join(items)} dropped at {cell}" for cell, items in surface.get("dropped", {}).items()]
                 self.say("  Surface: " + "; ".join(pieces))
             os.makedirs(self.folder, exist_ok=True)
             for name, data in drawn:
