@@ -195,7 +195,7 @@ class Console:
             wanted = update.images + ["status"] * (self.ruleset == "renegades")  # crews and damage, each action
             drawn = await asyncio.to_thread(pictures.draw, self.ruleset, view, update.events, wanted)
             surface = view.get("surface") or {}
-            if surface.get("crew"):  # no picture of the surface board yet: its pieces as text
+            if surface.get("crew"):  # beside surface.png, its pieces in words for the terminal
                 pieces = [f"{code} {c['cell']}{' (out)' if c['ko'] else ''}{' (hidden)' if c['hidden'] else ''}"
                           for code, c in surface["crew"].items()]
                 pieces += [f"{code} {f['cell']}" for code, f in surface.get("figures", {}).items()]
