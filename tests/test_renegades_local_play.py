@@ -12,7 +12,8 @@ async def test_a_scripted_renegades_game_plays_to_the_end_and_draws_its_pictures
     assert await play_local(database, str(tmp_path / "pictures"), seed=3, ask=ask, say=said.append,
                             ruleset="renegades") == 0
     text = "\n".join(said)
-    assert "1. move KESTREL" in text  # '?' lists the legal commands
+    # '?' asks the ship's decision as a question and lists the legal commands by name
+    assert "What does the Kestrel do next? (2 action(s) left)\n  1. move Kestrel " in text
     assert "It is the KESTREL's turn" in text  # an illegal command is explained
     assert "Computer acts:" in text
     drawn = sorted(p.name for p in (tmp_path / "pictures").iterdir())
