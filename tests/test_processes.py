@@ -97,19 +97,43 @@ async def test_two_connections_writing_the_same_games_in_opposite_orders_apply_e
         await b.close()
 
 
-async def test_services_starting_together_on_a_new_postgresql_database_migrate_once_and_all_write(postgres_url):
-    # (PostgreSQL only: several processes starting at once on a new SQLite file may be
-    # told it is busy, as before; processes that share a database use PostgreSQL)
-    services = await asyncio.gather(*(GameService.open(postgres_url) for _ in range(3)))
+async def _start_and_play(url, channel):
+    """What a process does when it starts: open (and migrate) the database, then play a move."""
+    service = await GameService.open(url)
     try:
-        for n, service in enumerate(services):
-            game_id = await new_game(service, channel=50 + n)
-            user = USERS[(await service.get(game_id)).awaited[0].seat]
-            version, commands = await service.legal_commands(game_id, user)
-            assert (await service.submit(game_id, user, commands[0], version)).version == version + 1
+        game_id = await new_game(service, channel=channel)
+        user = USERS[(await service.get(game_id)).awaited[0].seat]
+        version, commands = await service.legal_commands(game_id, user)
+        assert (await service.submit(game_id, user, commands[0], version)).version == version + 1
     finally:
-        for service in services:
-            await service.close()
+        await service.close()
+
+
+def starter(url, channel, barrier):
+    """Entry point of a process that starts at the same moment as the others."""
+    barrier.wait()
+    asyncio.run(_start_and_play(url, channel))
+
+
+def test_processes_starting_together_on_a_new_database_migrate_once_and_all_write(database_url):
+    fork = multiprocessing.get_context("fork")
+    barrier = fork.Barrier(4)
+    processes = [fork.Process(target=starter, args=(database_url, 50 + n, barrier)) for n in range(4)]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(120)
+    assert [p.exitcode for p in processes] == [0] * 4
+    asyncio.run(_check_games(database_url, 4))
+
+
+async def _check_games(url, count):
+    database = await Database.open(url)
+    try:
+        for game_id in range(1, count + 1):
+            assert [e.seq for e in await database.log(game_id)] == [1]
+    finally:
+        await database.close()
 
 
 # ---- leases: a clock runs in one process ------------------------------------------------------
