@@ -44,6 +44,7 @@ import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass
+from typing import Optional
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -69,12 +70,31 @@ class Table:
     users: dict  # seat -> user id
 
 
+@dataclass(frozen=True)
+class Plan:
+    """What one bot process plays: its shards' games, how, until when, and where it
+    writes its acknowledgements ("game version" lines) and its report (JSON)."""
+
+    url: str
+    shard_count: int
+    shard_ids: tuple[int, ...]
+    tables: list[Table]
+    think: float  # mean seconds a player thinks before each move
+    start: float  # when play begins (time.time())
+    until: float  # when it ends
+    acks: str
+    report: str
+    seed: int
+    moves: Optional[int] = None  # stop once this many moves are acknowledged
+    double_clicks: float = DOUBLE_CLICKS  # share of one-click choices clicked twice at once
+
+
 def guild_id(n: int) -> int:
     """The id of the benchmark's guild n: Discord's shard rule spreads them evenly."""
     return (1_000_000 + n) << 22
 
 
-async def _setup(url: str, games: int, guilds: int, seed: int) -> list[Table]:
+async def setup(url: str, games: int, guilds: int, seed: int) -> list[Table]:
     """Create and start `games` games, one per thread, spread over `guilds` guilds."""
     service = await GameService.open(url)
     rng = random.Random(seed)
@@ -102,15 +122,14 @@ def on_panel_page(message: dict, index: int) -> bool:
                for c in FakeDiscord.components(message))
 
 
-async def _table(fake: FakeDiscord, table: Table, think: float, until: float, typed: dict, stats: Counter,
-                 rng: random.Random):
-    """One game's players until the time is up (a game that ends is left ended)."""
+async def _table(fake: FakeDiscord, table: Table, plan: Plan, typed: dict, stats: Counter, rng: random.Random):
+    """One game's players until the plan ends (a game that ends is left ended)."""
     members = {seat: user(uid, seat) for seat, uid in table.users.items()}
     panels: dict[str, int] = {}  # seat -> the player's panel message
     service = fake.bot.service
     while True:
-        await asyncio.sleep(min(rng.expovariate(1 / think), max(0.0, until - time.time())))
-        if time.time() >= until:
+        await asyncio.sleep(min(rng.expovariate(1 / plan.think), max(0.0, plan.until - time.time())))
+        if time.time() >= plan.until or (plan.moves is not None and stats["acknowledged"] >= plan.moves):
             return
         info = await service.get(table.game_id)
         if info.status != "active":
@@ -134,15 +153,16 @@ async def _table(fake: FakeDiscord, table: Table, think: float, until: float, ty
             await fake.answer(opened)
             panels[seat] = int(fake.original(opened)["id"])
             panel = fake.messages[panels[seat]]
-        clicks = 2 if on_panel_page(panel, index) and rng.random() < DOUBLE_CLICKS else 1
+        clicks = 2 if on_panel_page(panel, index) and rng.random() < plan.double_clicks else 1
         stats["double clicks"] += clicks - 1
         await asyncio.gather(*(choose(fake, members[seat], panel, commands, index) for _ in range(clicks)))
 
 
-async def _bot(url, shards, own, tables, think, start, until, acks_path, report_path, seed):
-    """One bot process: boot, learn its guilds, hold its games, then play until `until`."""
-    fake = FakeDiscord(pytest.MonkeyPatch(), url, shard_count=shards, shard_ids=own, record=False)
-    acks = os.open(acks_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+async def _bot(plan: Plan):
+    """One bot process: boot, learn its guilds, hold its games, then play the plan."""
+    fake = FakeDiscord(pytest.MonkeyPatch(), plan.url, shard_count=plan.shard_count, shard_ids=plan.shard_ids,
+                       record=False)
+    acks = os.open(plan.acks, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     latencies: list[float] = []
     typed: dict[str, tuple[int, int]] = {}  # /play token -> (game, version it was typed at)
     stats: Counter = Counter()
@@ -154,23 +174,24 @@ async def _bot(url, shards, own, tables, think, start, until, acks_path, report_
         custom_id = payload["data"].get("custom_id")
         game_id, version = map(int, custom_id.split(":")[2:4]) if custom_id else typed.pop(payload["token"])
         os.write(acks, f"{game_id} {version + 1}\n".encode())
+        stats["acknowledged"] += 1
         latencies.append(seconds)
 
     async with fake:
-        for table in tables:
+        for table in plan.tables:
             if table.channel_id not in fake.channels:
                 fake.add_channel(table.guild_id, table.channel_id)
             fake.add_channel(table.guild_id, table.thread_id, parent_id=table.channel_id)
-        for guild in {t.guild_id for t in tables}:
+        for guild in {t.guild_id for t in plan.tables}:
             fake.guild(guild_id=guild)
-        for table in tables:  # a running bot has its games in memory: load them before the clock starts
+        for table in plan.tables:  # a running bot has its games in memory: load them before the clock starts
             await fake.bot.service.get(table.game_id)
         fake.answering, fake.on_answer = True, answered
-        await asyncio.sleep(max(0.0, start - time.time()))
+        await asyncio.sleep(max(0.0, plan.start - time.time()))
         began = time.time()
-        rng = random.Random(seed)
-        results = await asyncio.gather(*(_table(fake, t, think, until, typed, stats, random.Random(rng.random()))
-                                         for t in tables), return_exceptions=True)
+        rng = random.Random(plan.seed)
+        results = await asyncio.gather(*(_table(fake, t, plan, typed, stats, random.Random(rng.random()))
+                                         for t in plan.tables), return_exceptions=True)
         failures = [f"{type(r).__name__}: {r}" for r in results if isinstance(r, BaseException)]
         try:
             fake.check()
@@ -178,13 +199,13 @@ async def _bot(url, shards, own, tables, think, start, until, acks_path, report_
             failures.append(f"logged: {logged}")
         seconds = time.time() - began
     os.close(acks)
-    with open(report_path, "w") as f:
+    with open(plan.report, "w") as f:
         json.dump({"latencies": latencies, "seconds": seconds, "failures": failures, "stats": stats}, f)
 
 
-def bot_process(*args) -> None:
+def bot_process(plan: Plan) -> None:
     """Entry point of a bot process."""
-    asyncio.run(_bot(*args))
+    asyncio.run(_bot(plan))
 
 
 def acknowledged(path: str) -> list[tuple[int, int]]:
@@ -195,7 +216,8 @@ def acknowledged(path: str) -> list[tuple[int, int]]:
         return [tuple(map(int, line.split())) for line in f.read().split("\n")[:-1]]
 
 
-async def _lost(url: str, acked: list[tuple[int, int]]) -> int:
+async def lost_moves(url: str, acked: list[tuple[int, int]]) -> int:
+    """How many acknowledged (game, version) pairs are missing from the games' logs."""
     database = await Database.open(url)
     try:
         logged = {}
@@ -208,7 +230,7 @@ async def _lost(url: str, acked: list[tuple[int, int]]) -> int:
 
 def run(label: str, url: str, processes: int, args, folder: str) -> None:
     """Set up, play with `processes` bot processes, check and print the figures."""
-    tables = asyncio.run(_setup(url, args.games, args.guilds, args.seed))
+    tables = asyncio.run(setup(url, args.games, args.guilds, args.seed))
     shards = max(processes, 2)  # the same guilds and shards for both engines
     own = [tuple(range(shards))] if processes == 1 else [(i,) for i in range(processes)]
     shares = [[t for t in tables if shard_of(t.guild_id, shards) in ids] for ids in own]
@@ -217,8 +239,8 @@ def run(label: str, url: str, processes: int, args, folder: str) -> None:
     until = start + args.seconds
     files = [(os.path.join(folder, f"{label}-{i}.acks"), os.path.join(folder, f"{label}-{i}.json"))
              for i in range(processes)]
-    workers = [fork.Process(target=bot_process, args=(url, shards, ids, share, args.think, start, until, acks, report,
-                                                      args.seed + i))
+    workers = [fork.Process(target=bot_process, args=(Plan(url, shards, ids, share, args.think, start, until, acks,
+                                                           report, args.seed + i),))
                for i, (ids, share, (acks, report)) in enumerate(zip(own, shares, files))]
     for w in workers:
         w.start()
@@ -232,7 +254,7 @@ def run(label: str, url: str, processes: int, args, folder: str) -> None:
     acked = [a for acks, _ in files for a in acknowledged(acks)]
     reports = [json.load(open(report)) for _, report in files if os.path.exists(report)]
     latencies = sorted(x * 1000 for r in reports for x in r["latencies"])
-    lost = asyncio.run(_lost(url, acked))
+    lost = asyncio.run(lost_moves(url, acked))
     doubled = len(acked) - len(set(acked))
     p95 = latencies[int(len(latencies) * 0.95)] if latencies else float("nan")
     failures = [f for r in reports for f in r["failures"]]
