@@ -1,6 +1,6 @@
 """Ready Room bot processes on one PostgreSQL against one bot process on SQLite, same load.
 
-    nice python benchmarks/scale_bench.py [--games 2000] [--seconds 30] [--think 60]
+    nice python benchmarks/scale_bench.py [--games 2000] [--seconds 30] [--think 120]
     nice python benchmarks/scale_bench.py --crash        # SIGKILL one bot process half-way
 
 Each run sets up `--games` active games in `--guilds` guilds (each game in a thread of
@@ -188,19 +188,19 @@ async def _bot(plan: Plan):
             await fake.bot.service.get(table.game_id)
         fake.answering, fake.on_answer = True, answered
         await asyncio.sleep(max(0.0, plan.start - time.time()))
-        began = time.time()
+        began, cpu = time.time(), time.process_time()
         rng = random.Random(plan.seed)
         results = await asyncio.gather(*(_table(fake, t, plan, typed, stats, random.Random(rng.random()))
                                          for t in plan.tables), return_exceptions=True)
+        cpu = time.process_time() - cpu
         failures = [f"{type(r).__name__}: {r}" for r in results if isinstance(r, BaseException)]
         try:
             fake.check()
         except CallbackError as logged:
             failures.append(f"logged: {logged}")
-        seconds = time.time() - began
     os.close(acks)
     with open(plan.report, "w") as f:
-        json.dump({"latencies": latencies, "seconds": seconds, "failures": failures, "stats": stats}, f)
+        json.dump({"latencies": latencies, "late": began - plan.start, "cpu": cpu, "failures": failures, "stats": stats}, f)
 
 
 def bot_process(plan: Plan) -> None:
@@ -259,10 +259,15 @@ def run(label: str, url: str, processes: int, args, folder: str) -> None:
     p95 = latencies[int(len(latencies) * 0.95)] if latencies else float("nan")
     failures = [f for r in reports for f in r["failures"]]
     stats = sum((Counter(r["stats"]) for r in reports), Counter())
+    cpu = sum(r["cpu"] for r in reports) / max(1, sum(r["stats"].get("acknowledged", 0) for r in reports))
     print(f"{label}: {processes} bot process(es), {shards} shards, {args.guilds} guilds, {args.games} games,"
           f" {len(acked)} moves acknowledged in {args.seconds:.0f} s = {len(acked) / args.seconds:.1f} commands/s,"
           f" p95 interaction to answer {p95:.0f} ms; lost {lost}, double-applied {doubled}, errors {len(failures)}"
-          f" ({stats['double clicks']} double clicks, {stats['refused: the game moved on']} clicks refused as stale)")
+          f" ({stats['double clicks']} double clicks, {stats['refused: the game moved on']} clicks refused as stale);"
+          f" the bot processes' CPU per move {cpu * 1000:.0f} ms")
+    late = max((r["late"] for r in reports), default=0.0)
+    if late > 1:
+        print(f"    a process began {late:.0f} s late (still loading its games): raise --warmup")
     for failure in failures[:5]:
         print("   ", failure[:500])
     if before_kill is not None:
@@ -289,7 +294,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="length of each run (default 30)")
     parser.add_argument("--warmup", type=float, default=15.0,
                         help="seconds for the bots to start and load their games before the clock starts (default 15)")
-    parser.add_argument("--think", type=float, default=60.0, help="mean think time per move, seconds (default 60)")
+    parser.add_argument("--think", type=float, default=120.0, help="mean think time per move, seconds (default 120)")
     parser.add_argument("--processes", type=int, default=2, help="bot processes on PostgreSQL (default 2)")
     parser.add_argument("--postgres", help="URL of an empty PostgreSQL database (default: start a server)")
     parser.add_argument("--crash", action="store_true", help="SIGKILL process 0 half-way (PostgreSQL run only)")
