@@ -11,11 +11,13 @@ guild's interactions to its shard); on SQLite one process runs every shard. Disc
 network is the fake of tests/discord_harness.py: the players' moves arrive as gateway
 INTERACTION_CREATE payloads through discord.py's own dispatch.
 
-Each game's players think (exponential, mean `--think` s), then the awaited player plays
-a random legal command as a person would: the first move of a game typed with /play,
-later ones by pressing "Your move" on the table message (unless their panel is already
-up to date) and clicking the command on their panel. Every 20th click on a panel button
-is sent twice at once (a double click). A move is acknowledged when the bot's answer to
+Each game's thread holds its table message from before the run (the bot is taken to have
+restarted: the message and its persistent "Your move" button are Discord's). Each game's
+players think (exponential, mean `--think` s), then the awaited player plays a random
+legal command as a person would: one move in ten typed with /play, the others by
+pressing "Your move" on the newest table message (unless their panel is already up to
+date) and clicking the command on their panel. Every 20th one-click choice is clicked
+twice at once (a double click). A move is acknowledged when the bot's answer to
 the click says "Done"; the process then writes "game version" to its own file.
 
 Printed per run: commands/s (acknowledged moves per second), p95 latency from the
@@ -50,13 +52,17 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import pytest  # noqa: E402  (its MonkeyPatch swaps discord.py's HTTP layer for the fake's)
 
+import discord  # noqa: E402
+
 from benchmarks.service_bench import new_game  # noqa: E402
 from bot import shard_of  # noqa: E402
+from cogs.buttons import YourMove  # noqa: E402
 from db import Database  # noqa: E402
 from engine.service import GameService  # noqa: E402
 from tests.discord_harness import CallbackError, FakeDiscord, choose, turn_button, user  # noqa: E402
 
-DOUBLE_CLICKS = 0.05  # share of panel clicks sent twice at once
+DOUBLE_CLICKS = 0.05  # share of one-click panel choices clicked twice at once
+TYPED = 0.1  # share of moves typed with /play
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,13 @@ async def setup(url: str, games: int, guilds: int, seed: int) -> list[Table]:
     return made
 
 
+def your_move(game_id: int, version: int) -> list[dict]:
+    """The components of a table message: the bot's own persistent "Your move" button."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(YourMove(game_id, version))
+    return view.to_components()
+
+
 def current(message: dict, game_id: int, version: int) -> bool:
     """Whether a panel message offers the commands of this version of the game."""
     return any(c.get("custom_id", "").startswith(("rr:do:", "rr:pick:", "rr:open:", "rr:cards:"))
@@ -139,17 +152,14 @@ async def _table(fake: FakeDiscord, table: Table, plan: Plan, typed: dict, stats
         if not commands:  # nothing for the awaited seat to send (yet): think again
             continue
         index = rng.randrange(len(commands))
+        if rng.random() < TYPED:
+            payload = fake.slash(members[seat], "play", table.thread_id, command=commands[index])
+            typed[payload["token"]] = (table.game_id, version)
+            await fake.answer(payload)
+            continue
         panel = fake.messages.get(panels.get(seat, 0))
         if panel is None or not current(panel, table.game_id, version):
-            try:
-                button = turn_button(fake, table.thread_id)
-            except AssertionError:  # no table message yet: the first move is typed
-                payload = fake.slash(members[seat], "play", table.thread_id, command=commands[index])
-                typed[payload["token"]] = (table.game_id, version)
-                await fake.answer(payload)
-                panels[seat] = int(fake.original(payload)["id"])
-                continue
-            opened = fake.click(members[seat], *button)
+            opened = fake.click(members[seat], *turn_button(fake, table.thread_id))
             await fake.answer(opened)
             panels[seat] = int(fake.original(opened)["id"])
             panel = fake.messages[panels[seat]]
@@ -185,7 +195,9 @@ async def _bot(plan: Plan):
         for guild in {t.guild_id for t in plan.tables}:
             fake.guild(guild_id=guild)
         for table in plan.tables:  # a running bot has its games in memory: load them before the clock starts
-            await fake.bot.service.get(table.game_id)
+            info = await fake.bot.service.get(table.game_id)
+            fake.post(table.thread_id, {"content": "(the table before the restart)",
+                                        "components": your_move(table.game_id, info.version)})
         fake.answering, fake.on_answer = True, answered
         await asyncio.sleep(max(0.0, plan.start - time.time()))
         began, cpu = time.time(), time.process_time()

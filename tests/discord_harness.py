@@ -94,6 +94,7 @@ class FakeDiscord:
         self.database, self.clock = database, clock
         self.shard_count, self.shard_ids = shard_count, shard_ids
         self.record = record  # keep every request in `sent` (a long benchmark does not)
+        self._ids = itertools.count(600000000000000001)
         self.sent: list[Sent] = []
         self.messages: dict[int, dict] = {}
         self._in: dict[int, list[int]] = {}  # channel -> ids of the messages sent there, oldest first
@@ -110,7 +111,6 @@ class FakeDiscord:
         self.places: dict[str, int] = {}  # interaction token -> the channel it came from
         self.choices: dict[str, list[dict]] = {}  # interaction token -> autocomplete choices
         self.failures: list[list] = []  # [method, path pattern, status, times left or None]
-        self._ids = itertools.count(600000000000000001)
         self._errors = _Errors()
         self.bot: Optional[ReadyRoom] = None
 
@@ -326,6 +326,11 @@ class FakeDiscord:
 
     # ---- what the bot sent --------------------------------------------------------------
 
+    def post(self, channel_id: int, body: dict) -> dict:
+        """A message the bot sent before this fake started (a table message from before a
+        restart, say), as Discord holds it."""
+        return self._message(channel_id, body, [])
+
     def public(self) -> list[Sent]:
         """Requests whose content anyone in the channel could see."""
         return [s for s in self.sent if not s.ephemeral and s.json is not None]
@@ -422,7 +427,8 @@ class FakeDiscord:
             return [{**c, "id": str(next(self._ids)), "application_id": str(APP_ID), "version": "1"}
                     for c in body or []]
         if method == "POST" and (m := re.fullmatch(r"/channels/(\d+)/threads", path)):
-            thread_id = self.add_channel(int(self.channels[int(m[1])]["guild_id"]), parent_id=int(m[1]))
+            parent = self.channels.get(int(m[1]), {})
+            thread_id = self.add_channel(int(parent.get("guild_id", GUILD_ID)), parent_id=int(m[1]))
             self.channels[thread_id].update(type=body.get("type", 11), name=body["name"])
             self._record(method, path, body, taken)
             return self.channels[thread_id]
