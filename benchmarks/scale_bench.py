@@ -17,14 +17,15 @@ players think (exponential, mean `--think` s), then the awaited player plays a r
 legal command as a person would: one move in ten typed with /play, the others by
 pressing "Your move" on the newest table message (unless their panel is already up to
 date) and clicking the command on their panel. Every 20th one-click choice is clicked
-twice at once (a double click). A move is acknowledged when the bot's answer to
-the click says "Done"; the process then writes "game version" to its own file.
+twice at once (a double click). A move is acknowledged when the bot's answer to the
+click or command says "Done"; the process then writes "game version" to its own file.
 
 Printed per run: commands/s (acknowledged moves per second), p95 latency from the
 interaction to the acknowledging answer (the commit, the table picture posted, the
 answer), and, counted from the database afterwards, lost (an acknowledged move missing
 from the log) and double-applied (a game version acknowledged twice), which must read 0,
-and the errors the bot logged. With --crash, process 0 is killed with SIGKILL half-way:
+the errors (logged by the bot, or an interaction left unanswered for 20 s), and the CPU
+per move of the bot processes (and of the PostgreSQL server, when started here). With --crash, process 0 is killed with SIGKILL half-way:
 the other must go on (its moves after the kill are counted) and nothing either
 acknowledged may be lost.
 
@@ -179,11 +180,12 @@ async def _bot(plan: Plan):
     stats: Counter = Counter()
 
     def answered(payload: dict, text: str, seconds: float) -> None:
+        typed_at = typed.pop(payload["token"], None)
         if "Done: " not in text:
             stats["refused: the game moved on"] += "moved on" in text
             return
         custom_id = payload["data"].get("custom_id")
-        game_id, version = map(int, custom_id.split(":")[2:4]) if custom_id else typed.pop(payload["token"])
+        game_id, version = map(int, custom_id.split(":")[2:4]) if custom_id else typed_at
         os.write(acks, f"{game_id} {version + 1}\n".encode())
         stats["acknowledged"] += 1
         latencies.append(seconds)
@@ -245,8 +247,13 @@ def server_cpu(server) -> float:
     """CPU seconds the embedded PostgreSQL server has used so far: its postmaster, its
     live backends and those that ended."""
     postmaster = psutil.Process(server.get_pid())
-    ended = postmaster.cpu_times()
-    return sum(ended[:4]) + sum(sum(child.cpu_times()[:2]) for child in postmaster.children())
+    seconds = sum(postmaster.cpu_times()[:4])  # its own, and its ended children's
+    for backend in postmaster.children():
+        try:
+            seconds += sum(backend.cpu_times()[:2])
+        except psutil.NoSuchProcess:  # ended meanwhile (a killed bot's connection, say)
+            pass
+    return seconds
 
 
 def sleep_until(moment: float) -> None:

@@ -1,6 +1,7 @@
-"""Several processes on one database (SQLite file or PostgreSQL): a move is applied once
-whoever sends it, a clock runs in one process at a time, a killed process loses nothing
-it acknowledged while the other goes on, and the bot's shard settings."""
+"""Several processes on one database (SQLite file or PostgreSQL): processes starting
+together all migrate and write, a move is applied once whoever sends it, a clock runs in
+one process at a time, a killed process (a service, or a bot behind the fake Discord)
+loses nothing it acknowledged while the other goes on, and the bot's shard settings."""
 import asyncio
 import json
 import multiprocessing
