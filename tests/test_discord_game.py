@@ -1,4 +1,5 @@
-"""A whole game through Discord interactions only, against the fake Discord of discord_harness."""
+"""A whole game through Discord interactions only, against the fake Discord of discord_harness,
+on SQLite and on PostgreSQL."""
 import asyncio
 import os
 import json
@@ -97,14 +98,14 @@ async def table(fake: FakeDiscord, game_id: int) -> dict:
     return await fake.bot.service.guild_setting(GUILD_ID, f"table:{game_id}")
 
 
-async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loop(monkeypatch, tmp_path):
+async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loop(monkeypatch, database_url):
     same_dice(monkeypatch)
     loop = asyncio.get_running_loop()
     watch = SlowCallbacks()
     logging.getLogger("asyncio").addHandler(watch)
     try:
         clock = PlayByPost()
-        async with FakeDiscord(monkeypatch, str(tmp_path / "games.db"), clock=clock) as fake:
+        async with FakeDiscord(monkeypatch, database_url, clock=clock) as fake:
             loop.set_debug(True)  # from the first command on: the bot's start (imports) is not play
             loop.slow_callback_duration = float(os.environ.get("SLOW_CB", "0.1"))
             thread, game_id = await new_game(fake)

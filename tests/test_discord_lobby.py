@@ -1,4 +1,5 @@
-"""/game new with its pack and mode, and the private "Choose your away team" step, through the fake Discord."""
+"""/game new with its pack and mode, and the private "Choose your away team" step, through the fake Discord
+(the step on SQLite and on PostgreSQL)."""
 from tests.discord_harness import CHANNEL_ID, EPHEMERAL, FakeDiscord, thread_of
 from tests.test_discord_game import ANN, BO
 from tests.test_discord_turns import CY
@@ -12,8 +13,8 @@ async def pick(fake, member, message, custom_id, value) -> dict:
     return fake.messages[int(message["id"])]
 
 
-async def test_each_player_chooses_the_away_team_privately_and_the_game_deals_it(monkeypatch, tmp_path):
-    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+async def test_each_player_chooses_the_away_team_privately_and_the_game_deals_it(monkeypatch, database_url):
+    async with FakeDiscord(monkeypatch, database_url) as fake:
         new = fake.slash(ANN, "game new", opponent=BO)
         await fake.dispatch(new)
         mine = fake.original(new)

@@ -1,7 +1,9 @@
-"""Several processes on one database (SQLite file or PostgreSQL): a move is applied once
-whoever sends it, a clock runs in one process at a time, a killed process loses nothing
-it acknowledged while the other goes on, and the bot's shard settings."""
+"""Several processes on one database (SQLite file or PostgreSQL): processes starting
+together all migrate and write, a move is applied once whoever sends it, a clock runs in
+one process at a time, a killed process (a service, or a bot behind the fake Discord)
+loses nothing it acknowledged while the other goes on, and the bot's shard settings."""
 import asyncio
+import json
 import multiprocessing
 import os
 import random
@@ -10,6 +12,7 @@ import time
 
 import pytest
 
+from benchmarks import scale_bench
 from bot import Config, ReadyRoom, ShardedReadyRoom, make_bot, parse_shard_ids, shard_of
 from db import Database, GameWrite, LogEntry, StaleWrite
 from db.rating_store import RatingStore
@@ -97,19 +100,43 @@ async def test_two_connections_writing_the_same_games_in_opposite_orders_apply_e
         await b.close()
 
 
-async def test_services_starting_together_on_a_new_postgresql_database_migrate_once_and_all_write(postgres_url):
-    # (PostgreSQL only: several processes starting at once on a new SQLite file may be
-    # told it is busy, as before; processes that share a database use PostgreSQL)
-    services = await asyncio.gather(*(GameService.open(postgres_url) for _ in range(3)))
+async def _start_and_play(url, channel):
+    """What a process does when it starts: open (and migrate) the database, then play a move."""
+    service = await GameService.open(url)
     try:
-        for n, service in enumerate(services):
-            game_id = await new_game(service, channel=50 + n)
-            user = USERS[(await service.get(game_id)).awaited[0].seat]
-            version, commands = await service.legal_commands(game_id, user)
-            assert (await service.submit(game_id, user, commands[0], version)).version == version + 1
+        game_id = await new_game(service, channel=channel)
+        user = USERS[(await service.get(game_id)).awaited[0].seat]
+        version, commands = await service.legal_commands(game_id, user)
+        assert (await service.submit(game_id, user, commands[0], version)).version == version + 1
     finally:
-        for service in services:
-            await service.close()
+        await service.close()
+
+
+def starter(url, channel, barrier):
+    """Entry point of a process that starts at the same moment as the others."""
+    barrier.wait()
+    asyncio.run(_start_and_play(url, channel))
+
+
+def test_processes_starting_together_on_a_new_database_migrate_once_and_all_write(database_url):
+    fork = multiprocessing.get_context("fork")
+    barrier = fork.Barrier(4)
+    processes = [fork.Process(target=starter, args=(database_url, 50 + n, barrier)) for n in range(4)]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(120)
+    assert [p.exitcode for p in processes] == [0] * 4
+    asyncio.run(_check_games(database_url, 4))
+
+
+async def _check_games(url, count):
+    database = await Database.open(url)
+    try:
+        for game_id in range(1, count + 1):
+            assert [e.seq for e in await database.log(game_id)] == [1]
+    finally:
+        await database.close()
 
 
 # ---- leases: a clock runs in one process ------------------------------------------------------
@@ -261,6 +288,41 @@ def test_one_of_two_processes_killed_mid_load_the_other_goes_on_and_nothing_ackn
     killed, survived = acknowledged(acks[0]), acknowledged(acks[1])
     assert len(killed) >= 20 and len(survived) == 150
     asyncio.run(_check(database_url, killed + survived))
+
+
+def test_two_bot_processes_through_the_fake_discord_one_killed_the_other_goes_on_nothing_acknowledged_lost(
+        tmp_path, postgres_url):
+    """The scale benchmark in small: two sharded bot processes, players' clicks and
+    commands arriving as interactions through discord.py's dispatch, one SIGKILLed."""
+    tables = asyncio.run(scale_bench.setup(postgres_url, games=8, guilds=4, seed=3))
+    now = time.time()
+    plans = [scale_bench.Plan(postgres_url, 2, (shard,), [t for t in tables if shard_of(t.guild_id, 2) == shard],
+                              think=0.05, start=now, until=now + 600, acks=str(tmp_path / f"acks-{shard}"),
+                              report=str(tmp_path / f"report-{shard}.json"), seed=shard,
+                              moves=None if shard == 0 else 40, double_clicks=0.3)
+             for shard in (0, 1)]
+    assert all(len(plan.tables) == 4 for plan in plans)  # two guilds, four games, on each shard
+    fork = multiprocessing.get_context("fork")
+    victim, survivor = (fork.Process(target=scale_bench.bot_process, args=(plan,)) for plan in plans)
+    victim.start()
+    survivor.start()
+    deadline = time.time() + 240
+    while len(scale_bench.acknowledged(plans[0].acks)) < 10 and time.time() < deadline:
+        time.sleep(0.05)
+    assert survivor.is_alive()  # still playing when the other dies
+    os.kill(victim.pid, signal.SIGKILL)
+    at_kill = len(scale_bench.acknowledged(plans[1].acks))
+    victim.join()
+    survivor.join(300)
+    assert victim.exitcode == -signal.SIGKILL and survivor.exitcode == 0
+    with open(plans[1].report) as f:
+        report = json.load(f)
+    assert report["failures"] == []  # no callback raised or logged an error, every click was answered
+    assert report["stats"]["double clicks"] > 0
+    killed, survived = (scale_bench.acknowledged(plan.acks) for plan in plans)
+    assert len(killed) >= 10 and len(survived) >= 40 and len(survived) > at_kill
+    assert len(set(killed + survived)) == len(killed + survived)  # no game version acknowledged twice
+    asyncio.run(_check(postgres_url, killed + survived))
 
 
 async def _prepare(url):
