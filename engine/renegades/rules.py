@@ -133,7 +133,8 @@ def _end_round(g: Game) -> None:
             repaired = min(2, ship.damage - ship.shields)
             ship.damage -= repaired
             g.emit("repaired", ship=ship.id, amount=repaired, at=home.code)
-    if s.world_deck:
+    _start_world_clock(g)
+    if s.world_clock is not None and s.world_deck:
         _world_event(g, s.world_deck.pop(0))
         if not s.world_deck:
             s.last_round = s.round + 1
@@ -149,6 +150,21 @@ def _end_round(g: Game) -> None:
     s.round += 1
     g.emit("round", round=s.round)
     begin_round(s)
+
+
+CLOCK_LATEST = 5  # the round whose end draws the first world card even with nobody landed (N20)
+
+
+def _start_world_clock(g: Game) -> None:
+    """N20: the world deck starts at the end of the first round that ends with a landing
+    party on the surface, or at the end of round CLOCK_LATEST with none."""
+    s = g.state
+    if s.world_clock is not None:
+        return
+    landed = any(c.cell is not None and not c.captive for c in s.crew.values())
+    if landed or s.round >= CLOCK_LATEST:
+        s.world_clock = s.round
+        g.emit("world_clock", round=s.round, landed=landed)
 
 
 def _world_event(g: Game, code: str) -> None:

@@ -108,6 +108,7 @@ def _land_everyone(state: GameState) -> None:
     seat_index = {seat: i for i, seat in enumerate(state.seats)}
     players = sorted((x for x in state.ships.values() if x.seat is not None), key=lambda x: seat_index[x.seat])
     state.phase, state.order, state.turn = "landing", [x.id for x in players], 0
+    state.world_clock = 1  # the first world card ends round 1, landed or not
 
 
 def _ship_for(pack: Pack, faction: str, wanted: Optional[str], taken: set[str]) -> str:

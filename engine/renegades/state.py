@@ -174,6 +174,7 @@ class GameState(_Data):
     world_deck: list[str] = []  # hidden order
     world_discard: list[str] = []
     last_round: Optional[int] = None  # the round after the last world card: the final one
+    world_clock: Optional[int] = None  # the round whose end drew the first world card (N20)
     location_deck: list[str] = []  # orbital locations, reshuffled after each use
     salvage: list[str] = []  # squares holding salvage tokens
     salvage_items: dict[str, str] = {}  # square -> what its salvage token holds (hidden until collected)

@@ -15,7 +15,7 @@ Namer = dict[str, str]
 Fallback = Callable[[dict, Namer], str]
 
 _SILENT = {"turn_over", "npc_target", "roll_off", "figure_target", "npc_crew_target"}  # folded, or bookkeeping
-_WORLD = {"world_event", "event_damage", "repaired", "fighters_arrive", "last_world_card"}
+_WORLD = {"world_event", "event_damage", "repaired", "fighters_arrive", "last_world_card", "world_clock"}
 _OPENERS = {"ship_turn", "round", "game_over", "surface_phase", "party_turn", "figures_phase",
             "npc_party"}  # these end an NPC or world phase line
 _ACTORS = {"npc_turn": ("ship", "NPC ships"), "figure_turn": ("figure", "On the surface"),
@@ -96,7 +96,12 @@ def _scan(event: dict, names: Namer) -> str:
     return f"{_name(event['ship'], names)} scans the salvage at {event['cell']} and {found}"
 
 
-_TOLD = {"ship_ability": _test, "scan_salvage": _scan,
+def _clock(event: dict, names: Namer) -> str:
+    why = "a landing party is on the surface" if event.get("landed") else f"nobody has landed by round {event['round']}"
+    return f"the world deck starts ({why})"
+
+
+_TOLD = {"world_clock": _clock, "ship_ability": _test, "scan_salvage": _scan,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 
 
