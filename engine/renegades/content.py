@@ -98,6 +98,14 @@ class ShipAbility(_Schema):
     effect: Literal["command", "evasive", "weakness", "targeting", "overclock"]
     name: str
     text: str
+    test: Annotated[int, msgspec.Meta(ge=2, le=6)] = 5  # the test passes with a die this high
+
+
+class ShipBack(_Schema):
+    """The back of a ship card, face up while the shields are down: the station abilities
+    then (harder tests, some lost). The +1 bonuses to speed and attack are front-only."""
+
+    abilities: list[ShipAbility] = []
 
 
 class Ship(_Schema):
@@ -110,6 +118,7 @@ class Ship(_Schema):
     hull: Annotated[int, msgspec.Meta(ge=1, le=30)]
     class_: str = msgspec.field(name="class", default="")
     abilities: list[ShipAbility] = []
+    back: Optional[ShipBack] = None  # required by the validator: the card's other side
 
 
 class Fighter(_Schema):
@@ -417,6 +426,16 @@ def _load(path: str) -> Pack:
     return pack
 
 
+
+def _card_problems(ship: Ship) -> list[str]:
+    """A ship card has two sides, each with an ability at most once per effect."""
+    problems = [] if ship.back is not None else [f"ships.{ship.code}: the card needs a back side (`back`)"]
+    for side, found in (("front", ship.abilities), ("back", ship.back.abilities if ship.back else [])):
+        effects = [a.effect for a in found]
+        problems += [f"ships.{ship.code}: the {side} has '{e}' twice" for e in sorted(set(effects))
+                     if effects.count(e) > 1]
+    return problems
+
 def _cross_check(pack: Pack) -> list[str]:
     problems = []
     orbit = pack.orbit
@@ -438,6 +457,8 @@ def _cross_check(pack: Pack) -> list[str]:
             problems.append(f"orbit.planets: the {faction} faction needs exactly one home with launch squares")
         if not any(s.faction == faction for s in pack.ships.values()):
             problems.append(f"ships: no {faction} ship")
+    for ship in pack.ships.values():
+        problems += _card_problems(ship)
     if not any(p.mission for p in orbit.planets):
         problems.append("orbit.planets: no mission planet")
     for board in pack.surfaces.values():

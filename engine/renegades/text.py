@@ -27,7 +27,7 @@ def _name(code: Optional[str], names: Namer) -> str:
 
 
 _CLAUSES = {
-    "shields_down": "{ship}'s shields are down",
+    "shields_down": "{ship}'s shields are down: its card turns to the back (harder ship abilities)",
     "critical": "{ship} is critically damaged",
     "fighter_destroyed": "{ship} is destroyed at {cell} (salvage left there)",
     "descended": "{ship} descends to {planet}",
@@ -88,7 +88,8 @@ def _test(event: dict, names: Namer) -> str:
     """A ship ability or orbital tactic: who tested, and whether it worked."""
     what = event.get("ability") or event.get("card")
     outcome = "passes" if event.get("passed") else "fails"
-    return f"{_name(event['crew'], names)} tries {what} ({' '.join(map(str, event['dice']))}): {outcome}"
+    needs = f", {event['test']}+" if event.get("test", 5) != 5 else ""
+    return f"{_name(event['crew'], names)} tries {what} ({' '.join(map(str, event['dice']))}{needs}): {outcome}"
 
 
 def _scan(event: dict, names: Namer) -> str:
