@@ -63,3 +63,27 @@ def test_crew_are_called_by_name_when_they_change_stations():
     state, events = rules.apply(state, "p1", "station KESTREL MOTT navigation")
     assert RENEGADES.public_lines(events, rules.display_names(state)) == \
         ["Dr. Iva Mott takes navigation, Tallo Brisk takes comms"]
+
+
+def test_the_world_clock_starting_is_part_of_the_world_event_line():
+    events = [{"type": "world_clock", "round": 2, "landed": True},
+              {"type": "world_event", "card": "ion-squall", "reader": "p1"},
+              {"type": "round", "round": 3}]
+    assert RENEGADES.public_lines(events, NAMES)[0] == \
+        "World event phase: the world deck starts (a landing party is on the surface); Ion Squall is drawn"
+    late = [{"type": "world_clock", "round": 5, "landed": False}]
+    assert RENEGADES.public_lines(late, NAMES) == ["World event phase: the world deck starts (nobody has landed by round 5)"]
+
+
+def test_the_card_turning_and_a_back_side_test_are_said():
+    events = [{"type": "shields_down", "ship": "WARDEN"},
+              {"type": "ship_ability", "ship": "WARDEN", "ability": "command", "crew": "WARDEN", "dice": [5, 1],
+               "passed": False, "test": 6}]
+    assert RENEGADES.public_lines(events, NAMES) == [
+        "Warden's shields are down: its card turns to the back (harder ship abilities)",
+        "Warden tries command (5 1, 6+): fails"]
+
+
+def test_an_attack_waiting_for_its_bonuses_says_the_dice():
+    events = [{"type": "bonus_choice", "attacker": "KESTREL", "target": "WARDEN", "dice": [6, 3, 2], "bonuses": [[1, 1]]}]
+    assert RENEGADES.public_lines(events, NAMES) == ["Kestrel rolls 6 3 2 at Warden and places its bonuses (+1 to 1 die)"]

@@ -18,7 +18,7 @@ import msgspec
 from engine import command_text
 from engine.errors import RuleError
 from engine.renegades import (abilities, bounties, crew_combat, figures, landing, medbay, missions, orbit, parties,
-                              pieces, salvage)
+                              pieces, placing, salvage)
 from engine.renegades.board import distance
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
@@ -459,6 +459,19 @@ def _rally(g, crew, seat, rest):
     g.emit("rallied", crew=crew.id, other=other.id)
 
 
+def _on_raise(g, seat, args):
+    """The attacker's player places the bonuses of the attack waiting for them (N122)."""
+    strike = g.state.strike
+    if args[0] != strike.attacker:
+        raise RuleError(f"The attack waiting for its bonuses is {strike.attacker}'s.")
+    faces = placing.chosen(strike.red, [(add, n) for add, n in strike.bonuses], args[1:])
+    g.state.strike = None
+    if strike.kind == "ship":
+        orbit.finish_attack(g, strike, faces)
+    else:
+        crew_combat.finish_strike(g, strike, faces)
+
+
 def _disembark(g, crew, seat, rest):
     landing.step_out(g, crew, g.state.ships[crew.ship])
 
@@ -510,6 +523,8 @@ COMMANDS: dict[str, Verb] = {
     "tactic": Verb(_either("tactic", _orbital_tactic, _surface_tactic),
                    "tactic COMMANDER CREW | tactic SHIP [LEG ...]", 1, 5, "U"),
     "rally": Verb(_surface_action(_rally), "rally CREW OTHER", 2, 2, "U"),
+    "raise": Verb(_on_raise, "raise ATTACKER FROM>TO [FROM>TO ...]  (the attack bonuses: 3>4 raises a 3 to 4)",
+                  2, 9, "U"),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
 
@@ -549,6 +564,9 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
         raise RuleError("You are not seated in this game.")
     if not any(d.player == seat for d in state.pending):
         raise RuleError(f"It is not your decision (waiting for {', '.join(awaited(state)) or 'nobody'}).")
+    if (verb == "raise") != (state.strike is not None):
+        raise RuleError(f"{state.strike.attacker}'s attack waits for its bonuses: raise {state.strike.attacker} "
+                        "FROM>TO ..." if state.strike else "No attack is waiting for its bonuses.")
     new = clone(state)
     g = Game(new)
     g.answering = [d for d in new.pending if d.player == seat]
@@ -569,6 +587,8 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
     g = Game(state)
     if decision.kind == "deploy":
         return parties.legal_deploy(g, state.ships[decision.info["ship"]])
+    if decision.kind == "bonus":
+        return placing.legal(state.strike)
     if decision.kind == "party":
         return parties.legal(g, state.ships[decision.info["ship"]])
     return _legal_orbit(g, state.ships[state.current.ship])

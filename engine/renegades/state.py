@@ -124,6 +124,19 @@ class Objective(_Data):
     delivered: bool = False  # tier 3: handed to the employer
 
 
+class Strike(_Data):
+    """An attack waiting for its attacker's player to place the bonuses (N122)."""
+
+    kind: str  # ship | crew
+    attacker: str
+    target: str
+    seat: Optional[str]  # who places them (None: an NPC, by the written rule)
+    dice: list[int]  # the red dice as first rolled
+    red: list[int]  # after any re-rolls, before the bonuses
+    bonuses: list[list[int]]  # [add, dice] to place
+    info: dict[str, Any] = {}  # the rest of the attack: obstructed, ranged, aimed
+
+
 class Player(_Data):
     seat: str
     name: str
@@ -194,6 +207,7 @@ class GameState(_Data):
     bounties: dict[str, str] = {}  # seat -> the crewmember it hunts (secret to the other side)
     bounties_paid: list[str] = []  # seats whose bounty was paid
     fighters_made: int = 0
+    strike: Optional[Strike] = None  # an attack paused for its bonuses (N122)
     result: Optional[dict[str, Any]] = None
 
     def player(self, seat: str) -> Player:

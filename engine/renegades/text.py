@@ -102,7 +102,13 @@ def _clock(event: dict, names: Namer) -> str:
     return f"the world deck starts ({why})"
 
 
-_TOLD = {"world_clock": _clock, "ship_ability": _test, "scan_salvage": _scan,
+def _bonus_choice(event: dict, names: Namer) -> str:
+    bonus = ", ".join(f"+{add} to {n} {'die' if n == 1 else 'dice'}" for add, n in event["bonuses"])
+    return (f"{_name(event['attacker'], names)} rolls {' '.join(map(str, event['dice']))} at "
+            f"{_name(event['target'], names)} and places its bonuses ({bonus})")
+
+
+_TOLD = {"world_clock": _clock, "bonus_choice": _bonus_choice, "ship_ability": _test, "scan_salvage": _scan,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 
 
