@@ -37,6 +37,11 @@ def check_invariants(state):
         for station, code in ship.stations.items():
             assert state.crew[code].ship == ship.id and state.crew[code].station == station
     assert len(state.pending) <= 1
+    assert (state.strike is not None) == any(d.kind == "bonus" for d in state.pending), "an attack waits unasked"
+    if state.strike is not None:  # N122: asked only with a real choice, of the attacker's player
+        assert len(rules.legal_commands(state, state.strike.seat)) > 1 and state.pending[0].player == state.strike.seat
+    if state.world_clock is None:  # N20, N120: no world card before the first landing party
+        assert not state.world_discard and state.round <= rules.CLOCK_LATEST
     check_surface(state, g)
 
 

@@ -4,7 +4,7 @@ import random
 from engine.renegades import rules
 from engine.renegades.state import Ship
 from engine.service.rulesets import RENEGADES
-from engine.service.text import public_line
+from engine.service.text import public_line, question
 
 NAMES = {"p1": "Ann", "KESTREL": "Kestrel", "WARDEN": "Warden", "ion-squall": "Ion Squall"}
 
@@ -87,3 +87,8 @@ def test_the_card_turning_and_a_back_side_test_are_said():
 def test_an_attack_waiting_for_its_bonuses_says_the_dice():
     events = [{"type": "bonus_choice", "attacker": "KESTREL", "target": "WARDEN", "dice": [6, 3, 2], "bonuses": [[1, 1]]}]
     assert RENEGADES.public_lines(events, NAMES) == ["Kestrel rolls 6 3 2 at Warden and places its bonuses (+1 to 1 die)"]
+
+
+def test_the_bonus_decision_is_asked_with_the_dice():
+    decision = {"kind": "bonus", "info": {"attacker": "KESTREL", "target": "WARDEN", "dice": [6, 3, 2]}}
+    assert question(decision, NAMES) == "Which dice do Kestrel's attack bonuses raise? (rolled against Warden: 6, 3, 2)"
