@@ -41,6 +41,8 @@ def _refusal(g: Game, ship: Ship, effect: str) -> Optional[str]:
         return f"Nobody is at {station} on the {ship.name} to use it."
     if effect == "overclock" and not g.state.current.attacked:
         return "The drive is redlined after the ship attacked this turn."
+    if effect in MOVES and orbit.speed(g, ship) == 0:
+        return f"The {ship.name} cannot move: nobody is at navigation."
     return None
 
 
