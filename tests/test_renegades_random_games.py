@@ -1,5 +1,6 @@
 """Renegades random legal play: 200 complete games (solo, two co-operating players,
-Coalition against Renegades, four players; tiers 1-3; one in ten the quicker game) keep
+Coalition against Renegades, four players; tiers 1-3; one in ten the quicker game, one in
+five on a surface board built from location cards) keep
 the invariants, hide the world deck, the shut containers, the salvage tokens and the other
 side's bounties, and replay exactly."""
 import json
@@ -134,6 +135,8 @@ def test_random_renegades_games_keep_invariants_and_replay(chunk):
         config = {**CONFIGS[index % len(CONFIGS)], "tier": 1 + index // len(CONFIGS) % 3}
         if index % 10 == 9:  # the quicker game: every ship starts docked on the mission planet
             config.update(quick=True, world_cards=6)
+        if index % 5 == 2:  # the surface board built from location cards (N124)
+            config.update(boards="built")
         final, log = play_checked(seed, config)
         assert final.result is not None and final.result["outcome"] in ("unfinished", "won", "lost", "tied")
         assert from_json(to_json(final)) == final

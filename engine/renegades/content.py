@@ -175,6 +175,26 @@ class SurfaceBoard(_Schema):
     containers: list[Cell] = []
 
 
+POSITION_CODES = {"nw", "n", "ne", "w", "c", "e", "sw", "s", "se"}  # a built board's nine tiles
+
+
+class SurfaceLocation(_Schema):
+    """A surface location card (N124): one side of a tile of a board built from cards. Its
+    squares are the tile's own (A1 its north-west square), drawn as placed in the north-west
+    corner (`corner`, A1 is then the board's corner and its dock), on the north side (`side`,
+    row 1 on the board's edge) or in the centre; on other positions the tile is turned."""
+
+    code: Key
+    name: str
+    type: Literal["corner", "side", "center"]
+    tile: Key  # the physical tile: its two sides are two cards, only one of them placed
+    board: Key  # the surface board whose frame (size, docks, tile areas) it fits
+    blocking: list[Cell] = []
+    obstructed: list[Cell] = []
+    water: list[Cell] = []
+    containers: list[Cell] = []
+
+
 class Weapon(_Schema):
     code: Key
     name: str
@@ -272,6 +292,7 @@ class Mission(_Schema):
     parameter: Parameter
     surface: Key = "veyra-outpost"
     guards: list[Guard] = []
+    center: Optional[Key] = None  # built boards: the surface location card its centre needs (N124)
 
 
 class WorldEffect(_Schema):
@@ -350,6 +371,7 @@ class PackInfo(_Schema):
 
 
 SECTIONS = {"crew": Crew, "ships": Ship, "fighters": Fighter, "surfaces": SurfaceBoard,
+            "surface_locations": SurfaceLocation,
             "tactical": Tactical, "missions": Mission, "world_events": WorldEvent,
             "weapons": Weapon, "search_items": SearchItem, "villains": Villain,
             "salvage": SalvageItem,
@@ -364,6 +386,7 @@ class Pack(msgspec.Struct, frozen=True):
     ships: dict[str, Ship]
     fighters: dict[str, Fighter]
     surfaces: dict[str, SurfaceBoard]
+    surface_locations: dict[str, SurfaceLocation]
     tactical: dict[str, Tactical]
     missions: dict[str, Mission]
     world_events: dict[str, WorldEvent]
@@ -427,6 +450,69 @@ def _load(path: str) -> Pack:
 
 
 
+def _location_problems(pack: "Pack") -> list[str]:
+    """Surface location cards (N124): on a board with nine tiles named by position, inside
+    a tile, one container each, a corner's dock square open, two cards at most to a tile of
+    one type; enough tiles for a centre, four sides and four corners; a mission's centre card
+    holds its parameter and guards."""
+    problems = []
+    tiles: dict[str, list[SurfaceLocation]] = {}
+    for card in pack.surface_locations.values():
+        where = f"surface_locations.{card.code}"
+        board = pack.surfaces.get(card.board)
+        if board is None or {loc.code for loc in board.locations} != POSITION_CODES:
+            problems.append(f"{where}: no surface board '{card.board}' with the nine tiles {sorted(POSITION_CODES)}")
+            continue
+        size = _tile_size(board)
+        cells = card.blocking + card.obstructed + card.water + card.containers
+        problems += [f"{where}: {c} is off its {size}x{size} tile" for c in cells if max(cell_xy(c)) >= size]
+        if len(card.containers) != 1:
+            problems.append(f"{where}: a tile has one container, not {len(card.containers)}")
+        if card.type == "corner" and "A1" in cells:
+            problems.append(f"{where}: A1 is the corner's dock and must stay open")
+        tiles.setdefault(f"{card.board}/{card.tile}", []).append(card)
+    for tile, cards in tiles.items():
+        if len(cards) > 2 or len({c.type for c in cards}) > 1:
+            problems.append(f"surface_locations: tile {tile} has {len(cards)} sides of types "
+                            f"{sorted({c.type for c in cards})} (two sides of one type at most)")
+    for board in {c.board for c in pack.surface_locations.values()}:
+        for kind, wanted in (("corner", 4), ("side", 4), ("center", 1)):
+            found = {c.tile for c in pack.surface_locations.values() if c.board == board and c.type == kind}
+            if len(found) < wanted:
+                problems.append(f"surface_locations: the {board} board needs {wanted} {kind} tiles, not {len(found)}")
+    for mission in pack.missions.values():
+        if mission.center is None:
+            continue
+        card = pack.surface_locations.get(mission.center)
+        if card is None or card.type != "center" or card.board != mission.surface:
+            problems.append(f"missions.{mission.code}: no centre location card '{mission.center}' of {mission.surface}")
+            continue
+        problems += _centre_problems(mission, card, pack.surfaces[mission.surface])
+    return problems
+
+
+def _tile_size(board: SurfaceBoard) -> int:
+    centre = next(loc for loc in board.locations if loc.code == "c")
+    return cell_xy(centre.to)[0] - cell_xy(centre.from_)[0] + 1
+
+
+def _centre_problems(mission, card: "SurfaceLocation", board: SurfaceBoard) -> list[str]:
+    """The parameter's container and the guards' squares on the centre card, placed."""
+    centre = next(loc for loc in board.locations if loc.code == "c")
+    x0, y0 = cell_xy(centre.from_)
+
+    def placed(cells):
+        return {xy_cell(x0 + cell_xy(c)[0], y0 + cell_xy(c)[1]) for c in cells}
+    problems = []
+    if mission.parameter.kind == "container" and mission.parameter.cell not in placed(card.containers):
+        problems.append(f"missions.{mission.code}: {mission.parameter.cell} is no container of '{card.code}'")
+    for cell in [g.cell for g in mission.guards] + ([mission.parameter.cell] if mission.parameter.kind != "container"
+                                                     else []):
+        if cell in placed(card.blocking + card.containers):
+            problems.append(f"missions.{mission.code}: {cell} is not open on '{card.code}'")
+    return problems
+
+
 def _card_problems(ship: Ship) -> list[str]:
     """A ship card has two sides, each with an ability at most once per effect."""
     problems = [] if ship.back is not None else [f"ships.{ship.code}: the card needs a back side (`back`)"]
@@ -459,6 +545,7 @@ def _cross_check(pack: Pack) -> list[str]:
             problems.append(f"ships: no {faction} ship")
     for ship in pack.ships.values():
         problems += _card_problems(ship)
+    problems += _location_problems(pack)
     if not any(p.mission for p in orbit.planets):
         problems.append("orbit.planets: no mission planet")
     for board in pack.surfaces.values():

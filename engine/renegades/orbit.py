@@ -27,8 +27,9 @@ class Game:
 
     @property
     def ground(self) -> Ground:
-        """The mission's surface board."""
-        return ground_of(self.pack.path, self.state.surface)
+        """The mission's surface board (built from location cards when it has a layout, N124)."""
+        layout = self.state.surface_layout
+        return ground_of(self.pack.path, self.state.surface, tuple(sorted(layout.items())) if layout else ())
 
     def free_docks(self) -> list[str]:
         """Docks of the surface board with no ship on them and nobody standing there (N26)."""

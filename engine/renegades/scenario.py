@@ -22,6 +22,8 @@ def build(spec: dict[str, Any]) -> GameState:
         config["mission"] = spec["mission"]
     if spec.get("quick"):
         config["quick"] = True
+    if spec.get("boards"):
+        config["boards"] = spec["boards"]
     state = rules.new_game(config, spec.get("seed", 1))
     start = spec.get("start")
     if start is None:

@@ -9,12 +9,13 @@ from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.board import orbit_of
 from engine.awaymissions.content import pack_ref
-from engine.renegades import bounties, figures, landing, missions, pieces, salvage
+from engine.renegades import bounties, figures, landing, locations, missions, pieces, salvage
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
 from engine.renegades.orbit import Game
 from engine.renegades.state import GameState, Player, Ship
 
 MODES = ("versus", "coop")
+BOARDS = ("fixed", "built")  # the pack's fixed surface board, or one built from location cards (N124)
 DEFAULT_PACK = "content/renegades"
 
 
@@ -24,7 +25,8 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     config: pack, mode (versus: Coalition against Renegades; coop: Renegade players
     against NPC Coalition ships), players [{seat, name, faction, ship, crew: [5 codes]}],
     world_cards (6-10: the timed game; 5-6 in the quicker game), tier (1-3), mission (a card
-    code), quick (the quicker game: ships start docked on the mission planet). A campaign's
+    code), quick (the quicker game: ships start docked on the mission planet), boards (fixed,
+    or built: the surface board built from location cards, N124). A campaign's
     mission (engine/renegades/campaign.py) adds `campaign` {title, mission, carried: seat ->
     {armory}} and each player's `turned`, `upgrades` and `ship_upgrades`.
     """
@@ -69,6 +71,12 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         for _ in state.players:
             _launch(state, pack, _ship_for(pack, "coalition", None, taken_ships), None, None)
     _deal(state, pack, config.get("mission"), world_cards)
+    boards = config.get("boards", "fixed")
+    if boards not in BOARDS:
+        raise RuleError(f"Boards are {' or '.join(BOARDS)}, not '{boards}'.")
+    if boards == "built":
+        mission = pack.missions[state.mission]
+        state.surface_layout = locations.deal_layout(pack, mission.surface, mission.center, state.dice)
     _stock_armories(state, pack, config.get("campaign"))
     missions.set_up(state, pack)
     bounties.deal(state)

@@ -194,6 +194,7 @@ class GameState(_Data):
     salvage_deck: list[str] = []  # the salvage tokens not yet on the board (hidden order)
     salvage_peeks: dict[str, list[str]] = {}  # seat -> salvage squares its scans looked into (private)
     surface: str = ""  # the mission's surface board
+    surface_layout: dict[str, str] = {}  # built boards: tile position -> location card (N124); {} the fixed board
     docks: dict[str, str] = {}  # ship id -> its dock square on the surface board
     containers: dict[str, str] = {}  # square -> search item inside (hidden until opened)
     peeks: dict[str, list[str]] = {}  # seat -> container squares it has scanned (private)
