@@ -69,3 +69,17 @@ def test_bad_location_cards_are_refused_saying_where(tmp_path, old, new, problem
     with pytest.raises(PackError) as refused:
         content.load_pack(str(folder))
     assert any(problem in p for p in refused.value.problems), refused.value.problems
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_built_orbital_board_keeps_its_planets_and_launch_squares_clear(seed):
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "boards": "built"}, seed)
+    board = Game(state).board
+    cards = {position: PACK.orbit_locations[code] for position, code in state.orbit_layout.items()}
+    assert len({card.tile for card in cards.values()}) == 9
+    assert all(position in POSITIONS[card.type] for position, card in cards.items())
+    clear = {c for p in PACK.orbit.planets for c in p.cells + p.launch}
+    assert not clear & (set(board.spec.blocking) | board.obstructed | set(state.salvage))
+    assert len(state.salvage) == len(set(state.salvage)) <= 9  # none under a planet or a launch square
+    assert [loc.name for loc in board.locations.values()] == [PACK.orbit_locations[state.orbit_layout[code]].name
+                                                              for code in board.locations]

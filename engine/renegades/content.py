@@ -195,6 +195,20 @@ class SurfaceLocation(_Schema):
     containers: list[Cell] = []
 
 
+class OrbitLocation(_Schema):
+    """An orbital location card (N124): one side of a tile of the orbital board built from
+    cards, drawn and turned like a surface location card. The planets and launch squares
+    lie over the tiles: terrain a card puts there does not count."""
+
+    code: Key
+    name: str
+    type: Literal["corner", "side", "center"]
+    tile: Key
+    blocking: list[Cell] = []
+    obstructed: list[Cell] = []
+    salvage: list[Cell] = []
+
+
 class Weapon(_Schema):
     code: Key
     name: str
@@ -371,7 +385,7 @@ class PackInfo(_Schema):
 
 
 SECTIONS = {"crew": Crew, "ships": Ship, "fighters": Fighter, "surfaces": SurfaceBoard,
-            "surface_locations": SurfaceLocation,
+            "surface_locations": SurfaceLocation, "orbit_locations": OrbitLocation,
             "tactical": Tactical, "missions": Mission, "world_events": WorldEvent,
             "weapons": Weapon, "search_items": SearchItem, "villains": Villain,
             "salvage": SalvageItem,
@@ -387,6 +401,7 @@ class Pack(msgspec.Struct, frozen=True):
     fighters: dict[str, Fighter]
     surfaces: dict[str, SurfaceBoard]
     surface_locations: dict[str, SurfaceLocation]
+    orbit_locations: dict[str, OrbitLocation]
     tactical: dict[str, Tactical]
     missions: dict[str, Mission]
     world_events: dict[str, WorldEvent]
@@ -451,35 +466,23 @@ def _load(path: str) -> Pack:
 
 
 def _location_problems(pack: "Pack") -> list[str]:
-    """Surface location cards (N124): on a board with nine tiles named by position, inside
-    a tile, one container each, a corner's dock square open, two cards at most to a tile of
-    one type; enough tiles for a centre, four sides and four corners; a mission's centre card
-    holds its parameter and guards."""
-    problems = []
-    tiles: dict[str, list[SurfaceLocation]] = {}
+    """Location cards (N124): surface cards on a board with nine tiles named by position,
+    one container each, a corner's dock square open; every card inside its tile, two cards
+    at most to a tile of one type, enough tiles for a centre, four sides and four corners;
+    a mission's centre card holds its parameter and guards."""
+    sizes = {code: _tile_size(b) for code, b in pack.surfaces.items()
+             if {loc.code for loc in b.locations} == POSITION_CODES}
+    orbit_codes = {loc.code for loc in pack.orbit.locations}
+    problems = _deck_problems("surface_locations", pack.surface_locations.values(), lambda c: c.board, sizes)
+    if pack.orbit_locations:
+        problems += _deck_problems("orbit_locations", pack.orbit_locations.values(), lambda c: "orbit",
+                                   {"orbit": _tile_size(pack.orbit)} if orbit_codes == POSITION_CODES else {})
     for card in pack.surface_locations.values():
         where = f"surface_locations.{card.code}"
-        board = pack.surfaces.get(card.board)
-        if board is None or {loc.code for loc in board.locations} != POSITION_CODES:
-            problems.append(f"{where}: no surface board '{card.board}' with the nine tiles {sorted(POSITION_CODES)}")
-            continue
-        size = _tile_size(board)
-        cells = card.blocking + card.obstructed + card.water + card.containers
-        problems += [f"{where}: {c} is off its {size}x{size} tile" for c in cells if max(cell_xy(c)) >= size]
         if len(card.containers) != 1:
             problems.append(f"{where}: a tile has one container, not {len(card.containers)}")
-        if card.type == "corner" and "A1" in cells:
+        if card.type == "corner" and "A1" in card.blocking + card.obstructed + card.water + card.containers:
             problems.append(f"{where}: A1 is the corner's dock and must stay open")
-        tiles.setdefault(f"{card.board}/{card.tile}", []).append(card)
-    for tile, cards in tiles.items():
-        if len(cards) > 2 or len({c.type for c in cards}) > 1:
-            problems.append(f"surface_locations: tile {tile} has {len(cards)} sides of types "
-                            f"{sorted({c.type for c in cards})} (two sides of one type at most)")
-    for board in {c.board for c in pack.surface_locations.values()}:
-        for kind, wanted in (("corner", 4), ("side", 4), ("center", 1)):
-            found = {c.tile for c in pack.surface_locations.values() if c.board == board and c.type == kind}
-            if len(found) < wanted:
-                problems.append(f"surface_locations: the {board} board needs {wanted} {kind} tiles, not {len(found)}")
     for mission in pack.missions.values():
         if mission.center is None:
             continue
@@ -491,7 +494,37 @@ def _location_problems(pack: "Pack") -> list[str]:
     return problems
 
 
-def _tile_size(board: SurfaceBoard) -> int:
+def _deck_problems(section: str, cards, board_of, sizes: dict[str, int]) -> list[str]:
+    """One section's location cards: each on a board with the nine tiles (board -> tile
+    size), its squares inside its tile, two sides of one type at most to a tile, and enough
+    tiles of each type."""
+    problems = []
+    tiles: dict[str, list] = {}
+    for card in cards:
+        board = board_of(card)
+        if board not in sizes:
+            problems.append(f"{section}.{card.code}: no board '{board}' with the nine tiles {sorted(POSITION_CODES)}")
+            continue
+        size = sizes[board]
+        cells = [c for field in ("blocking", "obstructed", "water", "containers", "salvage")
+                 for c in getattr(card, field, [])]
+        problems += [f"{section}.{card.code}: {c} is off its {size}x{size} tile" for c in cells
+                     if max(cell_xy(c)) >= size]
+        tiles.setdefault(f"{board}/{card.tile}", []).append(card)
+    for tile, found in tiles.items():
+        if len(found) > 2 or len({c.type for c in found}) > 1:
+            problems.append(f"{section}: tile {tile} has {len(found)} sides of types "
+                            f"{sorted({c.type for c in found})} (two sides of one type at most)")
+    for board in {key.split("/")[0] for key in tiles}:
+        for kind, wanted in (("corner", 4), ("side", 4), ("center", 1)):
+            have = {key for key, found in tiles.items() if key.startswith(board + "/") and found[0].type == kind}
+            if len(have) < wanted:
+                problems.append(f"{section}: the {board} board needs {wanted} {kind} tiles, not {len(have)}")
+    return problems
+
+
+def _tile_size(board) -> int:
+    """The side of a board's square tiles (its centre tile's width)."""
     centre = next(loc for loc in board.locations if loc.code == "c")
     return cell_xy(centre.to)[0] - cell_xy(centre.from_)[0] + 1
 

@@ -6,7 +6,7 @@ from typing import Optional
 
 from engine.errors import RuleError
 from engine.renegades import placing
-from engine.renegades.board import DIRECTIONS, OrbitBoard, distance, orbit_of
+from engine.renegades.board import DIRECTIONS, OrbitBoard, distance, layout_key, orbit_of
 from engine.renegades.content import SQUADRONS, load_pack
 from engine.renegades.ground import Ground, ground_of
 from engine.renegades.state import GameState, Ship, Strike
@@ -21,15 +21,14 @@ class Game:
     def __init__(self, state: GameState):
         self.state = state
         self.pack = load_pack(state.pack)
-        self.board: OrbitBoard = orbit_of(self.pack.path)
+        self.board: OrbitBoard = orbit_of(self.pack.path, layout_key(state.orbit_layout))
         self.events: list[dict] = []
         self.answering: list = []  # the decisions the command being applied answers
 
     @property
     def ground(self) -> Ground:
         """The mission's surface board (built from location cards when it has a layout, N124)."""
-        layout = self.state.surface_layout
-        return ground_of(self.pack.path, self.state.surface, tuple(sorted(layout.items())) if layout else ())
+        return ground_of(self.pack.path, self.state.surface, layout_key(self.state.surface_layout))
 
     def free_docks(self) -> list[str]:
         """Docks of the surface board with no ship on them and nobody standing there (N26)."""

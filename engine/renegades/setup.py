@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from engine.dice import Dice
 from engine.errors import PackError, RuleError
-from engine.renegades.board import orbit_of
+from engine.renegades.board import layout_key, orbit_of
 from engine.awaymissions.content import pack_ref
 from engine.renegades import bounties, figures, landing, locations, missions, pieces, salvage
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
@@ -70,13 +70,10 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     if mode == "coop":  # the single-team game: as many NPC Coalition ships as Renegade ships
         for _ in state.players:
             _launch(state, pack, _ship_for(pack, "coalition", None, taken_ships), None, None)
-    _deal(state, pack, config.get("mission"), world_cards)
     boards = config.get("boards", "fixed")
     if boards not in BOARDS:
         raise RuleError(f"Boards are {' or '.join(BOARDS)}, not '{boards}'.")
-    if boards == "built":
-        mission = pack.missions[state.mission]
-        state.surface_layout = locations.deal_layout(pack, mission.surface, mission.center, state.dice)
+    _deal(state, pack, config.get("mission"), world_cards, boards == "built")
     _stock_armories(state, pack, config.get("campaign"))
     missions.set_up(state, pack)
     bounties.deal(state)
@@ -204,9 +201,10 @@ def _default_crew(pack: Pack, faction: str, used: set[str]) -> Optional[list[str
     return None
 
 
-def _deal(state: GameState, pack: Pack, mission: Optional[str], world_cards: int) -> None:
+def _deal(state: GameState, pack: Pack, mission: Optional[str], world_cards: int, built: bool) -> None:
     """Shuffle the decks: tactical cards to player commanders (N7), the mission, the timed
-    world deck, the location deck; salvage on the orbital board."""
+    world deck; with `built` boards the location cards of both boards (N124); the location
+    deck; salvage on the orbital board."""
     dice = state.dice
     for kind in ("orbital", "surface"):
         deck = [code for code, card in pack.tactical.items() if card.type == kind]
@@ -224,7 +222,12 @@ def _deal(state: GameState, pack: Pack, mission: Optional[str], world_cards: int
     world = list(pack.world_events)
     dice.shuffle(world)
     state.world_deck = world[:world_cards]
-    state.location_deck = list(orbit_of(pack.path).locations)
+    if built:
+        chosen = pack.missions[state.mission]
+        state.surface_layout = locations.deal_layout(pack, chosen.surface, chosen.center, dice)
+        state.orbit_layout = locations.deal_orbit(pack, dice)
+    board = orbit_of(pack.path, layout_key(state.orbit_layout))
+    state.location_deck = list(board.locations)
     dice.shuffle(state.location_deck)
-    state.salvage = list(pack.orbit.salvage)
+    state.salvage = list(board.spec.salvage)
     salvage.deal(state, pack)

@@ -189,6 +189,7 @@ class GameState(_Data):
     last_round: Optional[int] = None  # the round after the last world card: the final one
     world_clock: Optional[int] = None  # the round whose end drew the first world card (N20)
     location_deck: list[str] = []  # orbital locations, reshuffled after each use
+    orbit_layout: dict[str, str] = {}  # built boards: tile position -> orbital location card (N124); {} the fixed board
     salvage: list[str] = []  # squares holding salvage tokens
     salvage_items: dict[str, str] = {}  # square -> what its salvage token holds (hidden until collected)
     salvage_deck: list[str] = []  # the salvage tokens not yet on the board (hidden order)
