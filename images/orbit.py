@@ -15,7 +15,7 @@ from typing import Optional
 import msgspec
 from PIL import Image, ImageDraw
 
-from engine.renegades.board import DELTA, OrbitBoard, orbit_of
+from engine.renegades.board import DELTA, OrbitBoard, layout_key, orbit_of
 from engine.renegades.content import xy_cell
 from engine.renegades.state import Ship
 from images import marks
@@ -63,9 +63,9 @@ def ship_labels(ships: dict[str, dict]) -> dict[str, str]:
 
 
 @functools.lru_cache(maxsize=8)
-def static_layer(pack_path: str) -> tuple[Image.Image, GridFrame]:
+def static_layer(pack_path: str, layout: tuple = ()) -> tuple[Image.Image, GridFrame]:
     """The orbital board without ships or highlights, drawn once per pack."""
-    board = orbit_of(pack_path)
+    board = orbit_of(pack_path, layout)
     frame = GridFrame(board.width, board.height, CELL, MARGIN, FOOTER)
     image = Image.new("RGB", frame.size, SPACE)
     draw = ImageDraw.Draw(image)
@@ -244,8 +244,9 @@ def render_orbit(view: dict, events: list[dict] | tuple = ()) -> bytes:
 
 def orbit_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     """The orbital board as a Pillow image (see render_orbit)."""
-    board = orbit_of(view["pack"])
-    base, frame = static_layer(view["pack"])
+    layout = layout_key(view.get("orbit_layout") or {})  # a board built from location cards (N124)
+    board = orbit_of(view["pack"], layout)
+    base, frame = static_layer(view["pack"], layout)
     image = base.copy()
     draw = ImageDraw.Draw(image)
     ships = ships_of(view)

@@ -7,7 +7,8 @@ prisoners in its brig (crew of the other side with `captive`); the NPC fighters 
 on one line.
 
 A shield or hull point left is a solid dot and a lost one a ring, so damage reads
-without colour; shields down and critical damage are also said in words.
+without colour; shields down and critical damage are also said in words, with the side of
+the ship card face up (the back while the shields are down, N121).
 """
 from __future__ import annotations
 
@@ -156,7 +157,8 @@ def _card(draw, top: int, view: dict, code: str, names: dict, label: str) -> Non
     critical = damage >= shields + hull
     where = f"at {ship['cell']} facing {ship['facing']}" if ship.get("cell") else f"docked on {ship.get('docked')}"
     state = "CRITICALLY DAMAGED" if critical else ("shields DOWN" if damage >= shields else "shields up")
-    line = f"{where} · {state}"
+    side = "card: BACK" if damage >= shields else "card: front"  # the back's abilities while the shields are down
+    line = f"{where} · {state} · {side}"
     text(draw, (GAP + 8, y), line, fit_size(line, WIDTH - 2 * GAP - 16, 17), INK, "lm")
     if critical:
         width = text_width(line, fit_size(line, WIDTH - 2 * GAP - 16, 17))

@@ -95,7 +95,8 @@ async def test_a_co_operative_renegades_game_is_played_through_interactions_only
             files = [name for name, _ in action.table.files]
             assert files[0] == "board.png"
             if any(e["type"] == "ship_attack" for e in action.events):
-                assert files == ["board.png", "dice.png"]
+                assert files[:2] == ["board.png", "dice.png"]  # then the surface's, if it also fought there
+                assert set(files) <= {"board.png", "dice.png", "surface.png", "crew-dice.png"}
                 dice += 1
             hidden = await world_deck_names(fake, game_id)
             for request in fake.public():

@@ -454,3 +454,21 @@ def test_the_campaigns_armory_stocks_the_mission_ships_surface_armory():
     game = rules.new_game(cp.mission_config(c), c.mission_seed)
     assert game.armory["KESTREL"] == ["scatter-rifle", "arc-pistol"]  # the beacon is no surface weapon
     assert game.armory["WARDEN"] == list(c.captain("p2").armory[:3]) + ["arc-blade"]
+
+
+def test_weapons_found_or_lost_on_the_surface_change_the_campaigns_armory():  # N125
+    c = launched(new())
+    assert sorted(c.captain("p1").armory) == ["arc-blade", "arc-pistol", "arc-pistol", "arc-pistol", "blink-beacon"]
+    state = final_state(c, crew={"VESK": {"gear": ["arc-pistol", "shock-maul"]},  # a maul found in a container
+                                 "PELL": {"captive": True, "ship": "KESTREL", "room": "brig",
+                                          "gear": ["scatter-rifle"]}})  # a prisoner's rifle goes to its captor
+    state["armory"]["KESTREL"] = ["arc-pistol"]  # a pistol and the blade were lost down there
+    c, events = cp.apply(c, "p1", "finish", cp.outcome_of(state))
+    ann = c.captain("p1")
+    assert sorted(ann.armory) == ["arc-pistol", "arc-pistol", "blink-beacon", "scatter-rifle", "shock-maul"]
+    changed = next(e for e in events if e["type"] == "armory_changed")
+    assert changed == {"type": "armory_changed", "seat": "p1", "found": ["scatter-rifle", "shock-maul"],
+                       "lost": ["arc-blade", "arc-pistol"]}
+    assert line(changed, names_of(PACK, cp.view_for(c, "p1"))) == \
+        "Ann's armory after the mission: found Scatter rifle, Shock maul, lost Arc blade, Arc pistol."
+    assert not any(e["type"] == "armory_changed" and e["seat"] == "p2" for e in events)  # nothing changed there

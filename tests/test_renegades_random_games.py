@@ -1,5 +1,6 @@
 """Renegades random legal play: 200 complete games (solo, two co-operating players,
-Coalition against Renegades, four players; tiers 1-3; one in ten the quicker game) keep
+Coalition against Renegades, four players; tiers 1-3; one in ten the quicker game, one in
+five on a surface board built from location cards) keep
 the invariants, hide the world deck, the shut containers, the salvage tokens and the other
 side's bounties, and replay exactly."""
 import json
@@ -11,7 +12,6 @@ import pytest
 from engine.errors import RuleError
 from engine.renegades import rules
 from engine.renegades.autoplay import random_command
-from engine.renegades.board import orbit_of
 from engine.renegades.state import from_json, to_json
 
 GAMES = 200
@@ -26,7 +26,7 @@ CONFIGS = [
 
 def check_invariants(state):
     g = rules.Game(state)
-    board = orbit_of(g.pack.path)
+    board = g.board  # the pack's orbital board, or the one built from location cards (N124)
     cells = [s.cell for s in state.ships.values() if s.cell is not None]
     assert len(cells) == len(set(cells)), "two ships share a square"
     for ship in state.ships.values():
@@ -37,6 +37,11 @@ def check_invariants(state):
         for station, code in ship.stations.items():
             assert state.crew[code].ship == ship.id and state.crew[code].station == station
     assert len(state.pending) <= 1
+    assert (state.strike is not None) == any(d.kind == "bonus" for d in state.pending), "an attack waits unasked"
+    if state.strike is not None:  # N122: asked only with a real choice, of the attacker's player
+        assert len(rules.legal_commands(state, state.strike.seat)) > 1 and state.pending[0].player == state.strike.seat
+    if state.world_clock is None:  # N20, N120: no world card before the first landing party
+        assert not state.world_discard and state.round <= rules.CLOCK_LATEST
     check_surface(state, g)
 
 
@@ -133,6 +138,8 @@ def test_random_renegades_games_keep_invariants_and_replay(chunk):
         config = {**CONFIGS[index % len(CONFIGS)], "tier": 1 + index // len(CONFIGS) % 3}
         if index % 10 == 9:  # the quicker game: every ship starts docked on the mission planet
             config.update(quick=True, world_cards=6)
+        if index % 5 == 2:  # the surface board built from location cards (N124)
+            config.update(boards="built")
         final, log = play_checked(seed, config)
         assert final.result is not None and final.result["outcome"] in ("unfinished", "won", "lost", "tied")
         assert from_json(to_json(final)) == final

@@ -22,6 +22,11 @@ def test_the_starter_pack_loads():
 
 @pytest.mark.parametrize("file, old, new, problem", [
     ("ships.yaml", "range: 6, shields: 10", "range: 0, shields: 10", "ships[0].range"),
+    ("ships.yaml", "abilities: *abilities, back: *back}", "abilities: *abilities}",
+     "ships.MAGPIE: the card needs a back side"),
+    ("ships.yaml", "effect: evasive, name: Limp Aside", "effect: command, name: Limp Aside",
+     "ships.KESTREL: the back has 'command' twice"),
+    ("ships.yaml", "name: Keep Them Steady, test: 6", "name: Keep Them Steady, test: 7", "test"),
     ("boards.yaml", "blocking: [D3,", "blocking: [Z3,", "Z3 is off the 15x15 board"),
     ("crew.yaml", "stations: [weapons], initiative: 5", "stations: [comms], initiative: 5", "a bonus at weapons"),
     ("cards.yaml", "campaigns: [ember], reward", "campaigns: [embers], reward", "unknown campaign title 'embers'"),

@@ -4,7 +4,7 @@ import random
 from engine.renegades import rules
 from engine.renegades.state import Ship
 from engine.service.rulesets import RENEGADES
-from engine.service.text import public_line
+from engine.service.text import public_line, question
 
 NAMES = {"p1": "Ann", "KESTREL": "Kestrel", "WARDEN": "Warden", "ion-squall": "Ion Squall"}
 
@@ -115,3 +115,32 @@ def test_boarding_and_fire_are_said_in_words():
     assert RENEGADES.public_lines(events, names) == [
         "Captain Orla Vesk boards the Warden", "Captain Orla Vesk steps off the Warden at K11",
         "Grund Ashkel fights the fire at B4: puts it out", "Grund Ashkel makes a tech test to take the ledger: fails"]
+
+
+def test_the_world_clock_starting_is_part_of_the_world_event_line():
+    events = [{"type": "world_clock", "round": 2, "landed": True},
+              {"type": "world_event", "card": "ion-squall", "reader": "p1"},
+              {"type": "round", "round": 3}]
+    assert RENEGADES.public_lines(events, NAMES)[0] == \
+        "World event phase: the world deck starts (a landing party is on the surface); Ion Squall is drawn"
+    late = [{"type": "world_clock", "round": 5, "landed": False}]
+    assert RENEGADES.public_lines(late, NAMES) == ["World event phase: the world deck starts (nobody has landed by round 5)"]
+
+
+def test_the_card_turning_and_a_back_side_test_are_said():
+    events = [{"type": "shields_down", "ship": "WARDEN"},
+              {"type": "ship_ability", "ship": "WARDEN", "ability": "command", "crew": "WARDEN", "dice": [5, 1],
+               "passed": False, "test": 6}]
+    assert RENEGADES.public_lines(events, NAMES) == [
+        "Warden's shields are down: its card turns to the back (harder ship abilities)",
+        "Warden tries command (5 1, 6+): fails"]
+
+
+def test_an_attack_waiting_for_its_bonuses_says_the_dice():
+    events = [{"type": "bonus_choice", "attacker": "KESTREL", "target": "WARDEN", "dice": [6, 3, 2], "bonuses": [[1, 1]]}]
+    assert RENEGADES.public_lines(events, NAMES) == ["Kestrel rolls 6 3 2 at Warden and places its bonuses (+1 to 1 die)"]
+
+
+def test_the_bonus_decision_is_asked_with_the_dice():
+    decision = {"kind": "bonus", "info": {"attacker": "KESTREL", "target": "WARDEN", "dice": [6, 3, 2]}}
+    assert question(decision, NAMES) == "Which dice do Kestrel's attack bonuses raise? (rolled against Warden: 6, 3, 2)"

@@ -27,7 +27,7 @@ from engine.dice import Dice
 from engine.errors import RuleError
 from engine.opponent.search import best_scored, wandered
 from engine.renegades import rules
-from engine.renegades.board import distance, orbit_of
+from engine.renegades.board import distance, layout_key, orbit_of
 from engine.renegades.content import Pack, load_pack
 from engine.renegades.orbit import Game, attack_dice, bonuses, enemies, parse_legs, speed
 from engine.renegades.pieces import PARAMETER
@@ -235,7 +235,8 @@ def _move_score(t: Game, ship: Ship, legs: list[str], foes: list[Ship], occupied
     if not foes:
         mission = t.board.mission_planet
         return 1.0 / (1 + min(distance(cell, c) for c in mission.cells))
-    if any((cell, facing) in _firing_positions(t.pack.path, foe.cell, ship.range) for foe in foes):
+    layout = layout_key(t.state.orbit_layout)
+    if any((cell, facing) in _firing_positions(t.pack.path, layout, foe.cell, ship.range) for foe in foes):
         return 1.5
     return 1.0 / (1 + min(distance(cell, foe.cell) for foe in foes))
 
@@ -277,9 +278,9 @@ def crew_fit(g: Game, ship: Ship) -> float:
 
 
 @functools.lru_cache(maxsize=4096)
-def _firing_positions(pack_path: str, target: str, reach: int) -> dict[tuple[str, str], bool]:
+def _firing_positions(pack_path: str, layout: tuple, target: str, reach: int) -> dict[tuple[str, str], bool]:
     """Every (square, facing) with a line of fire at `target` (kept: targets stand still a while)."""
-    return orbit_of(pack_path).firing_positions(target, reach)
+    return orbit_of(pack_path, layout).firing_positions(target, reach)
 
 
 def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) -> str:

@@ -6,7 +6,7 @@ from typing import Optional
 
 from engine.errors import RuleError
 from engine.renegades import orbit
-from engine.renegades.content import ABILITY_STATIONS, Tactical
+from engine.renegades.content import ABILITY_STATIONS, ShipAbility, Tactical
 from engine.renegades.orbit import Game
 from engine.renegades.pieces import aboard, skill_test
 from engine.renegades.state import CrewMember, Ship
@@ -19,14 +19,23 @@ def half(value: int) -> int:
     return max(1, value // 2)
 
 
+def card_side(g: Game, ship: Ship) -> dict[str, ShipAbility]:
+    """Effect -> ability on the side of the ship card face up: the back while the shields
+    are down (N121)."""
+    spec = g.pack.ships[ship.id]
+    side = spec.abilities if ship.shields_up or spec.back is None else spec.back.abilities
+    return {a.effect: a for a in side}
+
+
 def _refusal(g: Game, ship: Ship, effect: str) -> Optional[str]:
     """Why the ship cannot use `effect` now, or None."""
     if ship.cell is None:
         return f"The {ship.name} is docked; ship abilities are for a ship in orbit."
     if ship.ability_round == g.state.round:
         return f"The {ship.name} has used a ship ability this round (one a round)."
-    if effect not in {a.effect for a in g.pack.ships[ship.id].abilities}:
-        return f"The {ship.name} has no '{effect}' ability."
+    if effect not in card_side(g, ship):
+        side = "" if ship.shields_up else " with its shields down (the back of its card)"
+        return f"The {ship.name} has no '{effect}' ability{side}."
     station, _ = ABILITY_STATIONS[effect]
     if g.crew_at(ship, station) is None:
         return f"Nobody is at {station} on the {ship.name} to use it."
@@ -47,7 +56,8 @@ def _targets(g: Game, ship: Ship) -> list[Ship]:
 
 
 def use(g: Game, ship: Ship, effect: str, rest: list[str]) -> None:
-    """Declare a ship ability: the crewmember at its station makes a 5+ test; passed, the effect."""
+    """Declare a ship ability: the crewmember at its station makes the test of the card's side
+    face up (5+ on the front); passed, the effect."""
     if effect not in ABILITY_STATIONS:
         raise RuleError(f"A ship ability is one of {', '.join(ABILITY_STATIONS)}.")
     if ship.id not in g.pack.ships:
@@ -71,8 +81,10 @@ def use(g: Game, ship: Ship, effect: str, rest: list[str]) -> None:
         raise RuleError(f"The {effect} ability takes no more words.")
     s = g.state
     ship.ability_round = s.round
-    faces, passed = skill_test(g, officer.skills[skill])
-    g.emit("ship_ability", ship=ship.id, ability=effect, crew=officer.id, dice=faces, passed=bool(passed))
+    ability = card_side(g, ship)[effect]
+    faces, passed = skill_test(g, officer.skills[skill], target=ability.test)
+    g.emit("ship_ability", ship=ship.id, ability=effect, crew=officer.id, dice=faces, passed=bool(passed),
+           test=ability.test)
     if not passed:
         return
     if effect == "command":
@@ -157,7 +169,7 @@ def legal(g: Game, ship: Ship) -> list[str]:
     """The ability and tactic commands open to the acting ship (moves listed as single legs)."""
     options = []
     if ship.id in g.pack.ships:
-        for effect in (a.effect for a in g.pack.ships[ship.id].abilities):
+        for effect in card_side(g, ship):
             if _refusal(g, ship, effect):
                 continue
             if effect == "weakness":

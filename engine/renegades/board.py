@@ -11,6 +11,7 @@ from typing import Iterable, Optional
 
 from engine.errors import RuleError
 from engine.renegades.content import Orbit, cell_xy, load_pack, xy_cell
+from engine.renegades.locations import built_orbit
 
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # clockwise
 DELTA = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1),
@@ -200,6 +201,13 @@ def distance(a: str, b: str) -> int:
     return max(abs(ax - bx), abs(ay - by))
 
 
-@functools.lru_cache(maxsize=8)
-def orbit_of(pack_path: str) -> OrbitBoard:
-    return OrbitBoard(load_pack(pack_path).orbit)
+@functools.lru_cache(maxsize=64)
+def orbit_of(pack_path: str, layout: tuple[tuple[str, str], ...] = ()) -> OrbitBoard:
+    """The orbital board: the pack's fixed one, or built from the location cards of
+    `layout` (position, card) (N124)."""
+    return OrbitBoard(built_orbit(pack_path, layout) if layout else load_pack(pack_path).orbit)
+
+
+def layout_key(layout: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """A board layout (position -> card) as a cache key; () for the fixed board."""
+    return tuple(sorted(layout.items()))

@@ -19,6 +19,7 @@ campaign_state.py, the shore leave steps in shore_leave.py.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Callable, Optional
 
 import msgspec
@@ -119,8 +120,7 @@ def mission_config(campaign: Campaign) -> dict[str, Any]:
     """The config of the Renegades game for the mission being played: each player's flying
     crew with their turned crew and upgrades (the game applies them), and the armory under
     `campaign.carried` (the game stocks the ship's surface armory with its weapons; the
-    campaign keeps its own armory, and what a landing party finds comes back as the
-    digits the game counts)."""
+    weapons the ship brings home replace them in the campaign's armory afterwards, N125)."""
     if campaign.phase != "mission" or campaign.current is None:
         raise RuleError("No mission is under way.")
     players = [{"seat": c.seat, "name": c.name, "faction": c.faction, "ship": c.ship, "crew": list(c.flying),
@@ -137,7 +137,8 @@ def outcome_of(final_state: Any) -> dict[str, Any]:
     """What carries over from a finished Renegades game (its state, or that state as plain
     data): the result, the digits each faction earned (the reward and what the surface
     brought: knock-outs, figures, bounties, loot), and each crewmember's condition: wounds
-    and knock-out, the ship holding it captive, the ship it serves once turned.
+    and knock-out, the ship holding it captive, the ship it serves once turned; and the
+    surface weapons each ship brings home (N125).
     Fields a game does not report are left out, and the campaign keeps what it had."""
     state = final_state if isinstance(final_state, dict) else msgspec.to_builtins(final_state)
     result = state.get("result") or {}
@@ -151,7 +152,22 @@ def outcome_of(final_state: Any) -> dict[str, Any]:
     return {"mission": state.get("mission"), "over": state.get("phase") == "over",
             "outcome": result.get("outcome", "unfinished"), "winner": result.get("winner"),
             "digits": _faction_digits(result), "crew": crew,
-            "ships": {code: s.get("damage", 0) for code, s in ships.items() if s.get("kind") == "ship"}}
+            "ships": {code: s.get("damage", 0) for code, s in ships.items() if s.get("kind") == "ship"},
+            "weapons": _weapons_home(state)}
+
+
+def _weapons_home(state: dict) -> dict[str, list[str]]:
+    """N125: ship -> the surface weapons it brings home: those left in its armory and those
+    its crew carry, wherever they are (a prisoner's go to the ship holding it)."""
+    if not state.get("pack") or "armory" not in state:
+        return {}
+    weapons = load_pack(state["pack"]).weapons
+    home = {ship: list(left) for ship, left in state["armory"].items()}
+    for code in sorted(state.get("crew") or {}):
+        member = state["crew"][code]
+        if member.get("ship") in home:
+            home[member["ship"]] += [w for w in member.get("gear", []) if w in weapons]
+    return home
 
 
 def _faction_digits(result: dict) -> dict[str, int]:
@@ -197,6 +213,9 @@ def _on_finish(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emi
             if code in cap.crew:
                 cap.crew[code].xp += 1 + (record.winner == cap.faction)
     _carry_crew(c, pack, outcome, by_ship, emit)
+    for cap in c.captains:
+        if cap.ship in outcome.get("weapons", {}):
+            _restock(cap, pack, outcome["weapons"][cap.ship], emit)
     c.played.append(record)
     c.current, c.mission_seed = None, None
     emit("mission_recorded", number=record.number, mission=record.mission, outcome=record.outcome,
@@ -205,6 +224,23 @@ def _on_finish(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emi
         _conclude(c, pack, emit)
     else:
         open_shore_leave(c, pack, emit)
+
+
+def _restock(cap: Captain, pack: Pack, back: list[str], emit) -> None:
+    """N125: the campaign's armory holds the weapons the ship brought home, beside the gear
+    that is no surface weapon, which stayed in port; what was found or lost is told."""
+    before = Counter(g for g in cap.armory if g in pack.weapons)
+    found, lost = sorted((Counter(back) - before).elements()), sorted((before - Counter(back)).elements())
+    gone = Counter(lost)
+    kept = []
+    for gear in cap.armory:  # in the order it was, less what was lost, then what was found
+        if gone[gear]:
+            gone[gear] -= 1
+        else:
+            kept.append(gear)
+    cap.armory = kept + found
+    if found or lost:
+        emit("armory_changed", seat=cap.seat, found=found, lost=lost)
 
 
 def _share(c: Campaign, by_faction: dict[str, int]) -> dict[str, int]:

@@ -57,6 +57,9 @@ _LINES = {
     "shore_leave": _shore,
     "crew_lost": lambda e, n: f"{_n(n, e['crew'])} was taken by the Coalition and is lost to {_n(n, e['seat'])}.",
     "prisoner_taken": lambda e, n: f"{_n(n, e['crew'])} is locked in {_n(n, e['seat'])}'s brig.",
+    "armory_changed": lambda e, n: f"{_n(n, e['seat'])}'s armory after the mission: found "
+                                   f"{_list(n, e['found']).replace('nobody', 'nothing')}, lost "
+                                   f"{_list(n, e['lost']).replace('nobody', 'nothing')}.",
     "crew_turned": lambda e, n: f"{_n(n, e['crew'])}, turned in the brig, now serves {_n(n, e['seat'])}.",
     "bought": lambda e, n: f"You buy {_n(n, e['gear'])} for {e['cost']} digits.",
     "sold": lambda e, n: f"You sell {_n(n, e['gear'])} for {e['price']} digits.",

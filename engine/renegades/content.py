@@ -98,6 +98,14 @@ class ShipAbility(_Schema):
     effect: Literal["command", "evasive", "weakness", "targeting", "overclock"]
     name: str
     text: str
+    test: Annotated[int, msgspec.Meta(ge=2, le=6)] = 5  # the test passes with a die this high
+
+
+class ShipBack(_Schema):
+    """The back of a ship card, face up while the shields are down: the station abilities
+    then (harder tests, some lost). The +1 bonuses to speed and attack are front-only."""
+
+    abilities: list[ShipAbility] = []
 
 
 class CrewAbility(_Schema):
@@ -132,6 +140,7 @@ class Ship(_Schema):
     hull: Annotated[int, msgspec.Meta(ge=1, le=30)]
     class_: str = msgspec.field(name="class", default="")
     abilities: list[ShipAbility] = []
+    back: Optional[ShipBack] = None  # required by the validator: the card's other side
 
 
 class Fighter(_Schema):
@@ -190,6 +199,40 @@ class SurfaceBoard(_Schema):
     elevated: list[Cell] = []  # raised ground, reached by its steps or by flight (N106)
     sunken: list[Cell] = []  # a pit, reached by its steps, flight or a leap (N106, N107)
     steps: list[Cell] = []  # squares of raised or sunken ground with steps to the level beside them
+
+
+POSITION_CODES = {"nw", "n", "ne", "w", "c", "e", "sw", "s", "se"}  # a built board's nine tiles
+
+
+class SurfaceLocation(_Schema):
+    """A surface location card (N124): one side of a tile of a board built from cards. Its
+    squares are the tile's own (A1 its north-west square), drawn as placed in the north-west
+    corner (`corner`, A1 is then the board's corner and its dock), on the north side (`side`,
+    row 1 on the board's edge) or in the centre; on other positions the tile is turned."""
+
+    code: Key
+    name: str
+    type: Literal["corner", "side", "center"]
+    tile: Key  # the physical tile: its two sides are two cards, only one of them placed
+    board: Key  # the surface board whose frame (size, docks, tile areas) it fits
+    blocking: list[Cell] = []
+    obstructed: list[Cell] = []
+    water: list[Cell] = []
+    containers: list[Cell] = []
+
+
+class OrbitLocation(_Schema):
+    """An orbital location card (N124): one side of a tile of the orbital board built from
+    cards, drawn and turned like a surface location card. The planets and launch squares
+    lie over the tiles: terrain a card puts there does not count."""
+
+    code: Key
+    name: str
+    type: Literal["corner", "side", "center"]
+    tile: Key
+    blocking: list[Cell] = []
+    obstructed: list[Cell] = []
+    salvage: list[Cell] = []
 
 
 class Weapon(_Schema):
@@ -292,6 +335,7 @@ class Mission(_Schema):
     parameter: Parameter
     surface: Key = "veyra-outpost"
     guards: list[Guard] = []
+    center: Optional[Key] = None  # built boards: the surface location card its centre needs (N124)
 
 
 class WorldEffect(_Schema):
@@ -370,6 +414,7 @@ class PackInfo(_Schema):
 
 
 SECTIONS = {"crew": Crew, "ships": Ship, "fighters": Fighter, "surfaces": SurfaceBoard,
+            "surface_locations": SurfaceLocation, "orbit_locations": OrbitLocation,
             "tactical": Tactical, "missions": Mission, "world_events": WorldEvent,
             "weapons": Weapon, "search_items": SearchItem, "villains": Villain,
             "salvage": SalvageItem, "crew_abilities": CrewAbility,
@@ -384,6 +429,8 @@ class Pack(msgspec.Struct, frozen=True):
     ships: dict[str, Ship]
     fighters: dict[str, Fighter]
     surfaces: dict[str, SurfaceBoard]
+    surface_locations: dict[str, SurfaceLocation]
+    orbit_locations: dict[str, OrbitLocation]
     tactical: dict[str, Tactical]
     missions: dict[str, Mission]
     world_events: dict[str, WorldEvent]
@@ -447,6 +494,103 @@ def _load(path: str) -> Pack:
     return pack
 
 
+
+def _location_problems(pack: "Pack") -> list[str]:
+    """Location cards (N124): surface cards on a board with nine tiles named by position,
+    one container each, a corner's dock square open; every card inside its tile, two cards
+    at most to a tile of one type, enough tiles for a centre, four sides and four corners;
+    a mission's centre card holds its parameter and guards."""
+    sizes = {code: _tile_size(b) for code, b in pack.surfaces.items()
+             if {loc.code for loc in b.locations} == POSITION_CODES}
+    orbit_codes = {loc.code for loc in pack.orbit.locations}
+    problems = _deck_problems("surface_locations", pack.surface_locations.values(), lambda c: c.board, sizes)
+    if pack.orbit_locations:
+        problems += _deck_problems("orbit_locations", pack.orbit_locations.values(), lambda c: "orbit",
+                                   {"orbit": _tile_size(pack.orbit)} if orbit_codes == POSITION_CODES else {})
+    for card in pack.surface_locations.values():
+        where = f"surface_locations.{card.code}"
+        if len(card.containers) != 1:
+            problems.append(f"{where}: a tile has one container, not {len(card.containers)}")
+        if card.type == "corner" and "A1" in card.blocking + card.obstructed + card.water + card.containers:
+            problems.append(f"{where}: A1 is the corner's dock and must stay open")
+    for mission in pack.missions.values():
+        if mission.center is None:
+            continue
+        card = pack.surface_locations.get(mission.center)
+        if card is None or card.type != "center" or card.board != mission.surface:
+            problems.append(f"missions.{mission.code}: no centre location card '{mission.center}' of {mission.surface}")
+            continue
+        problems += _centre_problems(mission, card, pack.surfaces[mission.surface])
+    return problems
+
+
+def _deck_problems(section: str, cards, board_of, sizes: dict[str, int]) -> list[str]:
+    """One section's location cards: each on a board with the nine tiles (board -> tile
+    size), its squares inside its tile, two sides of one type at most to a tile, and enough
+    tiles of each type."""
+    problems = []
+    tiles: dict[str, list] = {}
+    for card in cards:
+        board = board_of(card)
+        if board not in sizes:
+            problems.append(f"{section}.{card.code}: no board '{board}' with the nine tiles {sorted(POSITION_CODES)}")
+            continue
+        size = sizes[board]
+        cells = [c for field in ("blocking", "obstructed", "water", "containers", "salvage")
+                 for c in getattr(card, field, [])]
+        problems += [f"{section}.{card.code}: {c} is off its {size}x{size} tile" for c in cells
+                     if max(cell_xy(c)) >= size]
+        tiles.setdefault(f"{board}/{card.tile}", []).append(card)
+    for tile, found in tiles.items():
+        if len(found) > 2 or len({c.type for c in found}) > 1:
+            problems.append(f"{section}: tile {tile} has {len(found)} sides of types "
+                            f"{sorted({c.type for c in found})} (two sides of one type at most)")
+    for board in {key.split("/")[0] for key in tiles}:
+        for kind, wanted in (("corner", 4), ("side", 4), ("center", 1)):
+            have = {key for key, found in tiles.items() if key.startswith(board + "/") and found[0].type == kind}
+            if len(have) < wanted:
+                problems.append(f"{section}: the {board} board needs {wanted} {kind} tiles, not {len(have)}")
+    return problems
+
+
+def _tile_size(board) -> int:
+    """The side of a board's square tiles (its centre tile's width)."""
+    centre = next(loc for loc in board.locations if loc.code == "c")
+    return cell_xy(centre.to)[0] - cell_xy(centre.from_)[0] + 1
+
+
+def _centre_problems(mission, card: "SurfaceLocation", board: SurfaceBoard) -> list[str]:
+    """The parameter's container and the guards' squares on the centre card, placed."""
+    centre = next(loc for loc in board.locations if loc.code == "c")
+    x0, y0 = cell_xy(centre.from_)
+
+    def placed(cells):
+        return {xy_cell(x0 + cell_xy(c)[0], y0 + cell_xy(c)[1]) for c in cells}
+    problems = []
+    (cx0, cy0), (cx1, cy1) = cell_xy(centre.from_), cell_xy(centre.to)
+    outside = [cell for cell in [g.cell for g in mission.guards] + [mission.parameter.cell]
+               if not (cx0 <= cell_xy(cell)[0] <= cx1 and cy0 <= cell_xy(cell)[1] <= cy1)]
+    if outside:
+        problems.append(f"missions.{mission.code}: {', '.join(outside)} off the centre tile "
+                        f"{centre.from_}-{centre.to}, which a built board takes from '{card.code}' (N124)")
+    if mission.parameter.kind == "container" and mission.parameter.cell not in placed(card.containers):
+        problems.append(f"missions.{mission.code}: {mission.parameter.cell} is no container of '{card.code}'")
+    for cell in [g.cell for g in mission.guards] + ([mission.parameter.cell] if mission.parameter.kind != "container"
+                                                     else []):
+        if cell in placed(card.blocking + card.containers):
+            problems.append(f"missions.{mission.code}: {cell} is not open on '{card.code}'")
+    return problems
+
+
+def _card_problems(ship: Ship) -> list[str]:
+    """A ship card has two sides, each with an ability at most once per effect."""
+    problems = [] if ship.back is not None else [f"ships.{ship.code}: the card needs a back side (`back`)"]
+    for side, found in (("front", ship.abilities), ("back", ship.back.abilities if ship.back else [])):
+        effects = [a.effect for a in found]
+        problems += [f"ships.{ship.code}: the {side} has '{e}' twice" for e in sorted(set(effects))
+                     if effects.count(e) > 1]
+    return problems
+
 def _cross_check(pack: Pack) -> list[str]:
     problems = []
     orbit = pack.orbit
@@ -468,6 +612,9 @@ def _cross_check(pack: Pack) -> list[str]:
             problems.append(f"orbit.planets: the {faction} faction needs exactly one home with launch squares")
         if not any(s.faction == faction for s in pack.ships.values()):
             problems.append(f"ships: no {faction} ship")
+    for ship in pack.ships.values():
+        problems += _card_problems(ship)
+    problems += _location_problems(pack)
     if not any(p.mission for p in orbit.planets):
         problems.append("orbit.planets: no mission planet")
     for board in pack.surfaces.values():

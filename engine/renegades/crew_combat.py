@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import orbit
+from engine.renegades import orbit, placing
 from engine.renegades.crew_abilities import attack_bonuses, count_attack, may_attack_again
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
-from engine.renegades.state import CrewMember, Figure
-from engine.renegades.pieces import Piece, card_of, opposed, standing, weapons
+from engine.renegades.state import CrewMember, Figure, Strike
+from engine.renegades.pieces import Piece, card_of, opposed, piece, standing, weapons
 
 
 # --- combat --------------------------------------------------------------------------------------
@@ -58,17 +58,32 @@ def attack_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
 
 
 def strike(g: Game, attacker: Piece, target: Piece) -> None:
-    """One attack: red dice as many as the attack value, bonuses on the highest dice (N10),
-    4s and more hit; a black die per hit, paired for the most blocks; each hit left is a
-    wound. A ranged attack on a target in obstructed terrain lets it re-roll two idle dice."""
+    """One attack: red dice as many as the attack value; the weapon's bonus (and a tactic's
+    +1) placed by the attacker's player when there is a real choice, else highest first
+    (N10, N122); then `finish_strike`."""
     ranged, (add, count) = reach_of(g, attacker, target)
-    dice = g.state.dice
-    rolled = dice.roll(min(orbit.MAX_DICE, attacker.attack))
-    red = orbit.bump_highest(rolled, add, count) if add else list(rolled)
-    if isinstance(attacker, CrewMember) and attacker.rounds.get("aim") == g.state.round:
-        red = orbit.bump_highest(red, 1, 1)
-    for more, dice_count in attack_bonuses(g, attacker, ranged):
-        red = orbit.bump_highest(red, more, dice_count)
+    rolled = g.state.dice.roll(min(orbit.MAX_DICE, attacker.attack))
+    bonuses = [[add, count]] if add else []
+    seat = None
+    if isinstance(attacker, CrewMember):
+        if attacker.rounds.get("aim") == g.state.round:
+            bonuses.append([1, 1])
+        bonuses += [[more, dice_count] for more, dice_count in attack_bonuses(g, attacker, ranged)]
+        count_attack(g, attacker)
+        attacker.hidden = False
+        seat = g.state.ships[attacker.ship].seat if attacker.ship in g.state.ships else None
+    plan = Strike(kind="crew", attacker=attacker.id, target=target.id, seat=seat, dice=rolled, red=list(rolled),
+                  bonuses=bonuses, info={"ranged": ranged})
+    faces = placing.place(g, plan)
+    if faces is not None:
+        finish_strike(g, plan, faces)
+
+
+def finish_strike(g: Game, plan: Strike, red: list[int]) -> None:
+    """4s and more hit; a black die per hit, paired for the most blocks; each hit left is a
+    wound. A ranged attack on a target in obstructed terrain lets it re-roll two idle dice."""
+    attacker, target = piece(g, plan.attacker), piece(g, plan.target)
+    ranged, dice = plan.info["ranged"], g.state.dice
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
     defense = [tuple(target.defense)] if target.defense else []
@@ -80,10 +95,7 @@ def strike(g: Game, attacker: Piece, target: Piece) -> None:
             black[i] = dice.roll(1)[0]
     blocked, _ = orbit.best_defense(hits, black, defense)
     wounds = len(hits) - blocked
-    if isinstance(attacker, CrewMember):
-        count_attack(g, attacker)
-        attacker.hidden = False
-    g.emit("crew_attack", attacker=attacker.id, target=target.id, ranged=ranged, dice=rolled, attack=red,
+    g.emit("crew_attack", attacker=attacker.id, target=target.id, ranged=ranged, dice=plan.dice, attack=red,
            hits=len(hits), defense=black, rerolled=rerolled, blocked=blocked, wounds=wounds)
     hurt(g, target, wounds, attacker.id)
 

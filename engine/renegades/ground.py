@@ -12,6 +12,7 @@ from typing import Callable, Optional
 
 from engine.renegades.board import DELTA, distance
 from engine.renegades.content import SurfaceBoard, cell_xy, load_pack, xy_cell
+from engine.renegades.locations import built_board
 
 
 class Ground:
@@ -148,6 +149,8 @@ def near(a: str, b: str) -> bool:
     return distance(a, b) <= 1
 
 
-@functools.lru_cache(maxsize=8)
-def ground_of(pack_path: str, code: str) -> Ground:
-    return Ground(load_pack(pack_path).surfaces[code])
+@functools.lru_cache(maxsize=64)
+def ground_of(pack_path: str, code: str, layout: tuple[tuple[str, str], ...] = ()) -> Ground:
+    """The surface board `code`: the pack's fixed one, or built from the location cards of
+    `layout` (position, card) (N124)."""
+    return Ground(built_board(pack_path, code, layout) if layout else load_pack(pack_path).surfaces[code])

@@ -13,8 +13,8 @@ def set_up(state: GameState, pack: Pack) -> None:
     """Fill the containers from the shuffled search items (the parameter in its own
     container), post the guards, shuffle the surface location deck, stock each armory."""
     mission = pack.missions[state.mission]
-    board = pack.surfaces[mission.surface]
-    state.surface = board.code
+    state.surface = mission.surface
+    board = Game(state).ground.spec
     items = list(pack.search_items)
     state.dice.shuffle(items)
     param = mission.parameter

@@ -5,10 +5,11 @@ import itertools
 from typing import Optional
 
 from engine.errors import RuleError
-from engine.renegades.board import DIRECTIONS, OrbitBoard, distance, orbit_of
+from engine.renegades import placing
+from engine.renegades.board import DIRECTIONS, OrbitBoard, distance, layout_key, orbit_of
 from engine.renegades.content import SQUADRONS, load_pack
 from engine.renegades.ground import Ground, ground_of
-from engine.renegades.state import GameState, Ship
+from engine.renegades.state import GameState, Ship, Strike
 
 MAX_DICE = 8  # the box holds eight red and eight black dice (N8)
 FACTION_RANK = {"renegade": 0, "coalition": 1}  # Renegades first on equal initiative
@@ -20,14 +21,14 @@ class Game:
     def __init__(self, state: GameState):
         self.state = state
         self.pack = load_pack(state.pack)
-        self.board: OrbitBoard = orbit_of(self.pack.path)
+        self.board: OrbitBoard = orbit_of(self.pack.path, layout_key(state.orbit_layout))
         self.events: list[dict] = []
         self.answering: list = []  # the decisions the command being applied answers
 
     @property
     def ground(self) -> Ground:
-        """The mission's surface board."""
-        return ground_of(self.pack.path, self.state.surface)
+        """The mission's surface board (built from location cards when it has a layout, N124)."""
+        return ground_of(self.pack.path, self.state.surface, layout_key(self.state.surface_layout))
 
     def free_docks(self) -> list[str]:
         """Docks of the surface board with no ship on them and nobody standing there (N26)."""
@@ -206,16 +207,28 @@ def attack_refusal(g: Game, ship: Ship, target: Ship) -> str:
 
 
 def attack(g: Game, ship: Ship, target: Ship) -> None:
+    """Roll the attack; its player places the bonuses when there is a real choice (N122),
+    then `finish_attack`."""
     obstructed = can_fire(g, ship, target)
     if obstructed is None:
         raise RuleError(attack_refusal(g, ship, target))
     ship.attacked_round = g.state.round
-    dice = g.state.dice
-    red = dice.roll(attack_dice(g, ship))
+    red = g.state.dice.roll(attack_dice(g, ship))
     rolled = list(red)
     aimed = reroll_lowest(g, red, boost(g, ship, "targeting") + boost(g, ship, "lock"), lambda i: red[i] < 4)
-    for add, count in bonuses(g, ship, "attack"):
-        red = bump_highest(red, add, count)
+    strike = Strike(kind="ship", attacker=ship.id, target=target.id, seat=ship.seat, dice=rolled, red=red,
+                    bonuses=[list(b) for b in bonuses(g, ship, "attack")],
+                    info={"obstructed": obstructed, "aimed": aimed})
+    faces = placing.place(g, strike)
+    if faces is not None:
+        finish_attack(g, strike, faces)
+
+
+def finish_attack(g: Game, strike: Strike, red: list[int]) -> None:
+    """The defender's dice against the placed attack dice `red`, then the damage."""
+    ship, target = g.state.ships[strike.attacker], g.state.ships[strike.target]
+    obstructed, aimed = strike.info["obstructed"], strike.info["aimed"]
+    dice = g.state.dice
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
     defense = bonuses(g, target, "defense") + ([(1, 1)] if boost(g, target, "brace", spend=False) else [])
@@ -235,7 +248,7 @@ def attack(g: Game, ship: Ship, target: Ship) -> None:
     extra = {"aimed": aimed} if aimed else {}
     if evasive and black:
         extra["evaded"] = evaded
-    g.emit("ship_attack", ship=ship.id, target=target.id, dice=rolled, attack=red, hits=len(hits),
+    g.emit("ship_attack", ship=ship.id, target=target.id, dice=strike.dice, attack=red, hits=len(hits),
            penetrating=sum(1 for r in hits if r >= 7), defense=black, rerolled=rerolled,
            obstructed=obstructed, blocked=blocked, damage=damage, **extra)
     take_damage(g, target, damage, ship)
@@ -248,12 +261,6 @@ def reroll_lowest(g: Game, faces: list[int], count: int, wasted) -> list[int]:
     for i in chosen:
         faces[i] = g.state.dice.roll(1)[0]
     return chosen
-
-
-def bump_highest(faces: list[int], add: int, count: int) -> list[int]:
-    """Add `add` to the `count` highest dice (N10)."""
-    order = sorted(range(len(faces)), key=lambda i: (-faces[i], i))[:count]
-    return [f + add if i in order else f for i, f in enumerate(faces)]
 
 
 def best_defense(hits: list[int], black: list[int], defense: list[tuple[int, int]]) -> tuple[int, set[int]]:

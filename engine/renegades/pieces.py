@@ -19,13 +19,13 @@ Piece = Union[CrewMember, Figure]
 
 
 # --- tests ---------------------------------------------------------------------------------------
-def skill_test(g: Game, dice: int, plus: int = 0) -> tuple[list[int], int]:
+def skill_test(g: Game, dice: int, plus: int = 0, target: int = 5) -> tuple[list[int], int]:
     """Roll `dice` dice (at most eight); `plus` is added to one die. Returns the faces and
-    how many are 5 or more (a test passes with one)."""
+    how many reach `target` (5+ unless said; a test passes with one)."""
     faces = g.state.dice.roll(min(orbit.MAX_DICE, dice)) if dice > 0 else []
     if plus and faces:
         faces[faces.index(min(faces))] += plus
-    return faces, sum(1 for f in faces if f >= 5)
+    return faces, sum(1 for f in faces if f >= target)
 
 
 # --- who is where --------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import msgspec
 from engine import command_text
 from engine.errors import RuleError
 from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, landing, leaping,
-                              medbay, missions, orbit, parties, pieces, salvage, special_actions)
+                              medbay, missions, orbit, parties, pieces, placing, salvage, special_actions)
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
@@ -132,7 +132,8 @@ def _end_round(g: Game) -> None:
             repaired = min(2, ship.damage - ship.shields)
             ship.damage -= repaired
             g.emit("repaired", ship=ship.id, amount=repaired, at=home.code)
-    if s.world_deck:
+    _start_world_clock(g)
+    if s.world_clock is not None and s.world_deck:
         _world_event(g, s.world_deck.pop(0))
         if not s.world_deck:
             s.last_round = s.round + 1
@@ -148,6 +149,21 @@ def _end_round(g: Game) -> None:
     s.round += 1
     g.emit("round", round=s.round)
     begin_round(s)
+
+
+CLOCK_LATEST = 5  # the round whose end draws the first world card even with nobody landed (N20)
+
+
+def _start_world_clock(g: Game) -> None:
+    """N20: the world deck starts at the end of the first round that ends with a landing
+    party on the surface, or at the end of round CLOCK_LATEST with none."""
+    s = g.state
+    if s.world_clock is not None:
+        return
+    landed = any(c.cell is not None and not c.captive for c in s.crew.values())
+    if landed or s.round >= CLOCK_LATEST:
+        s.world_clock = s.round
+        g.emit("world_clock", round=s.round, landed=landed)
 
 
 def _world_event(g: Game, code: str) -> None:
@@ -435,6 +451,19 @@ def _surface_action(act, action=True, aboard=False):
     return handler
 
 
+def _on_raise(g, seat, args):
+    """The attacker's player places the bonuses of the attack waiting for them (N122)."""
+    strike = g.state.strike
+    if args[0] != strike.attacker:
+        raise RuleError(f"The attack waiting for its bonuses is {strike.attacker}'s.")
+    faces = placing.chosen(strike.red, [(add, n) for add, n in strike.bonuses], args[1:])
+    g.state.strike = None
+    if strike.kind == "ship":
+        orbit.finish_attack(g, strike, faces)
+    else:
+        crew_combat.finish_strike(g, strike, faces)
+
+
 def _disembark(g, crew, seat, rest):
     if crew.boarded:
         boarding.leave(g, crew)
@@ -501,6 +530,8 @@ COMMANDS: dict[str, Verb] = {
                    "pickup CREW SQUARE ITEM", 3, 3, "UUL"),
     "douse": Verb(_surface_action(lambda g, c, seat, r: fire.douse(g, c, r[0])), "douse CREW SQUARE", 2, 2, "U"),
     "leap": Verb(_surface_action(lambda g, c, seat, r: leaping.leap(g, c, r[0])), "leap CREW SQUARE", 2, 2, "U"),
+    "raise": Verb(_on_raise, "raise ATTACKER FROM>TO [FROM>TO ...]  (the attack bonuses: 3>4 raises a 3 to 4)",
+                  2, 9, "U"),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
 
@@ -540,6 +571,9 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
         raise RuleError("You are not seated in this game.")
     if not any(d.player == seat for d in state.pending):
         raise RuleError(f"It is not your decision (waiting for {', '.join(awaited(state)) or 'nobody'}).")
+    if (verb == "raise") != (state.strike is not None):
+        raise RuleError(f"{state.strike.attacker}'s attack waits for its bonuses: raise {state.strike.attacker} "
+                        "FROM>TO ..." if state.strike else "No attack is waiting for its bonuses.")
     new = clone(state)
     g = Game(new)
     g.answering = [d for d in new.pending if d.player == seat]
@@ -560,6 +594,8 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
     g = Game(state)
     if decision.kind == "deploy":
         return parties.legal_deploy(g, state.ships[decision.info["ship"]])
+    if decision.kind == "bonus":
+        return placing.legal(state.strike)
     if decision.kind == "party":
         return parties.legal(g, state.ships[decision.info["ship"]])
     return _legal_orbit(g, state.ships[state.current.ship])

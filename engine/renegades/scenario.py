@@ -22,6 +22,8 @@ def build(spec: dict[str, Any]) -> GameState:
         config["mission"] = spec["mission"]
     if spec.get("quick"):
         config["quick"] = True
+    if spec.get("boards"):
+        config["boards"] = spec["boards"]
     state = rules.new_game(config, spec.get("seed", 1))
     start = spec.get("start")
     if start is None:
@@ -56,6 +58,7 @@ def build(spec: dict[str, Any]) -> GameState:
     state.pending, state.current = [], None
     state.round = start.get("round", 1)
     state.last_round = start.get("last_round")
+    state.world_clock = start.get("world_clock", state.world_clock)
     state.dice.scripted = list(spec.get("dice", []))
     if start.get("phase") == "surface":
         rules.begin_surface(state)

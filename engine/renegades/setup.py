@@ -7,14 +7,15 @@ from typing import Any, Optional
 
 from engine.dice import Dice
 from engine.errors import PackError, RuleError
-from engine.renegades.board import orbit_of
+from engine.renegades.board import layout_key, orbit_of
 from engine.awaymissions.content import pack_ref
-from engine.renegades import bounties, figures, landing, missions, pieces, salvage
+from engine.renegades import bounties, figures, landing, locations, missions, pieces, salvage
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
 from engine.renegades.orbit import Game
 from engine.renegades.state import GameState, Player, Ship
 
 MODES = ("versus", "coop")
+BOARDS = ("fixed", "built")  # the pack's fixed surface board, or one built from location cards (N124)
 DEFAULT_PACK = "content/renegades"
 
 
@@ -24,7 +25,8 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     config: pack, mode (versus: Coalition against Renegades; coop: Renegade players
     against NPC Coalition ships), players [{seat, name, faction, ship, crew: [5 codes]}],
     world_cards (6-10: the timed game; 5-6 in the quicker game), tier (1-3), mission (a card
-    code), quick (the quicker game: ships start docked on the mission planet). A campaign's
+    code), quick (the quicker game: ships start docked on the mission planet), boards (fixed,
+    or built: the surface board built from location cards, N124). A campaign's
     mission (engine/renegades/campaign.py) adds `campaign` {title, mission, carried: seat ->
     {armory}} and each player's `turned`, `upgrades` and `ship_upgrades`.
     """
@@ -68,7 +70,10 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     if mode == "coop":  # the single-team game: as many NPC Coalition ships as Renegade ships
         for _ in state.players:
             _launch(state, pack, _ship_for(pack, "coalition", None, taken_ships), None, None)
-    _deal(state, pack, config.get("mission"), world_cards)
+    boards = config.get("boards", "fixed")
+    if boards not in BOARDS:
+        raise RuleError(f"Boards are {' or '.join(BOARDS)}, not '{boards}'.")
+    _deal(state, pack, config.get("mission"), world_cards, boards == "built")
     _stock_armories(state, pack, config.get("campaign"))
     missions.set_up(state, pack)
     bounties.deal(state)
@@ -108,6 +113,7 @@ def _land_everyone(state: GameState) -> None:
     seat_index = {seat: i for i, seat in enumerate(state.seats)}
     players = sorted((x for x in state.ships.values() if x.seat is not None), key=lambda x: seat_index[x.seat])
     state.phase, state.order, state.turn = "landing", [x.id for x in players], 0
+    state.world_clock = 1  # the first world card ends round 1, landed or not
 
 
 def _ship_for(pack: Pack, faction: str, wanted: Optional[str], taken: set[str]) -> str:
@@ -195,9 +201,10 @@ def _default_crew(pack: Pack, faction: str, used: set[str]) -> Optional[list[str
     return None
 
 
-def _deal(state: GameState, pack: Pack, mission: Optional[str], world_cards: int) -> None:
+def _deal(state: GameState, pack: Pack, mission: Optional[str], world_cards: int, built: bool) -> None:
     """Shuffle the decks: tactical cards to player commanders (N7), the mission, the timed
-    world deck, the location deck; salvage on the orbital board."""
+    world deck; with `built` boards the location cards of both boards (N124); the location
+    deck; salvage on the orbital board."""
     dice = state.dice
     for kind in ("orbital", "surface"):
         deck = [code for code, card in pack.tactical.items() if card.type == kind]
@@ -207,15 +214,24 @@ def _deal(state: GameState, pack: Pack, mission: Optional[str], world_cards: int
                 player.tactical.append(deck.pop(0))
     missions = list(pack.missions)
     dice.shuffle(missions)
+    missions = [code for code in missions if pack.missions[code].center is not None or not built]
     if mission is not None:
         if mission not in pack.missions:
             raise RuleError(f"'{mission}' is not a mission of the pack.")
+        if built and pack.missions[mission].center is None:
+            raise RuleError(f"{pack.missions[mission].name} names no centre location card, so its board cannot "
+                            "be built from location cards: play it on the fixed board.")
         missions = [mission]
     state.mission = missions[0]
     world = list(pack.world_events)
     dice.shuffle(world)
     state.world_deck = world[:world_cards]
-    state.location_deck = list(orbit_of(pack.path).locations)
+    if built:
+        chosen = pack.missions[state.mission]
+        state.surface_layout = locations.deal_layout(pack, chosen.surface, chosen.center, dice)
+        state.orbit_layout = locations.deal_orbit(pack, dice)
+    board = orbit_of(pack.path, layout_key(state.orbit_layout))
+    state.location_deck = list(board.locations)
     dice.shuffle(state.location_deck)
-    state.salvage = list(pack.orbit.salvage)
+    state.salvage = list(board.spec.salvage)
     salvage.deal(state, pack)

@@ -125,6 +125,19 @@ class Objective(_Data):
     delivered: bool = False  # tier 3: handed to the employer
 
 
+class Strike(_Data):
+    """An attack waiting for its attacker's player to place the bonuses (N122)."""
+
+    kind: str  # ship | crew
+    attacker: str
+    target: str
+    seat: Optional[str]  # who places them (None: an NPC, by the written rule)
+    dice: list[int]  # the red dice as first rolled
+    red: list[int]  # after any re-rolls, before the bonuses
+    bonuses: list[list[int]]  # [add, dice] to place
+    info: dict[str, Any] = {}  # the rest of the attack: obstructed, ranged, aimed
+
+
 class Player(_Data):
     seat: str
     name: str
@@ -175,12 +188,15 @@ class GameState(_Data):
     world_deck: list[str] = []  # hidden order
     world_discard: list[str] = []
     last_round: Optional[int] = None  # the round after the last world card: the final one
+    world_clock: Optional[int] = None  # the round whose end drew the first world card (N20)
     location_deck: list[str] = []  # orbital locations, reshuffled after each use
+    orbit_layout: dict[str, str] = {}  # built boards: tile position -> orbital location card (N124); {} the fixed board
     salvage: list[str] = []  # squares holding salvage tokens
     salvage_items: dict[str, str] = {}  # square -> what its salvage token holds (hidden until collected)
     salvage_deck: list[str] = []  # the salvage tokens not yet on the board (hidden order)
     salvage_peeks: dict[str, list[str]] = {}  # seat -> salvage squares its scans looked into (private)
     surface: str = ""  # the mission's surface board
+    surface_layout: dict[str, str] = {}  # built boards: tile position -> location card (N124); {} the fixed board
     docks: dict[str, str] = {}  # ship id -> its dock square on the surface board
     containers: dict[str, str] = {}  # square -> search item inside (hidden until opened)
     peeks: dict[str, list[str]] = {}  # seat -> container squares it has scanned (private)
@@ -196,6 +212,7 @@ class GameState(_Data):
     bounties: dict[str, str] = {}  # seat -> the crewmember it hunts (secret to the other side)
     bounties_paid: list[str] = []  # seats whose bounty was paid
     fighters_made: int = 0
+    strike: Optional[Strike] = None  # an attack paused for its bonuses (N122)
     result: Optional[dict[str, Any]] = None
 
     def player(self, seat: str) -> Player:

@@ -15,7 +15,8 @@ Namer = dict[str, str]
 Fallback = Callable[[dict, Namer], str]
 
 _SILENT = {"turn_over", "npc_target", "roll_off", "figure_target", "npc_crew_target"}  # folded, or bookkeeping
-_WORLD = {"world_event", "event_damage", "repaired", "fighters_arrive", "last_world_card", "fire_starts"}
+_WORLD = {"world_event", "event_damage", "repaired", "fighters_arrive", "last_world_card", "fire_starts",
+          "world_clock"}
 _OPENERS = {"ship_turn", "round", "game_over", "surface_phase", "party_turn", "figures_phase",
             "npc_party"}  # these end an NPC or world phase line
 _ACTORS = {"npc_turn": ("ship", "NPC ships"), "figure_turn": ("figure", "On the surface"),
@@ -27,7 +28,7 @@ def _name(code: Optional[str], names: Namer) -> str:
 
 
 _CLAUSES = {
-    "shields_down": "{ship}'s shields are down",
+    "shields_down": "{ship}'s shields are down: its card turns to the back (harder ship abilities)",
     "critical": "{ship} is critically damaged",
     "fighter_destroyed": "{ship} is destroyed at {cell} (salvage left there)",
     "descended": "{ship} descends to {planet}",
@@ -99,7 +100,8 @@ def _test(event: dict, names: Namer) -> str:
     """A ship ability or orbital tactic: who tested, and whether it worked."""
     what = _name(event.get("ability") or event.get("card"), names)
     outcome = "passes" if event.get("passed") else "fails"
-    return f"{_name(event['crew'], names)} tries {what} ({' '.join(map(str, event['dice']))}): {outcome}"
+    needs = f", {event['test']}+" if event.get("test", 5) != 5 else ""
+    return f"{_name(event['crew'], names)} tries {what} ({' '.join(map(str, event['dice']))}{needs}): {outcome}"
 
 
 def _scan(event: dict, names: Namer) -> str:
@@ -128,7 +130,20 @@ def _parameter_test(event: dict, names: Namer) -> str:
     return f"{_name(event['crew'], names)} makes a {event['skill']} test to take {event['name']}: {outcome}"
 
 
-_TOLD = {"dropped": _dropped, "fire_starts": _fire, "douse": _douse, "parameter_test": _parameter_test, "ship_ability": _test, "crew_ability": _test, "scan_salvage": _scan,
+def _clock(event: dict, names: Namer) -> str:
+    why = "a landing party is on the surface" if event.get("landed") else f"nobody has landed by round {event['round']}"
+    return f"the world deck starts ({why})"
+
+
+def _bonus_choice(event: dict, names: Namer) -> str:
+    bonus = ", ".join(f"+{add} to {n} {'die' if n == 1 else 'dice'}" for add, n in event["bonuses"])
+    return (f"{_name(event['attacker'], names)} rolls {' '.join(map(str, event['dice']))} at "
+            f"{_name(event['target'], names)} and places its bonuses ({bonus})")
+
+
+_TOLD = {"dropped": _dropped, "fire_starts": _fire, "douse": _douse, "parameter_test": _parameter_test,
+         "world_clock": _clock, "bonus_choice": _bonus_choice, "ship_ability": _test, "crew_ability": _test,
+         "scan_salvage": _scan,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 
 

@@ -151,6 +151,7 @@ _QUESTIONS = {
     "ship": "What does the {ship} do next? ({left} action(s) left)",
     "deploy": "Which crew of the {ship} go down to the planet as its landing party?",
     "party": "What does the {ship}'s landing party do next?",
+    "bonus": "Which dice do {attacker}'s attack bonuses raise? (rolled against {target}: {dice})",
 }
 
 _MOMENTS = {

@@ -1,0 +1,98 @@
+"""Surface boards built from location cards (N124): how the cards are dealt and turned,
+and the pack's checks on them."""
+import shutil
+
+import pytest
+
+from engine.dice import Dice
+from engine.errors import PackError, RuleError
+from engine.renegades import content, rules
+from engine.renegades.locations import POSITIONS, deal_layout, turned
+from engine.renegades.orbit import Game
+
+PACK = content.load_pack("content/renegades")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_dealt_layout_has_the_centre_card_and_one_card_of_each_tile_in_every_position(seed):
+    layout = deal_layout(PACK, "veyra-outpost", "pump-house", Dice.seeded(seed))
+    cards = {position: PACK.surface_locations[code] for position, code in layout.items()}
+    assert layout["c"] == "pump-house"
+    assert sorted(layout) == sorted(p for group in POSITIONS.values() for p in group)
+    assert all(position in POSITIONS[card.type] for position, card in cards.items())
+    assert len({card.tile for card in cards.values()}) == 9  # a flip side is never placed beside its tile
+
+
+def test_without_a_centre_card_named_the_centre_is_dealt_too():
+    layout = deal_layout(PACK, "veyra-outpost", None, Dice.seeded(3))
+    assert PACK.surface_locations[layout["c"]].type == "center"
+    assert len(set(layout.values())) == 9
+
+
+def test_a_tile_turns_clockwise_a_quarter_at_a_time():
+    assert turned("A1", 0, 4) == (0, 0)
+    assert [turned("A1", k, 4) for k in (1, 2, 3)] == [(3, 0), (3, 3), (0, 3)]  # the dock follows the corner
+    assert turned("C1", 1, 4) == (3, 2)  # a side's edge row becomes the east edge
+
+
+def test_the_docks_of_a_built_board_stay_open_and_the_parameter_sits_in_its_container():
+    for seed in range(20):
+        state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "boards": "built"}, seed)
+        ground = Game(state).ground
+        assert not set(ground.docks) & (ground.blocking | ground.slow | set(state.containers))
+        assert len(state.containers) == 9
+        if state.objective.kind == "container":
+            assert state.containers["F6"] == "mission-parameter"
+
+
+def test_too_few_location_cards_cannot_build_a_board():
+    with pytest.raises(RuleError, match="cannot build"):
+        deal_layout(PACK, "no-such-board", None, Dice.seeded(1))
+
+
+@pytest.mark.parametrize("old, new, problem", [
+    ("blocking: [B3], obstructed: [D1], containers: [D4]", "blocking: [A1], obstructed: [D1], containers: [D4]",
+     "A1 is the corner's dock"),
+    ("water: [A4, B4], containers: [B2]", "water: [A4, B4], containers: [B2, C3]", "one container, not 2"),
+    ("obstructed: [C1, C2], containers: [A3]", "obstructed: [C1, C2], containers: [E3]", "E3 is off its 4x4 tile"),
+    ("type: side, tile: s4, board: veyra-outpost,\n     obstructed", "type: side, tile: s3, board: veyra-outpost,\n"
+     "     obstructed", "tile veyra-outpost/s3 has 3 sides"),
+    ("blocking: [A1, A3, D1, D3, A4, B4, C4, D4], containers: [B2]",
+     "blocking: [A1, A3, D1, D3, A4, B4, C4, D4], containers: [C2]", "F6 is no container of 'pump-house'"),
+])
+def test_bad_location_cards_are_refused_saying_where(tmp_path, old, new, problem):
+    folder = tmp_path / "bad"
+    shutil.copytree("content/renegades", folder)
+    boards = folder / "boards.yaml"
+    assert old in boards.read_text()
+    boards.write_text(boards.read_text().replace(old, new, 1))
+    with pytest.raises(PackError) as refused:
+        content.load_pack(str(folder))
+    assert any(problem in p for p in refused.value.problems), refused.value.problems
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_built_orbital_board_keeps_its_planets_and_launch_squares_clear(seed):
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "boards": "built"}, seed)
+    board = Game(state).board
+    cards = {position: PACK.orbit_locations[code] for position, code in state.orbit_layout.items()}
+    assert len({card.tile for card in cards.values()}) == 9
+    assert all(position in POSITIONS[card.type] for position, card in cards.items())
+    clear = {c for p in PACK.orbit.planets for c in p.cells + p.launch}
+    assert not clear & (set(board.spec.blocking) | board.obstructed | set(state.salvage))
+    assert len(state.salvage) == len(set(state.salvage)) <= 9  # none under a planet or a launch square
+    assert [loc.name for loc in board.locations.values()] == [PACK.orbit_locations[state.orbit_layout[code]].name
+                                                              for code in board.locations]
+
+
+def test_a_mission_naming_a_centre_card_keeps_its_guards_and_parameter_on_that_tile(tmp_path):
+    folder = tmp_path / "bad"
+    shutil.copytree("content/renegades", folder)
+    cards = folder / "cards.yaml"
+    text = cards.read_text()
+    old = "guards: [{villain: DRONE, cell: K3}]}"
+    assert old in text
+    cards.write_text(text.replace(old, "guards: [{villain: DRONE, cell: K3}], center: pump-house}", 1))
+    with pytest.raises(PackError) as refused:
+        content.load_pack(str(folder))
+    assert any("K3, K2 off the centre tile E5-H8" in p for p in refused.value.problems), refused.value.problems
