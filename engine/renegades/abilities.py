@@ -23,6 +23,8 @@ def _refusal(g: Game, ship: Ship, effect: str) -> Optional[str]:
     """Why the ship cannot use `effect` now, or None."""
     if ship.cell is None:
         return f"The {ship.name} is docked; ship abilities are for a ship in orbit."
+    if ship.critical:
+        return f"The {ship.name} is critically damaged: its crew use no ship abilities (N140)."
     if ship.ability_round == g.state.round:
         return f"The {ship.name} has used a ship ability this round (one a round)."
     if effect not in {a.effect for a in g.pack.ships[ship.id].abilities}:
@@ -105,6 +107,8 @@ def _tactic_refusal(g: Game, ship: Ship, seat: str) -> Optional[str]:
         return "You hold no orbital tactical card."
     if ship.cell is None:
         return f"The {ship.name} is docked; the orbital card is played in orbit."
+    if ship.critical:
+        return f"The {ship.name} is critically damaged: no tactical card can be played (N140)."
     commander = commander_aboard(g, ship)
     if commander is None:
         return f"The commander is not aboard the {ship.name}; the orbital card goes with the commander."

@@ -11,6 +11,7 @@ from engine.renegades.ground import Ground, ground_of
 from engine.renegades.state import GameState, Ship
 
 MAX_DICE = 8  # the box holds eight red and eight black dice (N8)
+FIGHTER_BOUNTY = 70  # digits for destroying a villain fighter
 FACTION_RANK = {"renegade": 0, "coalition": 1}  # Renegades first on equal initiative
 
 
@@ -291,7 +292,9 @@ def take_damage(g: Game, ship: Ship, amount: int, source: Optional[Ship]) -> Non
         ship.hurt_by[source.id] = ship.hurt_by.get(source.id, 0) + amount
     if ship.kind == "fighter":
         if ship.damage >= ship.shields:
-            g.emit("fighter_destroyed", ship=ship.id, cell=ship.cell)
+            g.emit("fighter_destroyed", ship=ship.id, cell=ship.cell, by=source.id if source else None)
+            if source is not None:
+                g.state.digits[source.faction] = g.state.digits.get(source.faction, 0) + FIGHTER_BOUNTY
             if ship.cell and ship.cell not in g.state.salvage:  # its wreck: the next salvage token
                 g.state.salvage.append(ship.cell)
                 if g.state.salvage_deck:
