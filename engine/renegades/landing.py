@@ -105,7 +105,7 @@ def passable_for(g: Game, mover: Piece, sneaking: bool):
             return 0
         if isinstance(mover, Figure):
             return None  # figures go around their opponents
-        return 0 if sneaking else 1
+        return 0 if sneaking or not holds_back(other) else 1  # drones need no elude test
     return passable
 
 
@@ -155,7 +155,7 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
     where = {p.cell: p for p in standing(g) if p is not crew}
     for cell in path:
         other = where.get(cell)
-        if other is not None and opposed(crew, other) and not crew.hidden:
+        if other is not None and opposed(crew, other) and holds_back(other) and not crew.hidden:
             faces, passed = skill_test(g, crew.skills["stealth"])
             g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))
             if not passed:
