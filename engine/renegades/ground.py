@@ -62,8 +62,9 @@ class Ground:
         return cell in self.obstructed or len(self._around[cell]) < 8 or any(
             c in self.blocking for c in self._around[cell])
 
-    def cost_into(self, cell: str, containers: frozenset) -> int:
-        """N27: obstructed terrain, water and containers cost two points to enter."""
+    def cost_from(self, cell: str, containers: frozenset) -> int:
+        """N27: a step out of obstructed terrain, water or a container's square costs two
+        points, any other step one (so stepping into such a square costs one)."""
         return 2 if cell in self.slow or cell in containers else 1
 
     def paths(self, start: str, points: int, containers: frozenset,
@@ -90,7 +91,7 @@ class Ground:
                 if extra is None:
                     continue
                 nx, ny = xy[nxt]
-                key = (cost + self.cost_into(nxt, containers), passed + extra,
+                key = (cost + self.cost_from(here, containers), passed + extra,
                        diagonal + (1 if nx != hx and ny != hy else 0), (hx, hy))
                 if key[0] <= points and (nxt not in best or key < best[nxt]):
                     best[nxt] = key
