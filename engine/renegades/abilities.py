@@ -34,6 +34,8 @@ def _refusal(g: Game, ship: Ship, effect: str) -> Optional[str]:
         return f"Nobody is at {station} on the {ship.name} to use it."
     if effect == "overclock" and not g.state.current.attacked:
         return "The drive is redlined after the ship attacked this turn."
+    if effect in MOVES and orbit.speed(g, ship) == 0:
+        return f"The {ship.name} cannot move: nobody is at navigation."
     return None
 
 
@@ -118,6 +120,8 @@ def _tactic_refusal(g: Game, ship: Ship, seat: str) -> Optional[str]:
         return f"{card.name} needs somebody at {card.test.station}."
     if card.effect == "burn" and not g.state.current.moved:
         return f"{card.name} follows a move of the ship this turn."
+    if card.effect == "burn" and orbit.speed(g, ship) == 0:
+        return f"The {ship.name} cannot move: nobody is at navigation."
     return None
 
 
