@@ -2,16 +2,19 @@
 turning them (N35, N37)."""
 from __future__ import annotations
 
+from engine.renegades.abilities import half
 from engine.renegades.orbit import Game
-from engine.renegades.state import Ship
+from engine.renegades.state import CrewMember, Ship
 from engine.renegades.pieces import aboard, skill_test
 
 
-def medic_aboard(g: Game, ship: Ship) -> bool:
-    """A conscious crewmember of the ship's own side whose station is comms and who has
+def medics_aboard(g: Game, ship: Ship) -> list[CrewMember]:
+    """The conscious crew of the ship's own side whose station is comms and who have
     medical skill (N35); medics of NPC Coalition ships heal nobody."""
-    return ship.seat is not None and any(c.ship == ship.id and c.cell is None and not c.ko and not c.captive and "comms" in c.stations
-               and c.skills["medical"] > 0 for c in g.state.crew.values())
+    if ship.seat is None:
+        return []
+    return [c for c in g.state.crew.values() if c.ship == ship.id and c.cell is None and not c.ko and not c.captive
+            and "comms" in c.stations and c.skills["medical"] > 0]
 
 
 def heal_round(g: Game) -> None:
@@ -26,9 +29,11 @@ def heal_round(g: Game) -> None:
             continue
         if s.tier == 3 and s.objective is not None and s.objective.ship == ship.id:
             continue
-        if not medic_aboard(g, ship) or not crew.wounds:
+        medics = medics_aboard(g, ship)
+        if not medics or not crew.wounds:
             continue
-        amount = min(2, crew.wounds)
+        alone = medics == [crew]  # a medic tends itself with half its medical skill (N142)
+        amount = min(half(crew.skills["medical"]) if alone else 2, crew.wounds)
         crew.wounds -= amount
         g.emit("healed", crew=crew.id, amount=amount, at="medbay")
         if crew.ko and crew.wounds < crew.health:
