@@ -73,6 +73,8 @@ def strike(g: Game, attacker: Piece, target: Piece) -> None:
     if isinstance(attacker, CrewMember):
         attacker.rounds["attack"] = g.state.round
         attacker.hidden = False
+    if isinstance(target, CrewMember) and target.rounds.get("found") == g.state.round:
+        target.rounds["exposed"] = g.state.round  # found by a scan and attacked: no stealth this round (N143)
     g.emit("crew_attack", attacker=attacker.id, target=target.id, ranged=ranged, dice=rolled, attack=red,
            hits=len(hits), defense=black, rerolled=rerolled, blocked=blocked, wounds=wounds)
     hurt(g, target, wounds, attacker.id)

@@ -180,15 +180,26 @@ def place(g: Game, crew: CrewMember, cell: str) -> None:
 
 
 # --- stealth and scanning ------------------------------------------------------------------------
+def hide_refusal(g: Game, crew: CrewMember) -> Optional[str]:
+    """Why the crewmember cannot take a stealth test now (N31, N143), or None."""
+    now = g.state.round
+    if crew.hidden:
+        return f"{crew.name} is already hidden."
+    if crew.rounds.get("stealth") == now:
+        return f"{crew.name} has had its stealth test this round."
+    if crew.rounds.get("attack") == now:
+        return f"{crew.name} attacked this round and cannot hide again until the next."
+    if crew.rounds.get("exposed") == now:
+        return f"{crew.name} was found by a scan and attacked this round and cannot hide again until the next."
+    return None
+
+
 def hide(g: Game, crew: CrewMember) -> None:
     """A free stealth test, once a round (N31)."""
     s = g.state
-    if crew.hidden:
-        raise RuleError(f"{crew.name} is already hidden.")
-    if crew.rounds.get("stealth") == s.round:
-        raise RuleError(f"{crew.name} has had its stealth test this round.")
-    if crew.rounds.get("attack") == s.round:
-        raise RuleError(f"{crew.name} attacked this round and cannot hide again until the next.")
+    refusal = hide_refusal(g, crew)
+    if refusal:
+        raise RuleError(refusal)
     crew.rounds["stealth"] = s.round
     faces, passed = skill_test(g, crew.skills["stealth"])
     crew.hidden = bool(passed)
@@ -215,6 +226,7 @@ def scan_room(g: Game, scanner: Piece, dice: int) -> None:
     found = seen_by_scan(g, scanner.cell, scanner) if passed else []
     for c in found:
         c.hidden = False
+        c.rounds["found"] = g.state.round
     g.emit("scan_room", by=scanner.id, tile=g.ground.tile_of(scanner.cell), dice=faces, passed=bool(passed),
            found=[c.id for c in found])
 

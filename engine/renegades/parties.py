@@ -85,7 +85,7 @@ def legal(g: Game, ship) -> list[str]:
                     and not crew.captive and crew.room != "brig":
                 options.append(f"disembark {code}")
             continue
-        if not crew.hidden and crew.rounds.get("stealth") != s.round and crew.rounds.get("attack") != s.round:
+        if landing.hide_refusal(g, crew) is None:
             free.append(f"hide {code}")
         if crew.rounds.get("scan") != s.round:
             free.append(f"scan {code}")
