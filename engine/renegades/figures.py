@@ -174,7 +174,7 @@ def _attack_nearest(g: Game, f: Figure) -> None:
 def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:
     """Move to the reachable square that can strike at `goal` (within `reach` and sight),
     else the nearest to it, then the cheapest, then first by name."""
-    paths = g.ground.paths(f.cell, f.speed, frozenset(), landing.passable_for(g, f, False))
+    paths = g.ground.paths(f.cell, f.speed, frozenset(g.state.containers), landing.passable_for(g, f, False))
     taken = {p.cell for p in pieces.standing(g) if p is not f}
     options = [c for c in paths if c not in taken]
 
