@@ -312,6 +312,8 @@ def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
     board = g.board
     if ship.cell is None:
         raise RuleError(f"The {ship.name} is already docked.")
+    if ship.risen_round == g.state.round:
+        raise RuleError("A ship may not ascend and descend in the same round (N144).")
     home = board.home_of(ship.faction)
     obj = g.state.objective
     bringing = obj is not None and obj.ship == ship.id and g.state.tier >= 2  # N46: home with the parameter
@@ -346,7 +348,7 @@ def ascend(g: Game, ship: Ship) -> None:
     if cell is None:
         raise RuleError(f"Every square beside {planet.name} holds a ship; wait for one to leave.")
     g.emit("ascended", ship=ship.id, planet=ship.docked, cell=cell)
-    ship.cell, ship.docked, ship.left_from = cell, None, None
+    ship.cell, ship.docked, ship.left_from, ship.risen_round = cell, None, None, g.state.round
 
 
 def _ring(board: OrbitBoard, cell: str) -> list[str]:
