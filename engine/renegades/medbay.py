@@ -20,14 +20,14 @@ def medics_aboard(g: Game, ship: Ship) -> list[CrewMember]:
 def heal_round(g: Game) -> None:
     """End of the round: crew in a med bay with a medic aboard heal two wounds (not in the
     round they were brought in); the unconscious wake at fewer wounds than their health;
-    a healed captive goes to the brig as a prisoner. Tier 3: no healing aboard the ship
-    carrying the mission parameter."""
+    a healed captive goes to the brig as a prisoner. Tier 3: no healing anywhere once the
+    ship carrying the mission parameter has left the mission planet (N47)."""
     s = g.state
+    if _in_pursuit(g):
+        return
     for crew in sorted(s.crew.values(), key=lambda c: c.id):
         ship = s.ships.get(crew.ship or "")
         if crew.room != "medbay" or ship is None or crew.rounds.get("medbay") == s.round:
-            continue
-        if s.tier == 3 and s.objective is not None and s.objective.ship == ship.id:
             continue
         medics = medics_aboard(g, ship)
         if not medics or not crew.wounds:
@@ -44,6 +44,14 @@ def heal_round(g: Game) -> None:
             g.emit("prisoner", crew=crew.id, ship=ship.id)
         elif not crew.wounds:
             crew.room = None
+
+
+def _in_pursuit(g: Game) -> bool:
+    """Tier 3: the parameter is aboard a ship that has left the mission planet for home."""
+    obj = g.state.objective
+    if g.state.tier != 3 or obj is None or obj.ship is None:
+        return False
+    return g.state.ships[obj.ship].docked != g.board.mission_planet.code
 
 
 def turn_prisoners(g: Game) -> None:
