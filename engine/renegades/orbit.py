@@ -340,15 +340,21 @@ def ascend(g: Game, ship: Ship) -> None:
         raise RuleError(f"The {ship.name} is not docked.")
     if ship.docked_round == g.state.round:
         raise RuleError("A ship may not descend and ascend in the same round.")
+    cell = rising_square(g, ship)
+    if cell is None:
+        raise RuleError(f"Every square beside {g.board.planets[ship.docked].name} holds a ship; wait for one to leave.")
+    g.emit("ascended", ship=ship.id, planet=ship.docked, cell=cell)
+    ship.cell, ship.docked, ship.left_from, ship.risen_round = cell, None, None, g.state.round
+
+
+def rising_square(g: Game, ship: Ship) -> Optional[str]:
+    """N22: where the docked ship comes up: the square it descended from, else the first free
+    square beside its planet by column, then row; None when every one holds a ship."""
     taken = g.occupied()
     planet = g.board.planets[ship.docked]
     around = [ship.left_from] + sorted({c for p in planet.cells for c in _ring(g.board, p)},
                                        key=lambda c: (c[0], int(c[1:])))
-    cell = next((c for c in around if c and c not in taken and c not in g.board.blocking), None)
-    if cell is None:
-        raise RuleError(f"Every square beside {planet.name} holds a ship; wait for one to leave.")
-    g.emit("ascended", ship=ship.id, planet=ship.docked, cell=cell)
-    ship.cell, ship.docked, ship.left_from, ship.risen_round = cell, None, None, g.state.round
+    return next((c for c in around if c and c not in taken and c not in g.board.blocking), None)
 
 
 def _ring(board: OrbitBoard, cell: str) -> list[str]:
@@ -426,7 +432,7 @@ def npc_turn(g: Game, npc: Ship) -> None:
     ship goes home for repairs; Coalition ships follow Renegades who descended."""
     s = g.state
     if npc.docked is not None:
-        if _should_ascend(g, npc) and npc.docked_round < s.round:
+        if _should_ascend(g, npc) and npc.docked_round < s.round and rising_square(g, npc):
             ascend(g, npc)
         else:
             g.emit("npc_waits", ship=npc.id)

@@ -56,8 +56,10 @@ def advance(g: Game) -> None:
 
 
 def can_ascend(g: Game, ship) -> bool:
-    """A ship docked on the surface since an earlier round may rise (free on the surface)."""
-    return ship.id in g.state.docks and ship.docked_round < g.state.round
+    """A ship docked on the surface since an earlier round may rise (free on the surface)
+    when a square beside the planet is free (N22)."""
+    return (ship.id in g.state.docks and ship.docked_round < g.state.round
+            and orbit.rising_square(g, ship) is not None)
 
 
 def legal_deploy(g: Game, ship) -> list[str]:
