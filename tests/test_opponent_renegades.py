@@ -67,15 +67,17 @@ def test_crew_changes_are_made_only_when_they_help_so_a_turn_never_loops():
 
 
 def test_the_computer_crew_beats_random_play():
-    """Versus games, the computer flying the Renegade ship and then the Coalition one: its
-    enemy ship ends more damaged than its own (the orbital game names no winner yet)."""
+    """Versus games, the computer flying the Renegade ship and then the Coalition one: it ends
+    ahead on the two counts a timed game that names no winner leaves, the damage done to the
+    ships and the digits earned (50 digits weighing one damage, as in its judgement, N94)."""
     won = 0
     for seed in range(6):
         computer = f"p{seed % 2 + 1}"
         state, _ = play(CONFIGS["versus"], seed, {computer})
         mine = next(s for s in state.ships.values() if s.seat == computer)
         theirs = next(s for s in state.ships.values() if s.kind == "ship" and s.seat not in (None, computer))
-        won += theirs.damage > mine.damage
+        lead = state.digits.get(mine.faction, 0) - state.digits.get(theirs.faction, 0)
+        won += theirs.damage - mine.damage + lead / 50 > 0
     assert won >= 5
 
 

@@ -52,7 +52,8 @@ def attack_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
 def strike(g: Game, attacker: Piece, target: Piece) -> None:
     """One attack: red dice as many as the attack value, bonuses on the highest dice (N10),
     4s and more hit; a black die per hit, paired for the most blocks; each hit left is a
-    wound. A ranged attack on a target in obstructed terrain lets it re-roll two idle dice."""
+    wound. A ranged attack on a target in obstructed terrain (a container's square too) lets it
+    re-roll two idle dice."""
     ranged, (add, count) = reach_of(g, attacker, target)
     dice = g.state.dice
     rolled = dice.roll(min(orbit.MAX_DICE, attacker.attack))
@@ -63,7 +64,7 @@ def strike(g: Game, attacker: Piece, target: Piece) -> None:
     black = dice.roll(len(hits))
     defense = [tuple(target.defense)] if target.defense else []
     rerolled: list[int] = []
-    if ranged and black and target.cell in g.ground.obstructed:
+    if ranged and black and (target.cell in g.ground.obstructed or target.cell in g.state.containers):
         _, used = orbit.best_defense(hits, black, defense)
         rerolled = sorted((i for i in range(len(black)) if i not in used), key=lambda i: black[i])[:2]
         for i in rerolled:

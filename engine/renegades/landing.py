@@ -166,7 +166,7 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
     end = walked[-1] if walked else start
     place(g, crew, end)
     g.emit("crew_moved", crew=crew.id, path=[start] + walked, cost=cost)
-    if crew.hidden and not g.ground.by_wall(end):
+    if crew.hidden and not (g.ground.by_wall(end) or end in g.state.containers):  # containers are cover
         crew.hidden = False
         g.emit("noticed", crew=crew.id, cell=end, reason="left the walls and cover")
     return True
