@@ -301,6 +301,14 @@ def test_turning_a_prisoner_is_a_leadership_test_once_a_shore_leave():
     refused(c3, "p2", "turn PELL", "not in your brig")
 
 
+def test_a_prisoner_with_no_leadership_rolls_no_dice_against_turning():
+    players = [TWO[0], {**TWO[1], "crew": ["HALVERN", "PELL", "ILDA", "ANSEL", "BRECK"]}]
+    c, _ = finished(new(players=players), crew={"ILDA": {"captive": True, "ship": "KESTREL"}})
+    c.dice.scripted = [5, 1, 1, 1, 6]  # Vesk's four dice hold one success; Ilda has no dice to answer
+    c, events = cp.apply(c, "p1", "turn ILDA")
+    assert events[0]["theirs"] == [] and events[0]["turned"] and "ILDA" in c.captain("p1").crew
+
+
 def test_a_turned_crewmember_recaptured_gives_its_old_side_plus_five():
     c, _ = captured()
     c.dice.scripted = [5, 6, 1, 2, 3]

@@ -31,6 +31,8 @@ def _refusal(g: Game, ship: Ship, effect: str) -> Optional[str]:
     """Why the ship cannot use `effect` now, or None."""
     if ship.cell is None:
         return f"The {ship.name} is docked; ship abilities are for a ship in orbit."
+    if ship.critical:
+        return f"The {ship.name} is critically damaged: its crew use no ship abilities (N140)."
     if ship.ability_round == g.state.round:
         return f"The {ship.name} has used a ship ability this round (one a round)."
     if effect not in card_side(g, ship):
@@ -119,6 +121,8 @@ def _tactic_refusal(g: Game, ship: Ship, seat: str) -> Optional[str]:
         return "You hold no orbital tactical card."
     if ship.cell is None:
         return f"The {ship.name} is docked; the orbital card is played in orbit."
+    if ship.critical:
+        return f"The {ship.name} is critically damaged: no tactical card can be played (N140)."
     commander = commander_aboard(g, ship)
     if commander is None:
         return f"The commander is not aboard the {ship.name}; the orbital card goes with the commander."
@@ -128,6 +132,8 @@ def _tactic_refusal(g: Game, ship: Ship, seat: str) -> Optional[str]:
         return f"{card.name} needs somebody at {card.test.station}."
     if card.effect == "burn" and not g.state.current.moved:
         return f"{card.name} follows a move of the ship this turn."
+    if card.effect == "burn" and orbit.speed(g, ship) == 0:
+        return f"The {ship.name} cannot move: nobody is at navigation."
     return None
 
 

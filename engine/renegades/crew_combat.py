@@ -81,20 +81,23 @@ def strike(g: Game, attacker: Piece, target: Piece) -> None:
 
 def finish_strike(g: Game, plan: Strike, red: list[int]) -> None:
     """4s and more hit; a black die per hit, paired for the most blocks; each hit left is a
-    wound. A ranged attack on a target in obstructed terrain lets it re-roll two idle dice."""
+    wound. A ranged attack on a target in obstructed terrain (a container's square too) lets it
+    re-roll two idle dice."""
     attacker, target = piece(g, plan.attacker), piece(g, plan.target)
     ranged, dice = plan.info["ranged"], g.state.dice
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
     defense = [tuple(target.defense)] if target.defense else []
     rerolled: list[int] = []
-    if ranged and black and target.cell in g.ground.obstructed:
+    if ranged and black and (target.cell in g.ground.obstructed or target.cell in g.state.containers):
         _, used = orbit.best_defense(hits, black, defense)
         rerolled = sorted((i for i in range(len(black)) if i not in used), key=lambda i: black[i])[:2]
         for i in rerolled:
             black[i] = dice.roll(1)[0]
     blocked, _ = orbit.best_defense(hits, black, defense)
     wounds = len(hits) - blocked
+    if isinstance(target, CrewMember) and target.rounds.get("found") == g.state.round:
+        target.rounds["exposed"] = g.state.round  # found by a scan and attacked: no stealth this round (N143)
     g.emit("crew_attack", attacker=attacker.id, target=target.id, ranged=ranged, dice=plan.dice, attack=red,
            hits=len(hits), defense=black, rerolled=rerolled, blocked=blocked, wounds=wounds)
     hurt(g, target, wounds, attacker.id)

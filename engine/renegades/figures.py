@@ -97,14 +97,14 @@ def _most_hurt(g: Game, who: Piece, candidates: list) -> Optional[str]:
     return roll_off(g, sorted(k for k, v in hurt.items() if v == top), figure=who.id)
 
 
-def choose_target(g: Game, f: Figure) -> Optional[CrewMember]:
+def choose_target(g: Game, f: Figure, among: Optional[list[CrewMember]] = None) -> Optional[CrewMember]:
     """N38, N39: commanders and creatures hunt the highest initiative (a creature first turns
     on whoever hurt it most this round); warriors and drones keep fighting the crewmember in
     base contact, turn on whoever hurt them most, else pair off: the crewmember fewest other
     warriors chose this round, not last round's target when another will do, the nearest,
-    then a roll-off."""
+    then a roll-off. `among`: the only candidates (a roused guard's intruders, N141)."""
     s = g.state
-    crew = visible_crew(g)
+    crew = visible_crew(g) if among is None else among
     if is_giant(g, f):  # N108: it breaks off from crew under a low ceiling
         crew = [c for c in crew if c.cell not in g.ground.low]
     if not crew:
@@ -152,6 +152,7 @@ def act(g: Game, f: Figure) -> None:
     if f.rank != "drone":
         landing.scan_room(g, f, f.search)
     tile = g.ground.tile_of(f.cell)
+    intruders = None
     if f.guard:
         intruders = [c for c in visible_crew(g) if g.ground.tile_of(c.cell) == tile]
         if not intruders:
@@ -165,14 +166,14 @@ def act(g: Game, f: Figure) -> None:
             _approach(g, f, lead.cell, 1)
         _attack_nearest(g, f)
         return
-    dock = _lure(g, f)
+    dock = _lure(g, f) if intruders is None else None  # a guard roused this turn goes for its intruders (N141)
     if dock is not None:  # N113: a ship left docked draws every figure that is not fighting
         g.emit("figure_heads_for", figure=f.id, ship=dock[1], dock=dock[0])
         if distance(f.cell, dock[0]) > 1:
             _approach(g, f, dock[0], 1)
         _attack_nearest(g, f)
         return
-    target = choose_target(g, f)
+    target = choose_target(g, f, intruders)
     f.last_target, f.target = f.target, target.id if target else None
     if target is None:
         g.emit("figure_waits", figure=f.id, reason="nobody in sight")
@@ -214,7 +215,7 @@ def _attack_nearest(g: Game, f: Figure) -> None:
 def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:
     """Move to the reachable square that can strike at `goal` (within `reach` and sight),
     else the nearest to it, then the cheapest, then first by name."""
-    paths = g.ground.paths(f.cell, f.speed, frozenset(), landing.passable_for(g, f, False),
+    paths = g.ground.paths(f.cell, f.speed, frozenset(g.state.containers), landing.passable_for(g, f, False),
                            barred=g.ground.low if is_giant(g, f) else frozenset())
     taken = {p.cell for p in pieces.standing(g) if p is not f}
     options = [c for c in paths if c not in taken]
@@ -289,13 +290,12 @@ def _npc_crewmember(g: Game, crew: CrewMember) -> None:
                 return
             continue
         if target is not None and target.cell is not None and not getattr(target, "ko", False):
+            if not near(crew.cell, target.cell) and _step_towards(g, crew, target.cell):
+                continue  # into base contact for melee first (N44)
             if crew_combat.attack_refusal(g, crew, target) is None:
                 crew_combat.strike(g, crew, target)
                 continue
-            if not crew_abilities.may_attack_again(g, crew) or near(crew.cell, target.cell) \
-                    or not _step_towards(g, crew, target.cell):
-                return
-            continue
+            return
         if obj is None or obj.ship is not None or obj.holder is not None:
             return
         spot = next(iter(c for c, v in s.containers.items() if v == pieces.PARAMETER), None) or obj.cell
@@ -313,7 +313,9 @@ def _npc_crewmember(g: Game, crew: CrewMember) -> None:
 
 def _step_towards(g: Game, crew: CrewMember, goal: str) -> bool:
     """Move to the reachable square nearest `goal` (then cheapest, then by name); False when
-    no square is nearer or the crewmember failed to elude."""
+    no square is nearer or the crewmember failed to elude (this round or now)."""
+    if crew.rounds.get("pinned") == g.state.round:
+        return False
     options = landing.reach(g, crew)
     if not options:
         return False

@@ -23,7 +23,7 @@ class Ground:
         self.code, self.name = spec.code, spec.name
         self.width, self.height = spec.width, spec.height
         self.blocking = frozenset(spec.blocking)
-        self.slow = frozenset(spec.obstructed) | frozenset(spec.water)  # two points to enter
+        self.slow = frozenset(spec.obstructed) | frozenset(spec.water)  # two points to leave (N27)
         self.obstructed = frozenset(spec.obstructed)
         self.docks = list(spec.docks)
         self.tiles = {loc.code: loc for loc in spec.locations}
@@ -78,8 +78,9 @@ class Ground:
         top = self.level.get(cell, 0)
         return any(self.level.get(c, 0) < top for c in self._around[cell])
 
-    def cost_into(self, cell: str, containers: frozenset) -> int:
-        """N27: obstructed terrain, water and containers cost two points to enter."""
+    def cost_from(self, cell: str, containers: frozenset) -> int:
+        """N27: a step out of obstructed terrain, water or a container's square costs two
+        points, any other step one (so stepping into such a square costs one)."""
         return 2 if cell in self.slow or cell in containers else 1
 
     def paths(self, start: str, points: int, containers: frozenset, passable: Callable[[str], Optional[int]],
@@ -110,7 +111,7 @@ class Ground:
                 if extra is None or nxt in ledges:
                     continue
                 nx, ny = xy[nxt]
-                key = (cost + (1 if flying else self.cost_into(nxt, containers)), passed + extra,
+                key = (cost + (1 if flying else self.cost_from(here, containers)), passed + extra,
                        diagonal + (1 if nx != hx and ny != hy else 0), (hx, hy))
                 if key[0] <= points and (nxt not in best or key < best[nxt]):
                     best[nxt] = key

@@ -107,7 +107,7 @@ def passable_for(g: Game, mover: Piece, sneaking: bool):
             return 0
         if isinstance(mover, Figure):
             return None  # figures go around their opponents
-        return 0 if sneaking else 1
+        return 0 if sneaking or not holds_back(other) else 1  # drones need no elude test
     return passable
 
 
@@ -142,8 +142,8 @@ def check_move(g: Game, crew: CrewMember, to: str) -> dict[str, tuple[int, int, 
         raise RuleError(f"'{to}' is not an open square of the surface board.")
     options = reach(g, crew)
     if to not in options:
-        raise RuleError(f"{crew.name} cannot reach {to} this move (speed {speed(g, crew)}; obstructed terrain, "
-                        "water and containers cost two, walls and opponents' squares bar the way, raised and sunken "
+        raise RuleError(f"{crew.name} cannot reach {to} this move (speed {speed(g, crew)}; a step out of "
+                        "obstructed terrain, water or a container's square costs two, walls and opponents' squares bar the way, raised and sunken "
                         "ground are entered by their steps).")
     return options
 
@@ -166,7 +166,7 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
     flying = flies(g, crew)
     for cell in path:
         other = where.get(cell)
-        if other is not None and opposed(crew, other) and not crew.hidden and not flying:
+        if other is not None and opposed(crew, other) and holds_back(other) and not crew.hidden and not flying:
             faces, passed = skill_test(g, crew.skills["stealth"])
             g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))
             if not passed:
@@ -177,7 +177,7 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
     end = walked[-1] if walked else start
     place(g, crew, end)
     g.emit("crew_moved", crew=crew.id, path=[start] + walked, cost=cost)
-    if crew.hidden and not g.ground.by_wall(end):
+    if crew.hidden and not (g.ground.by_wall(end) or end in g.state.containers):  # containers are cover
         crew.hidden = False
         g.emit("noticed", crew=crew.id, cell=end, reason="left the walls and cover")
     return True
@@ -203,15 +203,26 @@ def place(g: Game, crew: CrewMember, cell: str) -> None:
 
 
 # --- stealth and scanning ------------------------------------------------------------------------
+def hide_refusal(g: Game, crew: CrewMember) -> Optional[str]:
+    """Why the crewmember cannot take a stealth test now (N31, N143), or None."""
+    now = g.state.round
+    if crew.hidden:
+        return f"{crew.name} is already hidden."
+    if crew.rounds.get("stealth") == now:
+        return f"{crew.name} has had its stealth test this round."
+    if crew.rounds.get("attack") == now:
+        return f"{crew.name} attacked this round and cannot hide again until the next."
+    if crew.rounds.get("exposed") == now:
+        return f"{crew.name} was found by a scan and attacked this round and cannot hide again until the next."
+    return None
+
+
 def hide(g: Game, crew: CrewMember) -> None:
     """A free stealth test, once a round (N31)."""
     s = g.state
-    if crew.hidden:
-        raise RuleError(f"{crew.name} is already hidden.")
-    if crew.rounds.get("stealth") == s.round:
-        raise RuleError(f"{crew.name} has had its stealth test this round.")
-    if crew.rounds.get("attack") == s.round:
-        raise RuleError(f"{crew.name} attacked this round and cannot hide again until the next.")
+    refusal = hide_refusal(g, crew)
+    if refusal:
+        raise RuleError(refusal)
     crew.rounds["stealth"] = s.round
     faces, passed = skill_test(g, crew.skills["stealth"])
     crew.hidden = bool(passed)
@@ -238,6 +249,7 @@ def scan_room(g: Game, scanner: Piece, dice: int) -> None:
     found = seen_by_scan(g, scanner.cell, scanner) if passed else []
     for c in found:
         c.hidden = False
+        c.rounds["found"] = g.state.round
     g.emit("scan_room", by=scanner.id, tile=g.ground.tile_of(scanner.cell), dice=faces, passed=bool(passed),
            found=[c.id for c in found])
 

@@ -2,33 +2,38 @@
 turning them (N35, N37)."""
 from __future__ import annotations
 
+from engine.renegades.abilities import half
 from engine.renegades.orbit import Game
-from engine.renegades.state import Ship
+from engine.renegades.state import CrewMember, Ship
 from engine.renegades.pieces import aboard, skill_test
 
 
-def medic_aboard(g: Game, ship: Ship) -> bool:
-    """A conscious crewmember of the ship's own side whose station is comms and who has
+def medics_aboard(g: Game, ship: Ship) -> list[CrewMember]:
+    """The conscious crew of the ship's own side whose station is comms and who have
     medical skill (N35); medics of NPC Coalition ships heal nobody."""
-    return ship.seat is not None and any(c.ship == ship.id and c.cell is None and not c.ko and not c.captive and "comms" in c.stations
-               and c.skills["medical"] > 0 for c in g.state.crew.values())
+    if ship.seat is None:
+        return []
+    return [c for c in g.state.crew.values() if c.ship == ship.id and c.cell is None and not c.ko and not c.captive
+            and "comms" in c.stations and c.skills["medical"] > 0]
 
 
 def heal_round(g: Game) -> None:
     """End of the round: crew in a med bay with a medic aboard heal two wounds (not in the
     round they were brought in); the unconscious wake at fewer wounds than their health;
-    a healed captive goes to the brig as a prisoner. Tier 3: no healing aboard the ship
-    carrying the mission parameter."""
+    a healed captive goes to the brig as a prisoner. Tier 3: no healing anywhere once the
+    ship carrying the mission parameter has left the mission planet (N47)."""
     s = g.state
+    if _in_pursuit(g):
+        return
     for crew in sorted(s.crew.values(), key=lambda c: c.id):
         ship = s.ships.get(crew.ship or "")
         if crew.room != "medbay" or ship is None or crew.rounds.get("medbay") == s.round:
             continue
-        if s.tier == 3 and s.objective is not None and s.objective.ship == ship.id:
+        medics = medics_aboard(g, ship)
+        if not medics or not crew.wounds:
             continue
-        if not medic_aboard(g, ship) or not crew.wounds:
-            continue
-        amount = min(2, crew.wounds)
+        alone = medics == [crew]  # a medic tends itself with half its medical skill (N142)
+        amount = min(half(crew.skills["medical"]) if alone else 2, crew.wounds)
         crew.wounds -= amount
         g.emit("healed", crew=crew.id, amount=amount, at="medbay")
         if crew.ko and crew.wounds < crew.health:
@@ -39,6 +44,14 @@ def heal_round(g: Game) -> None:
             g.emit("prisoner", crew=crew.id, ship=ship.id)
         elif not crew.wounds:
             crew.room = None
+
+
+def _in_pursuit(g: Game) -> bool:
+    """Tier 3: the parameter is aboard a ship that has left the mission planet for home."""
+    obj = g.state.objective
+    if g.state.tier != 3 or obj is None or obj.ship is None:
+        return False
+    return g.state.ships[obj.ship].docked != g.board.mission_planet.code
 
 
 def turn_prisoners(g: Game) -> None:

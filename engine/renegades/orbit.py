@@ -12,6 +12,7 @@ from engine.renegades.ground import Ground, ground_of
 from engine.renegades.state import GameState, Ship, Strike
 
 MAX_DICE = 8  # the box holds eight red and eight black dice (N8)
+FIGHTER_BOUNTY = 70  # digits for destroying a villain fighter
 FACTION_RANK = {"renegade": 0, "coalition": 1}  # Renegades first on equal initiative
 
 
@@ -298,7 +299,9 @@ def take_damage(g: Game, ship: Ship, amount: int, source: Optional[Ship]) -> Non
         ship.hurt_by[source.id] = ship.hurt_by.get(source.id, 0) + amount
     if ship.kind == "fighter":
         if ship.damage >= ship.shields:
-            g.emit("fighter_destroyed", ship=ship.id, cell=ship.cell)
+            g.emit("fighter_destroyed", ship=ship.id, cell=ship.cell, by=source.id if source else None)
+            if source is not None:
+                g.state.digits[source.faction] = g.state.digits.get(source.faction, 0) + FIGHTER_BOUNTY
             if ship.cell and ship.cell not in g.state.salvage:  # its wreck: the next salvage token
                 g.state.salvage.append(ship.cell)
                 if g.state.salvage_deck:
@@ -316,6 +319,8 @@ def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
     board = g.board
     if ship.cell is None:
         raise RuleError(f"The {ship.name} is already docked.")
+    if ship.risen_round == g.state.round:
+        raise RuleError("A ship may not ascend and descend in the same round (N144).")
     home = board.home_of(ship.faction)
     obj = g.state.objective
     bringing = obj is not None and obj.ship == ship.id and g.state.tier >= 2  # N46: home with the parameter
@@ -349,15 +354,21 @@ def ascend(g: Game, ship: Ship) -> None:
         raise RuleError(f"Boarders are fighting aboard the {ship.name}; it cannot rise until they are gone.")
     if ship.docked_round == g.state.round:
         raise RuleError("A ship may not descend and ascend in the same round.")
+    cell = rising_square(g, ship)
+    if cell is None:
+        raise RuleError(f"Every square beside {g.board.planets[ship.docked].name} holds a ship; wait for one to leave.")
+    g.emit("ascended", ship=ship.id, planet=ship.docked, cell=cell)
+    ship.cell, ship.docked, ship.left_from, ship.risen_round = cell, None, None, g.state.round
+
+
+def rising_square(g: Game, ship: Ship) -> Optional[str]:
+    """N22: where the docked ship comes up: the square it descended from, else the first free
+    square beside its planet by column, then row; None when every one holds a ship."""
     taken = g.occupied()
     planet = g.board.planets[ship.docked]
     around = [ship.left_from] + sorted({c for p in planet.cells for c in _ring(g.board, p)},
                                        key=lambda c: (c[0], int(c[1:])))
-    cell = next((c for c in around if c and c not in taken and c not in g.board.blocking), None)
-    if cell is None:
-        raise RuleError(f"Every square beside {planet.name} holds a ship; wait for one to leave.")
-    g.emit("ascended", ship=ship.id, planet=ship.docked, cell=cell)
-    ship.cell, ship.docked, ship.left_from = cell, None, None
+    return next((c for c in around if c and c not in taken and c not in g.board.blocking), None)
 
 
 def _ring(board: OrbitBoard, cell: str) -> list[str]:
@@ -435,7 +446,7 @@ def npc_turn(g: Game, npc: Ship) -> None:
     ship goes home for repairs; Coalition ships follow Renegades who descended."""
     s = g.state
     if npc.docked is not None:
-        if _should_ascend(g, npc) and npc.docked_round < s.round and not boarded(g, npc):
+        if _should_ascend(g, npc) and npc.docked_round < s.round and not boarded(g, npc) and rising_square(g, npc):
             ascend(g, npc)
         else:
             g.emit("npc_waits", ship=npc.id)

@@ -57,8 +57,10 @@ def advance(g: Game) -> None:
 
 
 def can_ascend(g: Game, ship) -> bool:
-    """A ship docked on the surface since an earlier round may rise (free on the surface)."""
-    return ship.id in g.state.docks and ship.docked_round < g.state.round and not orbit.boarded(g, ship)
+    """A ship docked on the surface since an earlier round may rise (free on the surface)
+    when no boarder holds it and a square beside the planet is free (N22)."""
+    return (ship.id in g.state.docks and ship.docked_round < g.state.round and not orbit.boarded(g, ship)
+            and orbit.rising_square(g, ship) is not None)
 
 
 def legal_deploy(g: Game, ship) -> list[str]:
@@ -89,7 +91,7 @@ def legal(g: Game, ship) -> list[str]:
                     and not crew.captive and crew.room != "brig":
                 options.append(f"disembark {code}")
             continue
-        if not crew.hidden and crew.rounds.get("stealth") != s.round and crew.rounds.get("attack") != s.round:
+        if landing.hide_refusal(g, crew) is None:
             free.append(f"hide {code}")
         if crew.rounds.get("scan") != s.round:
             free.append(f"scan {code}")

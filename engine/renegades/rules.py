@@ -611,7 +611,7 @@ def _legal_orbit(g: Game, ship) -> list[str]:
         options += [f"attack {ship.id} {t.id}" for t in sorted(state.ships.values(), key=lambda x: x.id)
                     if orbit.can_fire(g, ship, t) is not None]
         obj = state.objective
-        for planet in g.board.planets.values():
+        for planet in g.board.planets.values() if ship.risen_round != state.round else ():
             bringing = obj is not None and obj.ship == ship.id and state.tier >= 2
             if g.board.beside_planet(ship.cell, planet.code) and (
                     (planet.mission and g.free_docks())
@@ -621,7 +621,7 @@ def _legal_orbit(g: Game, ship) -> list[str]:
         if g.crew_at(ship, "comms") is not None and ship.scan_round != state.round:
             options += [f"scan {ship.id} {c}" for c in salvage.reachable(g, ship)]
         options += abilities.legal(g, ship)
-    elif ship.docked_round < state.round:
+    elif ship.docked_round < state.round and orbit.rising_square(g, ship) is not None:
         options.append(f"ascend {ship.id}")
     if not state.current.acted:
         for crew in pieces.aboard(g, ship.id):

@@ -172,9 +172,9 @@ def on_turn(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) 
     if not cap.crew:
         raise RuleError("Nobody aboard can talk the prisoner round.")
     leader = max(cap.crew.values(), key=lambda h: (pack.crew[h.code].initiative, h.code))
-    ours = c.dice.roll(max(1, _skill(pack, leader, "leadership")))
-    theirs = c.dice.roll(max(1, _skill(pack, prisoner, "leadership")))
-    if prisoner.turned_from == cap.faction:  # once ours: +5 to one die
+    ours = c.dice.roll(_skill(pack, leader, "leadership"))  # a skill of 0 rolls no dice
+    theirs = c.dice.roll(_skill(pack, prisoner, "leadership"))
+    if prisoner.turned_from == cap.faction and ours:  # once ours: +5 to one die
         ours[ours.index(min(ours))] += 5
     won = sum(f >= 5 for f in ours) > sum(f >= 5 for f in theirs)
     cap.tried.append(code)

@@ -65,6 +65,7 @@ class Ship(_Data):
     speed: int = 0  # fighters only: movement points
     docked: Optional[str] = None  # the planet it is docked on
     docked_round: int = 0  # the round it descended (no ascend in the same round)
+    risen_round: int = 0  # the round it last ascended (no descend in the same round, N144)
     left_from: Optional[str] = None  # the square it descended from
     attacked_round: int = 0  # the round it last attacked (one attack a round)
     hurt_by: dict[str, int] = {}  # damage taken this round, by attacker (NPC targeting)
