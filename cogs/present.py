@@ -487,14 +487,19 @@ async def answer_take_back(interaction: discord.Interaction, game_id: int, versi
         await publish(bot, update, interaction.user.id)
 
 
-def panel_text(shown: Panel, note: str = "") -> str:
-    """The private panel's words: what just happened (if anything), the question, the hand."""
-    lines = [note] if note else []
-    if shown.question:
-        lines.append(f"**{shown.question}**")
+def panel_text(shown: Panel, note: str = "", after: str = "") -> str:
+    """The private panel's words: what just happened (if anything), the question, the hand,
+    then `after`. A long note is cut, never the question or the hand."""
+    lines = [f"**{shown.question}**"] if shown.question else []
     if shown.hand is not None:
         lines.append("Your hand: " + (", ".join(shown.hand) or "empty"))
-    return "\n".join(lines)
+    if after:
+        lines.append(after)
+    kept = "\n".join(lines)
+    room = MAX_CONTENT - len(kept) - 1
+    if note and room > len("...") + 20:
+        return clip(note, room) + ("\n" + kept if kept else "")
+    return kept
 
 
 def panel_view(game_id: int, shown: Panel, layout: panel.Layout, group: int = -1, page: int = 0) -> discord.ui.View:
@@ -579,9 +584,8 @@ async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id
         await reply(interaction, "That choice is not on your panel; press **Your move** again.")
         return
     layout = panel.main_page(shown.commands) if group < 0 else panel.group_page(shown.commands, group, page)
-    text = panel_text(shown, note)
-    if group >= 0:
-        text += f"\nChoose: {readable(panel.groups(shown.commands)[group].key, shown.names)} ..."
+    choose = f"Choose: {readable(panel.groups(shown.commands)[group].key, shown.names)} ..." if group >= 0 else ""
+    text = panel_text(shown, note, choose)
     view = panel_view(game_id, shown, layout, group, page)
     if take_back is not None and layout.rows + bool(shown.standing) < panel.MAX_ROWS:
         view.add_item(buttons.TakeBackAsk(game_id, take_back, row=panel.MAX_ROWS - 1))

@@ -155,3 +155,16 @@ async def test_the_log_reads_in_words_and_pages(monkeypatch, tmp_path):
         turned = fake.messages[int(page["id"])]
         assert "page 2 of 3" in turned["content"] and {c["label"] for c in fake.components(turned)} == {"Earlier", "Later"}
         assert "\n1. " not in turned["content"] and "\n16. " in turned["content"]
+
+
+def test_a_long_catch_up_is_cut_but_never_the_question_or_the_hand():
+    from cogs.present import MAX_CONTENT, panel_text
+    from engine.service import Panel
+    shown = Panel(version=3, seat="p1", question="Which dice do Kestrel's attack bonuses raise?", commands=["pass"],
+                  labels=["pass"], odds={}, hand=["Hold the Ship"], names={})
+    note = "Since your last move:\n" + "\n".join(f"• NPC ships: Warden moves K{n} > K{n + 1}" * 5 for n in range(40))
+    text = panel_text(shown, note, "Choose: move ...")
+    assert len(text) <= MAX_CONTENT and text.startswith("Since your last move:")
+    assert text.endswith("...\n**Which dice do Kestrel's attack bonuses raise?**\nYour hand: Hold the Ship\nChoose: move ...")
+    assert panel_text(shown, "Moved.") == ("Moved.\n**Which dice do Kestrel's attack bonuses raise?**\n"
+                                           "Your hand: Hold the Ship")

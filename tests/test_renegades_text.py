@@ -35,8 +35,8 @@ def test_each_npc_phase_is_one_line_naming_each_npc_once():
 
 
 def test_an_unknown_event_is_still_said_in_words():
-    generic = public_line({"type": "crew_moved", "crew": "VESK"}, NAMES)
-    assert RENEGADES.public_lines([{"type": "crew_moved", "crew": "VESK"}], NAMES) == [generic[0].upper() + generic[1:]]
+    generic = public_line({"type": "stood_still", "crew": "VESK"}, NAMES)
+    assert RENEGADES.public_lines([{"type": "stood_still", "crew": "VESK"}], NAMES) == [generic[0].upper() + generic[1:]]
 
 
 def test_a_whole_coop_game_gives_at_most_one_npc_line_per_action():
@@ -144,3 +144,22 @@ def test_an_attack_waiting_for_its_bonuses_says_the_dice():
 def test_the_bonus_decision_is_asked_with_the_dice():
     decision = {"kind": "bonus", "info": {"attacker": "KESTREL", "target": "WARDEN", "dice": [6, 3, 2]}}
     assert question(decision, NAMES) == "Which dice do Kestrel's attack bonuses raise? (rolled against Warden: 6, 3, 2)"
+
+
+def test_every_event_of_random_games_reads_as_words_not_fields():
+    """No public line falls back to 'Event kind (field=value, ...)': each event the engine
+    emits in play (orbit, surface, NPCs, world events) has its own readable line."""
+    import random
+    for seed in range(12):
+        config = {"mode": "versus" if seed % 2 else "coop", "quick": seed % 3 != 1,
+                  "players": [{"seat": "p1"}, {"seat": "p2"}] if seed % 2 else [{"seat": "p1"}]}
+        state, rng = rules.new_game(config, seed), random.Random(seed)
+        names = rules.display_names(state)
+        for _ in range(400):
+            if state.phase == "over":
+                break
+            seat = rules.awaited(state)[0]
+            state, events = rules.apply(state, seat, rng.choice(rules.legal_commands(state, seat)))
+            public = [{k: v for k, v in e.items() if k != "private"} for e in events]
+            for line in RENEGADES.public_lines(public, names):
+                assert "=" not in line, (line, [e["type"] for e in public])

@@ -642,6 +642,8 @@ def display_names(state: GameState) -> dict[str, str]:
     names.update({code: figure.name for code, figure in state.figures.items()})
     names.update({code: ability.name for code, ability in g.pack.crew_abilities.items()})
     names.update({code: item.name for code, item in [*g.pack.weapons.items(), *g.pack.search_items.items()]})
+    names.update({code: card.name for code, card in g.pack.tactical.items()})
+    names.update({code: villain.name for code, villain in g.pack.villains.items() if code not in names})
     return names
 
 

@@ -64,7 +64,124 @@ _CLAUSES = {
     "ship_seized": "the {ship} is seized and flown off",
     "leapt": "{crew} leaps down into the sunken ground at {cell}",
     "leap_attack": "{target} lands hard: {wounds} wound(s)",
+    "disembarked": "{crew} steps off the {ship} at {cell}",
+    "docked": "{ship} touches down at dock {dock}",
+    "party_done": "{ship}'s landing party is done",
+    "taken": "{crew} takes {item}",
+    "given": "{crew} hands {item} to {to}",
+    "carried": "{crew} carries {carries}",
+    "noticed": "{crew} is noticed at {cell} ({reason})",
+    "knocked_out": "{crew} is knocked out at {cell}",
+    "figure_defeated": "{figure} is defeated at {cell}",
+    "loot_counted": "{crew} brings home {item}: {digits} digits",
+    "captured": "{crew} is held captive on the {ship}",
+    "prisoner": "{crew} is a prisoner in the {ship}'s brig",
+    "revived": "{crew} comes round in the {ship}'s med bay",
+    "parameter_taken": "{crew} takes {name}",
+    "parameter_dropped": "{name} falls to the ground at {cell}",
+    "parameter_aboard": "{name} is aboard the {ship}",
+    "parameter_delivered": "the {ship} delivers {name}",
+    "parameter_home": "the {ship} brings {name} home",
+    "trap_disarmed": "the trap at {cell} is disarmed",
+    "bounty_claimed": "a bounty on {crew} is claimed: {value} digits",
 }
+
+_ROOMS = {"nw": "north-west", "n": "north", "ne": "north-east", "w": "west", "c": "central", "e": "east",
+          "sw": "south-west", "s": "south", "se": "south-east"}
+
+
+def _names(codes, names: Namer) -> str:
+    return ", ".join(_name(code, names) for code in codes) or "nobody"
+
+
+def _outcome(event: dict, done: str = "passes", failed: str = "fails") -> str:
+    return f"({' '.join(map(str, event.get('dice', [])))}): {done if event.get('passed') else failed}"
+
+
+def _crew_moved(event: dict, names: Namer) -> str:
+    return f"{_name(event['crew'], names)} moves {' > '.join(event['path'])}"
+
+
+def _crew_attack(event: dict, names: Namer) -> str:
+    how = "shoots at" if event.get("ranged") else "attacks"
+    hits, wounds = event.get("hits", 0), event.get("wounds", 0)
+    return (f"{_name(event['attacker'], names)} {how} {_name(event['target'], names)} "
+            f"({' '.join(map(str, event.get('attack', [])))}): {hits} hit{'s' if hits != 1 else ''}, "
+            f"{event.get('blocked', 0)} blocked, {wounds} wound{'s' if wounds != 1 else ''}")
+
+
+def _stealth(event: dict, names: Namer) -> str:
+    return f"{_name(event['crew'], names)} tries to stay unseen {_outcome(event, 'hidden', 'seen')}"
+
+
+def _elude(event: dict, names: Namer) -> str:
+    return (f"{_name(event['crew'], names)} tries to slip away from {_name(event['away_from'], names)} "
+            f"{_outcome(event, 'gets away', 'is held')}")
+
+
+def _scan_room(event: dict, names: Namer) -> str:
+    room = _ROOMS.get(event["tile"], event["tile"])
+    found = f": finds {_names(event['found'], names)}" if event.get("passed") and event.get("found") else ""
+    return f"{_name(event['by'], names)} scans the {room} room {_outcome(event, 'nobody hidden there', 'fails')}" \
+        if not found else f"{_name(event['by'], names)} scans the {room} room{found}"
+
+
+def _scan_container(event: dict, names: Namer) -> str:
+    return f"{_name(event['crew'], names)} scans the container at {event['cell']} {_outcome(event, 'sees inside', 'fails')}"
+
+
+def _tactic(event: dict, names: Namer) -> str:
+    aim = event.get("target") or event.get("ship")
+    on = f" for {_name(aim, names)}" if aim and aim != event["crew"] else ""
+    return f"{_name(event['crew'], names)} plays {_name(event['card'], names)}{on} {_outcome(event, 'it works', 'it fails')}"
+
+
+def _armed(event: dict, names: Namer) -> str:
+    return f"{_name(event['crew'], names)} arms with {_names(event.get('weapons', []), names)}"
+
+
+def _deployed(event: dict, names: Namer) -> str:
+    return f"{_name(event['ship'], names)} sends down {_names(event.get('crew', []), names)}"
+
+
+def _boarded(event: dict, names: Namer) -> str:
+    carrying = f", carrying {_name(event['carried'], names)}" if event.get("carried") else ""
+    return f"{_name(event['crew'], names)} goes aboard the {_name(event['ship'], names)}{carrying}"
+
+
+def _opened(event: dict, names: Namer) -> str:
+    return f"{_name(event['crew'], names)} opens the container at {event['cell']}: {event.get('name') or 'nothing'}"
+
+
+def _enemies(event: dict, names: Namer) -> str:
+    placed = event.get("figures", [])
+    where = f" at {', '.join(event.get('cells', []))}" if placed else ""
+    return (f"{len(placed)} {_name(event['villain'], names)}{'s' if len(placed) != 1 else ''} arrive{where} "
+            f"(die {event['die']}, {event['already']} already out)")
+
+
+def _roused(event: dict, names: Namer) -> str:
+    return f"{_name(event['figure'], names)} is roused by {_names(event.get('by', []), names)}"
+
+
+def _trap(event: dict, names: Namer) -> str:
+    return f"a trap goes off at {event['cell']}, catching {_names(event.get('victims', []), names)}"
+
+
+def _trap_attack(event: dict, names: Namer) -> str:
+    wounds = event.get("wounds", 0)
+    return f"the trap hits {_name(event['target'], names)}: {wounds} wound{'s' if wounds != 1 else ''}"
+
+
+def _persuade(event: dict, names: Namer) -> str:
+    against = f" against {_name(event['against'], names)}" if event.get("against") else ""
+    return f"{_name(event['crew'], names)} tries to talk the courier round{against}: " \
+        f"{'it works' if event.get('won') else 'it fails'}"
+
+
+def _turn_attempt(event: dict, names: Namer) -> str:
+    return (f"{_name(event['leader'], names)} tries to turn {_name(event['prisoner'], names)} in the "
+            f"{_name(event['ship'], names)}'s brig: {'turned' if event.get('turned') else 'refuses'}")
 
 
 def _moved(event: dict, names: Namer) -> str:
@@ -141,7 +258,11 @@ def _bonus_choice(event: dict, names: Namer) -> str:
             f"{_name(event['target'], names)} and places its bonuses ({bonus})")
 
 
-_TOLD = {"dropped": _dropped, "fire_starts": _fire, "douse": _douse, "parameter_test": _parameter_test,
+_TOLD = {"crew_moved": _crew_moved, "crew_attack": _crew_attack, "stealth": _stealth, "elude": _elude,
+         "scan_room": _scan_room, "scan_container": _scan_container, "tactic": _tactic, "armed": _armed,
+         "deployed": _deployed, "boarded": _boarded, "opened": _opened, "enemies_arrive": _enemies,
+         "roused": _roused, "trap": _trap, "trap_attack": _trap_attack, "persuade": _persuade,
+         "turn_attempt": _turn_attempt, "dropped": _dropped, "fire_starts": _fire, "douse": _douse, "parameter_test": _parameter_test,
          "world_clock": _clock, "bonus_choice": _bonus_choice, "ship_ability": _test, "crew_ability": _test,
          "scan_salvage": _scan,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
