@@ -3,16 +3,18 @@
     python benchmarks/opponent_bench.py [--games N] [--workers W] [--pairings normal:random,hard:normal]
                                         [--layout standard|setup] [--untimed] [--progress]
                                         [--table two|three|four|teams|renegades]
-                                        [--set hard.playouts=192 --set hard.horizon=1 ...]
+                                        [--set hard.playouts=320 --set hard.horizon=1 ...]
 
 Each pairing plays N games, Federation against Borg with the starter teams. At a table of
 two the first level is p1 in even games; at three or four it plays one seat (p1, p2, ... in
 turn) against the second level at every other seat; in 2 vs 2 it plays one team (both
 seats) in turn; `renegades` is a Renegades versus game, the first level flying the Renegade
 or the Coalition ship in turn (a game that ends unfinished is won by the side whose enemy ship
-took more damage). Prints the first level's score (a win 1, a draw 1/2)
-with a 95% Wilson interval, and per level the decision times (p50, p95, max) over every
-decision it made and over those with more than one legal command. Not a test: nothing fails.
+took more damage). Prints the first level's score (a win 1, a draw 1/2) with a 95% Wilson
+interval, its score per seat (or side) it played (at a table of two p1 flies Federation, so
+that line shows the faction bias of the starter game), and per level the decision times
+(p50, p95, max) over every decision it made and over those with more than one legal
+command. Not a test: nothing fails.
 The time caps of the levels apply (as in play) unless --untimed. Ctrl-C (or kill -INT or
 -TERM of the main process) prints the figures of the games finished so far.
 """
@@ -153,6 +155,7 @@ def main():
         start = time.perf_counter()
         wins = draws = total = 0
         times = {first: [], second: []}
+        by_seats = {}  # the first level's seats -> [score, games]: a seat's (or side's) share of the result
         n = 0
         pool = ProcessPoolExecutor(args.workers)
         try:
@@ -161,6 +164,9 @@ def main():
                 total += points
                 wins += points == 1
                 draws += 0 < points < 1
+                seats = by_seats.setdefault("+".join(sorted(mine)), [0.0, 0])
+                seats[0] += points
+                seats[1] += 1
                 for who, values in game_times.items():
                     times[who].extend(values)
                 if args.progress:
@@ -174,7 +180,9 @@ def main():
         print(f"{first} vs {second} ({args.table}): {n} games, {wins} won, {draws} drawn, {n - wins - draws} lost; "
               f"score {total / max(n, 1):.1%} (95% Wilson interval {low:.1%} to {high:.1%}); "
               f"{time.perf_counter() - start:.0f} s with {args.workers} workers", flush=True)
-        for who in (first, second):
+        print(f"  by seat: " + "; ".join(f"as {seats} {points:g} of {games} ({points / games:.1%})"
+                                        for seats, (points, games) in sorted(by_seats.items())), flush=True)
+        for who in dict.fromkeys((first, second)):  # once each, also when a level plays itself
             if who == "random":
                 continue
             every = [t for t, _ in times[who]]

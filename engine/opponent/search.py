@@ -37,7 +37,7 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", playouts=0, width=1, horizon=0, seconds=0.05),
     "normal": Level("normal", playouts=24, width=6, horizon=0, seconds=0.2),
-    "hard": Level("hard", playouts=192, width=12, horizon=1, seconds=0.8),
+    "hard": Level("hard", playouts=320, width=12, horizon=1, seconds=0.8),
 }
 
 
