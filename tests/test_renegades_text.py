@@ -144,3 +144,19 @@ def test_an_attack_waiting_for_its_bonuses_says_the_dice():
 def test_the_bonus_decision_is_asked_with_the_dice():
     decision = {"kind": "bonus", "info": {"attacker": "KESTREL", "target": "WARDEN", "dice": [6, 3, 2]}}
     assert question(decision, NAMES) == "Which dice do Kestrel's attack bonuses raise? (rolled against Warden: 6, 3, 2)"
+
+
+def test_tier_three_run_is_told_in_words():
+    events = [
+        {"type": "home_run", "ship": "KESTREL", "faction": "renegade", "board": "saven-free-docks",
+         "name": "Port Saven free docks", "recovered": ["VESK"]},
+        {"type": "findings_out", "crew": "VESK", "ship": "KESTREL", "name": "the reactor core"},
+        {"type": "parameter_delivered", "crew": "VESK", "name": "the reactor core"},
+    ]
+    names = {**NAMES, "VESK": "Orla Vesk"}
+    assert RENEGADES.public_lines(events, names) == [
+        "Kestrel leaves the mission planet with the findings: the run goes on across Port Saven free docks, "
+        "and everyone left on the mission planet goes back aboard",
+        "Orla Vesk carries the reactor core out of the Kestrel, bound for the employer's base",
+        "Orla Vesk delivers the reactor core to the employer",
+    ]

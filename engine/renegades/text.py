@@ -64,6 +64,9 @@ _CLAUSES = {
     "ship_seized": "the {ship} is seized and flown off",
     "leapt": "{crew} leaps down into the sunken ground at {cell}",
     "leap_attack": "{target} lands hard: {wounds} wound(s)",
+    "home_run": "{ship} leaves the mission planet with the findings: the run goes on across {name}, "
+                "and everyone left on the mission planet goes back aboard",
+    "findings_out": "{crew} carries {name} out of the {ship}, bound for the employer's base",
 }
 
 
@@ -130,6 +133,12 @@ def _parameter_test(event: dict, names: Namer) -> str:
     return f"{_name(event['crew'], names)} makes a {event['skill']} test to take {event['name']}: {outcome}"
 
 
+def _delivered(event: dict, names: Namer) -> str:
+    """Tier 3: the findings reach the employer, carried to the base (N172) or by an NPC ship."""
+    who = _name(event["crew"], names) if event.get("crew") else f"the {_name(event.get('ship'), names)}'s crew"
+    return f"{who} delivers {event['name']} to the employer"
+
+
 def _clock(event: dict, names: Namer) -> str:
     why = "a landing party is on the surface" if event.get("landed") else f"nobody has landed by round {event['round']}"
     return f"the world deck starts ({why})"
@@ -143,7 +152,7 @@ def _bonus_choice(event: dict, names: Namer) -> str:
 
 _TOLD = {"dropped": _dropped, "fire_starts": _fire, "douse": _douse, "parameter_test": _parameter_test,
          "world_clock": _clock, "bonus_choice": _bonus_choice, "ship_ability": _test, "crew_ability": _test,
-         "scan_salvage": _scan,
+         "scan_salvage": _scan, "parameter_delivered": _delivered,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 
 
