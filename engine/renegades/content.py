@@ -406,6 +406,7 @@ class ShoreLeave(_Schema):
     recruit: Annotated[int, msgspec.Meta(ge=0)]
     ransom: Annotated[int, msgspec.Meta(ge=0)]
     starting_digits: Annotated[int, msgspec.Meta(ge=0)] = 0
+    energy: Annotated[int, msgspec.Meta(ge=0)] = 10  # digits an energy token (N176)
 
 
 class PackInfo(_Schema):
