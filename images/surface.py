@@ -418,7 +418,7 @@ def objective_line(view: dict, labels: dict[str, str]) -> str:
     name = obj.get("name", "the mission parameter")
     if obj.get("delivered"):
         where = "delivered"
-    elif obj.get("home"):
+    elif obj.get("home") and not obj.get("run"):  # tier 3's run (N170): still to be carried
         where = "brought home"
     elif obj.get("ship"):
         where = f"aboard the {view.get('ships', {}).get(obj['ship'], {}).get('name', obj['ship'])}"
@@ -430,6 +430,8 @@ def objective_line(view: dict, labels: dict[str, str]) -> str:
         where = "sealed in one of the shut containers"
     else:
         where = "not on the board"
+    if obj.get("run") and not obj.get("delivered"):
+        where += ", bound for the employer's base (white frames)"
     return f"Mission: {name}, {where}."
 
 

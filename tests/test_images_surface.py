@@ -304,3 +304,11 @@ def test_the_employers_base_is_a_white_double_frame_and_the_legend_says_so(view)
     run["surface"]["base"] = ["B4"]
     assert pixels(surface.render_surface(run)).getpixel(edge) == WHITE
     assert surface.footer_lines(run, [], {}, {})[-1].endswith("white double frame: the employer's base")
+
+
+def test_during_the_home_run_the_footer_says_where_the_findings_are_and_where_they_go(view):
+    run = copy.deepcopy(view)
+    run["surface"]["objective"] = {"kind": "container", "name": "the reactor core", "cell": "K11", "home": True,
+                                   "run": "renegade"}
+    assert surface.objective_line(run, {}) == \
+        "Mission: the reactor core, at K11 (star), bound for the employer's base (white frames)."
