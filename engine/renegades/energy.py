@@ -82,7 +82,7 @@ def recharge(cap: Captain, pack: Pack, code: str, price: int) -> tuple[int, int]
         raise RuleError(f"There is no '{code}' in your armory.")
     if full is None:
         raise RuleError(f"{pack.gear[code].name if code in pack.gear else code} never runs down.")
-    tokens = cap.energy[code]
+    tokens = cap.energy.get(code) or [full]  # a campaign stored before tokens were counted: full
     missing = full - tokens[-1]
     if missing == 0:
         raise RuleError(f"Every {pack.gear[code].name} in your armory is fully charged.")
