@@ -554,3 +554,6 @@ def test_recharging_fills_the_emptiest_copy_for_ten_digits_a_token():  # N176
     refused(c2, "p1", "recharge arc-pistol", "never runs down")
     refused(c2, "p1", "recharge shock-maul", "no 'shock-maul' in your armory")
     refused(new(), "p1", "recharge blink-beacon", "on shore leave")
+    stored_before_tokens = rich(c2)
+    stored_before_tokens.captain("p1").energy = {}
+    refused(stored_before_tokens, "p1", "recharge blink-beacon", "fully charged")
