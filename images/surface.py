@@ -47,7 +47,7 @@ def _terrain_key(surface: dict) -> tuple:
     """What the static layer depends on, hashable."""
     tiles = tuple((t["code"], t["name"] + (" · low" if t.get("ceiling") == "low" else ""), t["from"], t["to"])
                   for t in surface.get("tiles", []))
-    levels = tuple(tuple(surface.get(key, [])) for key in ("elevated", "sunken", "steps"))
+    levels = tuple(tuple(surface.get(key, [])) for key in ("elevated", "sunken", "steps", "base"))
     return (surface["width"], surface["height"], tuple(surface.get("blocking", [])),
             tuple(surface.get("obstructed", [])), tuple(surface.get("water", [])), tuple(surface.get("docks", [])),
             tiles, levels)
@@ -56,7 +56,7 @@ def _terrain_key(surface: dict) -> tuple:
 @functools.lru_cache(maxsize=8)
 def static_layer(key: tuple) -> tuple[Image.Image, GridFrame]:
     """The surface board without pieces or highlights, drawn once per terrain."""
-    width, height, blocking, obstructed, water, docks, tiles, (elevated, sunken, steps) = key
+    width, height, blocking, obstructed, water, docks, tiles, (elevated, sunken, steps, base) = key
     frame = GridFrame(width, height, CELL, MARGIN, FOOTER)
     image = Image.new("RGB", frame.size, VOID)
     draw = ImageDraw.Draw(image)
@@ -81,6 +81,10 @@ def static_layer(key: tuple) -> tuple[Image.Image, GridFrame]:
             elif square in elevated or square in sunken:
                 _level(draw, frame, square, square in elevated, square in steps)
             draw.rectangle((left, top, right, bottom), outline=blend(FLOOR, INK, 0.25), width=1)
+    for square in base:  # tier 3's run: the employer's base (N172), a white double frame
+        left, top, right, bottom = frame.box(square)
+        draw.rectangle((left + 3, top + 3, right - 3, bottom - 3), outline=WHITE, width=3)
+        draw.rectangle((left + 8, top + 8, right - 8, bottom - 8), outline=WHITE, width=1)
     for square in docks:
         left, top, right, bottom = frame.box(square)
         draw.rectangle((left + 2, top + 2, right - 2, bottom - 2), outline=HAZARD, width=4)
@@ -414,7 +418,7 @@ def objective_line(view: dict, labels: dict[str, str]) -> str:
     name = obj.get("name", "the mission parameter")
     if obj.get("delivered"):
         where = "delivered"
-    elif obj.get("home"):
+    elif obj.get("home") and not obj.get("run"):  # tier 3's run (N170): still to be carried
         where = "brought home"
     elif obj.get("ship"):
         where = f"aboard the {view.get('ships', {}).get(obj['ship'], {}).get('name', obj['ship'])}"
@@ -426,6 +430,8 @@ def objective_line(view: dict, labels: dict[str, str]) -> str:
         where = "sealed in one of the shut containers"
     else:
         where = "not on the board"
+    if obj.get("run") and not obj.get("delivered"):
+        where += ", bound for the employer's base (white frames)"
     return f"Mission: {name}, {where}."
 
 
@@ -467,7 +473,8 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str], flabels
             last.append(f"{name.get(event['crew'], event['crew'])} {verb} {event['item']} at {event['cell']}")
     legend = [LEGEND[0] + (" · purple dock: boarded (xN boarders)" if surface.get("boarded") else ""),
               LEGEND[1] + (" · numbered tag: gear dropped there" if surface.get("dropped") else ""),
-              LEGEND[2] + (" · flames: fire, impassable" if surface.get("fires") else "")]
+              LEGEND[2] + (" · flames: fire, impassable" if surface.get("fires") else "")
+              + (" · white double frame: the employer's base" if surface.get("base") else "")]
     return [first, second, objective_line(view, labels), _latest(last, _line_width(surface)), *legend]
 
 

@@ -202,4 +202,13 @@ async def test_the_shore_leave_panel_lists_the_steps_open_to_its_player(path):
     assert commands[-1] == "done"
     await desk.command(cid, ANN, "done")
     assert await desk.shore_choices(cid, ANN) == []
+    row, drained = await desk.get(cid)  # N175, N176: a spent beacon is recharged, not sold
+    drained.captain("p1").ready, drained.captain("p1").energy["blink-beacon"] = False, [0]
+
+    async def stored(_):
+        return row, drained
+    desk.get = stored
+    commands = dict(await desk.shore_choices(cid, ANN))
+    assert "sell blink-beacon" not in commands
+    assert commands["recharge blink-beacon"] == "Recharge Emergency blink beacon (10 digits)"
     await games.close()

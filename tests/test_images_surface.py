@@ -293,3 +293,22 @@ def test_a_boarded_ship_has_a_purple_frame_on_its_dock(view):
     boarded["surface"]["boarded"] = {"WARDEN": ["VESK"]}
     assert pixels(surface.render_surface(boarded)).getpixel(edge) == ATTACK_MARK
     assert "purple dock: boarded" in surface.footer_lines(boarded, [], {}, {})[-3]
+
+
+def test_the_employers_base_is_a_white_double_frame_and_the_legend_says_so(view):
+    frame = frame_of(view)
+    left, top, _, bottom = frame.box("B4")
+    edge = (round(left + 4), round((top + bottom) / 2))
+    assert pixels(surface.render_surface(view)).getpixel(edge) != WHITE
+    run = copy.deepcopy(view)
+    run["surface"]["base"] = ["B4"]
+    assert pixels(surface.render_surface(run)).getpixel(edge) == WHITE
+    assert surface.footer_lines(run, [], {}, {})[-1].endswith("white double frame: the employer's base")
+
+
+def test_during_the_home_run_the_footer_says_where_the_findings_are_and_where_they_go(view):
+    run = copy.deepcopy(view)
+    run["surface"]["objective"] = {"kind": "container", "name": "the reactor core", "cell": "K11", "home": True,
+                                   "run": "renegade"}
+    assert surface.objective_line(run, {}) == \
+        "Mission: the reactor core, at K11 (star), bound for the employer's base (white frames)."

@@ -480,3 +480,80 @@ def test_weapons_found_or_lost_on_the_surface_change_the_campaigns_armory():  # 
     assert line(changed, names_of(PACK, cp.view_for(c, "p1"))) == \
         "Ann's armory after the mission: found Scatter rifle, Shock maul, lost Arc blade, Arc pistol."
     assert not any(e["type"] == "armory_changed" and e["seat"] == "p2" for e in events)  # nothing changed there
+
+
+# --- energy tokens (N174-N176) ----------------------------------------------------------------------------
+def with_gear(campaign, seat, code):
+    """The campaign with one fresh copy of `code` bought into the seat's armory."""
+    campaign = cp.clone(campaign)
+    cap = campaign.captain(seat)
+    cap.gear_offer = [code]
+    cap.digits += PACK.gear[code].cost
+    campaign, _ = cp.apply(campaign, seat, f"buy {code}")
+    return campaign
+
+
+def test_gear_that_runs_down_starts_full_and_each_mission_flown_costs_a_token():  # N174
+    c = new()
+    assert c.captain("p1").energy == {"blink-beacon": [1]}  # the starting armory's beacon
+    c, _ = finished(c)
+    c = with_gear(c, "p1", "scatter-rifle")
+    assert c.captain("p1").energy["scatter-rifle"] == [4]
+    for name in ("p1", "p2"):
+        c, _ = cp.apply(c, name, "done")
+    c = launched(c)
+    c, events = cp.apply(c, "p1", "finish", cp.outcome_of(final_state(c)))
+    assert c.captain("p1").energy == {"scatter-rifle": [3], "blink-beacon": [1]}  # the beacon stayed in port
+    spent = next(e for e in events if e["type"] == "energy_spent")
+    assert spent == {"type": "energy_spent", "seat": "p1", "tokens": {"scatter-rifle": [3]}, "private": True}
+    assert line(spent, names_of(PACK, cp.view_for(c, "p1"))) == \
+        "Energy left on your gear after the mission: Scatter rifle 3."
+
+
+def test_found_gear_comes_home_full_and_lost_gear_takes_its_tokens():  # N174, N125
+    c = new()
+    c.captain("p1").armory.append("shock-maul")
+    c.captain("p1").energy["shock-maul"] = [2]
+    c = launched(c)
+    state = final_state(c, crew={"VESK": {"gear": ["scatter-rifle"]}})
+    state["armory"]["KESTREL"] = [w for w in state["armory"]["KESTREL"] if w != "shock-maul"]
+    c, _ = cp.apply(c, "p1", "finish", cp.outcome_of(state))
+    assert c.captain("p1").energy == {"scatter-rifle": [4], "blink-beacon": [1]}
+    assert "shock-maul" not in c.captain("p1").armory
+
+
+def test_spent_gear_stays_in_port_and_cannot_be_sold():  # N175
+    c = new()
+    cap = c.captain("p1")
+    cap.armory += ["scatter-rifle", "scatter-rifle"]
+    cap.energy["scatter-rifle"] = [2, 0]
+    c = launched(c)
+    game = rules.new_game(cp.mission_config(c), c.mission_seed)
+    assert game.armory["KESTREL"].count("scatter-rifle") == 1  # the spent copy stayed in port
+    c, _ = cp.apply(c, "p1", "finish", cp.outcome_of(final_state(c)))
+    assert c.captain("p1").energy["scatter-rifle"] == [1, 0]  # not lost: it never flew
+    c2, _ = cp.apply(c, "p1", "sell scatter-rifle")  # the copy with a token left is the one sold
+    assert c2.captain("p1").energy["scatter-rifle"] == [0]
+    refused(c2, "p1", "sell scatter-rifle", "no energy token left")
+
+
+def test_recharging_fills_the_emptiest_copy_for_ten_digits_a_token():  # N176
+    c, _ = finished(new())
+    cap = c.captain("p1")
+    cap.armory += ["scatter-rifle", "scatter-rifle"]
+    cap.energy["scatter-rifle"] = [3, 0]
+    c = rich(c, digits=45)
+    c2, events = cp.apply(c, "p1", "recharge scatter-rifle")
+    assert c2.captain("p1").energy["scatter-rifle"] == [4, 3] and c2.captain("p1").digits == 5
+    assert events == [{"type": "recharged", "seat": "p1", "gear": "scatter-rifle", "tokens": 4, "cost": 40,
+                       "private": True}]
+    assert line(events[0], names_of(PACK, cp.view_for(c2, "p1"))) == \
+        "You recharge Scatter rifle: 4 energy token(s) for 40 digits."
+    refused(c2, "p1", "recharge scatter-rifle", "cost 10 digits; you have 5")
+    refused(rich(c2), "p1", "recharge blink-beacon", "fully charged")
+    refused(c2, "p1", "recharge arc-pistol", "never runs down")
+    refused(c2, "p1", "recharge shock-maul", "no 'shock-maul' in your armory")
+    refused(new(), "p1", "recharge blink-beacon", "on shore leave")
+    stored_before_tokens = rich(c2)
+    stored_before_tokens.captain("p1").energy = {}
+    refused(stored_before_tokens, "p1", "recharge blink-beacon", "fully charged")

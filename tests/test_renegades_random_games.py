@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from engine.errors import RuleError
-from engine.renegades import rules
+from engine.renegades import home_run, rules
 from engine.renegades.autoplay import random_command
 from engine.renegades.state import from_json, to_json
 
@@ -71,10 +71,14 @@ def check_surface(state, g):
             assert (ship.id in state.docks) == (ship.docked == board_planet(g))
     for figure in state.figures.values():
         assert 0 <= figure.damage < figure.health
+    obj = state.objective
+    if obj is not None and obj.run:  # N170: tier 3's run crosses the carrier's home surface
+        assert state.tier == 3 and state.surface == home_run.home_surface(g, obj.run)
 
 
 def board_planet(g):
-    return g.board.mission_planet.code
+    """The planet whose surface is in play: the mission planet, or tier 3's run home (N170)."""
+    return g.surface_planet
 
 
 def check_secrets(state, events):

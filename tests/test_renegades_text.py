@@ -163,3 +163,19 @@ def test_every_event_of_random_games_reads_as_words_not_fields():
             public = [{k: v for k, v in e.items() if k != "private"} for e in events]
             for line in RENEGADES.public_lines(public, names):
                 assert "=" not in line, (line, [e["type"] for e in public])
+
+
+def test_tier_three_run_is_told_in_words():
+    events = [
+        {"type": "home_run", "ship": "KESTREL", "faction": "renegade", "board": "saven-free-docks",
+         "name": "Port Saven free docks", "recovered": ["VESK"]},
+        {"type": "findings_out", "crew": "VESK", "ship": "KESTREL", "name": "the reactor core"},
+        {"type": "parameter_delivered", "crew": "VESK", "name": "the reactor core"},
+    ]
+    names = {**NAMES, "VESK": "Orla Vesk"}
+    assert RENEGADES.public_lines(events, names) == [
+        "Kestrel leaves the mission planet with the findings: the run goes on across Port Saven free docks, "
+        "and everyone left on the mission planet goes back aboard",
+        "Orla Vesk carries the reactor core out of the Kestrel, bound for the employer's base",
+        "Orla Vesk delivers the reactor core to the employer",
+    ]

@@ -8,6 +8,7 @@ from typing import Optional
 from engine import playout
 from engine.renegades import rules
 from engine.renegades.board import distance
+from engine.renegades.orbit import Game
 from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import GameState
 
@@ -46,7 +47,7 @@ def _towards_mission(state: GameState, options: list[str]) -> Optional[str]:
         if words[0] != "move" or words[1] not in state.crew:
             continue
         crew = state.crew[words[1]]
-        goal = state.docks.get(crew.ship) if obj.holder == crew.id else (
+        goal = _goal_with_it(state, crew) if obj.holder == crew.id else (
             spot or (state.crew[obj.holder].cell if obj.holder else None))
         if goal is None:
             continue
@@ -54,6 +55,15 @@ def _towards_mission(state: GameState, options: list[str]) -> Optional[str]:
         if gap < 0 and (best_gap is None or gap < best_gap):
             best, best_gap = option, gap
     return best
+
+
+def _goal_with_it(state: GameState, crew) -> Optional[str]:
+    """Where the holder of the parameter heads: the employer's base in tier 3's run on its
+    side's home surface (N172), else its ship's dock."""
+    if state.objective.run == crew.faction:
+        base = Game(state).ground.spec.base
+        return min(base, key=lambda c: (distance(c, crew.cell), c))
+    return state.docks.get(crew.ship)
 
 
 def play_out(state: GameState, rng: random.Random, limit: int = 2000) -> tuple[GameState, list[tuple[str, str]]]:

@@ -30,10 +30,11 @@ from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.campaign_state import (Campaign, Captain, Hand, Mission, clone, from_json,  # noqa: F401
                                              to_json)
+from engine.renegades import energy
 from engine.renegades.content import FACTIONS, Pack, load_pack
 from engine.renegades.setup import MODES, _default_crew, _ship_for, stations_for
-from engine.renegades.shore_leave import (on_buy, on_crew, on_done, on_ransom, on_recruit, on_sell, on_train,
-                                          on_turn, open_shore_leave, require_phase, sale_price)  # noqa: F401
+from engine.renegades.shore_leave import (on_buy, on_crew, on_done, on_ransom, on_recharge, on_recruit, on_sell,
+                                          on_train, on_turn, open_shore_leave, require_phase, sale_price)  # noqa: F401
 
 __all__ = ["new_campaign", "mission_config", "outcome_of", "apply", "parse", "canonical", "awaited", "view_for",
            "sale_price", "Campaign", "Captain", "Hand", "Mission", "to_json", "from_json", "clone"]
@@ -89,10 +90,13 @@ def new_campaign(config: dict[str, Any], seed: int) -> Campaign:
         crew = [str(c).upper() for c in spec.get("crew") or _default_crew(pack, faction, taken) or []]
         _check_first_crew(pack, faction, crew, taken)  # N95
         taken.update(crew)
-        campaign.captains.append(Captain(
+        captain = Captain(
             seat=spec["seat"], name=spec.get("name", spec["seat"]), faction=faction, ship=ship,
             crew={c: Hand(code=c, name=pack.crew[c].name, faction=faction) for c in crew}, flying=crew,
-            armory=list(STARTING_ARMORY), digits=pack.shore_leave.starting_digits))
+            digits=pack.shore_leave.starting_digits)
+        for code in STARTING_ARMORY:
+            energy.add(captain, pack, code)
+        campaign.captains.append(captain)
     if mode == "versus" and len({c.faction for c in campaign.captains}) < 2:
         raise RuleError("Coalition against Renegades needs a player on each side.")
     dice.shuffle(deck)
@@ -119,15 +123,16 @@ def _check_first_crew(pack: Pack, faction: str, crew: list[str], taken: set[str]
 def mission_config(campaign: Campaign) -> dict[str, Any]:
     """The config of the Renegades game for the mission being played: each player's flying
     crew with their turned crew and upgrades (the game applies them), and the armory under
-    `campaign.carried` (the game stocks the ship's surface armory with its weapons; the
-    weapons the ship brings home replace them in the campaign's armory afterwards, N125)."""
+    `campaign.carried` (the game stocks the ship's surface armory with its weapons, spent
+    gear left in port, N175; the weapons the ship brings home replace them in the
+    campaign's armory afterwards, N125)."""
     if campaign.phase != "mission" or campaign.current is None:
         raise RuleError("No mission is under way.")
     players = [{"seat": c.seat, "name": c.name, "faction": c.faction, "ship": c.ship, "crew": list(c.flying),
                 "turned": [code for code in c.flying if c.crew[code].turned_from],
                 "upgrades": {code: list(c.crew[code].upgrades) for code in c.flying if c.crew[code].upgrades},
                 "ship_upgrades": list(c.ship_upgrades)} for c in campaign.captains]
-    carried = {c.seat: {"armory": list(c.armory)} for c in campaign.captains}
+    carried = {c.seat: {"armory": energy.flying(c)} for c in campaign.captains}
     return {"pack": campaign.pack, "mode": campaign.mode, "tier": campaign.tier, "world_cards": campaign.world_cards,
             "quick": campaign.quick, "mission": campaign.current, "players": players,
             "campaign": {"title": campaign.title, "mission": len(campaign.played) + 1, "carried": carried}}
@@ -228,19 +233,19 @@ def _on_finish(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emi
 
 def _restock(cap: Captain, pack: Pack, back: list[str], emit) -> None:
     """N125: the campaign's armory holds the weapons the ship brought home, beside the gear
-    that is no surface weapon, which stayed in port; what was found or lost is told."""
-    before = Counter(g for g in cap.armory if g in pack.weapons)
-    found, lost = sorted((Counter(back) - before).elements()), sorted((before - Counter(back)).elements())
-    gone = Counter(lost)
-    kept = []
-    for gear in cap.armory:  # in the order it was, less what was lost, then what was found
-        if gone[gear]:
-            gone[gear] -= 1
-        else:
-            kept.append(gear)
-    cap.armory = kept + found
+    that is no surface weapon and the spent gear, which stayed in port; what was found or
+    lost is told. N174: each weapon that flew and came home spends an energy token."""
+    flew = Counter(g for g in energy.flying(cap) if g in pack.weapons)
+    found, lost = sorted((Counter(back) - flew).elements()), sorted((flew - Counter(back)).elements())
+    for gear in lost:
+        energy.remove(cap, pack, gear)
+    tokens = energy.spend(cap, flew - Counter(lost))
+    for gear in found:
+        energy.add(cap, pack, gear)
     if found or lost:
         emit("armory_changed", seat=cap.seat, found=found, lost=lost)
+    if tokens:
+        emit("energy_spent", seat=cap.seat, tokens=tokens, private=True)
 
 
 def _share(c: Campaign, by_faction: dict[str, int]) -> dict[str, int]:
@@ -343,6 +348,7 @@ COMMANDS: dict[str, tuple[Handler, str, int, int]] = {
     "finish": (_on_finish, "finish", 0, 0),
     "buy": (on_buy, "buy GEAR", 1, 1),
     "sell": (on_sell, "sell GEAR", 1, 1),
+    "recharge": (on_recharge, "recharge GEAR", 1, 1),
     "train": (on_train, "train UPGRADE [CREW]", 1, 2),
     "recruit": (on_recruit, "recruit CREW", 1, 1),
     "turn": (on_turn, "turn PRISONER", 1, 1),

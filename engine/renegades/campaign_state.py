@@ -41,6 +41,7 @@ class Captain(_Data):
     flying: list[str] = []  # the five who man the stations on the next mission (N81)
     brig: dict[str, Hand] = {}  # prisoners
     armory: list[str] = []
+    energy: dict[str, list[int]] = {}  # gear code -> tokens on each copy of it in the armory, fullest first (N174)
     ship_upgrades: list[str] = []
     ship_damage: int = 0
     digits: int = 0

@@ -63,6 +63,9 @@ _LINES = {
     "crew_turned": lambda e, n: f"{_n(n, e['crew'])}, turned in the brig, now serves {_n(n, e['seat'])}.",
     "bought": lambda e, n: f"You buy {_n(n, e['gear'])} for {e['cost']} digits.",
     "sold": lambda e, n: f"You sell {_n(n, e['gear'])} for {e['price']} digits.",
+    "recharged": lambda e, n: f"You recharge {_n(n, e['gear'])}: {e['tokens']} energy token(s) for {e['cost']} digits.",
+    "energy_spent": lambda e, n: "Energy left on your gear after the mission: " + ", ".join(
+        f"{_n(n, code)} {'/'.join(map(str, tokens))}" for code, tokens in sorted(e["tokens"].items())) + ".",
     "upgraded": lambda e, n: f"{_n(n, e['upgrade'])} for {_n(n, e['crew']) if e['crew'] else 'the ship'} "
                              f"({e['cost']} digits, {e['xp']} XP).",
     "recruited": lambda e, n: f"{_n(n, e['crew'])} signs on for {e['cost']} digits.",

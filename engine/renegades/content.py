@@ -199,6 +199,8 @@ class SurfaceBoard(_Schema):
     elevated: list[Cell] = []  # raised ground, reached by its steps or by flight (N106)
     sunken: list[Cell] = []  # a pit, reached by its steps, flight or a leap (N106, N107)
     steps: list[Cell] = []  # squares of raised or sunken ground with steps to the level beside them
+    home: Optional[Faction] = None  # a home planet's surface: the tier 3 run's board (N170)
+    base: list[Cell] = []  # a home surface: the employer's base, where the findings are delivered
 
 
 POSITION_CODES = {"nw", "n", "ne", "w", "c", "e", "sw", "s", "se"}  # a built board's nine tiles
@@ -404,6 +406,7 @@ class ShoreLeave(_Schema):
     recruit: Annotated[int, msgspec.Meta(ge=0)]
     ransom: Annotated[int, msgspec.Meta(ge=0)]
     starting_digits: Annotated[int, msgspec.Meta(ge=0)] = 0
+    energy: Annotated[int, msgspec.Meta(ge=0)] = 10  # digits an energy token (N176)
 
 
 class PackInfo(_Schema):
@@ -619,13 +622,18 @@ def _cross_check(pack: Pack) -> list[str]:
         problems.append("orbit.planets: no mission planet")
     for board in pack.surfaces.values():
         off_board(board.docks + board.blocking + board.obstructed + board.water + board.containers
-                  + board.elevated + board.sunken, board.width, board.height, f"surfaces.{board.code}")
+                  + board.elevated + board.sunken + board.base, board.width, board.height, f"surfaces.{board.code}")
+        if bool(board.home) != bool(board.base):
+            problems.append(f"surfaces.{board.code}: a home surface needs its base, and only a home surface has one")
         for cell in board.steps:
             if cell not in board.elevated and cell not in board.sunken:
                 problems.append(f"surfaces.{board.code}: steps at {cell}, which is neither elevated nor sunken")
         for location in board.locations:
             off_board([location.from_, location.to], board.width, board.height,
                       f"surfaces.{board.code}.locations.{location.code}")
+    for faction in ("renegade", "coalition"):
+        if sum(1 for b in pack.surfaces.values() if b.home == faction) != 1:
+            problems.append(f"surfaces: the {faction} faction needs exactly one home surface (the tier 3 run, N170)")
     for mission in pack.missions.values():
         board = pack.surfaces.get(mission.surface)
         if board is None:

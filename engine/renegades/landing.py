@@ -11,7 +11,7 @@ from typing import Optional
 
 from engine.errors import RuleError
 from engine.renegades.board import distance
-from engine.renegades import dropped
+from engine.renegades import dropped, home_run
 from engine.renegades.crew_abilities import ability
 from engine.renegades.crew_combat import spring_trap
 from engine.renegades.ground import near
@@ -73,6 +73,7 @@ def step_out(g: Game, crew: CrewMember, ship: Ship) -> None:
     crew.station, crew.room, crew.cell = None, None, cell
     g.emit("disembarked", crew=crew.id, ship=ship.id, cell=cell)
     arm(g, crew)
+    home_run.carry_out(g, crew, ship)
 
 
 def deploy(g: Game, ship: Ship, codes: list[str]) -> None:

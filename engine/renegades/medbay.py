@@ -49,8 +49,10 @@ def heal_round(g: Game) -> None:
 def _in_pursuit(g: Game) -> bool:
     """Tier 3: the parameter is aboard a ship that has left the mission planet for home."""
     obj = g.state.objective
-    if g.state.tier != 3 or obj is None or obj.ship is None:
+    if g.state.tier != 3 or obj is None or (obj.ship is None and not obj.run):
         return False
+    if obj.run:
+        return True
     return g.state.ships[obj.ship].docked != g.board.mission_planet.code
 
 

@@ -2,7 +2,7 @@
 winning it by the tier agreed at set-up (N45-N47)."""
 from __future__ import annotations
 
-from engine.renegades import figures
+from engine.renegades import figures, home_run
 from engine.renegades.content import ARMORY, Pack
 from engine.renegades.orbit import Game
 from engine.renegades.pieces import PARAMETER
@@ -37,11 +37,22 @@ def check(g: Game) -> None:
     """End the game when the mission is won (or tied) at the agreed tier."""
     s = g.state
     obj = s.objective
-    if s.phase == "over" or obj is None or obj.ship is None:
+    if s.phase == "over" or obj is None:
+        return
+    reward = g.pack.missions[s.mission].reward
+    courier = home_run.delivered(g)
+    if courier is not None:  # N172: the run across the home surface ends at the base
+        obj.delivered = True
+        g.emit("parameter_delivered", crew=courier.id, name=obj.name)
+        finish(g, "won", obj.run, {obj.run: reward}, f"{courier.name} delivered {obj.name} to the employer")
+        return
+    if obj.ship is None:
         return
     ship = s.ships[obj.ship]
-    reward = g.pack.missions[s.mission].reward
-    if s.tier == 1:
+    if obj.run and ship.faction != obj.run:
+        finish(g, "won", ship.faction, {ship.faction: reward},
+               f"the {ship.name}'s crew seized {obj.name} on {g.ground.name}")
+    elif s.tier == 1:
         finish(g, "won", ship.faction, {ship.faction: reward}, f"the {ship.name} carried {obj.name} off the surface")
     elif not obj.home and ship.critical:
         finish(g, "tied", None, {"renegade": reward // 2, "coalition": reward // 2},
@@ -62,11 +73,11 @@ def arrived_home(g: Game, ship) -> None:
 
 
 def end_of_round(g: Game) -> None:
-    """Tier 3 (N47): the findings are delivered at the end of the round after the one the
-    ship docked at home in, if it is still docked there."""
+    """Tier 3 (N47): an NPC ship's findings are delivered at the end of the round after the
+    one the ship docked at home in, if it is still docked there (players run, N170)."""
     s = g.state
     obj = s.objective
-    if s.tier != 3 or obj is None or not obj.home or obj.delivered or s.phase != "world":
+    if s.tier != 3 or obj is None or obj.run or not obj.home or obj.delivered or s.phase != "world":
         return
     ship = s.ships[obj.ship]
     home = g.board.home_of(ship.faction)

@@ -31,6 +31,13 @@ class Game:
         """The mission's surface board (built from location cards when it has a layout, N124)."""
         return ground_of(self.pack.path, self.state.surface, layout_key(self.state.surface_layout))
 
+    @property
+    def surface_planet(self) -> str:
+        """The planet whose surface board is in play: the mission planet, or during tier 3's
+        run the home of the side carrying the findings (N170)."""
+        obj = self.state.objective
+        return self.board.home_of(obj.run).code if obj is not None and obj.run else self.board.mission_planet.code
+
     def free_docks(self) -> list[str]:
         """Docks of the surface board with no ship on them and nobody standing there (N26)."""
         s = self.state
@@ -324,7 +331,7 @@ def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
     home = board.home_of(ship.faction)
     obj = g.state.objective
     bringing = obj is not None and obj.ship == ship.id and g.state.tier >= 2  # N46: home with the parameter
-    choices = [board.mission_planet.code] + ([home.code] if home and (ship.critical or bringing) else [])
+    choices = [g.surface_planet] + ([home.code] if home and (ship.critical or bringing) else [])
     if planet is None:
         planet = next((p for p in choices if board.beside_planet(ship.cell, p)), choices[0])
     if planet not in board.planets:
@@ -332,10 +339,12 @@ def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
     if planet not in choices:
         raise RuleError(f"A ship descends on {board.planets[planet].name} only when critically damaged, "
                         "to be repaired at home." if home and planet == home.code
+                        else f"{board.planets[planet].name}'s surface is left behind: the run goes on at "
+                        f"{board.planets[g.surface_planet].name} (N171)." if planet == board.mission_planet.code
                         else f"{board.planets[planet].name} is not a planet to descend on in this mission.")
     if not board.beside_planet(ship.cell, planet):
         raise RuleError(f"The {ship.name} must be on a square beside {board.planets[planet].name} to descend.")
-    if planet == board.mission_planet.code and not g.free_docks():
+    if planet == g.surface_planet and not g.free_docks():
         raise RuleError("Every dock on the surface is taken or has somebody standing on it.")
     ship.left_from, ship.cell = ship.cell, None
     ship.docked, ship.docked_round = planet, g.state.round
@@ -460,7 +469,7 @@ def npc_turn(g: Game, npc: Ship) -> None:
             return
         kind, where = goal
         if kind == "planet":
-            if where == g.board.mission_planet.code and not g.free_docks():
+            if where == g.board.mission_planet.code and (where != g.surface_planet or not g.free_docks()):
                 g.emit("npc_waits", ship=npc.id)
                 return
             if g.board.beside_planet(npc.cell, where):

@@ -17,7 +17,7 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, landing, leaping,
+from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, home_run, landing, leaping,
                               medbay, missions, orbit, parties, pieces, placing, salvage, special_actions)
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
@@ -326,12 +326,12 @@ def _on_descend(g, seat, args):
         raise RuleError("The ship has used both its actions; only a free move or `pass` is left.")
     orbit.descend(g, ship, args[1] if len(args) > 1 else None)
     g.state.current.actions_left = 0  # the turn ends on touchdown
-    if ship.docked == g.board.mission_planet.code:
+    if ship.docked != g.board.mission_planet.code:
+        missions.arrived_home(g, ship)
+    if ship.docked == g.surface_planet:  # the mission planet, or tier 3's home run (N170)
         cell = landing.dock(g, ship)
         g.emit("docked", ship=ship.id, dock=cell)
         g.state.pending.append(Decision("deploy", seat, {"ship": ship.id}))
-    else:
-        missions.arrived_home(g, ship)
 
 
 def _touched_down(g: Game) -> Optional[str]:
@@ -363,14 +363,19 @@ def _on_ascend(g, seat, args):
         ship = _acting_ship(g, args[0])
         if ship.id not in s.docks:
             raise RuleError(f"The {ship.name} is not docked on the surface.")
-        orbit.ascend(g, ship)
-        s.docks.pop(ship.id, None)
+        _rise(g, ship)
         return
     _orbital(g, "ascend")
-    ship = _acting_ship(g, args[0])
-    orbit.ascend(g, ship)
-    s.docks.pop(ship.id, None)
+    _rise(g, _acting_ship(g, args[0]))
     _spend(g)
+
+
+def _rise(g: Game, ship) -> None:
+    """The ship returns to orbit and frees its dock; rising with the findings in tier 3
+    starts the run on its home surface (N170)."""
+    orbit.ascend(g, ship)
+    g.state.docks.pop(ship.id, None)
+    home_run.begin(g, ship)
 
 
 def _on_station(g, seat, args):
@@ -614,7 +619,7 @@ def _legal_orbit(g: Game, ship) -> list[str]:
         for planet in g.board.planets.values() if ship.risen_round != state.round else ():
             bringing = obj is not None and obj.ship == ship.id and state.tier >= 2
             if g.board.beside_planet(ship.cell, planet.code) and (
-                    (planet.mission and g.free_docks())
+                    (planet.code == g.surface_planet and g.free_docks())
                     or (planet.home == ship.faction and (ship.critical or bringing))):
                 options.append(f"descend {ship.id} {planet.code}")
         options += [f"salvage {ship.id} {c}" for c in salvage.reachable(g, ship)]
@@ -683,7 +688,7 @@ def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
         "board": ground.code, "name": ground.name, "width": ground.width, "height": ground.height,
         "docks": list(ground.docks), "blocking": list(spec.blocking), "obstructed": list(spec.obstructed),
         "water": list(spec.water), "elevated": list(spec.elevated), "sunken": list(spec.sunken),
-        "steps": list(spec.steps),
+        "steps": list(spec.steps), "base": list(spec.base), "home": spec.home,
         "tiles": [{"code": t.code, "name": t.name, "from": t.from_, "to": t.to, "ceiling": t.ceiling}
                   for t in spec.locations],
         "docked": dict(state.docks),

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from engine.renegades import figures, rules
+from engine.renegades import figures, home_run, rules
 from engine.renegades.content import load_pack
 from engine.renegades.orbit import Game
 from engine.renegades.state import GameState, Objective, Ship
@@ -73,13 +73,18 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
     """The surface keys: docks, crew (any CrewMember field; a square takes it off its
     station), figures (replacing the mission's guards), tactical (seat -> its cards),
     bounties (seat -> the crewmember it hunts),
-    surface_deck, containers, fires, objective."""
+    surface_deck, containers, fires, objective; run (a faction: tier 3's run on its home
+    surface under way, N170, before the other keys)."""
+    if spec.get("run"):
+        home_run.switch(Game(state), spec["run"])
     for code, cell in (spec.get("docks") or {}).items():
         ship = state.ships[code]
         state.docks[code] = cell
         if ship.docked is None:
             ship.left_from, ship.cell = ship.cell, None
-            ship.docked, ship.docked_round = Game(state).board.mission_planet.code, 0
+            board = Game(state).board
+            planet = board.home_of(spec["run"]) if spec.get("run") else board.mission_planet
+            ship.docked, ship.docked_round = planet.code, 0
     for code, fields in (spec.get("crew") or {}).items():
         crew = state.crew[code]
         for name, value in fields.items():

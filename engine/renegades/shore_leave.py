@@ -4,6 +4,7 @@ ransom a prisoner, choose the five who fly, done). Rulings N81, N83-N88."""
 from __future__ import annotations
 
 from engine.errors import RuleError
+from engine.renegades import energy
 from engine.renegades.campaign_state import Campaign, Captain, Hand
 from engine.renegades.content import Pack
 from engine.renegades.setup import stations_for
@@ -71,7 +72,7 @@ def on_buy(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -
     gear = pack.gear[code]
     _pay(cap, gear.cost, gear.name)
     cap.gear_offer.remove(code)
-    cap.armory.append(code)
+    energy.add(cap, pack, code)
     emit("bought", seat=seat, gear=code, cost=gear.cost, private=True)
 
 
@@ -87,10 +88,20 @@ def on_sell(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) 
         raise RuleError(f"There is no '{code}' in your armory.")
     if code not in pack.gear:
         raise RuleError(f"Nobody in port buys '{code}'.")
+    if not energy.usable(cap, code):
+        raise RuleError(f"Your {pack.gear[code].name} has no energy token left: nobody buys it until it is "
+                        f"recharged (recharge {code}).")
     price = sale_price(pack.gear[code].cost)
-    cap.armory.remove(code)
+    energy.remove(cap, pack, code)
     cap.digits += price
     emit("sold", seat=seat, gear=code, price=price, private=True)
+
+
+def on_recharge(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:
+    """N176: buy energy tokens to fill the emptiest copy of a gear that runs down."""
+    cap = _shore(c, seat)
+    tokens, cost = energy.recharge(cap, pack, args[0], pack.shore_leave.energy)
+    emit("recharged", seat=seat, gear=args[0], tokens=tokens, cost=cost, private=True)
 
 
 def on_train(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emit) -> None:

@@ -124,6 +124,7 @@ class Objective(_Data):
     ship: Optional[str] = None  # the ship it is aboard
     home: bool = False  # tier 2 and 3: brought home
     delivered: bool = False  # tier 3: handed to the employer
+    run: Optional[str] = None  # tier 3: the faction whose home surface the findings cross (N170)
 
 
 class Strike(_Data):

@@ -80,10 +80,12 @@ _CLAUSES = {
     "parameter_taken": "{crew} takes {name}",
     "parameter_dropped": "{name} falls to the ground at {cell}",
     "parameter_aboard": "{name} is aboard the {ship}",
-    "parameter_delivered": "the {ship} delivers {name}",
     "parameter_home": "the {ship} brings {name} home",
     "trap_disarmed": "the trap at {cell} is disarmed",
     "bounty_claimed": "a bounty on {crew} is claimed: {value} digits",
+    "home_run": "{ship} leaves the mission planet with the findings: the run goes on across {name}, "
+                "and everyone left on the mission planet goes back aboard",
+    "findings_out": "{crew} carries {name} out of the {ship}, bound for the employer's base",
 }
 
 _ROOMS = {"nw": "north-west", "n": "north", "ne": "north-east", "w": "west", "c": "central", "e": "east",
@@ -247,6 +249,12 @@ def _parameter_test(event: dict, names: Namer) -> str:
     return f"{_name(event['crew'], names)} makes a {event['skill']} test to take {event['name']}: {outcome}"
 
 
+def _delivered(event: dict, names: Namer) -> str:
+    """Tier 3: the findings reach the employer, carried to the base (N172) or by an NPC ship."""
+    who = _name(event["crew"], names) if event.get("crew") else f"the {_name(event.get('ship'), names)}'s crew"
+    return f"{who} delivers {event['name']} to the employer"
+
+
 def _clock(event: dict, names: Namer) -> str:
     why = "a landing party is on the surface" if event.get("landed") else f"nobody has landed by round {event['round']}"
     return f"the world deck starts ({why})"
@@ -264,7 +272,7 @@ _TOLD = {"crew_moved": _crew_moved, "crew_attack": _crew_attack, "stealth": _ste
          "roused": _roused, "trap": _trap, "trap_attack": _trap_attack, "persuade": _persuade,
          "turn_attempt": _turn_attempt, "dropped": _dropped, "fire_starts": _fire, "douse": _douse, "parameter_test": _parameter_test,
          "world_clock": _clock, "bonus_choice": _bonus_choice, "ship_ability": _test, "crew_ability": _test,
-         "scan_salvage": _scan,
+         "scan_salvage": _scan, "parameter_delivered": _delivered,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 
 

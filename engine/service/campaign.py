@@ -21,7 +21,7 @@ from typing import Any, AsyncIterator, Callable, Optional
 from db.campaign_store import CampaignEntry, CampaignRow, CampaignSeat, CampaignStore
 from engine.errors import RuleError
 from engine.renegades import campaign as rules
-from engine.renegades import campaign_text
+from engine.renegades import campaign_text, energy
 from engine.renegades import state as game_state
 from engine.renegades.content import load_pack
 from engine.service.errors import IllegalCommand, NotAPlayer, UnknownGame
@@ -318,8 +318,13 @@ class CampaignService:
                         and code not in crew.upgrades:
                     choices.append((f"train {code} {crew.code}", f"{upgrade.name} for {crew.name} {cost}"))
         for code in dict.fromkeys(cap.armory):
-            if code in pack.gear:
+            if code in pack.gear and energy.usable(cap, code):
                 choices.append((f"sell {code}", f"Sell {pack.gear[code].name} ({rules.sale_price(pack.gear[code].cost)})"))
+            tokens = cap.energy.get(code)
+            if tokens and tokens[-1] < pack.gear[code].energy:  # N176
+                missing = pack.gear[code].energy - tokens[-1]
+                choices.append((f"recharge {code}", f"Recharge {pack.gear[code].name} "
+                                                    f"({missing * pack.shore_leave.energy} digits)"))
         taken = {c for x in campaign.captains for c in (*x.crew, *x.brig)}
         choices += [(f"recruit {code}", f"Recruit {c.name} ({pack.shore_leave.recruit} digits)")
                     for code, c in pack.crew.items() if c.faction == cap.faction and code not in taken]

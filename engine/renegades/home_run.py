@@ -1,0 +1,78 @@
+"""Tier 3's run across the home planet's surface (N170-N173).
+
+When a player's ship rises from the mission planet with the mission parameter, the surface
+in play becomes the surface board of that ship's home (Port Saven for the Renegades, Earth
+for the Coalition): the mission planet's surface is left behind and its crew are taken
+back aboard their own ships (N171). The ship docks at home, its crew carry the findings
+out and must bring them to the employer's base on that board; the other side may land
+there too and give chase. The findings delivered win the mission; carried aboard one of
+the other side's ships there, they are lost to it (N172).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from engine.renegades.orbit import Game
+from engine.renegades.state import CrewMember, Ship
+
+
+def home_surface(g: Game, faction: str) -> str:
+    """The code of the faction's home surface board."""
+    return next(b.code for b in g.pack.surfaces.values() if b.home == faction)
+
+
+def begin(g: Game, ship: Ship) -> None:
+    """Tier 3: the player ship carrying the parameter left the mission planet. Every
+    crewmember still on its surface goes back aboard its own ship (the unconscious to the
+    med bay); the surface in play becomes the ship's home surface, empty (N171)."""
+    s = g.state
+    obj = s.objective
+    if s.tier != 3 or obj is None or obj.ship != ship.id or obj.run or ship.seat is None:
+        return
+    obj.run = ship.faction
+    recovered = switch(g, ship.faction)
+    g.emit("home_run", ship=ship.id, faction=ship.faction, board=s.surface, name=g.ground.name,
+           recovered=recovered)
+
+
+def switch(g: Game, faction: str) -> list[str]:
+    """Leave the mission planet's surface for the faction's home surface; the crew who
+    were on it, now back aboard."""
+    s = g.state
+    recovered = []
+    for crew in sorted(s.crew.values(), key=lambda c: c.id):
+        if crew.cell is not None or crew.boarded is not None:
+            _recover(g, crew)
+            recovered.append(crew.id)
+    s.surface = home_surface(g, faction)
+    s.surface_layout, s.docks, s.containers, s.peeks = {}, {}, {}, {}
+    s.dropped, s.fires, s.figures = {}, [], {}
+    s.surface_deck = [loc.code for loc in g.ground.spec.locations]
+    s.dice.shuffle(s.surface_deck)
+    return recovered
+
+
+def _recover(g: Game, crew: CrewMember) -> None:
+    crew.cell, crew.boarded, crew.hidden, crew.carrying, crew.carried_by = None, None, False, None, None
+    if crew.ko:
+        crew.room = "medbay"
+        crew.rounds["medbay"] = g.state.round
+
+
+def carry_out(g: Game, crew: CrewMember, ship: Ship) -> None:
+    """During the run, the first crewmember stepping out of the ship holding the findings
+    on the home surface takes them (N172)."""
+    obj = g.state.objective
+    if obj is not None and obj.run and obj.ship == ship.id and ship.faction == obj.run:
+        obj.ship, obj.holder = None, crew.id
+        g.emit("findings_out", crew=crew.id, ship=ship.id, name=obj.name)
+
+
+def delivered(g: Game) -> Optional[CrewMember]:
+    """The crewmember of the home side standing conscious on the base with the findings,
+    if there is one (N172)."""
+    obj = g.state.objective
+    holder = g.state.crew.get(obj.holder or "") if obj is not None and obj.run else None
+    if holder is None or holder.ko or holder.faction != obj.run or holder.cell not in g.ground.spec.base:
+        return None
+    return holder
