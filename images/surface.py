@@ -435,6 +435,11 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str], flabels
     names = {p["seat"]: p.get("name", p["seat"]) for p in view.get("players", [])}
     first = (f"Round {view.get('round', 1)} · {str(view.get('phase', 'surface')).capitalize()} phase · "
              f"{surface.get('name', 'the surface')} · {surface.get('location_deck_count', 0)} location card(s) left")
+    weather = surface.get("weather")
+    if weather:
+        first += f" · {weather['name']}: " + ", ".join(
+            ([f"stealth {weather['stealth']}+"] if weather.get("stealth") else [])
+            + ([f"sight {weather['sight']} squares"] if weather.get("sight") else []))
     if view.get("result"):
         first += f" · Game over: {view['result'].get('outcome', 'ended')}"
     second = ""

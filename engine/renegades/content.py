@@ -339,13 +339,15 @@ class Mission(_Schema):
 
 
 class WorldEffect(_Schema):
-    kind: Literal["story", "damage", "repair", "fighters", "enemies", "fire"]  # fire: a square burns (N111)
+    kind: Literal["story", "damage", "repair", "fighters", "enemies", "fire", "weather"]  # fire: a square burns (N111)
     area: Literal["all", "obstructed"] = "all"
     amount: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
     squadron: Optional[Literal["syphon", "zurathi", "dregg"]] = None
     villain: Optional[Code] = None  # enemies: the figures rolled for
     commander: Optional[Code] = None  # enemies: a commander placed whatever the roll
     most: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0
+    stealth: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0  # weather: the face stealth tests need next round (N160)
+    sight: Annotated[int, msgspec.Meta(ge=0, le=12)] = 0  # weather: how far anybody sees next round (N160)
 
 
 class WorldEvent(_Schema):
@@ -639,6 +641,8 @@ def _cross_check(pack: Pack) -> list[str]:
             if title not in pack.campaigns:
                 problems.append(f"missions.{mission.code}: unknown campaign title '{title}'")
     for event in pack.world_events.values():
+        if event.effect.kind == "weather" and not (event.effect.stealth or event.effect.sight):
+            problems.append(f"world_events.{event.code}: a weather card changes stealth or sight")
         for code in (event.effect.villain, event.effect.commander):
             if code is not None and code not in pack.villains:
                 problems.append(f"world_events.{event.code}: no villain '{code}'")

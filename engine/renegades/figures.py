@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import crew_abilities, crew_combat, landing, pieces
+from engine.renegades import crew_abilities, crew_combat, landing, pieces, weather
 from engine.renegades.board import distance
 from engine.renegades.content import SQUADRONS
 from engine.renegades.ground import near
@@ -222,7 +222,7 @@ def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:
 
     def score(cell: str):
         gap = distance(cell, goal)
-        in_reach = gap <= 1 or (gap <= reach and g.ground.line_of_sight(cell, goal))
+        in_reach = gap <= 1 or (gap <= reach and weather.sees(g, cell, goal))
         return (not in_reach, gap, paths[cell][0], cell)
     best = min(options, key=score)
     if best == f.cell:

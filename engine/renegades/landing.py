@@ -11,7 +11,7 @@ from typing import Optional
 
 from engine.errors import RuleError
 from engine.renegades.board import distance
-from engine.renegades import dropped
+from engine.renegades import dropped, weather
 from engine.renegades.crew_abilities import ability
 from engine.renegades.crew_combat import spring_trap
 from engine.renegades.ground import near
@@ -155,7 +155,7 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
     if not slip_away(g, crew):
         return False
     if crew.hidden:
-        faces, passed = skill_test(g, crew.skills["stealth"])
+        faces, passed = stealth_test(g, crew)
         g.emit("stealth", crew=crew.id, dice=faces, passed=bool(passed), moving=True)
         if not passed:
             crew.hidden = False
@@ -167,7 +167,7 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
     for cell in path:
         other = where.get(cell)
         if other is not None and opposed(crew, other) and holds_back(other) and not crew.hidden and not flying:
-            faces, passed = skill_test(g, crew.skills["stealth"])
+            faces, passed = stealth_test(g, crew)
             g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))
             if not passed:
                 while walked and walked[-1] in where:  # stop on the last free square before it
@@ -187,7 +187,7 @@ def slip_away(g: Game, crew: CrewMember) -> bool:
     """An elude test against each opponent in base contact before a move (N30); False, and
     pinned for the round, at the first failure."""
     for other in confronting(g, crew):
-        faces, passed = skill_test(g, crew.skills["stealth"])
+        faces, passed = stealth_test(g, crew)
         g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))
         if not passed:
             crew.rounds["pinned"] = g.state.round
@@ -203,6 +203,11 @@ def place(g: Game, crew: CrewMember, cell: str) -> None:
 
 
 # --- stealth and scanning ------------------------------------------------------------------------
+def stealth_test(g: Game, crew: CrewMember) -> tuple[list[int], int]:
+    """A stealth (or elude) test: 5+, or what this round's surface condition asks (N160)."""
+    return skill_test(g, crew.skills["stealth"], target=weather.stealth_target(g))
+
+
 def hide_refusal(g: Game, crew: CrewMember) -> Optional[str]:
     """Why the crewmember cannot take a stealth test now (N31, N143), or None."""
     now = g.state.round
@@ -224,7 +229,7 @@ def hide(g: Game, crew: CrewMember) -> None:
     if refusal:
         raise RuleError(refusal)
     crew.rounds["stealth"] = s.round
-    faces, passed = skill_test(g, crew.skills["stealth"])
+    faces, passed = stealth_test(g, crew)
     crew.hidden = bool(passed)
     g.emit("stealth", crew=crew.id, dice=faces, passed=crew.hidden, moving=False)
 
@@ -233,7 +238,7 @@ def seen_by_scan(g: Game, cell: str, side: Piece) -> list[CrewMember]:
     """Hidden opponents of `side` on the same tile as `cell` and in its line of sight."""
     tile = g.ground.tile_of(cell)
     return sorted((c for c in g.state.crew.values() if c.hidden and c.cell and not c.ko and opposed(side, c)
-                   and g.ground.tile_of(c.cell) == tile and g.ground.line_of_sight(cell, c.cell)),
+                   and g.ground.tile_of(c.cell) == tile and weather.sees(g, cell, c.cell)),
                   key=lambda c: c.id)
 
 

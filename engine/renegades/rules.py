@@ -18,7 +18,7 @@ import msgspec
 from engine import command_text
 from engine.errors import RuleError
 from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, landing, leaping,
-                              medbay, missions, orbit, parties, pieces, placing, salvage, special_actions)
+                              medbay, missions, orbit, parties, pieces, placing, salvage, special_actions, weather)
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
@@ -132,6 +132,7 @@ def _end_round(g: Game) -> None:
             repaired = min(2, ship.damage - ship.shields)
             ship.damage -= repaired
             g.emit("repaired", ship=ship.id, amount=repaired, at=home.code)
+    s.weather = None  # a surface condition lasts one round (N160)
     _start_world_clock(g)
     if s.world_clock is not None and s.world_deck:
         _world_event(g, s.world_deck.pop(0))
@@ -181,6 +182,10 @@ def _world_event(g: Game, code: str) -> None:
         return
     if effect.kind == "fire":
         fire.ignite(g)
+        return
+    if effect.kind == "weather":
+        s.weather = code
+        g.emit("weather", card=code, round=s.round + 1)
         return
     if card.where == "surface" or effect.kind == "story":
         return
@@ -670,6 +675,15 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     return view
 
 
+def _weather_view(g: Game) -> Optional[dict[str, Any]]:
+    """This round's surface condition (N160): the card's name, the stealth face, the sight limit."""
+    effect = weather.in_force(g)
+    if effect is None:
+        return None
+    return {"card": g.state.weather, "name": g.pack.world_events[g.state.weather].name,
+            "stealth": effect.stealth, "sight": effect.sight}
+
+
 def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     g = Game(state)
     ground = g.ground
@@ -690,6 +704,7 @@ def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
         "containers": sorted(state.containers),
         "dropped": {cell: list(items) for cell, items in state.dropped.items()},
         "fires": list(state.fires),
+        "weather": _weather_view(g),
         "scanned": {cell: state.containers[cell] for cell in state.peeks.get(seat or "", [])
                     if cell in state.containers},
         "crew": crew,

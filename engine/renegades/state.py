@@ -203,6 +203,7 @@ class GameState(_Data):
     peeks: dict[str, list[str]] = {}  # seat -> container squares it has scanned (private)
     dropped: dict[str, list[str]] = {}  # square -> weapons and items lying face up there (public)
     fires: list[str] = []  # burning squares of the surface (public)
+    weather: Optional[str] = None  # the world card whose surface condition holds this round (N160)
     figures: dict[str, Figure] = {}  # non-player figures on the surface
     figures_made: int = 0
     surface_deck: list[str] = []  # surface locations, reshuffled after each use
