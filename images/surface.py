@@ -39,7 +39,7 @@ RANK_SHAPES = {"commander": "hexagon", "warrior": "octagon", "creature": "triang
 FIGURE = INK
 LEGEND = ["Square: Renegade crew · circle: Coalition crew · dark: NPC figure (yellow rim: on guard)",
           "Crossed box: shut container · star: mission parameter · dashed ring: hidden · cross: unconscious",
-          "Pale, yellow rim: raised ground · dark, orange rim: sunken · bars: steps · LOW: no giants"]
+          "Yellow rim: raised ground · orange rim: sunken · bars: steps · LOW: no giants · dashed sill: doorway"]
 
 
 # --- the board without pieces ----------------------------------------------------------------------
@@ -50,13 +50,13 @@ def _terrain_key(surface: dict) -> tuple:
     levels = tuple(tuple(surface.get(key, [])) for key in ("elevated", "sunken", "steps"))
     return (surface["width"], surface["height"], tuple(surface.get("blocking", [])),
             tuple(surface.get("obstructed", [])), tuple(surface.get("water", [])), tuple(surface.get("docks", [])),
-            tiles, levels)
+            tiles, levels, tuple(surface.get("doorways", [])))
 
 
 @functools.lru_cache(maxsize=8)
 def static_layer(key: tuple) -> tuple[Image.Image, GridFrame]:
     """The surface board without pieces or highlights, drawn once per terrain."""
-    width, height, blocking, obstructed, water, docks, tiles, (elevated, sunken, steps) = key
+    width, height, blocking, obstructed, water, docks, tiles, (elevated, sunken, steps), doorways = key
     frame = GridFrame(width, height, CELL, MARGIN, FOOTER)
     image = Image.new("RGB", frame.size, VOID)
     draw = ImageDraw.Draw(image)
@@ -81,6 +81,8 @@ def static_layer(key: tuple) -> tuple[Image.Image, GridFrame]:
             elif square in elevated or square in sunken:
                 _level(draw, frame, square, square in elevated, square in steps)
             draw.rectangle((left, top, right, bottom), outline=blend(FLOOR, INK, 0.25), width=1)
+    for square in doorways:
+        _doorway(draw, frame, square, blocking)
     for square in docks:
         left, top, right, bottom = frame.box(square)
         draw.rectangle((left + 2, top + 2, right - 2, bottom - 2), outline=HAZARD, width=4)
@@ -101,6 +103,24 @@ def _wall(draw, frame: GridFrame, square: str) -> None:
         draw.line([(left + max(0, k), top + max(0, -k)), (left + min(frame.cell, frame.cell + k),
                                                           top + min(frame.cell, frame.cell - k))],
                   fill=WALL_MARK, width=1)
+
+
+def _doorway(draw, frame: GridFrame, square: str, blocking: tuple) -> None:
+    """A doorway (N161): wall stubs on the sides it is set in and a dashed sill along the
+    wall's line, open to walk through, closed to shots and scans."""
+    left, top, right, bottom = frame.box(square)
+    x, y = cell_xy(square)
+    across = xy_cell(x, y - 1) in blocking and xy_cell(x, y + 1) in blocking  # the wall runs north-south
+    stub = frame.cell * 0.22
+    mid_x, mid_y = (left + right) / 2, (top + bottom) / 2
+    if across:
+        draw.rectangle((mid_x - 4, top, mid_x + 4, top + stub), fill=VOID)
+        draw.rectangle((mid_x - 4, bottom - stub, mid_x + 4, bottom), fill=VOID)
+        dashed_line(draw, (mid_x, top + stub), (mid_x, bottom - stub), VOID, 2, 4, 3)
+    else:
+        draw.rectangle((left, mid_y - 4, left + stub, mid_y + 4), fill=VOID)
+        draw.rectangle((right - stub, mid_y - 4, right, mid_y + 4), fill=VOID)
+        dashed_line(draw, (left + stub, mid_y), (right - stub, mid_y), VOID, 2, 4, 3)
 
 
 def _water(draw, frame: GridFrame, square: str) -> None:

@@ -198,6 +198,7 @@ class SurfaceBoard(_Schema):
     containers: list[Cell] = []
     elevated: list[Cell] = []  # raised ground, reached by its steps or by flight (N106)
     sunken: list[Cell] = []  # a pit, reached by its steps, flight or a leap (N106, N107)
+    doorways: list[Cell] = []  # gaps in a wall: walked through, but shots and scans do not pass (N161)
     steps: list[Cell] = []  # squares of raised or sunken ground with steps to the level beside them
 
 
@@ -219,6 +220,7 @@ class SurfaceLocation(_Schema):
     obstructed: list[Cell] = []
     water: list[Cell] = []
     containers: list[Cell] = []
+    doorways: list[Cell] = []  # gaps in a wall: walked through, but shots and scans do not pass (N161)
 
 
 class OrbitLocation(_Schema):
@@ -513,6 +515,7 @@ def _location_problems(pack: "Pack") -> list[str]:
         where = f"surface_locations.{card.code}"
         if len(card.containers) != 1:
             problems.append(f"{where}: a tile has one container, not {len(card.containers)}")
+        problems += _doorway_problems(where, card)
         if card.type == "corner" and "A1" in card.blocking + card.obstructed + card.water + card.containers:
             problems.append(f"{where}: A1 is the corner's dock and must stay open")
     for mission in pack.missions.values():
@@ -523,6 +526,21 @@ def _location_problems(pack: "Pack") -> list[str]:
             problems.append(f"missions.{mission.code}: no centre location card '{mission.center}' of {mission.surface}")
             continue
         problems += _centre_problems(mission, card, pack.surfaces[mission.surface])
+    return problems
+
+
+def _doorway_problems(where: str, board) -> list[str]:
+    """N161: a doorway is an open square set in a wall, with blocking squares on both sides
+    of it (west and east, or north and south)."""
+    problems = []
+    closed = set(board.blocking) | set(board.obstructed) | set(board.water) | set(board.containers)
+    for cell in board.doorways:
+        x, y = cell_xy(cell)
+        if cell in closed:
+            problems.append(f"{where}: the doorway {cell} must be an open square")
+        elif not any({xy_cell(x - dx, y - dy), xy_cell(x + dx, y + dy)} <= set(board.blocking)
+                     for dx, dy in ((1, 0), (0, 1))):
+            problems.append(f"{where}: the doorway {cell} is not set in a wall (blocking squares on two opposite sides)")
     return problems
 
 
@@ -622,6 +640,8 @@ def _cross_check(pack: Pack) -> list[str]:
     for board in pack.surfaces.values():
         off_board(board.docks + board.blocking + board.obstructed + board.water + board.containers
                   + board.elevated + board.sunken, board.width, board.height, f"surfaces.{board.code}")
+        off_board(board.doorways, board.width, board.height, f"surfaces.{board.code}")
+        problems += _doorway_problems(f"surfaces.{board.code}", board)
         for cell in board.steps:
             if cell not in board.elevated and cell not in board.sunken:
                 problems.append(f"surfaces.{board.code}: steps at {cell}, which is neither elevated nor sunken")

@@ -9,7 +9,7 @@ from engine.renegades.crew_abilities import attack_bonuses, count_attack, may_at
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember, Figure, Strike
-from engine.renegades.pieces import Piece, card_of, opposed, piece, standing, weapons
+from engine.renegades.pieces import Piece, card_of, is_giant, opposed, piece, standing, weapons
 
 
 # --- combat --------------------------------------------------------------------------------------
@@ -28,7 +28,8 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
     if isinstance(attacker, Figure):
         if gap <= 1:
             return False, (0, 0)
-        if attacker.range > 1 and gap <= attacker.range and weather.sees(g, attacker.cell, target.cell):
+        if attacker.range > 1 and gap <= attacker.range and weather.sees(g, attacker.cell, target.cell,
+                                                                         is_giant(g, attacker)):
             return True, (0, 0)
         return None
     if gap <= 1:

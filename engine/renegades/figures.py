@@ -10,7 +10,7 @@ from engine.renegades.board import distance
 from engine.renegades.content import SQUADRONS
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game, docked_long, roll_off
-from engine.renegades.pieces import Piece
+from engine.renegades.pieces import Piece, is_giant
 from engine.renegades.state import CrewMember, Figure
 
 SPECIES_ORDER = {sq: i for i, sq in enumerate(SQUADRONS)}
@@ -74,11 +74,6 @@ def _arrival_squares(g: Game, location: str, giant: bool) -> list[str]:
     outside = [c for c in g.ground.cells if c not in taken and c not in g.ground.low]
     gap = {c: min(distance(c, t) for t in tile) for c in outside}
     return [c for c in outside if gap[c] == min(gap.values(), default=0)]
-
-
-def is_giant(g: Game, f: Figure) -> bool:
-    """Giant figures stay out of low-ceilinged tiles (N108)."""
-    return "giant" in g.pack.villains[f.code].keywords
 
 
 # --- targets -------------------------------------------------------------------------------------
@@ -222,7 +217,7 @@ def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:
 
     def score(cell: str):
         gap = distance(cell, goal)
-        in_reach = gap <= 1 or (gap <= reach and weather.sees(g, cell, goal))
+        in_reach = gap <= 1 or (gap <= reach and weather.sees(g, cell, goal, is_giant(g, f)))
         return (not in_reach, gap, paths[cell][0], cell)
     best = min(options, key=score)
     if best == f.cell:

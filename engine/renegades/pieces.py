@@ -57,6 +57,11 @@ def party_initiative(g: Game, ship: str) -> int:
     return sum(c.initiative for c in party(g, ship))
 
 
+def is_giant(g: Game, f: Figure) -> bool:
+    """Giant figures stay out of low-ceilinged tiles and shoot in through their doorways (N108, N161)."""
+    return "giant" in g.pack.villains[f.code].keywords
+
+
 def opposed(a: Piece, b: Piece) -> bool:
     """Crew of the two factions oppose each other; every figure opposes every crewmember."""
     if isinstance(a, Figure) and isinstance(b, Figure):

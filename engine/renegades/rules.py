@@ -695,7 +695,7 @@ def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
         "board": ground.code, "name": ground.name, "width": ground.width, "height": ground.height,
         "docks": list(ground.docks), "blocking": list(spec.blocking), "obstructed": list(spec.obstructed),
         "water": list(spec.water), "elevated": list(spec.elevated), "sunken": list(spec.sunken),
-        "steps": list(spec.steps),
+        "steps": list(spec.steps), "doorways": list(spec.doorways),
         "tiles": [{"code": t.code, "name": t.name, "from": t.from_, "to": t.to, "ceiling": t.ceiling}
                   for t in spec.locations],
         "docked": dict(state.docks),
