@@ -92,30 +92,48 @@ def _most_hurt(g: Game, who: Piece, candidates: list) -> Optional[str]:
     return roll_off(g, sorted(k for k, v in hurt.items() if v == top), figure=who.id)
 
 
-def choose_target(g: Game, f: Figure, among: Optional[list[CrewMember]] = None) -> Optional[CrewMember]:
+def rivals(g: Game, f: Figure) -> list[Figure]:
+    """The figures `f` fights besides the crew: creatures against villains (N162)."""
+    return sorted((o for o in g.state.figures.values() if pieces.opposed(f, o)), key=lambda o: o.id)
+
+
+def nearest(g: Game, f: Figure, candidates: list[Piece]) -> Optional[Piece]:
+    """The nearest of `candidates` to `f`, crew before figures at the same distance, then a roll-off."""
+    if not candidates:
+        return None
+    best = min((distance(c.cell, f.cell), isinstance(c, Figure)) for c in candidates)
+    chosen = roll_off(g, [c.id for c in candidates if (distance(c.cell, f.cell), isinstance(c, Figure)) == best],
+                      figure=f.id)
+    return pieces.piece(g, chosen)
+
+
+def choose_target(g: Game, f: Figure, among: Optional[list[CrewMember]] = None) -> Optional[Piece]:
     """N38, N39: commanders and creatures hunt the highest initiative (a creature first turns
     on whoever hurt it most this round); warriors and drones keep fighting the crewmember in
     base contact, turn on whoever hurt them most, else pair off: the crewmember fewest other
     warriors chose this round, not last round's target when another will do, the nearest,
-    then a roll-off. `among`: the only candidates (a roused guard's intruders, N141)."""
+    then a roll-off. `among`: the only candidates (a roused guard's intruders, N141).
+    N162: whoever hurt it may be a rival figure; with no crewmember to hunt it hunts the
+    nearest rival."""
     s = g.state
     crew = visible_crew(g) if among is None else among
+    others = rivals(g, f) if among is None else []
     if is_giant(g, f):  # N108: it breaks off from crew under a low ceiling
         crew = [c for c in crew if c.cell not in g.ground.low]
-    if not crew:
+        others = [o for o in others if o.cell not in g.ground.low]
+    if not crew and not others:
         return None
-    if f.rank in ("commander", "creature"):
-        chosen = _most_hurt(g, f, crew) if f.rank == "creature" else None
-        if chosen is None:
-            top = max(c.initiative for c in crew)
-            chosen = roll_off(g, [c.id for c in crew if c.initiative == top], figure=f.id)
-        return s.crew[chosen]
     engaged = s.crew.get(f.engaged or "")
-    if engaged in crew and near(engaged.cell, f.cell):
+    if f.rank in ("warrior", "drone") and engaged in crew and near(engaged.cell, f.cell):
         return engaged
-    chosen = _most_hurt(g, f, crew)
-    if chosen is not None:
-        return s.crew[chosen]
+    hurt = _most_hurt(g, f, crew + others) if f.rank != "commander" else None
+    if hurt is not None:
+        return pieces.piece(g, hurt)
+    if not crew:
+        return nearest(g, f, others)
+    if f.rank in ("commander", "creature"):
+        top = max(c.initiative for c in crew)
+        return s.crew[roll_off(g, [c.id for c in crew if c.initiative == top], figure=f.id)]
     load = {c.id: sum(1 for o in s.figures.values() if o is not f and o.rank in ("warrior", "drone")
                       and o.target == c.id) for c in crew}
 
@@ -150,11 +168,12 @@ def act(g: Game, f: Figure) -> None:
     intruders = None
     if f.guard:
         intruders = [c for c in visible_crew(g) if g.ground.tile_of(c.cell) == tile]
-        if not intruders:
+        if not intruders and not f.hurt_by:
             g.emit("figure_waits", figure=f.id, reason="on guard")
             return
         f.guard = False
-        g.emit("roused", figure=f.id, by=[c.id for c in intruders])
+        g.emit("roused", figure=f.id, by=[c.id for c in intruders] or sorted(f.hurt_by))
+        intruders = intruders or None  # hurt by a rival (N162): it hunts as any figure
     lead = g.state.figures.get(f.escort_of or "")
     if lead is not None:
         if not near(f.cell, lead.cell):
@@ -179,7 +198,8 @@ def act(g: Game, f: Figure) -> None:
         _approach(g, f, target.cell, f.range)
     if crew_combat.reach_of(g, f, target) is not None:
         crew_combat.strike(g, f, target)
-        if near(f.cell, target.cell) and f.rank in ("warrior", "drone") and not target.ko:
+        if isinstance(target, CrewMember) and near(f.cell, target.cell) and f.rank in ("warrior", "drone") \
+                and not target.ko:
             f.engaged = target.id
     elif f.rank in ("commander", "creature"):
         _attack_nearest(g, f)
@@ -198,13 +218,10 @@ def _lure(g: Game, f: Figure) -> Optional[tuple[str, str]]:
 
 
 def _attack_nearest(g: Game, f: Figure) -> None:
-    """Attack the nearest visible crewmember within reach, a roll-off among equals."""
-    crew = [c for c in visible_crew(g) if crew_combat.reach_of(g, f, c) is not None]
-    if not crew:
-        return
-    best = min(distance(c.cell, f.cell) for c in crew)
-    chosen = roll_off(g, [c.id for c in crew if distance(c.cell, f.cell) == best], figure=f.id)
-    crew_combat.strike(g, f, g.state.crew[chosen])
+    """Attack the nearest visible crewmember or rival figure within reach (N162)."""
+    chosen = nearest(g, f, [c for c in visible_crew(g) + rivals(g, f) if crew_combat.reach_of(g, f, c) is not None])
+    if chosen is not None:
+        crew_combat.strike(g, f, chosen)
 
 
 def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:

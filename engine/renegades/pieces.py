@@ -63,9 +63,10 @@ def is_giant(g: Game, f: Figure) -> bool:
 
 
 def opposed(a: Piece, b: Piece) -> bool:
-    """Crew of the two factions oppose each other; every figure opposes every crewmember."""
+    """Crew of the two factions oppose each other; every figure opposes every crewmember;
+    villains (drones too) stand together against creatures (N162)."""
     if isinstance(a, Figure) and isinstance(b, Figure):
-        return False
+        return (a.rank == "creature") != (b.rank == "creature")
     if isinstance(a, CrewMember) and isinstance(b, CrewMember):
         return a.faction != b.faction
     return True
