@@ -273,6 +273,7 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     labels = short_labels(crew)
     flabels = figure_labels(figures)
     targets = _highlights(draw, frame, surface, events)
+    figures = {code: f for code, f in figures.items() if not f.get("boarded")}  # aboard: counted at the dock
     standing = {c["cell"] for c in crew.values() if not c.get("ko")} | {f["cell"] for f in figures.values()}
     objective = surface.get("objective") or {}
     if objective.get("cell") and not objective.get("holder"):

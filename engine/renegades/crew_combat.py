@@ -19,6 +19,8 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
     if card is not None or card_of(g, target) is not None:  # N115: on a ship's card all are in base contact
         if card != card_of(g, target):
             return None
+        if isinstance(attacker, Figure):
+            return False, (0, 0)
         kinds = [w for kind in ("melee", "ranged") for w in weapons(g, attacker, kind) if w.bonus]
         best = max(kinds, key=lambda w: (w.bonus.add * w.bonus.dice, w.code), default=None)
         return False, ((best.bonus.add, best.bonus.dice) if best else (0, 0))

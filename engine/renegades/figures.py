@@ -93,8 +93,10 @@ def _most_hurt(g: Game, who: Piece, candidates: list) -> Optional[str]:
 
 
 def rivals(g: Game, f: Figure) -> list[Figure]:
-    """The figures `f` fights besides the crew: creatures against villains (N162)."""
-    return sorted((o for o in g.state.figures.values() if pieces.opposed(f, o)), key=lambda o: o.id)
+    """The figures `f` fights besides the crew: creatures against villains (N162), on the
+    board or on the same ship's card."""
+    return sorted((o for o in g.state.figures.values() if pieces.opposed(f, o) and o.boarded == f.boarded),
+                  key=lambda o: o.id)
 
 
 def nearest(g: Game, f: Figure, candidates: list[Piece]) -> Optional[Piece]:
@@ -162,6 +164,9 @@ def act(g: Game, f: Figure) -> None:
     """Scan the tile (villains and creatures), a guard waits until roused, an escort keeps
     beside its commander; otherwise close in on the target and attack (N42)."""
     g.emit("figure_turn", figure=f.id)
+    if f.boarded:
+        _fight_aboard(g, f)
+        return
     if f.rank != "drone":
         landing.scan_room(g, f, f.search)
     tile = g.ground.tile_of(f.cell)
@@ -185,7 +190,10 @@ def act(g: Game, f: Figure) -> None:
         g.emit("figure_heads_for", figure=f.id, ship=dock[1], dock=dock[0])
         if distance(f.cell, dock[0]) > 1:
             _approach(g, f, dock[0], 1)
-        _attack_nearest(g, f)
+        if distance(f.cell, dock[0]) <= 1 and not is_giant(g, f):
+            _board(g, f, dock)
+        else:
+            _attack_nearest(g, f)
         return
     target = choose_target(g, f, intruders)
     f.last_target, f.target = f.target, target.id if target else None
@@ -215,6 +223,32 @@ def _lure(g: Game, f: Figure) -> Optional[tuple[str, str]]:
     docked = [(cell, code) for code, cell in s.docks.items() if s.ships[code].kind == "ship"
               and docked_long(g, s.ships[code])]
     return min(docked, key=lambda d: (distance(f.cell, d[0]), d), default=None)
+
+
+def _board(g: Game, f: Figure, dock: tuple[str, str]) -> None:
+    """N163: a figure that reaches the dock of a ship left docked boards it (onto its card,
+    at the dock) and fights there at once."""
+    f.boarded, f.cell, f.engaged = dock[1], dock[0], None
+    g.emit("figure_boards", figure=f.id, ship=dock[1])
+    _fight_aboard(g, f)
+
+
+def _fight_aboard(g: Game, f: Figure) -> None:
+    """On a ship's card everyone is in base contact (N115): the figure attacks whoever hurt
+    it most this round, else the crewmember of highest initiative there (a roll-off), else
+    a rival figure there; with nobody to fight it holds the ship (it cannot rise, N163)."""
+    ship = g.state.ships[f.boarded]
+    crew = sorted((c for c in g.state.crew.values() if pieces.card_of(g, c) == ship.id), key=lambda c: c.id)
+    others = rivals(g, f)
+    target = pieces.piece(g, _most_hurt(g, f, crew + others) or "")
+    if target is None and crew:
+        top = max(c.initiative for c in crew)
+        target = g.state.crew[roll_off(g, [c.id for c in crew if c.initiative == top], figure=f.id)]
+    target = target or (others[0] if others else None)
+    if target is None:
+        g.emit("figure_waits", figure=f.id, reason=f"holding the {ship.name}")
+        return
+    crew_combat.strike(g, f, target)
 
 
 def _attack_nearest(g: Game, f: Figure) -> None:

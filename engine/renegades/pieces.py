@@ -33,7 +33,7 @@ def standing(g: Game) -> list[Piece]:
     """Everything that occupies a square: conscious crew not carried, and the figures."""
     s = g.state
     found: list[Piece] = [c for c in s.crew.values() if c.cell is not None and not c.ko]
-    return found + list(s.figures.values())
+    return found + [f for f in s.figures.values() if not f.boarded]
 
 
 def party(g: Game, ship: str) -> list[CrewMember]:
@@ -85,9 +85,11 @@ def docked_ship(g: Game, crew: CrewMember) -> Optional[Ship]:
 
 
 def card_of(g: Game, piece: Piece) -> Optional[str]:
-    """The docked ship on whose card the crewmember fights (N115): the opposing one it
-    boarded, or its own while it is conscious aboard it; None for everybody else."""
-    if not isinstance(piece, CrewMember) or piece.ko:
+    """The docked ship on whose card the piece fights (N115, N163): the one it boarded, or a
+    crewmember's own while it is conscious aboard it; None for everybody else."""
+    if isinstance(piece, Figure):
+        return piece.boarded
+    if piece.ko:
         return None
     if piece.boarded:
         return piece.boarded

@@ -699,8 +699,10 @@ def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
         "tiles": [{"code": t.code, "name": t.name, "from": t.from_, "to": t.to, "ceiling": t.ceiling}
                   for t in spec.locations],
         "docked": dict(state.docks),
-        "boarded": {ship: sorted(c.id for c in state.crew.values() if c.boarded == ship and not c.ko)
-                    for ship in sorted({c.boarded for c in state.crew.values() if c.boarded})},
+        "boarded": {ship: sorted([c.id for c in state.crew.values() if c.boarded == ship and not c.ko]
+                                 + [f.id for f in state.figures.values() if f.boarded == ship])
+                    for ship in sorted({p.boarded for p in [*state.crew.values(), *state.figures.values()]
+                                        if p.boarded})},
         "containers": sorted(state.containers),
         "dropped": {cell: list(items) for cell, items in state.dropped.items()},
         "fires": list(state.fires),

@@ -111,6 +111,7 @@ class Figure(_Data):
     target: Optional[str] = None  # this round's target
     last_target: Optional[str] = None  # last round's target (warriors do not share two rounds running)
     engaged: Optional[str] = None  # the crewmember it fights until one falls (warriors, drones)
+    boarded: Optional[str] = None  # the docked ship on whose card it fights (N163); `cell` stays its dock
 
 
 class Objective(_Data):

@@ -38,6 +38,7 @@ _CLAUSES = {
     "ship_turn": "{ship}'s turn ({seat})",
     "round": "Round {round} begins",
     "world_event": "{card} is drawn",
+    "figure_boards": "{figure} boards the {ship}",
     "weather": "it holds on the surface all through round {round}",
     "event_damage": "{ship} takes {amount} damage",
     "repaired": "{ship} repairs {amount} damage",
