@@ -128,6 +128,9 @@ def choose_target(g: Game, f: Figure, among: Optional[list[CrewMember]] = None) 
     engaged = s.crew.get(f.engaged or "")
     if f.rank in ("warrior", "drone") and engaged in crew and near(engaged.cell, f.cell):
         return engaged
+    pursued = s.crew.get(f.pursuing or "")
+    if pursued in crew:  # N164: a roused guard follows its intruder wherever it flees
+        return pursued
     hurt = _most_hurt(g, f, crew + others) if f.rank != "commander" else None
     if hurt is not None:
         return pieces.piece(g, hurt)
@@ -185,7 +188,9 @@ def act(g: Game, f: Figure) -> None:
             _approach(g, f, lead.cell, 1)
         _attack_nearest(g, f)
         return
-    dock = _lure(g, f) if intruders is None else None  # a guard roused this turn goes for its intruders (N141)
+    _lose_track(g, f)
+    # a guard roused this turn goes for its intruders (N141), one roused earlier after the one it pursues (N164)
+    dock = _lure(g, f) if intruders is None and f.pursuing is None else None
     if dock is not None:  # N113: a ship left docked draws every figure that is not fighting
         g.emit("figure_heads_for", figure=f.id, ship=dock[1], dock=dock[0])
         if distance(f.cell, dock[0]) > 1:
@@ -201,6 +206,8 @@ def act(g: Game, f: Figure) -> None:
         g.emit("figure_waits", figure=f.id, reason="nobody in sight")
         _attack_nearest(g, f)  # a giant may still shoot into a low-ceilinged tile
         return
+    if intruders and isinstance(target, CrewMember):
+        f.pursuing = target.id
     g.emit("figure_target", figure=f.id, target=target.id)
     if crew_combat.reach_of(g, f, target) is None:
         _approach(g, f, target.cell, f.range)
@@ -211,6 +218,13 @@ def act(g: Game, f: Figure) -> None:
             f.engaged = target.id
     elif f.rank in ("commander", "creature"):
         _attack_nearest(g, f)
+
+
+def _lose_track(g: Game, f: Figure) -> None:
+    """A pursuing guard gives up once its intruder is down, aboard or hidden (N164)."""
+    if f.pursuing is not None and g.state.crew[f.pursuing] not in visible_crew(g):
+        g.emit("pursuit_ends", figure=f.id, crew=f.pursuing)
+        f.pursuing = None
 
 
 def _lure(g: Game, f: Figure) -> Optional[tuple[str, str]]:

@@ -112,6 +112,7 @@ class Figure(_Data):
     last_target: Optional[str] = None  # last round's target (warriors do not share two rounds running)
     engaged: Optional[str] = None  # the crewmember it fights until one falls (warriors, drones)
     boarded: Optional[str] = None  # the docked ship on whose card it fights (N163); `cell` stays its dock
+    pursuing: Optional[str] = None  # a roused guard's intruder, followed out of the room (N164)
 
 
 class Objective(_Data):

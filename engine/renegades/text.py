@@ -39,6 +39,7 @@ _CLAUSES = {
     "round": "Round {round} begins",
     "world_event": "{card} is drawn",
     "figure_boards": "{figure} boards the {ship}",
+    "pursuit_ends": "{figure} loses track of {crew}",
     "weather": "it holds on the surface all through round {round}",
     "event_damage": "{ship} takes {amount} damage",
     "repaired": "{ship} repairs {amount} damage",
