@@ -359,15 +359,37 @@ def take(g: Game, crew: CrewMember) -> None:
     g.emit("parameter_taken", crew=crew.id, name=obj.name)
 
 
+def complement(g: Game, ship: Ship) -> list[CrewMember]:
+    """Who counts against the ship's capacity (N165): its crew wherever they are and the
+    passengers it holds (captives in the med bay), not prisoners in the brig."""
+    return [c for c in g.state.crew.values() if c.ship == ship.id and c.room != "brig"]
+
+
+def board_refusal(g: Game, crew: CrewMember) -> Optional[str]:
+    """Why the crewmember cannot step aboard its docked ship now, or None: the ship is not
+    docked, it stands too far, or the one it carries would overfill the ship (N165)."""
+    s = g.state
+    ship = docked_ship(g, crew)
+    if ship is None:
+        return f"The {crew.ship} is not docked on the surface."
+    if distance(crew.cell, s.docks[ship.id]) > 1:
+        return f"{crew.name} must stand beside the dock at {s.docks[ship.id]} to board."
+    carried = s.crew.get(crew.carrying or "")
+    capacity = g.pack.ships[ship.id].capacity
+    if carried is not None and carried.ship != ship.id and len(complement(g, ship)) >= capacity:
+        return (f"The {ship.name} is full ({capacity} crew and passengers, the brig not counted): "
+                f"{crew.name} cannot bring {carried.name} aboard.")
+    return None
+
+
 def board(g: Game, crew: CrewMember) -> Ship:
     """Step aboard the crewmember's docked ship from its dock or a square beside it; an
     unconscious crewmember it carries goes to the med bay, an opponent as a captive."""
     s = g.state
+    refusal = board_refusal(g, crew)
+    if refusal:
+        raise RuleError(refusal)
     ship = docked_ship(g, crew)
-    if ship is None:
-        raise RuleError(f"The {crew.ship} is not docked on the surface.")
-    if distance(crew.cell, s.docks[ship.id]) > 1:
-        raise RuleError(f"{crew.name} must stand beside the dock at {s.docks[ship.id]} to board.")
     crew.cell, crew.hidden = None, False
     carried = s.crew.get(crew.carrying or "")
     if carried is not None:
