@@ -12,6 +12,7 @@ from typing import Optional
 from engine.errors import RuleError
 from engine.renegades.board import distance
 from engine.renegades import dropped, weather
+from engine.renegades.abilities import half
 from engine.renegades.crew_abilities import ability
 from engine.renegades.crew_combat import spring_trap
 from engine.renegades.ground import near
@@ -58,16 +59,21 @@ def beside_dock(g: Game, ship: Ship) -> Optional[str]:
     return min(free, key=lambda c: (distance(c, here), c), default=None)
 
 
-def step_out(g: Game, crew: CrewMember, ship: Ship) -> None:
+def step_out(g: Game, crew: CrewMember, ship: Ship, to: Optional[str] = None) -> None:
+    """The crewmember leaves the docked ship for the free square nearest the dock, or for
+    `to` within half its speed of the dock (a deployment, N166)."""
     if ship.id not in g.state.docks:
         raise RuleError(f"The {ship.name} is not docked on the surface.")
     if len(on_surface(g, ship.id)) >= PARTY:
         raise RuleError(f"At most {PARTY} of a ship's crew may be on the surface at once.")
     if crew.ko or crew.captive or crew.room == "brig":
         raise RuleError(f"{crew.name} cannot leave the ship.")
-    cell = beside_dock(g, ship)
+    cell = beside_dock(g, ship) if to is None else to
     if cell is None:
         raise RuleError("No free square beside the dock.")
+    if to is not None and to not in deployment_squares(g, crew, ship):
+        raise RuleError(f"{crew.name} cannot reach {to} from the dock at {g.state.docks[ship.id]} with half its speed "
+                        f"({half(speed(g, crew))}), without passing an opponent.")
     if crew.station is not None:
         del ship.stations[crew.station]
     crew.station, crew.room, crew.cell = None, None, cell
@@ -75,14 +81,30 @@ def step_out(g: Game, crew: CrewMember, ship: Ship) -> None:
     arm(g, crew)
 
 
-def deploy(g: Game, ship: Ship, codes: list[str]) -> None:
-    """The landing party deployment on touchdown (a free action): up to three crew step out."""
-    for code in codes:
+def deployment_squares(g: Game, crew: CrewMember, ship: Ship) -> set[str]:
+    """N166: the free squares a deploying crewmember reaches from its ship's dock with half
+    its speed, passing no opponent."""
+    start = g.state.docks[ship.id]
+    taken = {p.cell for p in standing(g)}
+    paths = g.ground.paths(start, half(speed(g, crew)), frozenset(g.state.containers), passable_for(g, crew, False),
+                           flies(g, crew))
+    return {c for c, (_, passed, _) in paths.items() if c != start and not passed and c not in taken}
+
+
+def deploy(g: Game, ship: Ship, picks: list[str]) -> None:
+    """The landing party deployment on touchdown (a free action): up to three crew step out,
+    each `CREW` beside the dock or `CREW=SQUARE` within half its speed of it (N166)."""
+    codes = []
+    for pick in picks:
+        code, _, to = pick.partition("=")
         crew = g.state.crew.get(code)
         if crew is None or crew.ship != ship.id or crew.cell is not None:
             raise RuleError(f"{code} is not aboard the {ship.name}.")
-        step_out(g, crew, ship)
-    g.emit("deployed", ship=ship.id, crew=list(codes))
+        if to and not g.ground.is_cell(to):
+            raise RuleError(f"'{to}' is not a square of the surface board.")
+        step_out(g, crew, ship, to or None)
+        codes.append(code)
+    g.emit("deployed", ship=ship.id, crew=codes)
 
 
 # --- moving --------------------------------------------------------------------------------------

@@ -352,7 +352,7 @@ def _on_deploy(g, seat, args):
     ship = s.ships.get(args[0])
     if ship is None or ship.id != landed:
         raise RuleError(f"The {landed} is the ship that touched down.")
-    if len(set(args[1:])) != len(args) - 1:
+    if len({a.partition("=")[0] for a in args[1:]}) != len(args) - 1:
         raise RuleError("Name each crewmember once.")
     landing.deploy(g, ship, list(args[1:]))
 
@@ -504,7 +504,7 @@ COMMANDS: dict[str, Verb] = {
     "descend": Verb(_on_descend, "descend SHIP [PLANET]", 1, 2, "UL"),
     "ascend": Verb(_on_ascend, "ascend SHIP", 1, 1, "U"),
     "station": Verb(_on_station, "station SHIP CREW STATION", 3, 3, "UUL"),
-    "deploy": Verb(_on_deploy, "deploy SHIP [CREW ...]  (up to three)", 1, 4, "U"),
+    "deploy": Verb(_on_deploy, "deploy SHIP [CREW[=SQUARE] ...]  (up to three)", 1, 4, "U"),
     "disembark": Verb(_surface_action(_disembark, aboard=True), "disembark CREW", 1, 1, "U"),
     "open": Verb(_surface_action(lambda g, c, seat, r: landing.open_container(g, c, seat, r[0])),
                  "open CREW SQUARE", 2, 2, "U"),
