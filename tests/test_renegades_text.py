@@ -144,3 +144,19 @@ def test_an_attack_waiting_for_its_bonuses_says_the_dice():
 def test_the_bonus_decision_is_asked_with_the_dice():
     decision = {"kind": "bonus", "info": {"attacker": "KESTREL", "target": "WARDEN", "dice": [6, 3, 2]}}
     assert question(decision, NAMES) == "Which dice do Kestrel's attack bonuses raise? (rolled against Warden: 6, 3, 2)"
+
+
+def test_weather_boarding_figures_and_lost_pursuits_are_said_in_words():
+    names = {**NAMES, "long-shadows": "Long Shadows", "SYPHON-W1": "Syphon warrior", "VESK": "Vesk"}
+    events = [
+        {"type": "figures_phase", "figures": ["SYPHON-W1"]},
+        {"type": "figure_turn", "figure": "SYPHON-W1"},
+        {"type": "pursuit_ends", "figure": "SYPHON-W1", "crew": "VESK"},
+        {"type": "figure_boards", "figure": "SYPHON-W1", "ship": "KESTREL"},
+        {"type": "world_event", "card": "long-shadows", "reader": "p1"},
+        {"type": "weather", "card": "long-shadows", "round": 3},
+        {"type": "round", "round": 3},
+    ]
+    lines = RENEGADES.public_lines(events, names)
+    assert lines[1] == "On the surface: Syphon warrior loses track of Vesk, then boards the Kestrel"
+    assert lines[2] == "World event phase: Long Shadows is drawn; it holds on the surface all through round 3"
