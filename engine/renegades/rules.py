@@ -626,7 +626,7 @@ def _legal_orbit(g: Game, ship) -> list[str]:
         if g.crew_at(ship, "comms") is not None and ship.scan_round != state.round:
             options += [f"scan {ship.id} {c}" for c in salvage.reachable(g, ship)]
         options += abilities.legal(g, ship)
-    elif ship.docked_round < state.round and orbit.rising_square(g, ship) is not None:
+    elif ship.docked_round < state.round and not orbit.boarded(g, ship) and orbit.rising_square(g, ship) is not None:
         options.append(f"ascend {ship.id}")
     if not state.current.acted:
         for crew in pieces.aboard(g, ship.id):
