@@ -20,13 +20,14 @@ PLAYERS = [{"seat": "p1", "name": "Ann"}, {"seat": "p2", "name": "Bo"}]
 
 
 def midgame_view() -> dict:
-    """Round 2 of a versus quicker game: Vesk (acting) stands at D6 after moving from B3,
+    """Round 2 of a versus quicker game: Vesk (acting) stands in the pump house's west
+    doorway at E6 after moving from B3 (from there it sees in, N161),
     Tallo hides by the rocks at C7, Rhee lies unconscious at E9; Halvern and Pell hold the
-    pump house's doorway, the Dregg trooper guards it and a drone hunts at J10; the courier
+    pump house's east doorway, the Dregg trooper guards it and a drone hunts at J10; the courier
     waits at G5 and the Kestrel and Warden sit at their docks."""
     state = rules.new_game({"players": PLAYERS, "quick": True, "world_cards": 6, "mission": "the-courier"}, seed=7)
     crew = state.crew
-    for code, cell in (("VESK", "D6"), ("TALLO", "C7"), ("RHEE", "E9"), ("HALVERN", "H6"), ("PELL", "I7")):
+    for code, cell in (("VESK", "E6"), ("TALLO", "C7"), ("RHEE", "E9"), ("HALVERN", "H6"), ("PELL", "I7")):
         crew[code].cell, crew[code].station = cell, None
     crew["VESK"].wounds, crew["VESK"].gear = 2, ["arc-pistol"]
     crew["TALLO"].hidden = True
@@ -39,8 +40,8 @@ def midgame_view() -> dict:
 
 
 def move_events() -> list[dict]:
-    """Vesk's move from B3 to D6."""
-    return [{"type": "crew_moved", "crew": "VESK", "path": ["B3", "C4", "C5", "D6"], "cost": 3}]
+    """Vesk's move from B3 into the doorway at E6."""
+    return [{"type": "crew_moved", "crew": "VESK", "path": ["B3", "C4", "C5", "D6", "E6"], "cost": 4}]
 
 
 def attack_events() -> list[dict]:

@@ -39,7 +39,7 @@ RANK_SHAPES = {"commander": "hexagon", "warrior": "octagon", "creature": "triang
 FIGURE = INK
 LEGEND = ["Square: Renegade crew · circle: Coalition crew · dark: NPC figure (yellow rim: on guard)",
           "Crossed box: shut container · star: mission parameter · dashed ring: hidden · cross: unconscious",
-          "Pale, yellow rim: raised ground · dark, orange rim: sunken · bars: steps · LOW: no giants"]
+          "Yellow rim: raised ground · orange rim: sunken · bars: steps · LOW: no giants · dashed sill: doorway"]
 
 
 # --- the board without pieces ----------------------------------------------------------------------
@@ -50,13 +50,13 @@ def _terrain_key(surface: dict) -> tuple:
     levels = tuple(tuple(surface.get(key, [])) for key in ("elevated", "sunken", "steps", "base"))
     return (surface["width"], surface["height"], tuple(surface.get("blocking", [])),
             tuple(surface.get("obstructed", [])), tuple(surface.get("water", [])), tuple(surface.get("docks", [])),
-            tiles, levels)
+            tiles, levels, tuple(surface.get("doorways", [])))
 
 
 @functools.lru_cache(maxsize=8)
 def static_layer(key: tuple) -> tuple[Image.Image, GridFrame]:
     """The surface board without pieces or highlights, drawn once per terrain."""
-    width, height, blocking, obstructed, water, docks, tiles, (elevated, sunken, steps, base) = key
+    width, height, blocking, obstructed, water, docks, tiles, (elevated, sunken, steps, base), doorways = key
     frame = GridFrame(width, height, CELL, MARGIN, FOOTER)
     image = Image.new("RGB", frame.size, VOID)
     draw = ImageDraw.Draw(image)
@@ -85,6 +85,8 @@ def static_layer(key: tuple) -> tuple[Image.Image, GridFrame]:
         left, top, right, bottom = frame.box(square)
         draw.rectangle((left + 3, top + 3, right - 3, bottom - 3), outline=WHITE, width=3)
         draw.rectangle((left + 8, top + 8, right - 8, bottom - 8), outline=WHITE, width=1)
+    for square in doorways:
+        _doorway(draw, frame, square, blocking)
     for square in docks:
         left, top, right, bottom = frame.box(square)
         draw.rectangle((left + 2, top + 2, right - 2, bottom - 2), outline=HAZARD, width=4)
@@ -105,6 +107,24 @@ def _wall(draw, frame: GridFrame, square: str) -> None:
         draw.line([(left + max(0, k), top + max(0, -k)), (left + min(frame.cell, frame.cell + k),
                                                           top + min(frame.cell, frame.cell - k))],
                   fill=WALL_MARK, width=1)
+
+
+def _doorway(draw, frame: GridFrame, square: str, blocking: tuple) -> None:
+    """A doorway (N161): wall stubs on the sides it is set in and a dashed sill along the
+    wall's line, open to walk through, closed to shots and scans."""
+    left, top, right, bottom = frame.box(square)
+    x, y = cell_xy(square)
+    across = xy_cell(x, y - 1) in blocking and xy_cell(x, y + 1) in blocking  # the wall runs north-south
+    stub = frame.cell * 0.22
+    mid_x, mid_y = (left + right) / 2, (top + bottom) / 2
+    if across:
+        draw.rectangle((mid_x - 4, top, mid_x + 4, top + stub), fill=VOID)
+        draw.rectangle((mid_x - 4, bottom - stub, mid_x + 4, bottom), fill=VOID)
+        dashed_line(draw, (mid_x, top + stub), (mid_x, bottom - stub), VOID, 2, 4, 3)
+    else:
+        draw.rectangle((left, mid_y - 4, left + stub, mid_y + 4), fill=VOID)
+        draw.rectangle((right - stub, mid_y - 4, right, mid_y + 4), fill=VOID)
+        dashed_line(draw, (left + stub, mid_y), (right - stub, mid_y), VOID, 2, 4, 3)
 
 
 def _water(draw, frame: GridFrame, square: str) -> None:
@@ -257,6 +277,7 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     labels = short_labels(crew)
     flabels = figure_labels(figures)
     targets = _highlights(draw, frame, surface, events)
+    figures = {code: f for code, f in figures.items() if not f.get("boarded")}  # aboard: counted at the dock
     standing = {c["cell"] for c in crew.values() if not c.get("ko")} | {f["cell"] for f in figures.values()}
     objective = surface.get("objective") or {}
     if objective.get("cell") and not objective.get("holder"):
@@ -441,6 +462,11 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str], flabels
     names = {p["seat"]: p.get("name", p["seat"]) for p in view.get("players", [])}
     first = (f"Round {view.get('round', 1)} · {str(view.get('phase', 'surface')).capitalize()} phase · "
              f"{surface.get('name', 'the surface')} · {surface.get('location_deck_count', 0)} location card(s) left")
+    weather = surface.get("weather")
+    if weather:
+        first += f" · {weather['name']}: " + ", ".join(
+            ([f"stealth {weather['stealth']}+"] if weather.get("stealth") else [])
+            + ([f"sight {weather['sight']} squares"] if weather.get("sight") else []))
     if view.get("result"):
         first += f" · Game over: {view['result'].get('outcome', 'ended')}"
     second = ""

@@ -14,8 +14,8 @@ from engine.renegades.autoplay import random_command
 from images import crew_dice, pictures, surface
 from images.grid import GridFrame
 from images.demo_surface import attack_events, midgame_view, move_events, skill_events
-from images.style import (ATTACK_MARK, CORRIDOR_FLOOR, FLOOR, HAZARD, INK, MOVE_MARK, MUTED, PAPER, STYLES, WHITE,
-                          dimmed, washed)
+from images.style import (ATTACK_MARK, CORRIDOR_FLOOR, FLOOR, HAZARD, INK, MOVE_MARK, MUTED, PAPER, STYLES,
+                          VOID, WHITE, dimmed, washed)
 
 RENEGADE, COALITION = STYLES[1][0], STYLES[0][0]
 
@@ -48,9 +48,9 @@ def test_board_is_legible_width_and_same_bytes_for_same_input(view):
 def test_crew_tokens_sit_on_their_squares_by_shape_and_colour(view):
     image = pixels(surface.render_surface(view))
     frame = frame_of(view)
-    assert view["surface"]["crew"]["VESK"]["cell"] == "D6" and view["surface"]["crew"]["HALVERN"]["cell"] == "H6"
+    assert view["surface"]["crew"]["VESK"]["cell"] == "E6" and view["surface"]["crew"]["HALVERN"]["cell"] == "H6"
     # a Renegade is a vermilion square: filled into its corner; a Coalition circle is not
-    assert at(image, frame, "D6", 10, 10) == RENEGADE
+    assert at(image, frame, "E6", 10, 10) == RENEGADE
     assert at(image, frame, "H6", 7, 7) == COALITION
     assert at(image, frame, "H6", 10, 10) != COALITION
     # Tallo hides: washed out, in a dashed ring
@@ -108,14 +108,14 @@ def test_the_mission_parameter_is_a_star_where_it_lies_or_on_its_holder(view):
     held["surface"]["objective"].update(cell=None, holder="VESK")
     image = pixels(surface.render_surface(held))
     assert at(image, frame, "G5", 0, -2) != HAZARD
-    assert at(image, frame, "D6", 13, -13) == HAZARD
+    assert at(image, frame, "E6", 13, -13) == HAZARD
 
 
 def test_last_move_and_attack_are_highlighted(view):
     frame = frame_of(view)
     plain = pixels(surface.render_surface(view))
     image = pixels(surface.render_surface(view, move_events() + attack_events()))
-    # the middle of the step C4 -> C5 and of the shot D6 -> H6
+    # the middle of the step C4 -> C5 and of the shot E6 -> H6
     assert at(plain, frame, "C4", 0, 21) != MOVE_MARK
     assert at(image, frame, "C4", 0, 21) == MOVE_MARK
     assert at(plain, frame, "F6", 8, 0) != ATTACK_MARK
@@ -138,7 +138,7 @@ def test_footer_says_who_acts_and_where_the_parameter_is(view):
     lines = surface.footer_lines(view, move_events() + attack_events(), labels, {})
     assert lines[1] == "Ann: the Kestrel party acts · actions left: TAL 2, VES 1"
     assert lines[2] == "Mission: the courier, at G5 (star)."
-    assert lines[3].startswith("Last: VES moved B3 > C4 > C5 > D6; VES attacked HALVERN: 1 wound(s)")
+    assert lines[3].startswith("Last: VES moved B3 > C4 > C5 > D6 > E6; VES attacked HALVERN: 1 wound(s)")
 
 
 def test_dice_board_shows_the_attack_and_test_dice(view):
@@ -205,12 +205,12 @@ def test_every_position_of_random_quicker_games_draws(seed, config):
 def test_an_unconscious_crewmember_under_another_shows_in_the_corner(view):
     frame = frame_of(view)
     shared = copy.deepcopy(view)
-    shared["surface"]["crew"]["RHEE"]["cell"] = "D6"  # where Vesk stands (or carries it)
+    shared["surface"]["crew"]["RHEE"]["cell"] = "E6"  # where Vesk stands (or carries it)
     image = pixels(surface.render_surface(shared))
-    corner = {at(image, frame, "D6", dx, dy) for dx in range(-11, -5) for dy in range(4, 12)}
+    corner = {at(image, frame, "E6", dx, dy) for dx in range(-11, -5) for dy in range(4, 12)}
     assert washed(RENEGADE) in corner
-    assert at(image, frame, "D6", 10, 10) == RENEGADE
-    assert washed(RENEGADE) not in {at(pixels(surface.render_surface(view)), frame, "D6", dx, dy)
+    assert at(image, frame, "E6", 10, 10) == RENEGADE
+    assert washed(RENEGADE) not in {at(pixels(surface.render_surface(view)), frame, "E6", dx, dy)
                                     for dx in range(-11, -5) for dy in range(4, 12)}
 
 
@@ -312,3 +312,15 @@ def test_during_the_home_run_the_footer_says_where_the_findings_are_and_where_th
                                    "run": "renegade"}
     assert surface.objective_line(run, {}) == \
         "Mission: the reactor core, at K11 (star), bound for the employer's base (white frames)."
+
+
+def test_a_doorway_shows_its_wall_stubs_and_an_open_square_does_not(view):
+    """N161: the pump house's doorway at H6 (walls north and south) is drawn with dark stubs."""
+    assert view["surface"]["doorways"] == ["E6", "H6"]
+    empty = copy.deepcopy(view)
+    empty["surface"]["crew"]["HALVERN"]["cell"] = "I5"
+    frame = frame_of(view)
+    image = pixels(surface.render_surface(empty))
+    assert at(image, frame, "H6", 0, -17) == VOID and at(image, frame, "H6", 0, 17) == VOID
+    empty["surface"]["doorways"] = []
+    assert at(pixels(surface.render_surface(empty)), frame, "H6", 0, -17) != VOID

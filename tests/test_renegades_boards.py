@@ -9,6 +9,7 @@ from engine.errors import PackError, RuleError
 from engine.renegades import content, rules
 from engine.renegades.locations import POSITIONS, deal_layout, turned
 from engine.renegades.orbit import Game
+from engine.renegades.ground import ground_of
 
 PACK = content.load_pack("content/renegades")
 
@@ -57,8 +58,12 @@ def test_too_few_location_cards_cannot_build_a_board():
     ("obstructed: [C1, C2], containers: [A3]", "obstructed: [C1, C2], containers: [E3]", "E3 is off its 4x4 tile"),
     ("type: side, tile: s4, board: veyra-outpost,\n     obstructed", "type: side, tile: s3, board: veyra-outpost,\n"
      "     obstructed", "tile veyra-outpost/s3 has 3 sides"),
-    ("blocking: [A1, A3, D1, D3, A4, B4, C4, D4], containers: [B2]",
-     "blocking: [A1, A3, D1, D3, A4, B4, C4, D4], containers: [C2]", "F6 is no container of 'pump-house'"),
+    ("blocking: [A1, A3, D1, D3, A4, B4, C4, D4], doorways: [A2, D2], containers: [B2]",
+     "blocking: [A1, A3, D1, D3, A4, B4, C4, D4], doorways: [A2, D2], containers: [C2]",
+     "F6 is no container of 'pump-house'"),
+    ("doorways: [A2, D2], containers: [B2]", "doorways: [A2, C1], containers: [B2]",
+     "the doorway C1 is not set in a wall"),
+    ("doorways: [E6, H6]", "doorways: [E6, F6]", "the doorway F6 must be an open square"),
 ])
 def test_bad_location_cards_are_refused_saying_where(tmp_path, old, new, problem):
     folder = tmp_path / "bad"
@@ -69,6 +74,16 @@ def test_bad_location_cards_are_refused_saying_where(tmp_path, old, new, problem
     with pytest.raises(PackError) as refused:
         content.load_pack(str(folder))
     assert any(problem in p for p in refused.value.problems), refused.value.problems
+
+
+@pytest.mark.parametrize("layout", [(), (("c", "pump-house"),)])
+def test_doorways_block_sight_except_for_giants_and_for_whoever_stands_in_one(layout):
+    """N161 on the fixed board and on a board built with the pump house card."""
+    ground = ground_of("content/renegades", "veyra-outpost", layout)
+    assert {"E6", "H6"} <= ground.doorways
+    assert not ground.line_of_sight("C6", "G6") and not ground.line_of_sight("J6", "F6")
+    assert ground.line_of_sight("C6", "G6", through_doorways=True)
+    assert ground.line_of_sight("E6", "G6") and ground.line_of_sight("E6", "B6")
 
 
 @pytest.mark.parametrize("seed", range(20))

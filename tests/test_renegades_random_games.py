@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from engine.errors import RuleError
-from engine.renegades import home_run, rules
+from engine.renegades import home_run, parties, rules
 from engine.renegades.autoplay import random_command
 from engine.renegades.state import from_json, to_json
 
@@ -49,7 +49,8 @@ def check_surface(state, g):
     """One standing piece a square, off the walls and docks; crew in one place each; at most
     three of a ship's crew on the surface; the carried with their carriers."""
     ground = g.ground
-    standing = [c.cell for c in state.crew.values() if c.cell and not c.ko] + [f.cell for f in state.figures.values()]
+    standing = [c.cell for c in state.crew.values() if c.cell and not c.ko] + [
+        f.cell for f in state.figures.values() if not f.boarded]
     assert len(standing) == len(set(standing)), "two figures share a square"
     assert not set(standing) & (ground.blocking | set(state.docks.values()) | set(state.fires))
     assert len(state.fires) <= 4 and not set(state.dropped) & (ground.blocking | set(state.containers))
@@ -71,6 +72,9 @@ def check_surface(state, g):
             assert (ship.id in state.docks) == (ship.docked == board_planet(g))
     for figure in state.figures.values():
         assert 0 <= figure.damage < figure.health
+        if figure.boarded:  # N163: on the card of a ship docked on the surface, drawn at its dock
+            assert state.docks.get(figure.boarded) == figure.cell and "giant" not in g.pack.villains[figure.code].keywords
+            assert not parties.can_ascend(g, state.ships[figure.boarded])
     obj = state.objective
     if obj is not None and obj.run:  # N170: tier 3's run crosses the carrier's home surface
         assert state.tier == 3 and state.surface == home_run.home_surface(g, obj.run)

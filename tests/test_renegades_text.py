@@ -179,3 +179,19 @@ def test_tier_three_run_is_told_in_words():
         "Orla Vesk carries the reactor core out of the Kestrel, bound for the employer's base",
         "Orla Vesk delivers the reactor core to the employer",
     ]
+
+
+def test_weather_boarding_figures_and_lost_pursuits_are_said_in_words():
+    names = {**NAMES, "long-shadows": "Long Shadows", "SYPHON-W1": "Syphon warrior", "VESK": "Vesk"}
+    events = [
+        {"type": "figures_phase", "figures": ["SYPHON-W1"]},
+        {"type": "figure_turn", "figure": "SYPHON-W1"},
+        {"type": "pursuit_ends", "figure": "SYPHON-W1", "crew": "VESK"},
+        {"type": "figure_boards", "figure": "SYPHON-W1", "ship": "KESTREL"},
+        {"type": "world_event", "card": "long-shadows", "reader": "p1"},
+        {"type": "weather", "card": "long-shadows", "round": 3},
+        {"type": "round", "round": 3},
+    ]
+    lines = RENEGADES.public_lines(events, names)
+    assert lines[1] == "On the surface: Syphon warrior loses track of Vesk, then boards the Kestrel"
+    assert lines[2] == "World event phase: Long Shadows is drawn; it holds on the surface all through round 3"

@@ -16,7 +16,7 @@ from engine.renegades.orbit import Game, docked_long
 from engine.renegades.landing import beside_dock
 from engine.renegades.pieces import card_of
 from engine.renegades.special_actions import rallied_last
-from engine.renegades.state import CrewMember, Ship
+from engine.renegades.state import CrewMember, Figure, Ship
 
 
 def defenders(g: Game, ship: Ship) -> list[CrewMember]:
@@ -27,6 +27,11 @@ def defenders(g: Game, ship: Ship) -> list[CrewMember]:
 def boarders(g: Game, ship: Ship) -> list[CrewMember]:
     """The opponents fighting on the ship's card, conscious."""
     return sorted((c for c in g.state.crew.values() if c.boarded == ship.id and not c.ko), key=lambda c: c.id)
+
+
+def figures_aboard(g: Game, ship: Ship) -> list[Figure]:
+    """The villains and creatures fighting on the ship's card (N163)."""
+    return sorted((f for f in g.state.figures.values() if f.boarded == ship.id), key=lambda f: f.id)
 
 
 def targets(g: Game, ship: Ship) -> list[Ship]:
@@ -62,8 +67,8 @@ def leave(g: Game, crew: CrewMember) -> None:
 
 
 def seized(g: Game, ship: Ship) -> bool:
-    """Held by boarders: some aboard, none of its own crew conscious there."""
-    return bool(boarders(g, ship)) and not defenders(g, ship)
+    """Held by boarders: some aboard, none of its own crew conscious there, no figure fighting there."""
+    return bool(boarders(g, ship)) and not defenders(g, ship) and not figures_aboard(g, ship)
 
 
 def legal(g: Game, crew: CrewMember, left: int) -> list[str]:
@@ -74,7 +79,8 @@ def legal(g: Game, crew: CrewMember, left: int) -> list[str]:
         return []
     options = []
     if left and not rallied_last(g, crew):
-        options += [f"attack {crew.id} {other.id}" for other in sorted(g.state.crew.values(), key=lambda c: c.id)
+        others = [*sorted(g.state.crew.values(), key=lambda c: c.id), *figures_aboard(g, g.state.ships[card])]
+        options += [f"attack {crew.id} {other.id}" for other in others
                     if card_of(g, other) == card and attack_refusal(g, crew, other) is None]
     if crew.boarded and left:
         options.append(f"disembark {crew.id}")

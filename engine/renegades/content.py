@@ -198,6 +198,7 @@ class SurfaceBoard(_Schema):
     containers: list[Cell] = []
     elevated: list[Cell] = []  # raised ground, reached by its steps or by flight (N106)
     sunken: list[Cell] = []  # a pit, reached by its steps, flight or a leap (N106, N107)
+    doorways: list[Cell] = []  # gaps in a wall: walked through, but shots and scans do not pass (N161)
     steps: list[Cell] = []  # squares of raised or sunken ground with steps to the level beside them
     home: Optional[Faction] = None  # a home planet's surface: the tier 3 run's board (N170)
     base: list[Cell] = []  # a home surface: the employer's base, where the findings are delivered
@@ -221,6 +222,7 @@ class SurfaceLocation(_Schema):
     obstructed: list[Cell] = []
     water: list[Cell] = []
     containers: list[Cell] = []
+    doorways: list[Cell] = []  # gaps in a wall: walked through, but shots and scans do not pass (N161)
 
 
 class OrbitLocation(_Schema):
@@ -341,13 +343,15 @@ class Mission(_Schema):
 
 
 class WorldEffect(_Schema):
-    kind: Literal["story", "damage", "repair", "fighters", "enemies", "fire"]  # fire: a square burns (N111)
+    kind: Literal["story", "damage", "repair", "fighters", "enemies", "fire", "weather"]  # fire: a square burns (N111)
     area: Literal["all", "obstructed"] = "all"
     amount: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
     squadron: Optional[Literal["syphon", "zurathi", "dregg"]] = None
     villain: Optional[Code] = None  # enemies: the figures rolled for
     commander: Optional[Code] = None  # enemies: a commander placed whatever the roll
     most: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0
+    stealth: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0  # weather: the face stealth tests need next round (N160)
+    sight: Annotated[int, msgspec.Meta(ge=0, le=12)] = 0  # weather: how far anybody sees next round (N160)
 
 
 class WorldEvent(_Schema):
@@ -514,6 +518,7 @@ def _location_problems(pack: "Pack") -> list[str]:
         where = f"surface_locations.{card.code}"
         if len(card.containers) != 1:
             problems.append(f"{where}: a tile has one container, not {len(card.containers)}")
+        problems += _doorway_problems(where, card)
         if card.type == "corner" and "A1" in card.blocking + card.obstructed + card.water + card.containers:
             problems.append(f"{where}: A1 is the corner's dock and must stay open")
     for mission in pack.missions.values():
@@ -524,6 +529,21 @@ def _location_problems(pack: "Pack") -> list[str]:
             problems.append(f"missions.{mission.code}: no centre location card '{mission.center}' of {mission.surface}")
             continue
         problems += _centre_problems(mission, card, pack.surfaces[mission.surface])
+    return problems
+
+
+def _doorway_problems(where: str, board) -> list[str]:
+    """N161: a doorway is an open square set in a wall, with blocking squares on both sides
+    of it (west and east, or north and south)."""
+    problems = []
+    closed = set(board.blocking) | set(board.obstructed) | set(board.water) | set(board.containers)
+    for cell in board.doorways:
+        x, y = cell_xy(cell)
+        if cell in closed:
+            problems.append(f"{where}: the doorway {cell} must be an open square")
+        elif not any({xy_cell(x - dx, y - dy), xy_cell(x + dx, y + dy)} <= set(board.blocking)
+                     for dx, dy in ((1, 0), (0, 1))):
+            problems.append(f"{where}: the doorway {cell} is not set in a wall (blocking squares on two opposite sides)")
     return problems
 
 
@@ -625,6 +645,8 @@ def _cross_check(pack: Pack) -> list[str]:
                   + board.elevated + board.sunken + board.base, board.width, board.height, f"surfaces.{board.code}")
         if bool(board.home) != bool(board.base):
             problems.append(f"surfaces.{board.code}: a home surface needs its base, and only a home surface has one")
+        off_board(board.doorways, board.width, board.height, f"surfaces.{board.code}")
+        problems += _doorway_problems(f"surfaces.{board.code}", board)
         for cell in board.steps:
             if cell not in board.elevated and cell not in board.sunken:
                 problems.append(f"surfaces.{board.code}: steps at {cell}, which is neither elevated nor sunken")
@@ -647,6 +669,8 @@ def _cross_check(pack: Pack) -> list[str]:
             if title not in pack.campaigns:
                 problems.append(f"missions.{mission.code}: unknown campaign title '{title}'")
     for event in pack.world_events.values():
+        if event.effect.kind == "weather" and not (event.effect.stealth or event.effect.sight):
+            problems.append(f"world_events.{event.code}: a weather card changes stealth or sight")
         for code in (event.effect.villain, event.effect.commander):
             if code is not None and code not in pack.villains:
                 problems.append(f"world_events.{event.code}: no villain '{code}'")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import orbit, placing
+from engine.renegades import orbit, placing, weather
 from engine.renegades.crew_abilities import attack_bonuses, count_attack, may_attack_again
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember, Figure, Strike
-from engine.renegades.pieces import Piece, card_of, opposed, piece, standing, weapons
+from engine.renegades.pieces import Piece, card_of, is_giant, opposed, piece, standing, weapons
 
 
 # --- combat --------------------------------------------------------------------------------------
@@ -19,6 +19,8 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
     if card is not None or card_of(g, target) is not None:  # N115: on a ship's card all are in base contact
         if card != card_of(g, target):
             return None
+        if isinstance(attacker, Figure):
+            return False, (0, 0)
         kinds = [w for kind in ("melee", "ranged") for w in weapons(g, attacker, kind) if w.bonus]
         best = max(kinds, key=lambda w: (w.bonus.add * w.bonus.dice, w.code), default=None)
         return False, ((best.bonus.add, best.bonus.dice) if best else (0, 0))
@@ -28,7 +30,8 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
     if isinstance(attacker, Figure):
         if gap <= 1:
             return False, (0, 0)
-        if attacker.range > 1 and gap <= attacker.range and g.ground.line_of_sight(attacker.cell, target.cell):
+        if attacker.range > 1 and gap <= attacker.range and weather.sees(g, attacker.cell, target.cell,
+                                                                         is_giant(g, attacker)):
             return True, (0, 0)
         return None
     if gap <= 1:
@@ -36,7 +39,7 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
                     if w.bonus), default=(0, (0, 0)))
         return False, best[1]
     guns = [w for w in weapons(g, attacker, "ranged") if w.range >= gap]
-    if not guns or not g.ground.line_of_sight(attacker.cell, target.cell):
+    if not guns or not weather.sees(g, attacker.cell, target.cell):
         return None
     best = max(guns, key=lambda w: (w.bonus.add * w.bonus.dice if w.bonus else 0, w.code))
     return True, ((best.bonus.add, best.bonus.dice) if best.bonus else (0, 0))

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import crew_abilities, crew_combat, landing, pieces
+from engine.renegades import crew_abilities, crew_combat, landing, pieces, weather
 from engine.renegades.board import distance
 from engine.renegades.content import SQUADRONS
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game, docked_long, roll_off
-from engine.renegades.pieces import Piece
+from engine.renegades.pieces import Piece, is_giant
 from engine.renegades.state import CrewMember, Figure
 
 SPECIES_ORDER = {sq: i for i, sq in enumerate(SQUADRONS)}
@@ -76,11 +76,6 @@ def _arrival_squares(g: Game, location: str, giant: bool) -> list[str]:
     return [c for c in outside if gap[c] == min(gap.values(), default=0)]
 
 
-def is_giant(g: Game, f: Figure) -> bool:
-    """Giant figures stay out of low-ceilinged tiles (N108)."""
-    return "giant" in g.pack.villains[f.code].keywords
-
-
 # --- targets -------------------------------------------------------------------------------------
 def visible_crew(g: Game) -> list[CrewMember]:
     """Crew a figure can see and attack: conscious, on the surface, not hidden."""
@@ -97,30 +92,53 @@ def _most_hurt(g: Game, who: Piece, candidates: list) -> Optional[str]:
     return roll_off(g, sorted(k for k, v in hurt.items() if v == top), figure=who.id)
 
 
-def choose_target(g: Game, f: Figure, among: Optional[list[CrewMember]] = None) -> Optional[CrewMember]:
+def rivals(g: Game, f: Figure) -> list[Figure]:
+    """The figures `f` fights besides the crew: creatures against villains (N162), on the
+    board or on the same ship's card."""
+    return sorted((o for o in g.state.figures.values() if pieces.opposed(f, o) and o.boarded == f.boarded),
+                  key=lambda o: o.id)
+
+
+def nearest(g: Game, f: Figure, candidates: list[Piece]) -> Optional[Piece]:
+    """The nearest of `candidates` to `f`, crew before figures at the same distance, then a roll-off."""
+    if not candidates:
+        return None
+    best = min((distance(c.cell, f.cell), isinstance(c, Figure)) for c in candidates)
+    chosen = roll_off(g, [c.id for c in candidates if (distance(c.cell, f.cell), isinstance(c, Figure)) == best],
+                      figure=f.id)
+    return pieces.piece(g, chosen)
+
+
+def choose_target(g: Game, f: Figure, among: Optional[list[CrewMember]] = None) -> Optional[Piece]:
     """N38, N39: commanders and creatures hunt the highest initiative (a creature first turns
     on whoever hurt it most this round); warriors and drones keep fighting the crewmember in
     base contact, turn on whoever hurt them most, else pair off: the crewmember fewest other
     warriors chose this round, not last round's target when another will do, the nearest,
-    then a roll-off. `among`: the only candidates (a roused guard's intruders, N141)."""
+    then a roll-off. `among`: the only candidates (a roused guard's intruders, N141).
+    N162: whoever hurt it may be a rival figure; with no crewmember to hunt it hunts the
+    nearest rival."""
     s = g.state
     crew = visible_crew(g) if among is None else among
+    others = rivals(g, f) if among is None else []
     if is_giant(g, f):  # N108: it breaks off from crew under a low ceiling
         crew = [c for c in crew if c.cell not in g.ground.low]
-    if not crew:
+        others = [o for o in others if o.cell not in g.ground.low]
+    if not crew and not others:
         return None
-    if f.rank in ("commander", "creature"):
-        chosen = _most_hurt(g, f, crew) if f.rank == "creature" else None
-        if chosen is None:
-            top = max(c.initiative for c in crew)
-            chosen = roll_off(g, [c.id for c in crew if c.initiative == top], figure=f.id)
-        return s.crew[chosen]
     engaged = s.crew.get(f.engaged or "")
-    if engaged in crew and near(engaged.cell, f.cell):
+    if f.rank in ("warrior", "drone") and engaged in crew and near(engaged.cell, f.cell):
         return engaged
-    chosen = _most_hurt(g, f, crew)
-    if chosen is not None:
-        return s.crew[chosen]
+    pursued = s.crew.get(f.pursuing or "")
+    if pursued in crew:  # N164: a roused guard follows its intruder wherever it flees
+        return pursued
+    hurt = _most_hurt(g, f, crew + others) if f.rank != "commander" else None
+    if hurt is not None:
+        return pieces.piece(g, hurt)
+    if not crew:
+        return nearest(g, f, others)
+    if f.rank in ("commander", "creature"):
+        top = max(c.initiative for c in crew)
+        return s.crew[roll_off(g, [c.id for c in crew if c.initiative == top], figure=f.id)]
     load = {c.id: sum(1 for o in s.figures.values() if o is not f and o.rank in ("warrior", "drone")
                       and o.target == c.id) for c in crew}
 
@@ -149,29 +167,38 @@ def act(g: Game, f: Figure) -> None:
     """Scan the tile (villains and creatures), a guard waits until roused, an escort keeps
     beside its commander; otherwise close in on the target and attack (N42)."""
     g.emit("figure_turn", figure=f.id)
+    if f.boarded:
+        _fight_aboard(g, f)
+        return
     if f.rank != "drone":
         landing.scan_room(g, f, f.search)
     tile = g.ground.tile_of(f.cell)
     intruders = None
     if f.guard:
         intruders = [c for c in visible_crew(g) if g.ground.tile_of(c.cell) == tile]
-        if not intruders:
+        if not intruders and not f.hurt_by:
             g.emit("figure_waits", figure=f.id, reason="on guard")
             return
         f.guard = False
-        g.emit("roused", figure=f.id, by=[c.id for c in intruders])
+        g.emit("roused", figure=f.id, by=[c.id for c in intruders] or sorted(f.hurt_by))
+        intruders = intruders or None  # hurt by a rival (N162): it hunts as any figure
     lead = g.state.figures.get(f.escort_of or "")
     if lead is not None:
         if not near(f.cell, lead.cell):
             _approach(g, f, lead.cell, 1)
         _attack_nearest(g, f)
         return
-    dock = _lure(g, f) if intruders is None else None  # a guard roused this turn goes for its intruders (N141)
+    _lose_track(g, f)
+    # a guard roused this turn goes for its intruders (N141), one roused earlier after the one it pursues (N164)
+    dock = _lure(g, f) if intruders is None and f.pursuing is None else None
     if dock is not None:  # N113: a ship left docked draws every figure that is not fighting
         g.emit("figure_heads_for", figure=f.id, ship=dock[1], dock=dock[0])
         if distance(f.cell, dock[0]) > 1:
             _approach(g, f, dock[0], 1)
-        _attack_nearest(g, f)
+        if distance(f.cell, dock[0]) <= 1 and not is_giant(g, f):
+            _board(g, f, dock)
+        else:
+            _attack_nearest(g, f)
         return
     target = choose_target(g, f, intruders)
     f.last_target, f.target = f.target, target.id if target else None
@@ -179,15 +206,25 @@ def act(g: Game, f: Figure) -> None:
         g.emit("figure_waits", figure=f.id, reason="nobody in sight")
         _attack_nearest(g, f)  # a giant may still shoot into a low-ceilinged tile
         return
+    if intruders and isinstance(target, CrewMember):
+        f.pursuing = target.id
     g.emit("figure_target", figure=f.id, target=target.id)
     if crew_combat.reach_of(g, f, target) is None:
         _approach(g, f, target.cell, f.range)
     if crew_combat.reach_of(g, f, target) is not None:
         crew_combat.strike(g, f, target)
-        if near(f.cell, target.cell) and f.rank in ("warrior", "drone") and not target.ko:
+        if isinstance(target, CrewMember) and near(f.cell, target.cell) and f.rank in ("warrior", "drone") \
+                and not target.ko:
             f.engaged = target.id
     elif f.rank in ("commander", "creature"):
         _attack_nearest(g, f)
+
+
+def _lose_track(g: Game, f: Figure) -> None:
+    """A pursuing guard gives up once its intruder is down, aboard or hidden (N164)."""
+    if f.pursuing is not None and g.state.crew[f.pursuing] not in visible_crew(g):
+        g.emit("pursuit_ends", figure=f.id, crew=f.pursuing)
+        f.pursuing = None
 
 
 def _lure(g: Game, f: Figure) -> Optional[tuple[str, str]]:
@@ -202,14 +239,37 @@ def _lure(g: Game, f: Figure) -> Optional[tuple[str, str]]:
     return min(docked, key=lambda d: (distance(f.cell, d[0]), d), default=None)
 
 
-def _attack_nearest(g: Game, f: Figure) -> None:
-    """Attack the nearest visible crewmember within reach, a roll-off among equals."""
-    crew = [c for c in visible_crew(g) if crew_combat.reach_of(g, f, c) is not None]
-    if not crew:
+def _board(g: Game, f: Figure, dock: tuple[str, str]) -> None:
+    """N163: a figure that reaches the dock of a ship left docked boards it (onto its card,
+    at the dock) and fights there at once."""
+    f.boarded, f.cell, f.engaged = dock[1], dock[0], None
+    g.emit("figure_boards", figure=f.id, ship=dock[1])
+    _fight_aboard(g, f)
+
+
+def _fight_aboard(g: Game, f: Figure) -> None:
+    """On a ship's card everyone is in base contact (N115): the figure attacks whoever hurt
+    it most this round, else the crewmember of highest initiative there (a roll-off), else
+    a rival figure there; with nobody to fight it holds the ship (it cannot rise, N163)."""
+    ship = g.state.ships[f.boarded]
+    crew = sorted((c for c in g.state.crew.values() if pieces.card_of(g, c) == ship.id), key=lambda c: c.id)
+    others = rivals(g, f)
+    target = pieces.piece(g, _most_hurt(g, f, crew + others) or "")
+    if target is None and crew:
+        top = max(c.initiative for c in crew)
+        target = g.state.crew[roll_off(g, [c.id for c in crew if c.initiative == top], figure=f.id)]
+    target = target or (others[0] if others else None)
+    if target is None:
+        g.emit("figure_waits", figure=f.id, reason=f"holding the {ship.name}")
         return
-    best = min(distance(c.cell, f.cell) for c in crew)
-    chosen = roll_off(g, [c.id for c in crew if distance(c.cell, f.cell) == best], figure=f.id)
-    crew_combat.strike(g, f, g.state.crew[chosen])
+    crew_combat.strike(g, f, target)
+
+
+def _attack_nearest(g: Game, f: Figure) -> None:
+    """Attack the nearest visible crewmember or rival figure within reach (N162)."""
+    chosen = nearest(g, f, [c for c in visible_crew(g) + rivals(g, f) if crew_combat.reach_of(g, f, c) is not None])
+    if chosen is not None:
+        crew_combat.strike(g, f, chosen)
 
 
 def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:
@@ -222,7 +282,7 @@ def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:
 
     def score(cell: str):
         gap = distance(cell, goal)
-        in_reach = gap <= 1 or (gap <= reach and g.ground.line_of_sight(cell, goal))
+        in_reach = gap <= 1 or (gap <= reach and weather.sees(g, cell, goal, is_giant(g, f)))
         return (not in_reach, gap, paths[cell][0], cell)
     best = min(options, key=score)
     if best == f.cell:

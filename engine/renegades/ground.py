@@ -25,6 +25,7 @@ class Ground:
         self.blocking = frozenset(spec.blocking)
         self.slow = frozenset(spec.obstructed) | frozenset(spec.water)  # two points to leave (N27)
         self.obstructed = frozenset(spec.obstructed)
+        self.doorways = frozenset(spec.doorways)
         self.docks = list(spec.docks)
         self.tiles = {loc.code: loc for loc in spec.locations}
         self.cells = [xy_cell(x, y) for y in range(self.height) for x in range(self.width)]
@@ -126,9 +127,11 @@ class Ground:
             found[cell] = (cost, passed, path[::-1])
         return found
 
-    def line_of_sight(self, a: str, b: str) -> bool:
+    def line_of_sight(self, a: str, b: str, through_doorways: bool = False) -> bool:
         """N36: a straight line between the centres of the squares crosses no blocking
-        square (squares it only grazes at a corner do not block). N106: between levels the
+        square (squares it only grazes at a corner do not block) and, N161, no doorway (a
+        piece standing in one sees out to both sides; `through_doorways`: a giant shooting
+        in, N108). N106: between levels the
         higher of the two must stand at the edge, and ground higher than both blocks."""
         level = self.level
         top = max(level.get(a, 0), level.get(b, 0))
@@ -140,7 +143,7 @@ class Ground:
             x = ax + (bx - ax) * i / steps
             y = ay + (by - ay) * i / steps
             cell = xy_cell(round(x + 1e-9), round(y + 1e-9))
-            if cell in self.blocking or level.get(cell, 0) > top:
+            if cell in self.blocking or (cell in self.doorways and not through_doorways) or level.get(cell, 0) > top:
                 return False
         return True
 

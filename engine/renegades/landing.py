@@ -11,7 +11,8 @@ from typing import Optional
 
 from engine.errors import RuleError
 from engine.renegades.board import distance
-from engine.renegades import dropped, home_run
+from engine.renegades import dropped, home_run, weather
+from engine.renegades.abilities import half
 from engine.renegades.crew_abilities import ability
 from engine.renegades.crew_combat import spring_trap
 from engine.renegades.ground import near
@@ -58,16 +59,21 @@ def beside_dock(g: Game, ship: Ship) -> Optional[str]:
     return min(free, key=lambda c: (distance(c, here), c), default=None)
 
 
-def step_out(g: Game, crew: CrewMember, ship: Ship) -> None:
+def step_out(g: Game, crew: CrewMember, ship: Ship, to: Optional[str] = None) -> None:
+    """The crewmember leaves the docked ship for the free square nearest the dock, or for
+    `to` within half its speed of the dock (a deployment, N166)."""
     if ship.id not in g.state.docks:
         raise RuleError(f"The {ship.name} is not docked on the surface.")
     if len(on_surface(g, ship.id)) >= PARTY:
         raise RuleError(f"At most {PARTY} of a ship's crew may be on the surface at once.")
     if crew.ko or crew.captive or crew.room == "brig":
         raise RuleError(f"{crew.name} cannot leave the ship.")
-    cell = beside_dock(g, ship)
+    cell = beside_dock(g, ship) if to is None else to
     if cell is None:
         raise RuleError("No free square beside the dock.")
+    if to is not None and to not in deployment_squares(g, crew, ship):
+        raise RuleError(f"{crew.name} cannot reach {to} from the dock at {g.state.docks[ship.id]} with half its speed "
+                        f"({half(speed(g, crew))}), without passing an opponent.")
     if crew.station is not None:
         del ship.stations[crew.station]
     crew.station, crew.room, crew.cell = None, None, cell
@@ -76,14 +82,30 @@ def step_out(g: Game, crew: CrewMember, ship: Ship) -> None:
     home_run.carry_out(g, crew, ship)
 
 
-def deploy(g: Game, ship: Ship, codes: list[str]) -> None:
-    """The landing party deployment on touchdown (a free action): up to three crew step out."""
-    for code in codes:
+def deployment_squares(g: Game, crew: CrewMember, ship: Ship) -> set[str]:
+    """N166: the free squares a deploying crewmember reaches from its ship's dock with half
+    its speed, passing no opponent."""
+    start = g.state.docks[ship.id]
+    taken = {p.cell for p in standing(g)}
+    paths = g.ground.paths(start, half(speed(g, crew)), frozenset(g.state.containers), passable_for(g, crew, False),
+                           flies(g, crew))
+    return {c for c, (_, passed, _) in paths.items() if c != start and not passed and c not in taken}
+
+
+def deploy(g: Game, ship: Ship, picks: list[str]) -> None:
+    """The landing party deployment on touchdown (a free action): up to three crew step out,
+    each `CREW` beside the dock or `CREW=SQUARE` within half its speed of it (N166)."""
+    codes = []
+    for pick in picks:
+        code, _, to = pick.partition("=")
         crew = g.state.crew.get(code)
         if crew is None or crew.ship != ship.id or crew.cell is not None:
             raise RuleError(f"{code} is not aboard the {ship.name}.")
-        step_out(g, crew, ship)
-    g.emit("deployed", ship=ship.id, crew=list(codes))
+        if to and not g.ground.is_cell(to):
+            raise RuleError(f"'{to}' is not a square of the surface board.")
+        step_out(g, crew, ship, to or None)
+        codes.append(code)
+    g.emit("deployed", ship=ship.id, crew=codes)
 
 
 # --- moving --------------------------------------------------------------------------------------
@@ -156,7 +178,7 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
     if not slip_away(g, crew):
         return False
     if crew.hidden:
-        faces, passed = skill_test(g, crew.skills["stealth"])
+        faces, passed = stealth_test(g, crew)
         g.emit("stealth", crew=crew.id, dice=faces, passed=bool(passed), moving=True)
         if not passed:
             crew.hidden = False
@@ -168,7 +190,7 @@ def move(g: Game, crew: CrewMember, to: str) -> bool:
     for cell in path:
         other = where.get(cell)
         if other is not None and opposed(crew, other) and holds_back(other) and not crew.hidden and not flying:
-            faces, passed = skill_test(g, crew.skills["stealth"])
+            faces, passed = stealth_test(g, crew)
             g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))
             if not passed:
                 while walked and walked[-1] in where:  # stop on the last free square before it
@@ -188,7 +210,7 @@ def slip_away(g: Game, crew: CrewMember) -> bool:
     """An elude test against each opponent in base contact before a move (N30); False, and
     pinned for the round, at the first failure."""
     for other in confronting(g, crew):
-        faces, passed = skill_test(g, crew.skills["stealth"])
+        faces, passed = stealth_test(g, crew)
         g.emit("elude", crew=crew.id, away_from=other.id, dice=faces, passed=bool(passed))
         if not passed:
             crew.rounds["pinned"] = g.state.round
@@ -204,6 +226,11 @@ def place(g: Game, crew: CrewMember, cell: str) -> None:
 
 
 # --- stealth and scanning ------------------------------------------------------------------------
+def stealth_test(g: Game, crew: CrewMember) -> tuple[list[int], int]:
+    """A stealth (or elude) test: 5+, or what this round's surface condition asks (N160)."""
+    return skill_test(g, crew.skills["stealth"], target=weather.stealth_target(g))
+
+
 def hide_refusal(g: Game, crew: CrewMember) -> Optional[str]:
     """Why the crewmember cannot take a stealth test now (N31, N143), or None."""
     now = g.state.round
@@ -225,7 +252,7 @@ def hide(g: Game, crew: CrewMember) -> None:
     if refusal:
         raise RuleError(refusal)
     crew.rounds["stealth"] = s.round
-    faces, passed = skill_test(g, crew.skills["stealth"])
+    faces, passed = stealth_test(g, crew)
     crew.hidden = bool(passed)
     g.emit("stealth", crew=crew.id, dice=faces, passed=crew.hidden, moving=False)
 
@@ -234,7 +261,7 @@ def seen_by_scan(g: Game, cell: str, side: Piece) -> list[CrewMember]:
     """Hidden opponents of `side` on the same tile as `cell` and in its line of sight."""
     tile = g.ground.tile_of(cell)
     return sorted((c for c in g.state.crew.values() if c.hidden and c.cell and not c.ko and opposed(side, c)
-                   and g.ground.tile_of(c.cell) == tile and g.ground.line_of_sight(cell, c.cell)),
+                   and g.ground.tile_of(c.cell) == tile and weather.sees(g, cell, c.cell)),
                   key=lambda c: c.id)
 
 
@@ -355,15 +382,37 @@ def take(g: Game, crew: CrewMember) -> None:
     g.emit("parameter_taken", crew=crew.id, name=obj.name)
 
 
+def complement(g: Game, ship: Ship) -> list[CrewMember]:
+    """Who counts against the ship's capacity (N165): its crew wherever they are and the
+    passengers it holds (captives in the med bay), not prisoners in the brig."""
+    return [c for c in g.state.crew.values() if c.ship == ship.id and c.room != "brig"]
+
+
+def board_refusal(g: Game, crew: CrewMember) -> Optional[str]:
+    """Why the crewmember cannot step aboard its docked ship now, or None: the ship is not
+    docked, it stands too far, or the one it carries would overfill the ship (N165)."""
+    s = g.state
+    ship = docked_ship(g, crew)
+    if ship is None:
+        return f"The {crew.ship} is not docked on the surface."
+    if distance(crew.cell, s.docks[ship.id]) > 1:
+        return f"{crew.name} must stand beside the dock at {s.docks[ship.id]} to board."
+    carried = s.crew.get(crew.carrying or "")
+    capacity = g.pack.ships[ship.id].capacity
+    if carried is not None and carried.ship != ship.id and len(complement(g, ship)) >= capacity:
+        return (f"The {ship.name} is full ({capacity} crew and passengers, the brig not counted): "
+                f"{crew.name} cannot bring {carried.name} aboard.")
+    return None
+
+
 def board(g: Game, crew: CrewMember) -> Ship:
     """Step aboard the crewmember's docked ship from its dock or a square beside it; an
     unconscious crewmember it carries goes to the med bay, an opponent as a captive."""
     s = g.state
+    refusal = board_refusal(g, crew)
+    if refusal:
+        raise RuleError(refusal)
     ship = docked_ship(g, crew)
-    if ship is None:
-        raise RuleError(f"The {crew.ship} is not docked on the surface.")
-    if distance(crew.cell, s.docks[ship.id]) > 1:
-        raise RuleError(f"{crew.name} must stand beside the dock at {s.docks[ship.id]} to board.")
     crew.cell, crew.hidden = None, False
     carried = s.crew.get(crew.carrying or "")
     if carried is not None:

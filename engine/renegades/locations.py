@@ -15,7 +15,7 @@ from engine.renegades.content import Orbit, Pack, SurfaceBoard, cell_xy, load_pa
 
 POSITIONS = {"corner": ("nw", "ne", "se", "sw"), "side": ("n", "e", "s", "w"), "center": ("c",)}
 TURNS = {"nw": 0, "n": 0, "c": 0, "ne": 1, "e": 1, "se": 2, "s": 2, "sw": 3, "w": 3}  # quarter turns clockwise
-TERRAIN = ("blocking", "obstructed", "water", "containers")
+TERRAIN = ("blocking", "obstructed", "water", "containers", "doorways")
 
 
 def deal_layout(pack: Pack, board: str, center: str | None, dice: Dice) -> dict[str, str]:

@@ -352,8 +352,9 @@ def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
 
 
 def boarded(g: Game, ship: Ship) -> bool:
-    """Whether opponents who boarded the ship are fighting aboard (N114)."""
-    return any(c.boarded == ship.id and not c.ko for c in g.state.crew.values())
+    """Whether opponents who boarded the ship, crew or figures, are fighting aboard (N114, N163)."""
+    return any(c.boarded == ship.id and not c.ko for c in g.state.crew.values()) \
+        or any(f.boarded == ship.id for f in g.state.figures.values())
 
 
 def ascend(g: Game, ship: Ship) -> None:

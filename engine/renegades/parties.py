@@ -113,8 +113,7 @@ def legal(g: Game, ship) -> list[str]:
                         if o.ko and o.cell and not o.carried_by and near(o.cell, crew.cell)]
         if _can_take(g, crew):
             options.append(f"take {code}")
-        dock = s.docks.get(crew.ship)
-        if dock is not None and distance(crew.cell, dock) <= 1:
+        if landing.board_refusal(g, crew) is None:
             options.append(f"board {code}")
         if not crew.carrying:
             options += [f"board {code} {x.id}" for x in boarding.targets(g, ship)

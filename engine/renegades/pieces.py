@@ -33,7 +33,7 @@ def standing(g: Game) -> list[Piece]:
     """Everything that occupies a square: conscious crew not carried, and the figures."""
     s = g.state
     found: list[Piece] = [c for c in s.crew.values() if c.cell is not None and not c.ko]
-    return found + list(s.figures.values())
+    return found + [f for f in s.figures.values() if not f.boarded]
 
 
 def party(g: Game, ship: str) -> list[CrewMember]:
@@ -57,10 +57,16 @@ def party_initiative(g: Game, ship: str) -> int:
     return sum(c.initiative for c in party(g, ship))
 
 
+def is_giant(g: Game, f: Figure) -> bool:
+    """Giant figures stay out of low-ceilinged tiles and shoot in through their doorways (N108, N161)."""
+    return "giant" in g.pack.villains[f.code].keywords
+
+
 def opposed(a: Piece, b: Piece) -> bool:
-    """Crew of the two factions oppose each other; every figure opposes every crewmember."""
+    """Crew of the two factions oppose each other; every figure opposes every crewmember;
+    villains (drones too) stand together against creatures (N162)."""
     if isinstance(a, Figure) and isinstance(b, Figure):
-        return False
+        return (a.rank == "creature") != (b.rank == "creature")
     if isinstance(a, CrewMember) and isinstance(b, CrewMember):
         return a.faction != b.faction
     return True
@@ -79,9 +85,11 @@ def docked_ship(g: Game, crew: CrewMember) -> Optional[Ship]:
 
 
 def card_of(g: Game, piece: Piece) -> Optional[str]:
-    """The docked ship on whose card the crewmember fights (N115): the opposing one it
-    boarded, or its own while it is conscious aboard it; None for everybody else."""
-    if not isinstance(piece, CrewMember) or piece.ko:
+    """The docked ship on whose card the piece fights (N115, N163): the one it boarded, or a
+    crewmember's own while it is conscious aboard it; None for everybody else."""
+    if isinstance(piece, Figure):
+        return piece.boarded
+    if piece.ko:
         return None
     if piece.boarded:
         return piece.boarded

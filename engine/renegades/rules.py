@@ -17,8 +17,9 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, home_run, landing, leaping,
-                              medbay, missions, orbit, parties, pieces, placing, salvage, special_actions)
+from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, home_run, landing,
+                              leaping, medbay, missions, orbit, parties, pieces, placing, salvage, special_actions,
+                              weather)
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
@@ -132,6 +133,7 @@ def _end_round(g: Game) -> None:
             repaired = min(2, ship.damage - ship.shields)
             ship.damage -= repaired
             g.emit("repaired", ship=ship.id, amount=repaired, at=home.code)
+    s.weather = None  # a surface condition lasts one round (N160)
     _start_world_clock(g)
     if s.world_clock is not None and s.world_deck:
         _world_event(g, s.world_deck.pop(0))
@@ -181,6 +183,10 @@ def _world_event(g: Game, code: str) -> None:
         return
     if effect.kind == "fire":
         fire.ignite(g)
+        return
+    if effect.kind == "weather":
+        s.weather = code
+        g.emit("weather", card=code, round=s.round + 1)
         return
     if card.where == "surface" or effect.kind == "story":
         return
@@ -347,7 +353,7 @@ def _on_deploy(g, seat, args):
     ship = s.ships.get(args[0])
     if ship is None or ship.id != landed:
         raise RuleError(f"The {landed} is the ship that touched down.")
-    if len(set(args[1:])) != len(args) - 1:
+    if len({a.partition("=")[0] for a in args[1:]}) != len(args) - 1:
         raise RuleError("Name each crewmember once.")
     landing.deploy(g, ship, list(args[1:]))
 
@@ -504,7 +510,7 @@ COMMANDS: dict[str, Verb] = {
     "descend": Verb(_on_descend, "descend SHIP [PLANET]", 1, 2, "UL"),
     "ascend": Verb(_on_ascend, "ascend SHIP", 1, 1, "U"),
     "station": Verb(_on_station, "station SHIP CREW STATION", 3, 3, "UUL"),
-    "deploy": Verb(_on_deploy, "deploy SHIP [CREW ...]  (up to three)", 1, 4, "U"),
+    "deploy": Verb(_on_deploy, "deploy SHIP [CREW[=SQUARE] ...]  (up to three)", 1, 4, "U"),
     "disembark": Verb(_surface_action(_disembark, aboard=True), "disembark CREW", 1, 1, "U"),
     "open": Verb(_surface_action(lambda g, c, seat, r: landing.open_container(g, c, seat, r[0])),
                  "open CREW SQUARE", 2, 2, "U"),
@@ -626,7 +632,7 @@ def _legal_orbit(g: Game, ship) -> list[str]:
         if g.crew_at(ship, "comms") is not None and ship.scan_round != state.round:
             options += [f"scan {ship.id} {c}" for c in salvage.reachable(g, ship)]
         options += abilities.legal(g, ship)
-    elif ship.docked_round < state.round and orbit.rising_square(g, ship) is not None:
+    elif ship.docked_round < state.round and not orbit.boarded(g, ship) and orbit.rising_square(g, ship) is not None:
         options.append(f"ascend {ship.id}")
     if not state.current.acted:
         for crew in pieces.aboard(g, ship.id):
@@ -677,6 +683,15 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     return view
 
 
+def _weather_view(g: Game) -> Optional[dict[str, Any]]:
+    """This round's surface condition (N160): the card's name, the stealth face, the sight limit."""
+    effect = weather.in_force(g)
+    if effect is None:
+        return None
+    return {"card": g.state.weather, "name": g.pack.world_events[g.state.weather].name,
+            "stealth": effect.stealth, "sight": effect.sight}
+
+
 def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     g = Game(state)
     ground = g.ground
@@ -688,15 +703,18 @@ def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
         "board": ground.code, "name": ground.name, "width": ground.width, "height": ground.height,
         "docks": list(ground.docks), "blocking": list(spec.blocking), "obstructed": list(spec.obstructed),
         "water": list(spec.water), "elevated": list(spec.elevated), "sunken": list(spec.sunken),
-        "steps": list(spec.steps), "base": list(spec.base), "home": spec.home,
+        "steps": list(spec.steps), "base": list(spec.base), "home": spec.home, "doorways": list(spec.doorways),
         "tiles": [{"code": t.code, "name": t.name, "from": t.from_, "to": t.to, "ceiling": t.ceiling}
                   for t in spec.locations],
         "docked": dict(state.docks),
-        "boarded": {ship: sorted(c.id for c in state.crew.values() if c.boarded == ship and not c.ko)
-                    for ship in sorted({c.boarded for c in state.crew.values() if c.boarded})},
+        "boarded": {ship: sorted([c.id for c in state.crew.values() if c.boarded == ship and not c.ko]
+                                 + [f.id for f in state.figures.values() if f.boarded == ship])
+                    for ship in sorted({p.boarded for p in [*state.crew.values(), *state.figures.values()]
+                                        if p.boarded})},
         "containers": sorted(state.containers),
         "dropped": {cell: list(items) for cell, items in state.dropped.items()},
         "fires": list(state.fires),
+        "weather": _weather_view(g),
         "scanned": {cell: state.containers[cell] for cell in state.peeks.get(seat or "", [])
                     if cell in state.containers},
         "crew": crew,

@@ -59,6 +59,7 @@ def build(spec: dict[str, Any]) -> GameState:
     state.round = start.get("round", 1)
     state.last_round = start.get("last_round")
     state.world_clock = start.get("world_clock", state.world_clock)
+    state.weather = start.get("weather")
     state.dice.scripted = list(spec.get("dice", []))
     if start.get("phase") == "surface":
         rules.begin_surface(state)

@@ -111,6 +111,8 @@ class Figure(_Data):
     target: Optional[str] = None  # this round's target
     last_target: Optional[str] = None  # last round's target (warriors do not share two rounds running)
     engaged: Optional[str] = None  # the crewmember it fights until one falls (warriors, drones)
+    boarded: Optional[str] = None  # the docked ship on whose card it fights (N163); `cell` stays its dock
+    pursuing: Optional[str] = None  # a roused guard's intruder, followed out of the room (N164)
 
 
 class Objective(_Data):
@@ -204,6 +206,7 @@ class GameState(_Data):
     peeks: dict[str, list[str]] = {}  # seat -> container squares it has scanned (private)
     dropped: dict[str, list[str]] = {}  # square -> weapons and items lying face up there (public)
     fires: list[str] = []  # burning squares of the surface (public)
+    weather: Optional[str] = None  # the world card whose surface condition holds this round (N160)
     figures: dict[str, Figure] = {}  # non-player figures on the surface
     figures_made: int = 0
     surface_deck: list[str] = []  # surface locations, reshuffled after each use

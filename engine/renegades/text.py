@@ -15,7 +15,7 @@ Namer = dict[str, str]
 Fallback = Callable[[dict, Namer], str]
 
 _SILENT = {"turn_over", "npc_target", "roll_off", "figure_target", "npc_crew_target"}  # folded, or bookkeeping
-_WORLD = {"world_event", "event_damage", "repaired", "fighters_arrive", "last_world_card", "fire_starts",
+_WORLD = {"world_event", "weather", "event_damage", "repaired", "fighters_arrive", "last_world_card", "fire_starts",
           "world_clock"}
 _OPENERS = {"ship_turn", "round", "game_over", "surface_phase", "party_turn", "figures_phase",
             "npc_party"}  # these end an NPC or world phase line
@@ -38,6 +38,9 @@ _CLAUSES = {
     "ship_turn": "{ship}'s turn ({seat})",
     "round": "Round {round} begins",
     "world_event": "{card} is drawn",
+    "figure_boards": "{figure} boards the {ship}",
+    "pursuit_ends": "{figure} loses track of {crew}",
+    "weather": "it holds on the surface all through round {round}",
     "event_damage": "{ship} takes {amount} damage",
     "repaired": "{ship} repairs {amount} damage",
     "last_world_card": "that was the last world card: round {final_round} is the last",
