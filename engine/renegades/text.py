@@ -158,11 +158,15 @@ def _opened(event: dict, names: Namer) -> str:
     return f"{_name(event['crew'], names)} opens the container at {event['cell']}: {event.get('name') or 'nothing'}"
 
 
-def _enemies(event: dict, names: Namer) -> str:
-    placed = event.get("figures", [])
+def _arrive(what: str, placed: list, event: dict) -> str:
+    """'2 Sentry drones arrive at H1, E3 (die 4, 1 already out)': fighters or enemies placed."""
     where = f" at {', '.join(event.get('cells', []))}" if placed else ""
-    return (f"{len(placed)} {_name(event['villain'], names)}{'s' if len(placed) != 1 else ''} arrive{where} "
+    return (f"{len(placed)} {what}{'s' if len(placed) != 1 else ''} arrive{where} "
             f"(die {event['die']}, {event['already']} already out)")
+
+
+def _enemies(event: dict, names: Namer) -> str:
+    return _arrive(_name(event["villain"], names), event.get("figures", []), event)
 
 
 def _roused(event: dict, names: Namer) -> str:
@@ -208,10 +212,7 @@ def _station(event: dict, names: Namer) -> str:
 
 
 def _fighters(event: dict, names: Namer) -> str:
-    placed = event.get("fighters", [])
-    where = f" at {', '.join(event.get('cells', []))}" if placed else ""
-    return (f"{len(placed)} {event['squadron'].title()} fighter{'s' if len(placed) != 1 else ''} arrive{where} "
-            f"(die {event['die']}, {event['already']} already out)")
+    return _arrive(f"{event['squadron'].title()} fighter", event.get("fighters", []), event)
 
 
 def _walked(event: dict, names: Namer) -> str:
