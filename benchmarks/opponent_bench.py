@@ -180,7 +180,7 @@ def main():
         print(f"{first} vs {second} ({args.table}): {n} games, {wins} won, {draws} drawn, {n - wins - draws} lost; "
               f"score {total / max(n, 1):.1%} (95% Wilson interval {low:.1%} to {high:.1%}); "
               f"{time.perf_counter() - start:.0f} s with {args.workers} workers", flush=True)
-        print(f"  by seat: " + "; ".join(f"as {seats} {points:g} of {games} ({points / games:.1%})"
+        print("  by seat: " + "; ".join(f"as {seats} {points:g} of {games} ({points / games:.1%})"
                                         for seats, (points, games) in sorted(by_seats.items())), flush=True)
         for who in dict.fromkeys((first, second)):  # once each, also when a level plays itself
             if who == "random":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import crew_abilities, crew_combat, landing, pieces, weather
+from engine.renegades import crew_combat, landing, pieces, weather
 from engine.renegades.board import distance
 from engine.renegades.content import SQUADRONS
 from engine.renegades.ground import near
