@@ -5,6 +5,7 @@ import shutil
 import pytest
 
 from engine.awaymissions import rules
+from engine.renegades import rules as renegades
 from engine.errors import RuleError
 from engine.glossary import Entry, Glossary, load_entries, load_glossary, normalise
 from engine.glossary.cards import card_index
@@ -138,3 +139,30 @@ def test_the_card_picture_is_the_same_for_the_same_card_and_shows_its_name_band(
     picture = Image.open(BytesIO(first))
     assert picture.width == 550 and picture.height > 150
     assert picture.getpixel((5, 5)) != picture.getpixel((5, 100))  # the name band differs from the paper
+
+
+def _renegades_refusal(state, command) -> RuleError:
+    with pytest.raises(RuleError) as refused:
+        renegades.apply(state, renegades.awaited(state)[0], command)
+    return refused.value
+
+
+def test_a_refused_renegades_command_cites_the_rule_of_its_phase():
+    orbit = renegades.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, 7)
+    assert _renegades_refusal(orbit, "attack KESTREL NOBODY").term == "renegades/ship-combat"
+    assert _renegades_refusal(orbit, "move KESTREL Q9").term == "renegades/ship-movement"
+    surface = renegades.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "quick": True, "world_cards": 6}, 7)
+    assert _renegades_refusal(surface, "deploy KESTREL NOBODY").term == "renegades/landing-party"
+    while surface.phase != "surface":
+        seat = renegades.awaited(surface)[0]
+        surface, _ = renegades.apply(surface, seat, renegades.legal_commands(surface, seat)[0])
+    for command, entry in (("attack NOBODY GRUND", "crew-combat"), ("move NOBODY A1", "crew-movement"),
+                           ("drop NOBODY arc-pistol", "gear"), ("take NOBODY", "mission-parameter")):
+        refused = _renegades_refusal(surface, command)
+        assert refused.term == f"renegades/{entry}" and GLOSSARY.get(refused.term), command
+
+
+def test_every_rule_a_renegades_command_can_cite_exists():
+    assert set(renegades.RULE_OF) == set(renegades.COMMANDS)
+    for phase in ("orbital", "surface"):
+        assert [verb for verb in renegades.COMMANDS if GLOSSARY.get(renegades.cited(verb, phase)) is None] == []

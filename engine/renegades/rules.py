@@ -589,10 +589,36 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
     g = Game(new)
     g.answering = [d for d in new.pending if d.player == seat]
     new.pending = [d for d in new.pending if d.player != seat]
-    COMMANDS[verb].handler(g, seat, args)
+    try:
+        COMMANDS[verb].handler(g, seat, args)
+    except RuleError as refused:  # the refusal cites the rule of the command it refused
+        refused.term = refused.term or cited(verb, state.phase)
+        raise
     _advance(g)
     new.version = state.version + 1
     return new, g.events
+
+
+# The glossary entry (content/glossary/renegades.yaml) a refused command cites, by verb;
+# a pair where the phase decides: (in orbit, elsewhere).
+RULE_OF: dict[str, str | tuple[str, str]] = {
+    "move": ("ship-movement", "crew-movement"), "attack": ("ship-combat", "crew-combat"),
+    "raise": ("ship-combat", "crew-combat"), "pass": ("orbital-phase", "surface-phase"),
+    "scan": "searching", "open": "searching", "salvage": "searching", "descend": "descend",
+    "ascend": "descend", "station": "station", "deploy": "landing-party", "disembark": "landing-party",
+    "ability": "ship", "hide": "stealth", "carry": "unconscious", "take": "mission-parameter",
+    "board": "boarding", "give": "gear", "drop": "gear", "pickup": "gear", "tactic": "tactical-card",
+    "rally": "special-action", "mend": "special-action", "charge": "special-action",
+    "douse": "world-event", "leap": "terrain",
+}
+
+
+def cited(verb: str, phase: str) -> str:
+    """The glossary entry a refused `verb` cites in `phase` ('renegades/crew-combat')."""
+    entry = RULE_OF[verb]
+    if isinstance(entry, tuple):
+        entry = entry[0] if phase == "orbital" else entry[1]
+    return f"renegades/{entry}"
 
 
 # --- legal commands --------------------------------------------------------------------------------
