@@ -53,14 +53,14 @@ class Game(commands.Cog):
             await present.reply(interaction, "Invite a person or play the computer, not both.")
             return
         if ruleset == "renegades" or mode in renegades.MODES:
-            refused = renegades.refusal(ruleset, computer, mission)
+            refused = renegades.refusal(ruleset, mission)
             if lobby.MODES.get(mode):
                 refused = f"{mode} is an Away Missions table; Renegades modes are solo, co-op and coalition vs renegades."
             if refused:
                 await present.reply(interaction, refused)
                 return
             await renegades.new(self.bot, interaction, channel, mode, opponent,
-                                None if remind_hours is None else remind_hours * 3600, mission, quick)
+                                None if remind_hours is None else remind_hours * 3600, mission, quick, computer)
             return
         if mission is not None or quick:
             await present.reply(interaction, "Mission and quick are Renegades options: choose ruleset renegades.")

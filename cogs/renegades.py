@@ -2,7 +2,8 @@
 
 Solo starts at once: your Renegade ship against an NPC Coalition ship. Co-op seats
 two Renegade players against as many NPC Coalition ships; Coalition vs Renegades seats
-a Renegade (the creator) and a Coalition player. The game itself is played like any
+a Renegade (the creator) and a Coalition player. With `computer`, the computer crew
+(engine/opponent/renegades.py) takes the second seat and the game starts at once. The game itself is played like any
 other: the table message, the private "Your move" panel, legal choices only. `mission`
 picks one of the pack's missions (autocompleted; empty: dealt at random) and `quick` plays
 the quicker game, every ship starting docked on the mission planet.
@@ -45,16 +46,13 @@ async def complete_mission(interaction: discord.Interaction, current: str) -> li
             for code, m in pack().missions.items() if typed in code or typed in m.name.lower()][:25]
 
 
-def refusal(ruleset: str, computer: Optional[str], mission: Optional[str] = None) -> Optional[str]:
+def refusal(ruleset: str, mission: Optional[str] = None) -> Optional[str]:
     """Why /game new cannot open this Renegades game, or None."""
     if ruleset != RENEGADES.name:
         return "Solo, co-op and coalition vs renegades are Renegades modes: choose ruleset renegades."
     if mission is not None and mission_code(mission) is None:
         known = ", ".join(f"{m.name} ({code})" for code, m in pack().missions.items())
         return f"No mission '{mission[:80]}' in the Renegades pack. Missions: {known}."
-    if computer is not None:
-        return ("The computer flies Renegades ships in local play but not on Discord yet: "
-                "play solo or co-op against the NPC Coalition, or invite a person.")
     return None
 
 
@@ -113,12 +111,15 @@ def game_options(mode: str, mission: Optional[str], quick: bool) -> dict:
 
 async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: discord.TextChannel, mode: str,
               opponent: Optional[discord.Member], remind_after: Optional[float], mission: Optional[str] = None,
-              quick: bool = False) -> None:
-    """/game new ruleset:renegades: a thread, the lobby (or, solo, the first table at once)."""
+              quick: bool = False, computer: Optional[str] = None) -> None:
+    """/game new ruleset:renegades: a thread, the lobby (or, solo or against the computer
+    crew, the first table at once)."""
     options = game_options(mode, mission, quick)
     seats = options["seats"]
-    if seats == 1 and opponent is not None:
-        await present.reply(interaction, "Solo is for one player: leave the opponent empty, or choose co-op.")
+    if seats == 1 and (opponent is not None or computer is not None):
+        await present.reply(interaction, "Solo is you against the NPC Coalition: leave the opponent and the "
+                            "computer empty, or choose co-op or coalition vs renegades to fly beside or against "
+                            "another crew.")
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     thread = await channel.create_thread(name=f"Renegades: {interaction.user.display_name}",
@@ -129,12 +130,16 @@ async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: disco
             ruleset=RENEGADES.name, options=options, remind_after=remind_after)
         info = await bot.service.join(info.id, interaction.user.id, interaction.user.display_name,
                                       faction="renegade")
+        if computer is not None:  # the computer crew flies the other seat (issue 16)
+            info = await bot.service.add_computer(info.id, computer, faction=next_faction(options))
     except ServiceError as refused:
         await interaction.edit_original_response(content=refused.message)
         return
-    if seats == 1:
-        await thread.send(lobby_text(info, 1), allowed_mentions=present.NO_MENTIONS)
-        await interaction.edit_original_response(content=f"Renegades #{info.id} (solo) is in {thread.mention}.")
+    if len(info.seats) == seats:
+        await thread.send(lobby_text(info, seats), allowed_mentions=present.NO_MENTIONS)
+        against = f", against the computer crew ({computer})" if computer else ""
+        await interaction.edit_original_response(content=f"Renegades #{info.id} ({mode}{against}) is in "
+                                                 f"{thread.mention}.")
         try:
             update = await bot.service.start(info.id, interaction.user.id)
         except ServiceError as refused:
