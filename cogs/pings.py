@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.service import Update, is_computer
-from engine.service.players import PlayerDesk
+from engine.service.players import Away, PlayerDesk
 
 if TYPE_CHECKING:
     from bot import ReadyRoom
@@ -34,21 +34,28 @@ async def seal_line(bot: "ReadyRoom", game_id: int) -> str:
             "when the game ends, so anyone can check every roll.)")
 
 
-async def hold_pings(bot: "ReadyRoom", update: Update, ping: list[int]) -> list[int]:
-    """The users of `ping` to mention now. A player in quiet hours or on vacation is not
-    pinged: a reminder waits for the end of it instead (while the game still waits on them),
-    and the table says so."""
-    desk, now = desk_of(bot), []
+async def availability(bot: "ReadyRoom", update: Update, ping: list[int]) -> dict[int, Away]:
+    """The quiet hours and vacations of the people to ping and those awaited, read once for
+    one table update."""
+    desk = desk_of(bot)
+    people = [u for u in (*ping, *(t.user_id for t in update.awaited)) if not is_computer(u)]
+    return {user_id: await desk.away(user_id) for user_id in dict.fromkeys(people)}
+
+
+async def hold_pings(bot: "ReadyRoom", update: Update, ping: list[int], away: dict[int, Away]) -> list[int]:
+    """The users of `ping` to mention now. A player in quiet hours or on vacation (`away`,
+    from `availability`) is not pinged: a reminder waits for the end of it instead (while
+    the game still waits on them), and the table says so."""
+    now = []
     turns = {t.user_id: t for t in update.awaited}
     for user_id in ping:
-        until = await desk.held_until(user_id)
+        until = away[user_id].held_until if user_id in away else None
         if until is None:
             now.append(user_id)
         elif user_id in turns:
-            await desk.remind_later(update.game_id, turns[user_id].seat, until)
-            why = "on vacation" if (await desk.away(user_id)).on_vacation else "in quiet hours"
-            update.public.append(f"{turns[user_id].name} is {why} until <t:{int(until)}:f>: not pinged now, "
-                                 "reminded then.")
+            await desk_of(bot).remind_later(update.game_id, turns[user_id].seat, until)
+            update.public.append(f"{turns[user_id].name} is {away[user_id].why} until <t:{int(until)}:f>: "
+                                 "not pinged now, reminded then.")
     return now
 
 
@@ -66,16 +73,13 @@ async def wait_for_live(bot: "ReadyRoom", update: Update, ping: list[int]) -> li
     return pinged
 
 
-async def away_notes(bot: "ReadyRoom", update: Update) -> dict[int, str]:
+def away_notes(update: Update, away: dict[int, Away]) -> dict[int, str]:
     """User -> "in quiet hours until ..." or "on vacation until ...", for each awaited player
-    who is away now: the table's waiting line says it on every update (ruling P9), not only
-    when a ping was held back."""
-    desk, notes = desk_of(bot), {}
+    who is away now (`away`, from `availability`): the table's waiting line says it on every
+    update (ruling P9), not only when a ping was held back."""
+    notes = {}
     for turn in update.awaited if update.status == "active" else []:
-        if turn.user_id in notes or is_computer(turn.user_id):
-            continue
-        until = await desk.held_until(turn.user_id)
+        until = away[turn.user_id].held_until if turn.user_id in away else None
         if until is not None:
-            why = "on vacation" if (await desk.away(turn.user_id)).on_vacation else "in quiet hours"
-            notes[turn.user_id] = f"{why} until <t:{int(until)}:f>"
+            notes[turn.user_id] = f"{away[turn.user_id].why} until <t:{int(until)}:f>"
     return notes

@@ -79,6 +79,16 @@ class Away:
     def on_vacation(self) -> bool:
         return self.vacation is not None and self.vacation[0] <= self.at < self.vacation[1]
 
+    @property
+    def held_until(self) -> Optional[float]:
+        """Until when pings and reminders to the player wait (None: reach them now)."""
+        return held_until(self.at, self.quiet, self.vacation[1] if self.on_vacation else None)
+
+    @property
+    def why(self) -> str:
+        """Why pings wait: 'on vacation' or 'in quiet hours'."""
+        return "on vacation" if self.on_vacation else "in quiet hours"
+
     def words(self, name: str) -> list[str]:
         """Lines for other players: '<name> is on vacation until ...', quiet hours."""
         lines = []
@@ -256,8 +266,7 @@ class PlayerDesk:
 
     async def held_until(self, user_id: int) -> Optional[float]:
         """Until when pings and reminders to the user wait (None: reach them now)."""
-        away = await self.away(user_id)
-        return held_until(self._clock(), away.quiet, away.vacation[1] if away.on_vacation else None)
+        return (await self.away(user_id)).held_until
 
     async def postpone(self, reminder_ids: list[int], due: float) -> None:
         """Reminders that wait for the end of quiet hours or a vacation."""
