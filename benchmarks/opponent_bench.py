@@ -26,7 +26,7 @@ import random
 import signal
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+import multiprocessing
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engine_bench import CONFIG, table_config  # noqa: E402  (also puts the project on the path and in the working folder)
@@ -127,6 +127,12 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+def _worker_signals():
+    """A worker leaves Ctrl-C to the main process and stops quietly when it is terminated."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def main():
     # a benchmark run in the background (where the shell ignores Ctrl-C) stops with its
     # figures so far on kill -INT or kill -TERM
@@ -157,9 +163,9 @@ def main():
         times = {first: [], second: []}
         by_seats = {}  # the first level's seats -> [score, games]: a seat's (or side's) share of the result
         n = 0
-        pool = ProcessPoolExecutor(args.workers)
+        pool = multiprocessing.Pool(args.workers, initializer=_worker_signals)
         try:
-            for mine, points, result, game_times in pool.map(play, jobs):
+            for mine, points, result, game_times in pool.imap(play, jobs):
                 n += 1
                 total += points
                 wins += points == 1
@@ -175,7 +181,7 @@ def main():
         except KeyboardInterrupt:  # Ctrl-C (or kill -INT): the figures of the games finished so far
             print(f"  stopped after {n} of {args.games} games", flush=True)
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.terminate()  # the workers stop too, also when the run was interrupted
         low, high = wilson(total, n)
         print(f"{first} vs {second} ({args.table}): {n} games, {wins} won, {draws} drawn, {n - wins - draws} lost; "
               f"score {total / max(n, 1):.1%} (95% Wilson interval {low:.1%} to {high:.1%}); "
@@ -183,7 +189,7 @@ def main():
         print("  by seat: " + "; ".join(f"as {seats} {points:g} of {games} ({points / games:.1%})"
                                         for seats, (points, games) in sorted(by_seats.items())), flush=True)
         for who in dict.fromkeys((first, second)):  # once each, also when a level plays itself
-            if who == "random":
+            if who == "random" or not times[who]:  # random does not think; no game finished
                 continue
             every = [t for t, _ in times[who]]
             real = [t for t, options in times[who] if options > 1]
