@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from engine.errors import RuleError
-from engine.renegades import home_run, parties, rules
+from engine.renegades import home_run, parties, pieces, rules
 from engine.renegades.autoplay import random_command
 from engine.renegades.state import from_json, to_json
 
@@ -66,6 +66,9 @@ def check_surface(state, g):
         if crew.boarded:  # N114: fighting on the card of an opposing ship docked on the surface
             assert crew.cell is None and crew.station is None and crew.room is None and not crew.ko
             assert crew.boarded in state.docks and state.ships[crew.boarded].faction != crew.faction
+            assert state.ships[crew.ship].faction == crew.faction and not crew.captive  # freed ones too (N191)
+        grenades = [w for w in crew.gear if w in g.pack.weapons and g.pack.weapons[w].type == "thrown"]
+        assert len(grenades) <= pieces.CARRY["grenade"], crew  # N192
     for ship in state.ships.values():
         if ship.kind == "ship":
             assert len([c for c in state.crew.values() if c.ship == ship.id and c.cell and not c.captive]) <= 3
