@@ -302,8 +302,8 @@ def npc_deploy(g: Game, ship) -> None:
 
 
 def npc_crew_turn(g: Game, ship_id: str) -> None:
-    """The NPC ship's landing party, boarders included, then (with opponents fighting on its
-    card) its crew aboard, by initiative (N44, N190)."""
+    """The NPC ship's landing party (boarders included) and, while opponents fight on its
+    card, its crew aboard, by initiative (N44, N190)."""
     ship = g.state.ships[ship_id]
     crew = pieces.party(g, ship_id)
     if orbit.boarded(g, ship):
