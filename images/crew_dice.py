@@ -28,7 +28,7 @@ LINE = 26
 HIT = 4  # a red die of 4 or more hits
 SUCCESS = 5  # a test die of 5 or more is a success
 MOST = 6  # blocks drawn; earlier rolls are counted in a line
-ATTACKS = ("crew_attack", "trap_attack", "leap_attack")
+ATTACKS = ("crew_attack", "trap_attack", "leap_attack", "blast_attack")
 TESTS = {"elude": "elude test (stealth)", "stealth": "stealth test", "scan_room": "search test of the room",
          "scan_container": "search test of a container", "persuade": "leadership test", "tactic": "tactical card test",
          "turn_attempt": "turning test (leadership)", "crew_ability": "special ability test",
@@ -127,6 +127,8 @@ def attack_lines(event: dict, names: dict[str, str]) -> list[str]:
         second = "A booby trap attacks everyone within two squares."
     elif event["type"] == "leap_attack":
         second = "A leap into sunken ground: a hard landing of three attack dice."
+    elif event["type"] == "blast_attack":
+        second = "A grenade's blast attacks everyone on its square and beside it."
     elif event.get("rerolled"):
         second = "Ranged attack into obstructed terrain: the target re-rolled dice that blocked nothing."
     else:
@@ -140,6 +142,8 @@ def _attack(draw, top: int, event: dict, names: dict[str, str]) -> None:
         title = f"A booby trap attacks {target}"
     elif event["type"] == "leap_attack":
         title = f"{target} lands hard in the sunken ground"
+    elif event["type"] == "blast_attack":
+        title = f"A grenade's blast hits {target}"
     else:
         title = f"{names.get(event['attacker'], event['attacker'])} attacks {target}"
     _title(draw, top, title)

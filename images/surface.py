@@ -413,9 +413,12 @@ def _highlights(draw, frame: GridFrame, surface: dict, events: list[dict]) -> li
                 a, b = frame.centre(source), frame.centre(target)
                 marks.attack_line(draw, a, b, frame.cell)
                 targets.append(b)
-        elif kind == "trap" and event.get("cell"):
+        elif kind in ("trap", "grenade") and event.get("cell"):
             cx, cy = frame.centre(event["cell"])
-            r = frame.cell * 2.5
+            r = frame.cell * (2.5 if kind == "trap" else 1.5)  # a trap's two squares, a grenade's blast
+            if kind == "grenade" and where.get(event["crew"]):
+                marks.attack_line(draw, frame.centre(where[event["crew"]]), (cx, cy), frame.cell)
+                targets.append((cx, cy))
             for k in range(24):
                 a0 = math.radians(15 * k)
                 a1 = math.radians(15 * k + 8)
@@ -494,6 +497,8 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str], flabels
             last.append(f"{name.get(event['crew'], event['crew'])} opened the container at {event['cell']}")
         elif kind == "trap":
             last.append(f"a booby trap went off at {event['cell']}")
+        elif kind == "grenade":
+            last.append(f"{name.get(event['crew'], event['crew'])} threw a grenade at {event['cell']}")
         elif kind in ("dropped", "picked_up"):
             verb = "dropped" if kind == "dropped" else "picked up"
             last.append(f"{name.get(event['crew'], event['crew'])} {verb} {event['item']} at {event['cell']}")

@@ -324,3 +324,14 @@ def test_a_doorway_shows_its_wall_stubs_and_an_open_square_does_not(view):
     assert at(image, frame, "H6", 0, -17) == VOID and at(image, frame, "H6", 0, 17) == VOID
     empty["surface"]["doorways"] = []
     assert at(pixels(surface.render_surface(empty)), frame, "H6", 0, -17) != VOID
+
+
+def test_a_grenade_blast_is_on_the_dice_board_and_its_throw_on_the_board(view):  # N192
+    event = {"type": "blast_attack", "target": "VESK", "attack": [6, 5, 1], "defense": [1, 1], "wounds": 2}
+    assert crew_dice.rolls([event]) == [event]
+    assert crew_dice.attack_lines(event, {"VESK": "Vesk"})[1].startswith("A grenade's blast")
+    assert crew_dice.render_crew_dice(view, [event]) is not None
+    thrower = next(code for code, c in view["surface"]["crew"].items() if c["cell"])
+    throw = {"type": "grenade", "crew": thrower, "grenade": "flash-grenade", "cell": "F10", "reach": 4, "victims": []}
+    assert surface.render_surface(view, [throw]) != surface.render_surface(view)
+    assert any("threw a grenade at F10" in line for line in surface.footer_lines(view, [throw], {}, {}))

@@ -8,7 +8,8 @@ import pytest
 
 from engine.errors import RuleError
 from engine.renegades import campaign as cp
-from engine.renegades import rules
+from engine.renegades import landing, rules, scenario
+from engine.renegades.orbit import Game
 from engine.renegades.campaign_text import line, names_of, roster_lines
 from engine.renegades.content import load_pack
 from tests.test_renegades_random_games import random_command
@@ -557,3 +558,48 @@ def test_recharging_fills_the_emptiest_copy_for_ten_digits_a_token():  # N176
     stored_before_tokens = rich(c2)
     stored_before_tokens.captain("p1").energy = {}
     refused(stored_before_tokens, "p1", "recharge blink-beacon", "fully charged")
+
+
+def freed_in_mission(free: bool):
+    """The campaign's first mission, ended after Vesk boarded the Warden, whose crew aboard
+    were all knocked out, and (with `free`) freed Tallo from its brig (N191)."""
+    c = launched(new())
+    state = scenario.build({"mission": c.current, "start": {"round": 2, "phase": "surface"}, "figures": {},
+                            "docks": {"WARDEN": "L12"}, "crew": {
+                                "VESK": {"cell": "K12"}, "TALLO": {"ship": "WARDEN", "captive": True, "room": "brig"},
+                                "HALVERN": {"cell": "A5"}, "PELL": {"cell": "A6"}, "ORSO": {"cell": "A7"},
+                                "ANSEL": {"room": "medbay", "ko": True, "wounds": 6},
+                                "BRECK": {"room": "medbay", "ko": True, "wounds": 9}}})
+    for seat, command in [("p2", "pass"), ("p1", "board VESK WARDEN")] + [("p1", "free VESK")] * free:
+        state, _ = rules.apply(state, seat, command)
+    state.phase, state.result = "over", {"outcome": "unfinished", "winner": None}
+    return c, cp.outcome_of(state)
+
+
+def test_a_prisoner_freed_by_boarders_is_no_prisoner_when_the_mission_is_recorded():  # N191, N87
+    c, outcome = freed_in_mission(free=False)
+    assert outcome["crew"]["TALLO"]["held_by"] == "WARDEN"
+    c, events = cp.apply(c, "p1", "finish", outcome)
+    assert "TALLO" in c.captain("p2").brig and "TALLO" not in c.captain("p1").crew
+    c, outcome = freed_in_mission(free=True)
+    assert outcome["crew"]["TALLO"]["held_by"] is None
+    c, events = cp.apply(c, "p1", "finish", outcome)
+    assert "TALLO" not in c.captain("p2").brig and "TALLO" in c.captain("p1").crew
+    assert not any(e["type"] == "prisoner_taken" for e in events)
+
+
+def test_a_grenade_from_the_armory_goes_down_with_the_first_out_and_a_thrown_one_is_lost():  # N192, N125
+    c = launched(new())
+    c.captain("p1").armory.append("flash-grenade")
+    state = rules.new_game(cp.mission_config(c), c.mission_seed)
+    assert state.armory["KESTREL"].count("flash-grenade") == 1
+    landing.arm(Game(state), state.crew["VESK"])
+    landing.arm(Game(state), state.crew["TALLO"])
+    assert "flash-grenade" in state.crew["VESK"].gear and "flash-grenade" not in state.crew["TALLO"].gear
+    state.phase, state.result = "over", {"outcome": "unfinished", "winner": None}
+    kept, _ = cp.apply(c, "p1", "finish", cp.outcome_of(state))
+    assert "flash-grenade" in kept.captain("p1").armory
+    state.crew["VESK"].gear.remove("flash-grenade")  # as a throw spends it
+    spent, events = cp.apply(c, "p1", "finish", cp.outcome_of(state))
+    assert "flash-grenade" not in spent.captain("p1").armory
+    assert {"type": "armory_changed", "seat": "p1", "found": [], "lost": ["flash-grenade"]} in events

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from engine.errors import RuleError
-from engine.renegades import home_run, parties, rules
+from engine.renegades import home_run, parties, pieces, rules, scenario
 from engine.renegades.autoplay import random_command
 from engine.renegades.state import from_json, to_json
 
@@ -66,6 +66,9 @@ def check_surface(state, g):
         if crew.boarded:  # N114: fighting on the card of an opposing ship docked on the surface
             assert crew.cell is None and crew.station is None and crew.room is None and not crew.ko
             assert crew.boarded in state.docks and state.ships[crew.boarded].faction != crew.faction
+            assert state.ships[crew.ship].faction == crew.faction and not crew.captive  # freed ones too (N191)
+        grenades = [w for w in crew.gear if w in g.pack.weapons and g.pack.weapons[w].type == "thrown"]
+        assert len(grenades) <= pieces.CARRY["grenade"], crew  # N192
     for ship in state.ships.values():
         if ship.kind == "ship":
             assert len([c for c in state.crew.values() if c.ship == ship.id and c.cell and not c.captive]) <= 3
@@ -112,8 +115,9 @@ def check_secrets(state, events):
             assert bounty["paid"] or state.player(other).faction == faction, (seat, other)
 
 
-def play_checked(seed, config):
-    state = rules.new_game(config, seed)
+def play_checked(seed, config, state=None):
+    """Random legal commands to the end from the new game (or `state`), checked at each step."""
+    state = state or rules.new_game(config, seed)
     rng = random.Random(seed)
     log = []
     while state.phase != "over":
@@ -158,3 +162,30 @@ def test_random_renegades_games_keep_invariants_and_replay(chunk):
         verbs.update(command.split()[0] for _, command in log)
     for verb in ("move", "attack", "pass", "station", "deploy"):
         assert verbs[verb] > 0, verb
+
+
+LEFT_DOCKED = {  # the single-team game with the Renegade ship left docked, a Coalition prisoner in its brig
+    "mode": "coop", "players": {"p1": {}}, "mission": "the-reactor-core", "tier": 2,
+    "start": {"round": 2, "phase": "surface"}, "figures": {}, "docks": {"KESTREL": "A1", "WARDEN": "L12"},
+    "ships": {"KESTREL": {"stations": {"commander": "VESK", "navigation": "TALLO", "weapons": "RHEE"}},
+              "WARDEN": {"stations": {"weapons": "ORSO"}}},
+    "crew": {"VESK": {"gear": ["arc-pistol", "flash-grenade"], "wounds": 7}, "TALLO": {"wounds": 5},
+             "RHEE": {"wounds": 6}, "MOTT": {"room": "medbay", "ko": True, "wounds": 6},
+             "GRUND": {"room": "medbay", "ko": True, "wounds": 9},
+             "PELL": {"ship": "KESTREL", "captive": True, "room": "brig"},
+             "HALVERN": {"station": None, "boarded": "KESTREL", "gear": ["arc-blade"]},
+             "BRECK": {"cell": "C2", "gear": ["flash-grenade"]}, "ANSEL": {"cell": "F2"}}}
+
+
+def test_npc_crew_board_free_and_fight_aboard_in_random_play():  # N190, N191, N192
+    events = Counter()
+    for seed in SEEDS[:8]:
+        state = scenario.build({**LEFT_DOCKED, "seed": seed})
+        start = to_json(state)
+        final, log = play_checked(seed, {}, state)
+        replayed = from_json(start)
+        for seat, command in log:
+            replayed, happened = rules.apply(replayed, seat, command)
+            events.update(e["type"] for e in happened)
+        assert to_json(replayed) == to_json(final), f"seed {seed} did not replay"
+    assert events["boarded_enemy"] and events["prisoners_freed"] and events["grenade"], events

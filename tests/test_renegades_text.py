@@ -195,3 +195,15 @@ def test_weather_boarding_figures_and_lost_pursuits_are_said_in_words():
     lines = RENEGADES.public_lines(events, names)
     assert lines[1] == "On the surface: Syphon warrior loses track of Vesk, then boards the Kestrel"
     assert lines[2] == "World event phase: Long Shadows is drawn; it holds on the surface all through round 3"
+
+
+def test_a_grenade_and_freed_prisoners_are_said_in_words():  # N191, N192
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, seed=5)
+    events = [{"type": "grenade", "crew": "VESK", "grenade": "flash-grenade", "cell": "E9", "reach": 4,
+               "victims": ["ORSO", "TALLO"]},
+              {"type": "blast_attack", "target": "ORSO", "attack": [6, 5, 1], "defense": [1, 1], "wounds": 2},
+              {"type": "prisoners_freed", "crew": "VESK", "ship": "WARDEN", "freed": ["TALLO"]}]
+    assert RENEGADES.public_lines(events, rules.display_names(state)) == [
+        "Captain Orla Vesk throws a Flash grenade at E9, catching Ensign Teo Orso, Tallo Brisk",
+        "The blast hits Ensign Teo Orso: 2 wounds",
+        "Captain Orla Vesk frees Tallo Brisk from the Warden's brig"]

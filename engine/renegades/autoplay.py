@@ -12,7 +12,7 @@ from engine.renegades.orbit import Game
 from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import GameState
 
-KEEN = ("attack", "descend", "ascend", "deploy", "disembark", "open", "take", "carry", "board")
+KEEN = ("attack", "throw", "descend", "ascend", "deploy", "disembark", "open", "take", "carry", "board", "free")
 
 
 def random_command(state: GameState, rng: random.Random, keen: float = 0.7) -> tuple[str, str]:

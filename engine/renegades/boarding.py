@@ -3,10 +3,13 @@
 A crewmember beside the dock of an opposing ship docked for more than one round may board
 it (an action). On the ship's card everyone is in base contact: its crew aboard and the
 boarders fight there with melee or ranged weapons. A boarder knocked out there is the
-ship's captive; once nobody of the ship's crew aboard is conscious, the boarders hold it,
-and if no other ship of its faction is in play they may fly it off, which ends the game.
+ship's captive; once nobody of the ship's crew aboard is conscious, the boarders hold it:
+they free the prisoners of their side in its brig (N191), and if no other ship of its
+faction is in play they may fly it off, which ends the game.
 """
 from __future__ import annotations
+
+from typing import Optional
 
 from engine.errors import RuleError
 from engine.renegades import missions
@@ -14,7 +17,7 @@ from engine.renegades.board import distance
 from engine.renegades.crew_combat import attack_refusal
 from engine.renegades.orbit import Game, docked_long
 from engine.renegades.landing import beside_dock
-from engine.renegades.pieces import card_of
+from engine.renegades.pieces import PARTY, card_of
 from engine.renegades.special_actions import rallied_last
 from engine.renegades.state import CrewMember, Figure, Ship
 
@@ -41,24 +44,44 @@ def targets(g: Game, ship: Ship) -> list[Ship]:
             and docked_long(g, s.ships[code])]
 
 
-def board(g: Game, crew: CrewMember, code: str) -> None:
-    """Board the opposing ship `code` from its dock or a square beside it (N114)."""
+def board_refusal(g: Game, crew: CrewMember, code: str) -> Optional[str]:
+    """Why the crewmember cannot board the opposing ship `code` now (N114), or None."""
     s = g.state
     ship = s.ships.get(code)
     if ship is None or ship.faction == crew.faction or ship.id not in s.docks:
-        raise RuleError(f"No opposing ship '{code}' is docked on the surface.")
+        return f"No opposing ship '{code}' is docked on the surface."
     if not docked_long(g, ship):
-        raise RuleError(f"The {ship.name} has not been docked for more than one round; it cannot be boarded yet.")
+        return f"The {ship.name} has not been docked for more than one round; it cannot be boarded yet."
     if distance(crew.cell, s.docks[ship.id]) > 1:
-        raise RuleError(f"{crew.name} must stand beside the dock at {s.docks[ship.id]} to board.")
+        return f"{crew.name} must stand beside the dock at {s.docks[ship.id]} to board."
     if crew.carrying:
-        raise RuleError(f"{crew.name} cannot board an opposing ship while carrying somebody.")
+        return f"{crew.name} cannot board an opposing ship while carrying somebody."
+    return None
+
+
+def board(g: Game, crew: CrewMember, code: str) -> None:
+    """Board the opposing ship `code` from its dock or a square beside it (N114)."""
+    refusal = board_refusal(g, crew, code)
+    if refusal:
+        raise RuleError(refusal)
+    ship = g.state.ships[code]
     crew.cell, crew.hidden, crew.boarded = None, False, ship.id
     g.emit("boarded_enemy", crew=crew.id, ship=ship.id)
 
 
+def leave_refusal(g: Game, crew: CrewMember) -> Optional[str]:
+    """Why a boarder cannot step off now: three of its ship's crew already stand on the
+    surface (freed prisoners wait on the card, N191)."""
+    if len([c for c in g.state.crew.values() if c.ship == crew.ship and c.cell and not c.captive]) >= PARTY:
+        return f"Three of the {crew.ship}'s crew already stand on the surface; {crew.name} stays on the card."
+    return None
+
+
 def leave(g: Game, crew: CrewMember) -> None:
     """A boarder steps off the opposing ship beside its dock."""
+    refusal = leave_refusal(g, crew)
+    if refusal:
+        raise RuleError(refusal)
     cell = beside_dock(g, g.state.ships[crew.boarded])
     if cell is None:
         raise RuleError("No free square beside the dock.")
@@ -82,8 +105,10 @@ def legal(g: Game, crew: CrewMember, left: int) -> list[str]:
         others = [*sorted(g.state.crew.values(), key=lambda c: c.id), *figures_aboard(g, g.state.ships[card])]
         options += [f"attack {crew.id} {other.id}" for other in others
                     if card_of(g, other) == card and attack_refusal(g, crew, other) is None]
-    if crew.boarded and left:
+    if crew.boarded and left and leave_refusal(g, crew) is None:
         options.append(f"disembark {crew.id}")
+    if crew.boarded and left and free_refusal(g, crew) is None:
+        options.append(f"free {crew.id}")
     ship = g.state.ships[card]
     if crew.boarded and seized(g, ship) and not _others(g, ship):
         options.append(f"ascend {ship.id}")
@@ -104,3 +129,47 @@ def fly_off(g: Game, crew: CrewMember, ship: Ship) -> None:
         raise RuleError(f"The {ship.name} can be flown off only when no other {ship.faction} ship is in play.")
     g.emit("ship_seized", ship=ship.id, by=crew.faction)
     missions.finish(g, "won", crew.faction, {}, f"the {ship.name} was seized and flown off")
+
+
+def prisoners(g: Game, crew: CrewMember) -> list[CrewMember]:
+    """The prisoners of the boarder's side in the brig of the ship it boarded (N191)."""
+    return sorted((c for c in g.state.crew.values() if c.captive and c.room == "brig" and c.ship == crew.boarded
+                   and c.faction == crew.faction), key=lambda c: c.id)
+
+
+def free_refusal(g: Game, crew: CrewMember) -> Optional[str]:
+    """Why the crewmember cannot free prisoners now, or None (N191)."""
+    ship = g.state.ships.get(crew.boarded or "")
+    if ship is None:
+        return f"{crew.name} frees prisoners only from an opposing ship it has boarded."
+    if not seized(g, ship):
+        return f"The {ship.name}'s crew or figures still fight aboard; its brig is not {crew.name}'s to open yet."
+    if not prisoners(g, crew):
+        return (f"No {crew.faction} prisoner is in the {ship.name}'s brig "
+                "(captives still unconscious in its med bay go to the brig once they wake).")
+    return None
+
+
+def free(g: Game, crew: CrewMember) -> None:
+    """N191: a boarder of a held ship opens its brig: the prisoners of its side join its
+    ship's crew, fighting on the card beside it, and act from their party's next turn."""
+    refusal = free_refusal(g, crew)
+    if refusal:
+        raise RuleError(refusal)
+    freed = prisoners(g, crew)
+    for prisoner in freed:
+        prisoner.captive, prisoner.room, prisoner.ship, prisoner.boarded = False, None, crew.ship, crew.boarded
+    g.emit("prisoners_freed", crew=crew.id, ship=crew.boarded, freed=[c.id for c in freed])
+
+
+def hold(g: Game, crew: CrewMember) -> bool:
+    """An NPC boarder with nobody left to fight on the card holds the ship (N190): it frees
+    the prisoners of its side (an action, N191), and flies a seized ship off when it may
+    (N116). False: its turn is over."""
+    ship = g.state.ships[crew.boarded]
+    if free_refusal(g, crew) is None:
+        free(g, crew)
+        return True
+    if seized(g, ship) and not _others(g, ship):
+        fly_off(g, crew, ship)
+    return False

@@ -240,12 +240,17 @@ class OrbitLocation(_Schema):
 
 
 class Weapon(_Schema):
+    """A surface weapon; a thrown one (a grenade, N192) makes an attack of `attack` dice on
+    everyone within `blast` squares of where it lands, and is spent."""
+
     code: Key
     name: str
-    type: Literal["ranged", "melee"]
-    kind: Literal["pistol", "rifle", "melee"]
+    type: Literal["ranged", "melee", "thrown"]
+    kind: Literal["pistol", "rifle", "melee", "grenade"]
     range: Annotated[int, msgspec.Meta(ge=1, le=15)]
     bonus: Optional[DieBonus] = None
+    attack: Dice = 0
+    blast: Annotated[int, msgspec.Meta(ge=0, le=2)] = 0
 
 
 class SearchItem(_Schema):
@@ -674,6 +679,9 @@ def _cross_check(pack: Pack) -> list[str]:
         for code in (event.effect.villain, event.effect.commander):
             if code is not None and code not in pack.villains:
                 problems.append(f"world_events.{event.code}: no villain '{code}'")
+    for weapon in pack.weapons.values():
+        if (weapon.type == "thrown") != (weapon.kind == "grenade") or (weapon.type == "thrown") != bool(weapon.attack):
+            problems.append(f"weapons.{weapon.code}: a grenade is thrown, with attack dice, and only it")
     for item in pack.search_items.values():
         if item.kind == "weapon" and item.weapon not in pack.weapons:
             problems.append(f"search_items.{item.code}: no weapon '{item.weapon}'")

@@ -185,11 +185,12 @@ def spring_trap(g: Game, cell: str, dice: int) -> None:
             hazard(g, victim, dice, "trap_attack")
 
 
-def hazard(g: Game, victim: Piece, dice: int, kind: str) -> None:
-    """An attack of `dice` red dice by nobody (a trap, a hard landing), defended as any other."""
+def hazard(g: Game, victim: Piece, dice: int, kind: str, by: Optional[str] = None) -> None:
+    """An attack of `dice` red dice that nobody aims (a trap, a hard landing; a grenade's
+    blast, hurting as its thrower `by`), defended as any other."""
     red = g.state.dice.roll(min(orbit.MAX_DICE, dice))
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = g.state.dice.roll(len(hits))
     blocked, _ = orbit.best_defense(hits, black, [tuple(victim.defense)] if victim.defense else [])
     g.emit(kind, target=victim.id, attack=red, defense=black, wounds=len(hits) - blocked)
-    hurt(g, victim, len(hits) - blocked, None)
+    hurt(g, victim, len(hits) - blocked, by)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import crew_combat, landing, pieces, weather
+from engine.renegades import boarding, crew_combat, landing, orbit, pieces, weather
 from engine.renegades.board import distance
 from engine.renegades.content import SQUADRONS
 from engine.renegades.ground import near
@@ -302,19 +302,40 @@ def npc_deploy(g: Game, ship) -> None:
 
 
 def npc_crew_turn(g: Game, ship_id: str) -> None:
-    for crew in sorted(pieces.party(g, ship_id), key=lambda c: (-c.initiative, c.id)):
-        if crew.cell is not None and not crew.ko:
-            _npc_crewmember(g, crew)
+    """The NPC ship's landing party (boarders included) and, while opponents fight on its
+    card, its crew aboard, by initiative (N44, N190)."""
+    ship = g.state.ships[ship_id]
+    crew = pieces.party(g, ship_id)
+    if orbit.boarded(g, ship):
+        crew += [c for c in pieces.aboard(g, ship_id) if pieces.card_of(g, c) == ship_id]
+    if crew:
+        g.emit("npc_party", ship=ship_id)
+    for member in sorted(crew, key=lambda c: (-c.initiative, c.id)):
+        if not member.ko and (member.cell is not None or pieces.card_of(g, member)):
+            _npc_crewmember(g, member)
+
+
+def _npc_foes(g: Game, crew: CrewMember) -> list[CrewMember]:
+    """The Renegades an NPC crewmember may pair off with (N44, N190): on its ship's card,
+    those fighting there; on the surface, those in sight and those on the card of a
+    Renegade ship it may board (docked for more than one round)."""
+    s = g.state
+    card = pieces.card_of(g, crew)
+    cards = {card} if card else {x.id for x in boarding.targets(g, s.ships[crew.ship])}
+    aboard = sorted((c for c in s.crew.values() if c.faction != crew.faction and pieces.card_of(g, c) in cards),
+                    key=lambda c: c.id)
+    return aboard if card else [c for c in visible_crew(g) if c.faction != crew.faction] + aboard
 
 
 def _npc_target(g: Game, crew: CrewMember) -> Optional[Piece]:
-    """N44: a figure that hurt it this round; else pair off against the visible Renegade
-    with the initiative closest to its own that fewest NPC crew chose; a roll-off among equals."""
+    """N44: a figure that hurt it this round (fighting where it fights); else pair off
+    against the Renegade (N190: in sight, or aboard a ship it may board) with the initiative
+    closest to its own that fewest NPC crew chose; a roll-off among equals."""
     s = g.state
-    hurt = [f for f in s.figures.values() if f.id in crew.hurt_by]
+    hurt = [f for f in s.figures.values() if f.id in crew.hurt_by and f.boarded == pieces.card_of(g, crew)]
     if hurt:
         return max(hurt, key=lambda f: (crew.hurt_by[f.id], f.id))
-    foes = [c for c in visible_crew(g) if c.faction != crew.faction]
+    foes = _npc_foes(g, crew)
     if not foes:
         return None
     load = {c.id: sum(1 for o in s.crew.values() if o is not crew and o.assigned == c.id) for c in foes}
@@ -327,19 +348,24 @@ def _npc_target(g: Game, crew: CrewMember) -> Optional[Piece]:
 
 
 def _npc_crewmember(g: Game, crew: CrewMember) -> None:
-    """Scan the room, then two actions: carry the parameter home, else fight the target
-    (close to base contact, then attack), else go for the parameter."""
+    """Scan the room, then two actions: on a ship's card fight there (N190); carry the
+    parameter home, else fight the target (close to base contact, or board the ship where
+    it fights, then attack), else go for the parameter (aboard a Renegade ship too)."""
     s = g.state
     g.emit("npc_crew_turn", crew=crew.id)
-    if crew.rounds.get("scan") != s.round:
+    if crew.cell is not None and crew.rounds.get("scan") != s.round:
         crew.rounds["scan"] = s.round
         landing.scan_room(g, crew, crew.skills["search"])
     target = _npc_target(g, crew)
     if target is not None:
         g.emit("npc_crew_target", crew=crew.id, target=target.id)
     actions = pieces.ACTIONS
-    while actions > 0 and crew.cell is not None and not crew.ko:
+    while actions > 0 and not crew.ko and s.phase != "over" and (crew.cell is not None or pieces.card_of(g, crew)):
         actions -= 1
+        if crew.cell is None:
+            if not _npc_aboard(g, crew, target):
+                return
+            continue
         obj = s.objective
         if obj is not None and obj.holder == crew.id:
             ship = pieces.docked_ship(g, crew)
@@ -349,11 +375,19 @@ def _npc_crewmember(g: Game, crew: CrewMember) -> None:
             if ship is None or not _step_towards(g, crew, s.docks[ship.id]):
                 return
             continue
+        if isinstance(target, CrewMember) and pieces.card_of(g, target):
+            if _npc_board(g, crew, pieces.card_of(g, target)):
+                continue
+            return
         if target is not None and target.cell is not None and not getattr(target, "ko", False):
             if not near(crew.cell, target.cell) and _step_towards(g, crew, target.cell):
                 continue  # into base contact for melee first (N44)
             if crew_combat.attack_refusal(g, crew, target) is None:
                 crew_combat.strike(g, crew, target)
+                continue
+            return
+        if obj is not None and obj.ship in {x.id for x in boarding.targets(g, s.ships[crew.ship])}:
+            if _npc_board(g, crew, obj.ship):  # N190: the parameter went aboard a Renegade ship left docked
                 continue
             return
         if obj is None or obj.ship is not None or obj.holder is not None:
@@ -369,6 +403,27 @@ def _npc_crewmember(g: Game, crew: CrewMember) -> None:
             continue
         if not _step_towards(g, crew, spot):
             return
+
+
+def _npc_aboard(g: Game, crew: CrewMember, target: Optional[Piece]) -> bool:
+    """One action on a ship's card (N190): attack the target fighting there; a boarder with
+    nobody left to fight holds the ship (N116). False when the turn is over."""
+    if target is not None and pieces.card_of(g, target) == pieces.card_of(g, crew) \
+            and crew_combat.attack_refusal(g, crew, target) is None:
+        crew_combat.strike(g, crew, target)
+        return True
+    if crew.boarded:
+        return boarding.hold(g, crew)
+    return False
+
+
+def _npc_board(g: Game, crew: CrewMember, ship: str) -> bool:
+    """One action towards the card of the Renegade ship `ship` (N190): board it from beside
+    its dock, else step towards the dock. False when it can do neither."""
+    if boarding.board_refusal(g, crew, ship) is None:
+        boarding.board(g, crew, ship)
+        return True
+    return _step_towards(g, crew, g.state.docks[ship])
 
 
 def _step_towards(g: Game, crew: CrewMember, goal: str) -> bool:

@@ -127,13 +127,14 @@ class Ground:
             found[cell] = (cost, passed, path[::-1])
         return found
 
-    def line_of_sight(self, a: str, b: str, through_doorways: bool = False) -> bool:
+    def line_of_sight(self, a: str, b: str, through_doorways: bool = False, lobbed: bool = False) -> bool:
         """N36: a straight line between the centres of the squares crosses no blocking
         square (squares it only grazes at a corner do not block) and, N161, no doorway (a
         piece standing in one sees out to both sides; `through_doorways`: a giant shooting
         in, N108). N106: between levels the
-        higher of the two must stand at the edge, and ground higher than both blocks."""
-        level = self.level
+        higher of the two must stand at the edge, and ground higher than both blocks; a
+        `lobbed` grenade goes over both (N193)."""
+        level = {} if lobbed else self.level
         top = max(level.get(a, 0), level.get(b, 0))
         if level and level.get(a, 0) != level.get(b, 0) and not self.at_edge(a if level.get(a, 0) == top else b):
             return False

@@ -25,10 +25,11 @@ from engine.renegades.state import CrewMember, Figure, Ship
 # --- landing -------------------------------------------------------------------------------------
 def arm(g: Game, crew: CrewMember) -> None:
     """N28: a crewmember leaving the ship takes an arc pistol from the armory if it carries
-    no ranged weapon, and the arc blade if it carries no melee weapon, while any are left."""
+    no ranged weapon, and the arc blade if it carries no melee weapon, while any are left;
+    N192: a grenade too if it carries none."""
     armory = g.state.armory.get(crew.ship or "", [])
     taken = []
-    for kind in ("ranged", "melee"):
+    for kind in ("ranged", "melee", "thrown"):
         if not weapons(g, crew, kind):
             code = next((w for w in armory if g.pack.weapons[w].type == kind), None)
             if code is not None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 
-from engine.renegades import (boarding, crew_combat, dropped, figures, fire, landing, leaping, orbit, pieces,
-                              special_actions)
+from engine.renegades import (boarding, crew_combat, dropped, figures, fire, grenades, landing, leaping, orbit,
+                              pieces, special_actions)
 from engine.renegades.board import distance
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
@@ -18,7 +18,7 @@ def begin(g: Game) -> None:
     s = g.state
     seat_index = {seat: i for i, seat in enumerate(s.seats)}
     parties = [ship for ship in s.ships.values() if ship.kind == "ship" and (
-        pieces.party(g, ship.id) or (ship.seat is not None and ship.id in s.docks))]
+        pieces.party(g, ship.id) or ship.id in s.docks)]  # an NPC ship docked: its crew aboard fight boarders (N190)
     parties.sort(key=lambda x: (x.seat is None, -pieces.party_initiative(g, x.id), orbit.FACTION_RANK[x.faction],
                                 seat_index.get(x.seat, 0), x.id))
     s.phase, s.order, s.turn, s.current = "surface", [x.id for x in parties], 0, None
@@ -40,7 +40,6 @@ def advance(g: Game) -> None:
     elif s.turn < len(s.order):
         ship = s.ships[s.order[s.turn]]
         if ship.seat is None:
-            g.emit("npc_party", ship=ship.id)
             figures.npc_crew_turn(g, ship.id)
             s.turn += 1
             return
@@ -107,6 +106,7 @@ def legal(g: Game, ship) -> list[str]:
             options += [f"leap {code} {c}" for c in leaping.open_leaps(g, crew)]
         if not special_actions.rallied_last(g, crew):
             options += [f"attack {code} {t.id}" for t in targets if crew_combat.attack_refusal(g, crew, t) is None]
+            options += grenades.legal(g, crew)
         options += [f"open {code} {c}" for c in sorted(s.containers) if near(c, crew.cell)]
         if not crew.carrying:
             options += [f"carry {code} {o.id}" for o in sorted(s.crew.values(), key=lambda o: o.id)
@@ -115,9 +115,8 @@ def legal(g: Game, ship) -> list[str]:
             options.append(f"take {code}")
         if landing.board_refusal(g, crew) is None:
             options.append(f"board {code}")
-        if not crew.carrying:
-            options += [f"board {code} {x.id}" for x in boarding.targets(g, ship)
-                        if distance(crew.cell, s.docks[x.id]) <= 1]
+        options += [f"board {code} {x.id}" for x in boarding.targets(g, ship)
+                    if boarding.board_refusal(g, crew, x.id) is None]
     if can_ascend(g, ship):
         options.append(f"ascend {ship.id}")
     return options + ["pass"] + free

@@ -12,7 +12,7 @@ from engine.renegades.state import CrewMember, Figure, Ship
 
 ACTIONS = 2  # each crewmember's actions a turn
 PARTY = 3  # at most three of a ship's crew on the surface at once
-CARRY = {"pistol": 2, "rifle": 1, "melee": 1}  # weapons a crewmember may carry
+CARRY = {"pistol": 2, "rifle": 1, "melee": 1, "grenade": 2}  # weapons a crewmember may carry
 ITEMS = 3  # search items a crewmember may carry
 PARAMETER = "mission-parameter"  # what the mission's container holds
 Piece = Union[CrewMember, Figure]
@@ -104,7 +104,7 @@ def piece(g: Game, code: str) -> Optional[Piece]:
 
 # --- weapons -------------------------------------------------------------------------------------
 def weapons(g: Game, crew: CrewMember, kind: str) -> list:
-    """The crewmember's weapons of `kind` ('ranged' or 'melee')."""
+    """The crewmember's weapons of `kind` ('ranged', 'melee' or 'thrown')."""
     return [g.pack.weapons[w] for w in crew.gear if w in g.pack.weapons and g.pack.weapons[w].type == kind]
 
 

@@ -17,9 +17,9 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, home_run, landing,
-                              leaping, medbay, missions, orbit, parties, pieces, placing, salvage, special_actions,
-                              weather)
+from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, grenades, home_run,
+                              landing, leaping, medbay, missions, orbit, parties, pieces, placing, salvage,
+                              special_actions, weather)
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
@@ -525,6 +525,8 @@ COMMANDS: dict[str, Verb] = {
     "take": Verb(_surface_action(lambda g, c, seat, r: landing.take(g, c)), "take CREW", 1, 1, "U"),
     "board": Verb(_surface_action(lambda g, c, seat, r: boarding.board(g, c, r[0]) if r else landing.board(g, c)),
                   "board CREW [SHIP]", 1, 2, "U"),
+    "free": Verb(_surface_action(lambda g, c, seat, r: boarding.free(g, c), aboard=True), "free CREW", 1, 1, "U"),
+    "throw": Verb(_surface_action(lambda g, c, seat, r: grenades.throw(g, c, r[0])), "throw CREW SQUARE", 2, 2, "U"),
     "give": Verb(_surface_action(lambda g, c, seat, r: landing.give(g, c, r[0], r[1]), False),
                  "give CREW OTHER ITEM", 3, 3, "UUL"),
     "tactic": Verb(_either("tactic", _orbital_tactic, _surface_tactic),

@@ -177,9 +177,19 @@ def _trap(event: dict, names: Namer) -> str:
     return f"a trap goes off at {event['cell']}, catching {_names(event.get('victims', []), names)}"
 
 
-def _trap_attack(event: dict, names: Namer) -> str:
+def _trap_attack(event: dict, names: Namer, what: str = "the trap") -> str:
     wounds = event.get("wounds", 0)
-    return f"the trap hits {_name(event['target'], names)}: {wounds} wound{'s' if wounds != 1 else ''}"
+    return f"{what} hits {_name(event['target'], names)}: {wounds} wound{'s' if wounds != 1 else ''}"
+
+
+def _grenade(event: dict, names: Namer) -> str:
+    return (f"{_name(event['crew'], names)} throws a {_name(event['grenade'], names)} at {event['cell']}, "
+            f"catching {_names(event.get('victims', []), names)}")
+
+
+def _freed(event: dict, names: Namer) -> str:
+    return (f"{_name(event['crew'], names)} frees {_names(event.get('freed', []), names)} from the "
+            f"{_name(event['ship'], names)}'s brig")
 
 
 def _persuade(event: dict, names: Namer) -> str:
@@ -274,6 +284,8 @@ _TOLD = {"crew_moved": _crew_moved, "crew_attack": _crew_attack, "stealth": _ste
          "scan_room": _scan_room, "scan_container": _scan_container, "tactic": _tactic, "armed": _armed,
          "deployed": _deployed, "boarded": _boarded, "opened": _opened, "enemies_arrive": _enemies,
          "roused": _roused, "trap": _trap, "trap_attack": _trap_attack, "persuade": _persuade,
+         "prisoners_freed": _freed, "grenade": _grenade,
+         "blast_attack": lambda event, names: _trap_attack(event, names, "the blast"),
          "turn_attempt": _turn_attempt, "dropped": _dropped, "fire_starts": _fire, "douse": _douse, "parameter_test": _parameter_test,
          "world_clock": _clock, "bonus_choice": _bonus_choice, "ship_ability": _test, "crew_ability": _test,
          "scan_salvage": _scan, "parameter_delivered": _delivered,

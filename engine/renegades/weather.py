@@ -25,11 +25,11 @@ def stealth_target(g: Game) -> int:
     return effect.stealth if effect and effect.stealth else STEALTH_TARGET
 
 
-def sees(g: Game, a: str, b: str, through_doorways: bool = False) -> bool:
+def sees(g: Game, a: str, b: str, through_doorways: bool = False, lobbed: bool = False) -> bool:
     """A line of sight from square `a` to `b`: clear of walls, doorways (unless a giant
-    shoots in through them, N161) and higher ground, and no longer than the condition's
-    sight limit."""
+    shoots in through them, N161) and higher ground (unless a grenade is lobbed, N193), and
+    no longer than the condition's sight limit."""
     effect = in_force(g)
     if effect and effect.sight and distance(a, b) > effect.sight:
         return False
-    return g.ground.line_of_sight(a, b, through_doorways)
+    return g.ground.line_of_sight(a, b, through_doorways, lobbed)
