@@ -611,7 +611,7 @@ RULE_OF: dict[str, str | tuple[str, str]] = {
     "ability": "ship", "hide": "stealth", "carry": "unconscious", "take": "mission-parameter",
     "board": "boarding", "give": "gear", "drop": "gear", "pickup": "gear", "tactic": "tactical-card",
     "rally": "special-action", "mend": "special-action", "charge": "special-action",
-    "douse": "world-event", "leap": "terrain",
+    "douse": "world-event", "leap": "terrain", "free": "prisoner", "throw": "crew-combat",
 }
 
 
