@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import crew_combat, landing, pieces, weather
+from engine.renegades import crew_combat, home_run, landing, pieces, weather
 from engine.renegades.board import distance
 from engine.renegades.content import SQUADRONS
 from engine.renegades.ground import near
@@ -308,8 +308,9 @@ def npc_crew_turn(g: Game, ship_id: str) -> None:
 
 
 def _npc_target(g: Game, crew: CrewMember) -> Optional[Piece]:
-    """N44: a figure that hurt it this round; else pair off against the visible Renegade
-    with the initiative closest to its own that fewest NPC crew chose; a roll-off among equals."""
+    """N44: a figure that hurt it this round; else, during tier 3's run, the visible
+    opponent carrying the findings (N148); else pair off against the visible Renegade with
+    the initiative closest to its own that fewest NPC crew chose; a roll-off among equals."""
     s = g.state
     hurt = [f for f in s.figures.values() if f.id in crew.hurt_by]
     if hurt:
@@ -317,6 +318,9 @@ def _npc_target(g: Game, crew: CrewMember) -> Optional[Piece]:
     foes = [c for c in visible_crew(g) if c.faction != crew.faction]
     if not foes:
         return None
+    holder = s.crew.get(s.objective.holder or "") if s.objective is not None and s.objective.run else None
+    if holder in foes:
+        return holder
     load = {c.id: sum(1 for o in s.crew.values() if o is not crew and o.assigned == c.id) for c in foes}
 
     def rank(c: CrewMember):
@@ -327,8 +331,9 @@ def _npc_target(g: Game, crew: CrewMember) -> Optional[Piece]:
 
 
 def _npc_crewmember(g: Game, crew: CrewMember) -> None:
-    """Scan the room, then two actions: carry the parameter home, else fight the target
-    (close to base contact, then attack), else go for the parameter."""
+    """Scan the room, then two actions: carry the parameter home (in tier 3's run across its
+    own home surface, to the base), else fight the target (close to base contact, then
+    attack), else go for the parameter."""
     s = g.state
     g.emit("npc_crew_turn", crew=crew.id)
     if crew.rounds.get("scan") != s.round:
@@ -341,6 +346,11 @@ def _npc_crewmember(g: Game, crew: CrewMember) -> None:
     while actions > 0 and crew.cell is not None and not crew.ko:
         actions -= 1
         obj = s.objective
+        if obj is not None and obj.holder == crew.id and obj.run == crew.faction:
+            spot = home_run.delivery_square(g, crew)  # N146: the findings go to the employer's base
+            if spot is None or not _step_towards(g, crew, spot):
+                return
+            continue
         if obj is not None and obj.holder == crew.id:
             ship = pieces.docked_ship(g, crew)
             if ship is not None and distance(crew.cell, s.docks[ship.id]) <= 1:

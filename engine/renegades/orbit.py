@@ -470,7 +470,8 @@ def npc_turn(g: Game, npc: Ship) -> None:
             return
         kind, where = goal
         if kind == "planet":
-            if where == g.board.mission_planet.code and (where != g.surface_planet or not g.free_docks()):
+            left_behind = where == g.board.mission_planet.code and where != g.surface_planet  # N171
+            if left_behind or (where == g.surface_planet and not g.free_docks()):
                 g.emit("npc_waits", ship=npc.id)
                 return
             if g.board.beside_planet(npc.cell, where):
@@ -497,12 +498,14 @@ def _goal(g: Game, npc: Ship):
     if npc.kind == "ship" and (npc.critical or (obj is not None and obj.ship == npc.id and g.state.tier >= 2)):
         home = g.board.home_of(npc.faction)
         return ("planet", home.code) if home else None
-    mission = g.board.mission_planet.code
     if npc.kind == "ship":
+        surface, mission = g.surface_planet, g.board.mission_planet.code
         renegades = [x for x in g.state.ships.values() if x.faction == "renegade"]
-        if renegades and all(x.docked == mission for x in renegades if x.cell is None) and \
-                any(x.docked == mission for x in renegades) and not _targets(g, npc):
-            return ("planet", mission)
+        landed = any(x.docked == surface for x in renegades)
+        all_down = all(x.docked in (surface, mission) for x in renegades if x.cell is None) and not _targets(g, npc)
+        chase = obj is not None and obj.run == "renegade" and obj.home  # N148: the findings are down at Port Saven
+        if landed and (all_down or chase):
+            return ("planet", surface)
     target = choose_target(g, npc)
     if target is None:
         return None
@@ -516,8 +519,11 @@ def _should_ascend(g: Game, npc: Ship) -> bool:
         return not obj.home and npc.docked == g.board.mission_planet.code
     if any(c.ship == npc.id and c.cell is not None and not c.captive for c in g.state.crew.values()):
         return False  # N43: an NPC ship waits for its landing party
-    if npc.docked == g.board.mission_planet.code:
+    home = g.board.home_of(npc.faction)
+    if npc.docked == g.surface_planet and not (home and npc.docked == home.code):  # N148: at Port Saven too
         return not any(x.docked == npc.docked for x in g.state.ships.values() if x.faction == "renegade")
+    if npc.docked == g.board.mission_planet.code:
+        return True  # N171: the mission planet was left behind
     return npc.damage <= npc.shields  # N15: home repairs go on until the hull is whole
 
 
