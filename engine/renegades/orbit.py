@@ -187,9 +187,10 @@ def can_fire(g: Game, ship: Ship, target: Ship) -> Optional[bool]:
 
 
 def fire_down(g: Game, ship: Ship, target: Ship) -> bool:
-    """N25: a ship left docked on the mission planet for more than one round may be fired on
-    from orbit by a ship within half its range of the planet, any facing, no terrain penalty."""
-    planet = g.board.mission_planet
+    """N25: a ship left docked on the mission planet (or the run's home, N149) for more than
+    one round may be fired on from orbit by a ship within half its range of the planet, any
+    facing, no terrain penalty."""
+    planet = g.board.planets[target.docked or g.surface_planet]
     if not docked_long(g, target):
         return False
     return min(distance(ship.cell, c) for c in planet.cells) <= ship.range // 2
@@ -200,8 +201,8 @@ def attack_refusal(g: Game, ship: Ship, target: Ship) -> str:
         return f"The {ship.name} is docked; a docked ship cannot fire."
     if target.cell is None and not (ship.critical or attack_dice(g, ship) == 0
                                     or ship.attacked_round == g.state.round):
-        return (f"The {target.name} is docked; a ship docked on the mission planet for more than one round "
-                f"may be fired on from within half your range ({ship.range // 2}) of the planet.")
+        return (f"The {target.name} is docked; a ship docked on the mission planet (in tier 3's run, the "
+                f"carrier's home) for more than one round may be fired on from within half your range ({ship.range // 2}) of the planet.")
     if not enemies(g, ship, target):
         return f"The {target.name} is on your side."
     if ship.attacked_round == g.state.round:
@@ -406,8 +407,10 @@ def _targets(g: Game, npc: Ship) -> list[Ship]:
 
 
 def docked_long(g: Game, ship: Ship) -> bool:
-    """Docked on the mission planet for more than one round: a target from orbit (N25)."""
-    return ship.docked == g.board.mission_planet.code and g.state.round >= ship.docked_round + 2
+    """Docked for more than one round on the planet whose surface is in play (the mission
+    planet, or the home of tier 3's run, N149): a target from orbit (N25), boarders (N114)
+    and the figures (N113)."""
+    return ship.docked == g.surface_planet and g.state.round >= ship.docked_round + 2
 
 
 def choose_target(g: Game, npc: Ship) -> Optional[Ship]:
