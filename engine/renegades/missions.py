@@ -52,8 +52,6 @@ def check(g: Game) -> None:
                 f"the {ship.name} was crippled before it reached home with {obj.name}")
     elif s.tier == 2 and obj.home:
         finish(g, "won", ship.faction, {ship.faction: reward}, f"the {ship.name} brought {obj.name} home")
-    elif obj.delivered:
-        finish(g, "won", ship.faction, {ship.faction: reward}, f"the {ship.name}'s crew delivered {obj.name}")
 
 
 def arrived_home(g: Game, ship) -> None:
@@ -61,7 +59,6 @@ def arrived_home(g: Game, ship) -> None:
     obj = g.state.objective
     if obj is not None and obj.ship == ship.id and not obj.home:
         obj.home = True
-        g.state.rounds_home = g.state.round
         g.emit("parameter_home", ship=ship.id, name=obj.name)
 
 
