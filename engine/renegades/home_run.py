@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import stocking
+from engine.renegades import landing, stocking
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember, Ship
@@ -53,6 +53,10 @@ def switch(g: Game, faction: str) -> list[str]:
     s.surface_deck = [loc.code for loc in g.ground.spec.locations]
     s.dice.shuffle(s.surface_deck)
     stocking.stock(g, g.ground.spec.guards)
+    home = g.board.home_of(faction).code
+    for ship in sorted(s.ships.values(), key=lambda x: x.id):  # N149: already docked at that home
+        if ship.docked == home and g.free_docks():
+            landing.dock(g, ship)
     return recovered
 
 

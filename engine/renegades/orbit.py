@@ -190,9 +190,9 @@ def fire_down(g: Game, ship: Ship, target: Ship) -> bool:
     """N25: a ship left docked on the mission planet (or the run's home, N149) for more than
     one round may be fired on from orbit by a ship within half its range of the planet, any
     facing, no terrain penalty."""
-    planet = g.board.planets[target.docked or g.surface_planet]
     if not docked_long(g, target):
         return False
+    planet = g.board.planets[g.surface_planet]
     return min(distance(ship.cell, c) for c in planet.cells) <= ship.range // 2
 
 
@@ -202,7 +202,8 @@ def attack_refusal(g: Game, ship: Ship, target: Ship) -> str:
     if target.cell is None and not (ship.critical or attack_dice(g, ship) == 0
                                     or ship.attacked_round == g.state.round):
         return (f"The {target.name} is docked; a ship docked on the mission planet (in tier 3's run, the "
-                f"carrier's home) for more than one round may be fired on from within half your range ({ship.range // 2}) of the planet.")
+                f"carrier's home) for more than one round may be fired on from within half your range "
+                f"({ship.range // 2}) of the planet.")
     if not enemies(g, ship, target):
         return f"The {target.name} is on your side."
     if ship.attacked_round == g.state.round:
