@@ -11,12 +11,17 @@ from engine.renegades.pieces import PARAMETER
 
 
 def stock(g: Game, guards: list, parameter: Optional[str] = None) -> None:
-    """Fill every container of the surface in play from the whole shuffled search item deck
-    (the one on `parameter` holds the mission parameter) and post `guards` on their squares."""
+    """Fill the containers of the surface in play from the search item deck shuffled afresh,
+    less the cards a crewmember carries (the one on `parameter` holds the mission parameter;
+    when the cards run out the last squares get no container), and post `guards`."""
     s = g.state
-    items = list(g.pack.search_items)
+    carried = {code for crew in s.crew.values() for code in crew.gear}
+    items = [code for code in g.pack.search_items if code not in carried]
     s.dice.shuffle(items)
     for cell in g.ground.spec.containers:
-        s.containers[cell] = PARAMETER if cell == parameter else items.pop(0)
+        if cell == parameter:
+            s.containers[cell] = PARAMETER
+        elif items:
+            s.containers[cell] = items.pop(0)
     for guard in guards:
         figures.place(g, guard.villain, guard.cell, guard=True)
