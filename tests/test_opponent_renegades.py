@@ -6,7 +6,9 @@ import pytest
 
 from engine import opponent
 from engine.dice import Dice
-from engine.renegades import rules
+from engine.renegades import rules, scenario
+from engine.renegades.board import distance
+from engine.renegades.orbit import Game
 from engine.opponent.renegades import Determiniser, evaluate, worth
 from engine.renegades.autoplay import random_command
 from engine.renegades.pieces import PARAMETER
@@ -231,3 +233,43 @@ def test_the_surface_counts_in_the_crews_judgement():
     assert changed(lambda s: setattr(s.crew[theirs.id], "ko", True)) > base > \
            changed(lambda s: setattr(s.crew[mine.id], "ko", True))
     assert changed(lambda s: s.digits.update({side: s.digits.get(side, 0) + 100})) > base
+
+
+def _run_position(**position):
+    """Tier 3's run under way on Port Saven's surface (N170), the findings with the Renegades."""
+    return scenario.build({
+        "ruleset": "renegades", "mission": "the-reactor-core", "tier": 3, "run": "renegade", "figures": {},
+        "containers": {}, **position})
+
+
+def test_in_the_run_the_carrier_flies_for_home_not_the_mission_planet():
+    """N150: once the findings have left the mission planet the crew's measure of progress
+    follows them home: with no enemy ship in orbit the carrier closes on Port Saven."""
+    state = _run_position(start={"round": 3}, ships={
+        "KESTREL": {"cell": "H12", "facing": "N"}, "WARDEN": {"cell": None, "docked": "earth"}},
+        objective={"kind": "container", "name": "the reactor core", "sealed": False, "ship": "KESTREL",
+                   "run": "renegade"})
+    home = Game(state).board.home_of("renegade")
+    choice = opponent.decide("renegades", state, "p1", rules.view_for, opponent.level("normal"), 5, timed=False)
+    after, _ = rules.apply(state, "p1", choice.command)
+    gap = lambda s: min(distance(s.ships["KESTREL"].cell, c) for c in home.cells)
+    assert choice.command.startswith("move KESTREL") and gap(after) < gap(state)
+
+
+def test_in_the_run_the_findings_nearer_the_base_weigh_for_the_carriers_side_and_the_chase_for_the_other():
+    """N150: on the home surface the crew prefers the move that brings the findings nearer the
+    employer's base; the pursuers prefer closing on whoever carries them."""
+    state = _run_position(start={"round": 3, "phase": "surface"}, docks={"KESTREL": "A1", "WARDEN": "L12"},
+                          objective={"kind": "container", "name": "the reactor core", "sealed": False,
+                                     "home": True, "run": "renegade", "holder": "VESK"},
+                          crew={"VESK": {"cell": "B2"}, "HALVERN": {"cell": "K11"}})
+
+    def after(command):
+        changed, _ = rules.apply(state, rules.awaited(state)[0], command)
+        return changed
+    toward, away = after("move VESK D4"), after("move VESK B4")
+    assert evaluate(toward, "p1") > evaluate(away, "p1")
+    assert evaluate(toward, "p2") < evaluate(away, "p2")
+    chased = clone(state)
+    chased.crew["HALVERN"].cell = "E4"
+    assert evaluate(chased, "p2") > evaluate(state, "p2")

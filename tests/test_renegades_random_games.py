@@ -54,6 +54,7 @@ def check_surface(state, g):
     assert len(standing) == len(set(standing)), "two figures share a square"
     assert not set(standing) & (ground.blocking | set(state.docks.values()) | set(state.fires))
     assert len(state.fires) <= 4 and not set(state.dropped) & (ground.blocking | set(state.containers))
+    assert set(state.containers) <= set(ground.spec.containers), "a container off the board's container squares"
     for crew in state.crew.values():
         places = [crew.cell is not None, crew.station is not None, crew.room is not None]
         assert sum(places) <= 1, crew

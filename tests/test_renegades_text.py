@@ -181,6 +181,16 @@ def test_tier_three_run_is_told_in_words():
     ]
 
 
+def test_the_home_surfaces_own_containers_and_guards_are_told_when_the_run_starts():
+    """N147: the home run's line says what waits on the home surface."""
+    event = {"type": "home_run", "ship": "WARDEN", "faction": "coalition", "board": "earth-spaceport",
+             "name": "Earth orbital spaceport", "recovered": [], "containers": 4, "guards": ["DRONE2"]}
+    assert RENEGADES.public_lines([event], {**NAMES, "DRONE2": "Sentry drone"}) == [
+        "Warden leaves the mission planet with the findings: the run goes on across Earth orbital spaceport, "
+        "and everyone left on the mission planet goes back aboard; 4 shut containers and Sentry drone on guard "
+        "wait there"]
+
+
 def test_weather_boarding_figures_and_lost_pursuits_are_said_in_words():
     names = {**NAMES, "long-shadows": "Long Shadows", "SYPHON-W1": "Syphon warrior", "VESK": "Vesk"}
     events = [

@@ -37,6 +37,8 @@ from engine.renegades.state import GameState, Ship, clone
 VERB_SCORES = {"attack": 9.0, "descend": 6.0, "move": 4.0, "ascend": 3.5, "station": 1.0, "pass": 0.5}
 # the surface's weights in the lead (N94), in hull-and-shield units
 KNOCKED_OUT, PARAMETER_HELD, PARAMETER_ABOARD, DIGITS_PER_POINT = 1.5, 3.0, 6.0, 50.0
+# tier 3's run (N150): the findings at the base, and the pursuers on the findings, in the same units
+RUN_DELIVERY, RUN_CHASE = 4.0, 2.0
 UNKNOWN_VERB = 2.0  # a command of a later part of the rules (the surface phase): tried, not favoured
 
 
@@ -155,20 +157,22 @@ def _harm(ship: Ship) -> float:
 
 def advantage(state: GameState, seat: str) -> float:
     """The seat's side's lead: harm done to the other ships (and fighters destroyed) less harm
-    taken, plus its ships' progress towards the mission planet and the surface's part."""
+    taken, plus its ships' progress towards the planet whose surface is in play (the mission
+    planet; in tier 3's run the carrier's home, N150), the surface's part and the run's."""
     side = _side(state, seat)
-    mission = Game(state).board.mission_planet
+    g = Game(state)
+    planet = g.board.planets[g.surface_planet]
     lead = 0.0
     for ship in state.ships.values():
         if ship.faction == side:
             lead -= _harm(ship)
             if ship.kind == "ship":
-                lead += _progress(ship, mission)
+                lead += _progress(ship, planet)
         else:
             lead += _harm(ship)
     destroyed = state.fighters_made - sum(1 for s in state.ships.values() if s.kind == "fighter")
     lead += 1.0 * destroyed  # a destroyed fighter leaves the board: its harm is counted here
-    return lead + _surface_lead(state, side)
+    return lead + _surface_lead(state, side) + _run_lead(g, side)
 
 
 def _surface_lead(state: GameState, side: str) -> float:
@@ -187,13 +191,31 @@ def _surface_lead(state: GameState, side: str) -> float:
     return lead + sum(d if f == side else -d for f, d in state.digits.items()) / DIGITS_PER_POINT
 
 
-def _progress(ship: Ship, mission) -> float:
-    """Up to 2 points for being docked on the mission planet, less the further away it is."""
-    if ship.docked == mission.code:
+def _run_lead(g: Game, side: str) -> float:
+    """Tier 3's run (N150): for the side whose home it is, the findings on the surface nearer
+    the employer's base; for the pursuers, their nearest conscious crewmember nearer the
+    findings. Nothing while the findings are aboard a ship (its progress home counts then)."""
+    obj = g.state.objective
+    if obj is None or not obj.run:
+        return 0.0
+    holder = g.state.crew.get(obj.holder or "")
+    where = holder.cell if holder is not None else obj.cell
+    if where is None:
+        return 0.0
+    delivery = RUN_DELIVERY / (1 + min(distance(where, b) for b in g.ground.spec.base))
+    chasers = [distance(c.cell, where) for c in g.state.crew.values()
+               if c.faction != obj.run and c.cell is not None and not c.ko]
+    chase = RUN_CHASE / (1 + min(chasers)) if chasers else 0.0
+    return delivery - chase if side == obj.run else chase - delivery
+
+
+def _progress(ship: Ship, planet) -> float:
+    """Up to 2 points for being docked on the planet, less the further away it is."""
+    if ship.docked == planet.code:
         return 2.0
     if ship.cell is None:
         return 0.0
-    return 1.5 / (1 + min(distance(ship.cell, c) for c in mission.cells))
+    return 1.5 / (1 + min(distance(ship.cell, c) for c in planet.cells))
 
 
 def evaluate(state: GameState, seat: str) -> float:
@@ -233,8 +255,8 @@ def _move_score(t: Game, ship: Ship, legs: list[str], foes: list[Ship], occupied
         return 0.0
     cell = path[-1] if path else ship.cell
     if not foes:
-        mission = t.board.mission_planet
-        return 1.0 / (1 + min(distance(cell, c) for c in mission.cells))
+        planet = t.board.planets[t.surface_planet]  # in tier 3's run, the carrier's home (N150)
+        return 1.0 / (1 + min(distance(cell, c) for c in planet.cells))
     layout = layout_key(t.state.orbit_layout)
     if any((cell, facing) in _firing_positions(t.pack.path, layout, foe.cell, ship.range) for foe in foes):
         return 1.5
@@ -294,7 +316,7 @@ def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) ->
 
 VERB_REASONS = {
     "attack": "fire whenever a shot is open, at the most battered target",
-    "move": "close in on the nearest enemy (or the mission planet), ending with a shot where it can",
+    "move": "close in on the nearest enemy (or the planet in play), ending with a shot where it can",
     "descend": "land on the mission planet when beside it",
     "ascend": "take off again",
     "station": "move crew to stations where they fly or fight better",

@@ -202,6 +202,7 @@ class SurfaceBoard(_Schema):
     steps: list[Cell] = []  # squares of raised or sunken ground with steps to the level beside them
     home: Optional[Faction] = None  # a home planet's surface: the tier 3 run's board (N170)
     base: list[Cell] = []  # a home surface: the employer's base, where the findings are delivered
+    guards: list[Guard] = []  # a home surface: the figures posted on it when the run starts (N147)
 
 
 POSITION_CODES = {"nw", "n", "ne", "w", "c", "e", "sw", "s", "se"}  # a built board's nine tiles
@@ -537,6 +538,10 @@ def _location_problems(pack: "Pack") -> list[str]:
     return problems
 
 
+def _guard_problems(pack: Pack, where: str, guards: list[Guard]) -> list[str]:
+    return [f"{where}: no villain '{guard.villain}'" for guard in guards if guard.villain not in pack.villains]
+
+
 def _doorway_problems(where: str, board) -> list[str]:
     """N161: a doorway is an open square set in a wall, with blocking squares on both sides
     of it (west and east, or north and south)."""
@@ -658,6 +663,13 @@ def _cross_check(pack: Pack) -> list[str]:
         for location in board.locations:
             off_board([location.from_, location.to], board.width, board.height,
                       f"surfaces.{board.code}.locations.{location.code}")
+        problems += _guard_problems(pack, f"surfaces.{board.code}", board.guards)
+        if board.guards and not board.home:
+            problems.append(f"surfaces.{board.code}: only a home surface posts guards of its own (N147)")
+        closed = set(board.blocking) | set(board.water) | set(board.containers) | set(board.docks) | set(board.base)
+        for guard in board.guards:
+            if guard.cell in closed:
+                problems.append(f"surfaces.{board.code}: the guard's square {guard.cell} is not open ground")
     for faction in ("renegade", "coalition"):
         if sum(1 for b in pack.surfaces.values() if b.home == faction) != 1:
             problems.append(f"surfaces: the {faction} faction needs exactly one home surface (the tier 3 run, N170)")
@@ -667,9 +679,7 @@ def _cross_check(pack: Pack) -> list[str]:
             problems.append(f"missions.{mission.code}: no surface board '{mission.surface}'")
         elif mission.parameter.kind == "container" and mission.parameter.cell not in board.containers:
             problems.append(f"missions.{mission.code}: no container on {mission.parameter.cell}")
-        for guard in mission.guards:
-            if guard.villain not in pack.villains:
-                problems.append(f"missions.{mission.code}: no villain '{guard.villain}'")
+        problems += _guard_problems(pack, f"missions.{mission.code}", mission.guards)
         for title in mission.campaigns:
             if title not in pack.campaigns:
                 problems.append(f"missions.{mission.code}: unknown campaign title '{title}'")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import boarding, crew_combat, landing, orbit, pieces, weather
+from engine.renegades import boarding, crew_combat, home_run, landing, orbit, pieces, weather
 from engine.renegades.board import distance
 from engine.renegades.content import SQUADRONS
 from engine.renegades.ground import near
@@ -328,9 +328,10 @@ def _npc_foes(g: Game, crew: CrewMember) -> list[CrewMember]:
 
 
 def _npc_target(g: Game, crew: CrewMember) -> Optional[Piece]:
-    """N44: a figure that hurt it this round (fighting where it fights); else pair off
-    against the Renegade (N190: in sight, or aboard a ship it may board) with the initiative
-    closest to its own that fewest NPC crew chose; a roll-off among equals."""
+    """N44: a figure that hurt it this round (fighting where it fights); else, during tier
+    3's run, the visible opponent carrying the findings (N148); else pair off against the
+    Renegade (N190: in sight, or aboard a ship it may board) with the initiative closest to
+    its own that fewest NPC crew chose; a roll-off among equals."""
     s = g.state
     hurt = [f for f in s.figures.values() if f.id in crew.hurt_by and f.boarded == pieces.card_of(g, crew)]
     if hurt:
@@ -338,6 +339,9 @@ def _npc_target(g: Game, crew: CrewMember) -> Optional[Piece]:
     foes = _npc_foes(g, crew)
     if not foes:
         return None
+    holder = s.crew.get(s.objective.holder or "") if s.objective is not None and s.objective.run else None
+    if holder in foes:
+        return holder
     load = {c.id: sum(1 for o in s.crew.values() if o is not crew and o.assigned == c.id) for c in foes}
 
     def rank(c: CrewMember):
@@ -349,8 +353,9 @@ def _npc_target(g: Game, crew: CrewMember) -> Optional[Piece]:
 
 def _npc_crewmember(g: Game, crew: CrewMember) -> None:
     """Scan the room, then two actions: on a ship's card fight there (N190); carry the
-    parameter home, else fight the target (close to base contact, or board the ship where
-    it fights, then attack), else go for the parameter (aboard a Renegade ship too)."""
+    parameter home (in tier 3's run across its own home surface, to the base), else fight
+    the target (close to base contact, or board the ship where it fights, then attack), else
+    go for the parameter (aboard a Renegade ship too)."""
     s = g.state
     g.emit("npc_crew_turn", crew=crew.id)
     if crew.cell is not None and crew.rounds.get("scan") != s.round:
@@ -367,6 +372,11 @@ def _npc_crewmember(g: Game, crew: CrewMember) -> None:
                 return
             continue
         obj = s.objective
+        if obj is not None and obj.holder == crew.id and obj.run == crew.faction:
+            spot = home_run.delivery_square(g, crew)  # N146: the findings go to the employer's base
+            if spot is None or not _step_towards(g, crew, spot):
+                return
+            continue
         if obj is not None and obj.holder == crew.id:
             ship = pieces.docked_ship(g, crew)
             if ship is not None and distance(crew.cell, s.docks[ship.id]) <= 1:

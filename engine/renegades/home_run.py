@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from engine.renegades import landing, stocking
+from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember, Ship
 
@@ -22,22 +24,23 @@ def home_surface(g: Game, faction: str) -> str:
 
 
 def begin(g: Game, ship: Ship) -> None:
-    """Tier 3: the player ship carrying the parameter left the mission planet. Every
-    crewmember still on its surface goes back aboard its own ship (the unconscious to the
-    med bay); the surface in play becomes the ship's home surface, empty (N171)."""
+    """Tier 3: the ship carrying the parameter, a player's or an NPC's (N145), left the
+    mission planet. Every crewmember still on its surface goes back aboard its own ship
+    (the unconscious to the med bay); the surface in play becomes the ship's home surface,
+    its containers filled and its guards posted (N171, N147)."""
     s = g.state
     obj = s.objective
-    if s.tier != 3 or obj is None or obj.ship != ship.id or obj.run or ship.seat is None:
+    if s.tier != 3 or obj is None or obj.ship != ship.id or obj.run:
         return
     obj.run = ship.faction
     recovered = switch(g, ship.faction)
     g.emit("home_run", ship=ship.id, faction=ship.faction, board=s.surface, name=g.ground.name,
-           recovered=recovered)
+           recovered=recovered, containers=len(s.containers), guards=sorted(s.figures))
 
 
 def switch(g: Game, faction: str) -> list[str]:
-    """Leave the mission planet's surface for the faction's home surface; the crew who
-    were on it, now back aboard."""
+    """Leave the mission planet's surface for the faction's home surface, stocked with its
+    containers and guards (N147); the crew who were on it, now back aboard."""
     s = g.state
     recovered = []
     for crew in sorted(s.crew.values(), key=lambda c: c.id):
@@ -49,6 +52,11 @@ def switch(g: Game, faction: str) -> list[str]:
     s.dropped, s.fires, s.figures = {}, [], {}
     s.surface_deck = [loc.code for loc in g.ground.spec.locations]
     s.dice.shuffle(s.surface_deck)
+    stocking.stock(g, g.ground.spec.guards)
+    home = g.board.home_of(faction).code
+    for ship in sorted(s.ships.values(), key=lambda x: x.id):  # N149: already docked at that home
+        if ship.docked == home and g.free_docks():
+            landing.dock(g, ship)
     return recovered
 
 
@@ -66,6 +74,14 @@ def carry_out(g: Game, crew: CrewMember, ship: Ship) -> None:
     if obj is not None and obj.run and obj.ship == ship.id and ship.faction == obj.run:
         obj.ship, obj.holder = None, crew.id
         g.emit("findings_out", crew=crew.id, ship=ship.id, name=obj.name)
+
+
+def delivery_square(g: Game, crew: CrewMember) -> Optional[str]:
+    """The base square nearest `crew` with nobody else standing on it: where an NPC carrying
+    the findings heads (N146)."""
+    taken = {c.cell for c in g.state.crew.values() if c is not crew} | {f.cell for f in g.state.figures.values()}
+    free = [cell for cell in g.ground.spec.base if cell not in taken]
+    return min(free, key=lambda cell: (distance(cell, crew.cell), cell), default=None)
 
 
 def delivered(g: Game) -> Optional[CrewMember]:

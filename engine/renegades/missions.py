@@ -2,10 +2,9 @@
 winning it by the tier agreed at set-up (N45-N47)."""
 from __future__ import annotations
 
-from engine.renegades import figures, home_run
+from engine.renegades import home_run, stocking
 from engine.renegades.content import ARMORY, Pack
 from engine.renegades.orbit import Game
-from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import GameState, Objective
 
 
@@ -14,23 +13,17 @@ def set_up(state: GameState, pack: Pack) -> None:
     container), post the guards, shuffle the surface location deck, stock each armory."""
     mission = pack.missions[state.mission]
     state.surface = mission.surface
-    board = Game(state).ground.spec
-    items = list(pack.search_items)
-    state.dice.shuffle(items)
+    g = Game(state)
     param = mission.parameter
     state.objective = Objective(kind=param.kind, name=param.name,
                                 cell=None if param.kind == "container" else param.cell,
                                 sealed=param.kind == "container")
-    for cell in board.containers:
-        state.containers[cell] = PARAMETER if param.kind == "container" and cell == param.cell else items.pop(0)
-    state.surface_deck = [loc.code for loc in board.locations]
+    stocking.stock(g, mission.guards, param.cell if param.kind == "container" else None)
+    state.surface_deck = [loc.code for loc in g.ground.spec.locations]
     state.dice.shuffle(state.surface_deck)
     for ship in state.ships.values():
         if ship.kind == "ship" and ship.id not in state.armory:
             state.armory[ship.id] = list(ARMORY)
-    g = Game(state)
-    for guard in mission.guards:
-        figures.place(g, guard.villain, guard.cell, guard=True)
 
 
 def check(g: Game) -> None:
@@ -59,8 +52,6 @@ def check(g: Game) -> None:
                 f"the {ship.name} was crippled before it reached home with {obj.name}")
     elif s.tier == 2 and obj.home:
         finish(g, "won", ship.faction, {ship.faction: reward}, f"the {ship.name} brought {obj.name} home")
-    elif obj.delivered:
-        finish(g, "won", ship.faction, {ship.faction: reward}, f"the {ship.name}'s crew delivered {obj.name}")
 
 
 def arrived_home(g: Game, ship) -> None:
@@ -68,23 +59,7 @@ def arrived_home(g: Game, ship) -> None:
     obj = g.state.objective
     if obj is not None and obj.ship == ship.id and not obj.home:
         obj.home = True
-        g.state.rounds_home = g.state.round
         g.emit("parameter_home", ship=ship.id, name=obj.name)
-
-
-def end_of_round(g: Game) -> None:
-    """Tier 3 (N47): an NPC ship's findings are delivered at the end of the round after the
-    one the ship docked at home in, if it is still docked there (players run, N170)."""
-    s = g.state
-    obj = s.objective
-    if s.tier != 3 or obj is None or obj.run or not obj.home or obj.delivered or s.phase != "world":
-        return
-    ship = s.ships[obj.ship]
-    home = g.board.home_of(ship.faction)
-    if ship.docked == home.code and s.round > s.rounds_home:
-        obj.delivered = True
-        g.emit("parameter_delivered", ship=ship.id, name=obj.name)
-    check(g)
 
 
 def finish(g: Game, outcome: str, winner, reward: dict, reason: str) -> None:

@@ -187,11 +187,12 @@ def can_fire(g: Game, ship: Ship, target: Ship) -> Optional[bool]:
 
 
 def fire_down(g: Game, ship: Ship, target: Ship) -> bool:
-    """N25: a ship left docked on the mission planet for more than one round may be fired on
-    from orbit by a ship within half its range of the planet, any facing, no terrain penalty."""
-    planet = g.board.mission_planet
+    """N25: a ship left docked on the mission planet (or the run's home, N149) for more than
+    one round may be fired on from orbit by a ship within half its range of the planet, any
+    facing, no terrain penalty."""
     if not docked_long(g, target):
         return False
+    planet = g.board.planets[g.surface_planet]
     return min(distance(ship.cell, c) for c in planet.cells) <= ship.range // 2
 
 
@@ -200,8 +201,9 @@ def attack_refusal(g: Game, ship: Ship, target: Ship) -> str:
         return f"The {ship.name} is docked; a docked ship cannot fire."
     if target.cell is None and not (ship.critical or attack_dice(g, ship) == 0
                                     or ship.attacked_round == g.state.round):
-        return (f"The {target.name} is docked; a ship docked on the mission planet for more than one round "
-                f"may be fired on from within half your range ({ship.range // 2}) of the planet.")
+        return (f"The {target.name} is docked; a ship docked on the mission planet (in tier 3's run, the "
+                f"carrier's home) for more than one round may be fired on from within half your range "
+                f"({ship.range // 2}) of the planet.")
     if not enemies(g, ship, target):
         return f"The {target.name} is on your side."
     if ship.attacked_round == g.state.round:
@@ -406,8 +408,10 @@ def _targets(g: Game, npc: Ship) -> list[Ship]:
 
 
 def docked_long(g: Game, ship: Ship) -> bool:
-    """Docked on the mission planet for more than one round: a target from orbit (N25)."""
-    return ship.docked == g.board.mission_planet.code and g.state.round >= ship.docked_round + 2
+    """Docked for more than one round on the planet whose surface is in play (the mission
+    planet, or the home of tier 3's run, N149): a target from orbit (N25), boarders (N114)
+    and the figures (N113)."""
+    return ship.docked == g.surface_planet and g.state.round >= ship.docked_round + 2
 
 
 def choose_target(g: Game, npc: Ship) -> Optional[Ship]:
@@ -470,7 +474,8 @@ def npc_turn(g: Game, npc: Ship) -> None:
             return
         kind, where = goal
         if kind == "planet":
-            if where == g.board.mission_planet.code and (where != g.surface_planet or not g.free_docks()):
+            left_behind = where == g.board.mission_planet.code and where != g.surface_planet  # N171
+            if left_behind or (where == g.surface_planet and not g.free_docks()):
                 g.emit("npc_waits", ship=npc.id)
                 return
             if g.board.beside_planet(npc.cell, where):
@@ -497,12 +502,14 @@ def _goal(g: Game, npc: Ship):
     if npc.kind == "ship" and (npc.critical or (obj is not None and obj.ship == npc.id and g.state.tier >= 2)):
         home = g.board.home_of(npc.faction)
         return ("planet", home.code) if home else None
-    mission = g.board.mission_planet.code
     if npc.kind == "ship":
+        surface, mission = g.surface_planet, g.board.mission_planet.code
         renegades = [x for x in g.state.ships.values() if x.faction == "renegade"]
-        if renegades and all(x.docked == mission for x in renegades if x.cell is None) and \
-                any(x.docked == mission for x in renegades) and not _targets(g, npc):
-            return ("planet", mission)
+        landed = any(x.docked == surface for x in renegades)
+        all_down = all(x.docked in (surface, mission) for x in renegades if x.cell is None) and not _targets(g, npc)
+        chase = obj is not None and obj.run == "renegade" and obj.home  # N148: the findings are down at Port Saven
+        if landed and (all_down or chase):
+            return ("planet", surface)
     target = choose_target(g, npc)
     if target is None:
         return None
@@ -516,8 +523,11 @@ def _should_ascend(g: Game, npc: Ship) -> bool:
         return not obj.home and npc.docked == g.board.mission_planet.code
     if any(c.ship == npc.id and c.cell is not None and not c.captive for c in g.state.crew.values()):
         return False  # N43: an NPC ship waits for its landing party
-    if npc.docked == g.board.mission_planet.code:
+    home = g.board.home_of(npc.faction)
+    if npc.docked == g.surface_planet and not (home and npc.docked == home.code):  # N148: at Port Saven too
         return not any(x.docked == npc.docked for x in g.state.ships.values() if x.faction == "renegade")
+    if npc.docked == g.board.mission_planet.code:
+        return True  # N171: the mission planet was left behind
     return npc.damage <= npc.shields  # N15: home repairs go on until the hull is whole
 
 

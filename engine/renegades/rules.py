@@ -106,16 +106,19 @@ def _advance_orbit(g: Game) -> None:
 
 
 def _after_npc_ship(g: Game, ship) -> None:
-    """An NPC ship that touched down on the mission planet takes a dock and lands its
-    party; one that rose frees its dock; one home with the parameter says so."""
+    """An NPC ship home with the parameter says so; one that touched down on the planet
+    whose surface is in play takes a dock and lands its party (N43, N146, N148); one that
+    rose frees its dock, and rising with the findings in tier 3 starts its run (N145)."""
     s = g.state
-    if ship.docked == g.board.mission_planet.code and ship.id not in s.docks:
-        landing.dock(g, ship)
-        figures.npc_deploy(g, ship)
+    if ship.docked is not None and ship.docked != g.board.mission_planet.code:
+        missions.arrived_home(g, ship)
+    if ship.docked == g.surface_planet and ship.id not in s.docks:
+        if g.free_docks():
+            landing.dock(g, ship)
+            figures.npc_deploy(g, ship)
     elif ship.cell is not None:
         s.docks.pop(ship.id, None)
-    elif ship.docked is not None:
-        missions.arrived_home(g, ship)
+        home_run.begin(g, ship)
 
 
 def begin_surface(state: GameState) -> None:
@@ -140,7 +143,7 @@ def _end_round(g: Game) -> None:
         if not s.world_deck:
             s.last_round = s.round + 1
             g.emit("last_world_card", final_round=s.last_round)
-    missions.end_of_round(g)
+    missions.check(g)  # a world card may have crippled the ship carrying the parameter (N46)
     if s.phase != "world":  # the mission ended
         return
     if s.last_round is not None and s.round >= s.last_round:

@@ -75,7 +75,7 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
     station), figures (replacing the mission's guards), tactical (seat -> its cards),
     bounties (seat -> the crewmember it hunts),
     surface_deck, containers, fires, objective; run (a faction: tier 3's run on its home
-    surface under way, N170, before the other keys)."""
+    surface under way, N170, its containers and guards stocked, N147, before the other keys)."""
     if spec.get("run"):
         home_run.switch(Game(state), spec["run"])
     for code, cell in (spec.get("docks") or {}).items():

@@ -212,7 +212,6 @@ class GameState(_Data):
     surface_deck: list[str] = []  # surface locations, reshuffled after each use
     armory: dict[str, list[str]] = {}  # ship id -> weapons left aboard
     objective: Optional[Objective] = None
-    rounds_home: int = 0  # the round the ship carrying the parameter docked at home
     digits: dict[str, int] = {}  # faction -> digits earned (loot, knock-outs, rewards)
     bounties: dict[str, str] = {}  # seat -> the crewmember it hunts (secret to the other side)
     bounties_paid: list[str] = []  # seats whose bounty was paid

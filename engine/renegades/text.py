@@ -86,8 +86,6 @@ _CLAUSES = {
     "parameter_home": "the {ship} brings {name} home",
     "trap_disarmed": "the trap at {cell} is disarmed",
     "bounty_claimed": "a bounty on {crew} is claimed: {value} digits",
-    "home_run": "{ship} leaves the mission planet with the findings: the run goes on across {name}, "
-                "and everyone left on the mission planet goes back aboard",
     "findings_out": "{crew} carries {name} out of the {ship}, bound for the employer's base",
 }
 
@@ -167,6 +165,16 @@ def _arrive(what: str, placed: list, event: dict) -> str:
 
 def _enemies(event: dict, names: Namer) -> str:
     return _arrive(_name(event["villain"], names), event.get("figures", []), event)
+
+
+def _home_run(event: dict, names: Namer) -> str:
+    """Tier 3's run starts (N170, N171); the home surface's own containers and guards (N147)."""
+    line = (f"{_name(event['ship'], names)} leaves the mission planet with the findings: the run goes on across "
+            f"{event['name']}, and everyone left on the mission planet goes back aboard")
+    stock = [f"{event['containers']} shut containers"] if event.get("containers") else []
+    if event.get("guards"):
+        stock.append(f"{_names(event['guards'], names)} on guard")
+    return line + (f"; {' and '.join(stock)} wait there" if stock else "")
 
 
 def _roused(event: dict, names: Namer) -> str:
@@ -264,9 +272,8 @@ def _parameter_test(event: dict, names: Namer) -> str:
 
 
 def _delivered(event: dict, names: Namer) -> str:
-    """Tier 3: the findings reach the employer, carried to the base (N172) or by an NPC ship."""
-    who = _name(event["crew"], names) if event.get("crew") else f"the {_name(event.get('ship'), names)}'s crew"
-    return f"{who} delivers {event['name']} to the employer"
+    """Tier 3: the findings reach the employer, carried to the base (N172, N146)."""
+    return f"{_name(event['crew'], names)} delivers {event['name']} to the employer"
 
 
 def _clock(event: dict, names: Namer) -> str:
@@ -288,7 +295,7 @@ _TOLD = {"crew_moved": _crew_moved, "crew_attack": _crew_attack, "stealth": _ste
          "blast_attack": lambda event, names: _trap_attack(event, names, "the blast"),
          "turn_attempt": _turn_attempt, "dropped": _dropped, "fire_starts": _fire, "douse": _douse, "parameter_test": _parameter_test,
          "world_clock": _clock, "bonus_choice": _bonus_choice, "ship_ability": _test, "crew_ability": _test,
-         "scan_salvage": _scan, "parameter_delivered": _delivered,
+         "scan_salvage": _scan, "parameter_delivered": _delivered, "home_run": _home_run,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 
 
