@@ -2,6 +2,7 @@
 surface too), every shore leave step, prisoners, and the three epic endings (rulings
 N80-N89, N95-N96)."""
 import random
+import shutil
 
 import msgspec
 import pytest
@@ -75,7 +76,6 @@ def test_a_campaign_starts_with_five_crew_and_the_starting_armory():
     ({"missions": 2}, "three, four or five"),
     ({"missions": 6}, "three, four or five"),
     ({"title": "nowhere"}, "campaign title is one of"),
-    ({"title": "veil"}, "No mission of the pack bears"),
     ({"players": [{"seat": "p1", "crew": ["VESK", "TALLO", "RHEE", "MOTT", "GRUND", "KAIRO"]}, TWO[1]]},
      "exactly five crew"),  # N95
     ({"players": [{"seat": "p1", "crew": ["VESK", "KAIRO", "RHEE", "MOTT", "GRUND"]}, TWO[1]]}, "exactly five crew"),
@@ -87,6 +87,29 @@ def test_a_campaign_starts_with_five_crew_and_the_starting_armory():
 def test_a_campaign_that_cannot_be_played_is_refused(config, match):
     with pytest.raises(RuleError, match=match):
         new(**config)
+
+
+@pytest.mark.parametrize("title, missions", [
+    ("ember", ["the-courier", "the-reactor-core"]), ("tide", ["the-courier"]),
+    ("veil", ["the-ledger", "the-spore-bloom"])])  # N126: the Ledger and the Spore Bloom bear Beyond the Veil
+def test_every_campaign_title_deals_the_missions_bearing_it(title, missions):
+    assert sorted(new(title=title).deck) == missions
+
+
+def test_a_veil_campaign_of_five_plays_both_its_missions_and_reaches_its_race_ending():  # N80, N126
+    c, events = played_out("veil", ["renegade", None, "coalition", "renegade", None])
+    assert {m.mission for m in c.played} == {"the-ledger", "the-spore-bloom"} and len(c.played) == 5
+    assert c.phase == "over" and c.ending["kind"] == "race" and events[-1]["type"] == "epic_ending"
+
+
+def test_a_title_no_mission_bears_is_refused(tmp_path):
+    folder = tmp_path / "pack"
+    shutil.copytree("content/renegades", folder)
+    cards = folder / "cards.yaml"
+    assert cards.read_text().count("campaigns: [veil]") == 2
+    cards.write_text(cards.read_text().replace("campaigns: [veil]", "campaigns: []"))
+    with pytest.raises(RuleError, match="No mission of the pack bears the title Beyond the Veil"):
+        new(title="veil", pack=str(folder))
 
 
 # --- a mission out and back ---------------------------------------------------------------------------

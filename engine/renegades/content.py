@@ -329,6 +329,14 @@ class Guard(_Schema):
     cell: Cell
 
 
+class BuiltPlacement(_Schema):
+    """Where a mission's parameter lies and its guards stand on a built board, when its
+    fixed board has them off the centre tile (N127)."""
+
+    cell: Cell
+    guards: list[Guard] = []
+
+
 class Mission(_Schema):
     code: Key
     name: str
@@ -337,9 +345,16 @@ class Mission(_Schema):
     story: str
     setup: str
     parameter: Parameter
+    center: Key  # built boards: the surface location card its centre needs (N124)
     surface: Key = "veyra-outpost"
     guards: list[Guard] = []
-    center: Optional[Key] = None  # built boards: the surface location card its centre needs (N124)
+    built: Optional[BuiltPlacement] = None  # its squares on a built board, if not the fixed ones (N127)
+
+    def placement(self, built: bool) -> tuple[str, list[Guard]]:
+        """The parameter's square and the guards on the board in play: fixed, or built (N127)."""
+        if built and self.built is not None:
+            return self.built.cell, self.built.guards
+        return self.parameter.cell, self.guards
 
 
 class WorldEffect(_Schema):
@@ -522,8 +537,6 @@ def _location_problems(pack: "Pack") -> list[str]:
         if card.type == "corner" and "A1" in card.blocking + card.obstructed + card.water + card.containers:
             problems.append(f"{where}: A1 is the corner's dock and must stay open")
     for mission in pack.missions.values():
-        if mission.center is None:
-            continue
         card = pack.surface_locations.get(mission.center)
         if card is None or card.type != "center" or card.board != mission.surface:
             problems.append(f"missions.{mission.code}: no centre location card '{mission.center}' of {mission.surface}")
@@ -583,25 +596,27 @@ def _tile_size(board) -> int:
 
 
 def _centre_problems(mission, card: "SurfaceLocation", board: SurfaceBoard) -> list[str]:
-    """The parameter's container and the guards' squares on the centre card, placed."""
+    """The parameter's container and the guards' squares of a built board (N127) on the
+    centre card, placed."""
     centre = next(loc for loc in board.locations if loc.code == "c")
     x0, y0 = cell_xy(centre.from_)
 
     def placed(cells):
         return {xy_cell(x0 + cell_xy(c)[0], y0 + cell_xy(c)[1]) for c in cells}
     problems = []
+    cell, guards = mission.placement(built=True)
     (cx0, cy0), (cx1, cy1) = cell_xy(centre.from_), cell_xy(centre.to)
-    outside = [cell for cell in [g.cell for g in mission.guards] + [mission.parameter.cell]
-               if not (cx0 <= cell_xy(cell)[0] <= cx1 and cy0 <= cell_xy(cell)[1] <= cy1)]
+    outside = [c for c in [g.cell for g in guards] + [cell]
+               if not (cx0 <= cell_xy(c)[0] <= cx1 and cy0 <= cell_xy(c)[1] <= cy1)]
     if outside:
         problems.append(f"missions.{mission.code}: {', '.join(outside)} off the centre tile "
-                        f"{centre.from_}-{centre.to}, which a built board takes from '{card.code}' (N124)")
-    if mission.parameter.kind == "container" and mission.parameter.cell not in placed(card.containers):
-        problems.append(f"missions.{mission.code}: {mission.parameter.cell} is no container of '{card.code}'")
-    for cell in [g.cell for g in mission.guards] + ([mission.parameter.cell] if mission.parameter.kind != "container"
-                                                     else []):
-        if cell in placed(card.blocking + card.containers):
-            problems.append(f"missions.{mission.code}: {cell} is not open on '{card.code}'")
+                        f"{centre.from_}-{centre.to}, which a built board takes from '{card.code}' (N124); "
+                        "give the mission its squares on a built board (`built`, N127)")
+    if mission.parameter.kind == "container" and cell not in placed(card.containers):
+        problems.append(f"missions.{mission.code}: {cell} is no container of '{card.code}'")
+    for c in [g.cell for g in guards] + ([cell] if mission.parameter.kind != "container" else []):
+        if c in placed(card.blocking + card.containers):
+            problems.append(f"missions.{mission.code}: {c} is not open on '{card.code}'")
     return problems
 
 
@@ -662,7 +677,7 @@ def _cross_check(pack: Pack) -> list[str]:
             problems.append(f"missions.{mission.code}: no surface board '{mission.surface}'")
         elif mission.parameter.kind == "container" and mission.parameter.cell not in board.containers:
             problems.append(f"missions.{mission.code}: no container on {mission.parameter.cell}")
-        for guard in mission.guards:
+        for guard in mission.guards + (mission.built.guards if mission.built else []):
             if guard.villain not in pack.villains:
                 problems.append(f"missions.{mission.code}: no villain '{guard.villain}'")
         for title in mission.campaigns:

@@ -11,25 +11,27 @@ from engine.renegades.state import GameState, Objective
 
 def set_up(state: GameState, pack: Pack) -> None:
     """Fill the containers from the shuffled search items (the parameter in its own
-    container), post the guards, shuffle the surface location deck, stock each armory."""
+    container), post the guards (on a built board where it puts them, N127), shuffle the
+    surface location deck, stock each armory."""
     mission = pack.missions[state.mission]
     state.surface = mission.surface
     board = Game(state).ground.spec
     items = list(pack.search_items)
     state.dice.shuffle(items)
     param = mission.parameter
+    where, guards = mission.placement(built=bool(state.surface_layout))
     state.objective = Objective(kind=param.kind, name=param.name,
-                                cell=None if param.kind == "container" else param.cell,
+                                cell=None if param.kind == "container" else where,
                                 sealed=param.kind == "container")
     for cell in board.containers:
-        state.containers[cell] = PARAMETER if param.kind == "container" and cell == param.cell else items.pop(0)
+        state.containers[cell] = PARAMETER if param.kind == "container" and cell == where else items.pop(0)
     state.surface_deck = [loc.code for loc in board.locations]
     state.dice.shuffle(state.surface_deck)
     for ship in state.ships.values():
         if ship.kind == "ship" and ship.id not in state.armory:
             state.armory[ship.id] = list(ARMORY)
     g = Game(state)
-    for guard in mission.guards:
+    for guard in guards:
         figures.place(g, guard.villain, guard.cell, guard=True)
 
 

@@ -214,13 +214,9 @@ def _deal(state: GameState, pack: Pack, mission: Optional[str], world_cards: int
                 player.tactical.append(deck.pop(0))
     missions = list(pack.missions)
     dice.shuffle(missions)
-    missions = [code for code in missions if pack.missions[code].center is not None or not built]
     if mission is not None:
         if mission not in pack.missions:
             raise RuleError(f"'{mission}' is not a mission of the pack.")
-        if built and pack.missions[mission].center is None:
-            raise RuleError(f"{pack.missions[mission].name} names no centre location card, so its board cannot "
-                            "be built from location cards: play it on the fixed board.")
         missions = [mission]
     state.mission = missions[0]
     world = list(pack.world_events)
