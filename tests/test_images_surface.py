@@ -324,3 +324,16 @@ def test_a_doorway_shows_its_wall_stubs_and_an_open_square_does_not(view):
     assert at(image, frame, "H6", 0, -17) == VOID and at(image, frame, "H6", 0, 17) == VOID
     empty["surface"]["doorways"] = []
     assert at(pixels(surface.render_surface(empty)), frame, "H6", 0, -17) != VOID
+
+
+def test_a_built_boards_raised_and_sunken_ground_and_steps_are_drawn():
+    """N128: the levels a built board's location cards bring show like the fixed board's."""
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "mission": "the-reactor-core",
+                            "boards": "built"}, 1)
+    view = rules.view_for(state, None)
+    assert view["surface"]["elevated"] == ["A10", "A9", "B10", "B9"] and view["surface"]["sunken"] == ["C5", "C6", "C7"]
+    image, frame = pixels(surface.render_surface(view)), frame_of(view)
+    for square, rim in (("A9", HAZARD), ("C6", MOVE_MARK)):
+        left, top, _, _ = frame.box(square)
+        assert image.getpixel((round(left + 3), round(top + frame.cell / 2))) == rim
+    assert at(image, frame, "B10") == INK and at(image, frame, "C5") == INK  # the steps' middle bar

@@ -14,6 +14,20 @@ from engine.renegades.ground import ground_of
 PACK = content.load_pack("content/renegades")
 
 
+def _pack_with(tmp_path, old, new, file="cards.yaml"):
+    """The pack with `old` replaced by `new` in `file`: its problems when loaded (none: [])."""
+    folder = tmp_path / "pack"
+    shutil.copytree("content/renegades", folder)
+    path = folder / file
+    assert old in path.read_text()
+    path.write_text(path.read_text().replace(old, new, 1))
+    try:
+        content.load_pack(str(folder))
+    except PackError as refused:
+        return refused.problems
+    return []
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_a_dealt_layout_has_the_centre_card_and_one_card_of_each_tile_in_every_position(seed):
     layout = deal_layout(PACK, "veyra-outpost", "pump-house", Dice.seeded(seed))
@@ -64,6 +78,11 @@ def test_too_few_location_cards_cannot_build_a_board():
     ("doorways: [A2, D2], containers: [B2]", "doorways: [A2, C1], containers: [B2]",
      "the doorway C1 is not set in a wall"),
     ("doorways: [E6, H6]", "doorways: [E6, F6]", "the doorway F6 must be an open square"),
+    ("containers: [D4], elevated: [C1, D1, C2, D2], steps: [C2]", "containers: [D4], elevated: [C1, D1], steps: [C2]",
+     "steps at C2, which is neither elevated nor sunken"),  # N128
+    ("containers: [D4], elevated: [C1, D1, C2, D2]", "containers: [D4], elevated: [A1, C1, D1, C2, D2]",
+     "A1 is the corner's dock and must stay open ground"),
+    ("sunken: [B3, C3, D3]", "sunken: [B3, C3, E3]", "E3 is off its 4x4 tile"),
 ])
 def test_bad_location_cards_are_refused_saying_where(tmp_path, old, new, problem):
     problems = _pack_with(tmp_path, old, new, "boards.yaml")
@@ -92,20 +111,6 @@ def test_a_built_orbital_board_keeps_its_planets_and_launch_squares_clear(seed):
     assert len(state.salvage) == len(set(state.salvage)) <= 9  # none under a planet or a launch square
     assert [loc.name for loc in board.locations.values()] == [PACK.orbit_locations[state.orbit_layout[code]].name
                                                               for code in board.locations]
-
-
-def _pack_with(tmp_path, old, new, file="cards.yaml"):
-    """The pack with `old` replaced by `new` in `file`: its problems when loaded (none: [])."""
-    folder = tmp_path / "pack"
-    shutil.copytree("content/renegades", folder)
-    path = folder / file
-    assert old in path.read_text()
-    path.write_text(path.read_text().replace(old, new, 1))
-    try:
-        content.load_pack(str(folder))
-    except PackError as refused:
-        return refused.problems
-    return []
 
 
 def test_a_mission_keeps_its_guards_and_parameter_on_its_centre_tile_on_a_built_board(tmp_path):
@@ -139,3 +144,28 @@ def test_every_mission_of_the_pack_is_played_on_built_boards(mission, seed):
         assert state.containers[cell] == "mission-parameter"
     else:
         assert state.objective.cell == cell and cell not in ground.blocking
+
+
+def test_a_built_board_has_the_levels_of_its_cards_turned_to_their_positions():
+    """N128: Landing Apron's raised corner (A1 its dock) at the south-west, Vent Fields' pit
+    turned to the west side; steps where the cards put them, ledges between the levels."""
+    layout = (("c", "pump-house"), ("sw", "landing-apron"), ("w", "vent-fields"), ("nw", "slag-heaps"),
+              ("n", "pylon-row"), ("ne", "broken-dome"), ("e", "assay-sheds"), ("s", "ore-conveyors"),
+              ("se", "tailings-pond"))
+    ground = ground_of("content/renegades", "veyra-outpost", layout)
+    assert {c for c, level in ground.level.items() if level == 1} == {"A9", "B9", "A10", "B10"}
+    assert {c for c, level in ground.level.items() if level == -1} == {"C5", "C6", "C7"}
+    assert ground.steps == {"B10", "C5"}
+    assert not ground.on_foot("C9", "B9") and ground.on_foot("C9", "B10") and ground.on_foot("D4", "C5")
+    assert ground.at_edge("D6") and not ground.at_edge("A8")
+
+
+@pytest.mark.parametrize("mission, low", [("the-reactor-core", True), ("the-ledger", True),
+                                          ("the-spore-bloom", False)])
+def test_a_built_tile_has_its_cards_ceiling(mission, low):
+    """N128, N108: the Pump House and the Records Vault keep giants out, the Spore Hollow is open."""
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "mission": mission, "boards": "built"}, 2)
+    ground = Game(state).ground
+    assert ground.low == (frozenset(ground.tile_cells("c")) if low else frozenset())
+    assert ground.tiles["c"].ceiling == ("low" if low else "open")
+

@@ -223,6 +223,10 @@ class SurfaceLocation(_Schema):
     water: list[Cell] = []
     containers: list[Cell] = []
     doorways: list[Cell] = []  # gaps in a wall: walked through, but shots and scans do not pass (N161)
+    elevated: list[Cell] = []  # raised ground, as on a fixed board (N106, N128)
+    sunken: list[Cell] = []
+    steps: list[Cell] = []
+    ceiling: Literal["open", "high", "low"] = "open"  # the tile's, on a built board (N108, N128)
 
 
 class OrbitLocation(_Schema):
@@ -533,9 +537,10 @@ def _location_problems(pack: "Pack") -> list[str]:
         where = f"surface_locations.{card.code}"
         if len(card.containers) != 1:
             problems.append(f"{where}: a tile has one container, not {len(card.containers)}")
-        problems += _doorway_problems(where, card)
-        if card.type == "corner" and "A1" in card.blocking + card.obstructed + card.water + card.containers:
-            problems.append(f"{where}: A1 is the corner's dock and must stay open")
+        problems += _doorway_problems(where, card) + _steps_problems(where, card)
+        if card.type == "corner" and "A1" in (card.blocking + card.obstructed + card.water + card.containers
+                                             + card.elevated + card.sunken):
+            problems.append(f"{where}: A1 is the corner's dock and must stay open ground")
     for mission in pack.missions.values():
         card = pack.surface_locations.get(mission.center)
         if card is None or card.type != "center" or card.board != mission.surface:
@@ -560,6 +565,12 @@ def _doorway_problems(where: str, board) -> list[str]:
     return problems
 
 
+def _steps_problems(where: str, board) -> list[str]:
+    """N106: steps lie on raised or sunken ground."""
+    return [f"{where}: steps at {cell}, which is neither elevated nor sunken" for cell in board.steps
+            if cell not in board.elevated and cell not in board.sunken]
+
+
 def _deck_problems(section: str, cards, board_of, sizes: dict[str, int]) -> list[str]:
     """One section's location cards: each on a board with the nine tiles (board -> tile
     size), its squares inside its tile, two sides of one type at most to a tile, and enough
@@ -572,7 +583,7 @@ def _deck_problems(section: str, cards, board_of, sizes: dict[str, int]) -> list
             problems.append(f"{section}.{card.code}: no board '{board}' with the nine tiles {sorted(POSITION_CODES)}")
             continue
         size = sizes[board]
-        cells = [c for field in ("blocking", "obstructed", "water", "containers", "salvage")
+        cells = [c for field in ("blocking", "obstructed", "water", "containers", "salvage", "elevated", "sunken")
                  for c in getattr(card, field, [])]
         problems += [f"{section}.{card.code}: {c} is off its {size}x{size} tile" for c in cells
                      if max(cell_xy(c)) >= size]
@@ -661,10 +672,8 @@ def _cross_check(pack: Pack) -> list[str]:
         if bool(board.home) != bool(board.base):
             problems.append(f"surfaces.{board.code}: a home surface needs its base, and only a home surface has one")
         off_board(board.doorways, board.width, board.height, f"surfaces.{board.code}")
-        problems += _doorway_problems(f"surfaces.{board.code}", board)
-        for cell in board.steps:
-            if cell not in board.elevated and cell not in board.sunken:
-                problems.append(f"surfaces.{board.code}: steps at {cell}, which is neither elevated nor sunken")
+        where = f"surfaces.{board.code}"
+        problems += _doorway_problems(where, board) + _steps_problems(where, board)
         for location in board.locations:
             off_board([location.from_, location.to], board.width, board.height,
                       f"surfaces.{board.code}.locations.{location.code}")
