@@ -32,7 +32,7 @@ from engine.renegades.campaign_state import (Campaign, Captain, Hand, Mission, c
                                              to_json)
 from engine.renegades import energy
 from engine.renegades.content import FACTIONS, Pack, load_pack
-from engine.renegades.setup import MODES, _default_crew, _ship_for, stations_for
+from engine.renegades.setup import MODES, _default_crew, _ship_for, check_world_cards, stations_for
 from engine.renegades.shore_leave import (on_buy, on_crew, on_done, on_ransom, on_recharge, on_recruit, on_sell,
                                           on_train, on_turn, open_shore_leave, require_phase, sale_price)  # noqa: F401
 
@@ -73,8 +73,7 @@ def new_campaign(config: dict[str, Any], seed: int) -> Campaign:
     specs = config.get("players") or []
     if not 1 <= len(specs) <= 4:
         raise RuleError("A Renegades campaign is for one to four players.")
-    if config.get("quick") and int(config.get("world_cards", 6)) not in (5, 6):
-        raise RuleError("The quicker game plays with 5 or 6 world cards.")
+    check_world_cards(pack, bool(config.get("quick")), int(config.get("world_cards", 6)))
     dice = Dice.seeded(seed)
     campaign = Campaign(pack=pack_ref(pack.path), seed=seed, dice=dice, title=title, planned=planned, mode=mode,
                         captains=[], tier=int(config.get("tier", 1)), world_cards=int(config.get("world_cards", 6)),

@@ -45,9 +45,7 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         raise RuleError("Renegades is for one to four players.")
     quick = bool(config.get("quick"))
     world_cards = int(config.get("world_cards", 6))
-    fewest, most = (5, 6) if quick else (6, min(10, len(pack.world_events)))
-    if not fewest <= world_cards <= most:
-        raise RuleError(f"Play with {fewest} to {most} world cards{' in the quicker game' if quick else ''}.")
+    check_world_cards(pack, quick, world_cards)
     tier = int(config.get("tier", 1))
     if tier not in (1, 2, 3):
         raise RuleError("The tier is 1, 2 or 3.")
@@ -83,6 +81,14 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         rules.begin_round(state)
     rules.run(state)
     return state
+
+
+def check_world_cards(pack: Pack, quick: bool, count: int) -> None:
+    """The timed game's world deck: 6 to 10 cards (no more than the pack has), or 5 or 6 in
+    the quicker game (N57). RuleError otherwise."""
+    fewest, most = (5, 6) if quick else (6, min(10, len(pack.world_events)))
+    if not fewest <= count <= most:
+        raise RuleError(f"Play with {fewest} to {most} world cards{' in the quicker game' if quick else ''} (N57).")
 
 
 def _stock_armories(state: GameState, pack: Pack, campaign: Any) -> None:
