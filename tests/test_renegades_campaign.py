@@ -76,6 +76,9 @@ def test_a_campaign_starts_with_five_crew_and_the_starting_armory():
     ({"missions": 2}, "three, four or five"),
     ({"missions": 6}, "three, four or five"),
     ({"title": "nowhere"}, "campaign title is one of"),
+    ({"boards": "drawn"}, "Boards are fixed or built"),
+    ({"world_cards": 12}, "Play with 6 to 10 world cards"),
+    ({"quick": True, "world_cards": 8}, "Play with 5 to 6 world cards in the quicker game"),
     ({"players": [{"seat": "p1", "crew": ["VESK", "TALLO", "RHEE", "MOTT", "GRUND", "KAIRO"]}, TWO[1]]},
      "exactly five crew"),  # N95
     ({"players": [{"seat": "p1", "crew": ["VESK", "KAIRO", "RHEE", "MOTT", "GRUND"]}, TWO[1]]}, "exactly five crew"),
@@ -100,6 +103,12 @@ def test_a_veil_campaign_of_five_plays_both_its_missions_and_reaches_its_race_en
     c, events = played_out("veil", ["renegade", None, "coalition", "renegade", None])
     assert {m.mission for m in c.played} == {"the-ledger", "the-spore-bloom"} and len(c.played) == 5
     assert c.phase == "over" and c.ending["kind"] == "race" and events[-1]["type"] == "epic_ending"
+
+
+def test_every_mission_of_a_built_boards_campaign_is_played_on_built_boards():
+    c = launched(new(title="veil", boards="built"))
+    game = rules.new_game(cp.mission_config(c), c.mission_seed)
+    assert game.surface_layout["c"] == PACK.missions[c.current].center and game.orbit_layout
 
 
 def test_a_title_no_mission_bears_is_refused(tmp_path):

@@ -69,8 +69,7 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         for _ in state.players:
             _launch(state, pack, _ship_for(pack, "coalition", None, taken_ships), None, None)
     boards = config.get("boards", "fixed")
-    if boards not in BOARDS:
-        raise RuleError(f"Boards are {' or '.join(BOARDS)}, not '{boards}'.")
+    check_boards(boards)
     _deal(state, pack, config.get("mission"), world_cards, boards == "built")
     _stock_armories(state, pack, config.get("campaign"))
     missions.set_up(state, pack)
@@ -89,6 +88,12 @@ def check_world_cards(pack: Pack, quick: bool, count: int) -> None:
     fewest, most = (5, 6) if quick else (6, min(10, len(pack.world_events)))
     if not fewest <= count <= most:
         raise RuleError(f"Play with {fewest} to {most} world cards{' in the quicker game' if quick else ''} (N57).")
+
+
+def check_boards(boards: str) -> None:
+    """Fixed boards, or both built from location cards (N124). RuleError otherwise."""
+    if boards not in BOARDS:
+        raise RuleError(f"Boards are {' or '.join(BOARDS)}, not '{boards}'.")
 
 
 def _stock_armories(state: GameState, pack: Pack, campaign: Any) -> None:
