@@ -135,7 +135,9 @@ def main():
                           ("4 players, 10 world cards", {"players": [{"seat": f"p{i}"} for i in range(1, 5)],
                                                          "world_cards": 10}),
                           ("the quicker game (landed from the start), versus",
-                           {"players": [{"seat": "p1"}, {"seat": "p2"}], "quick": True})):
+                           {"players": [{"seat": "p1"}, {"seat": "p2"}], "quick": True}),
+                          ("boards built from location cards, versus",
+                           {"players": [{"seat": "p1"}, {"seat": "p2"}], "boards": "built"})):
         times, commands, surface = time_renegades_games(games, config)
         print(f"complete random Renegades game (orbit and surface), {label}: median "
               f"{statistics.median(times) * 1e3:.1f} ms, p95 {p95(times) * 1e3:.1f} ms, "

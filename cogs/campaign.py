@@ -122,8 +122,8 @@ class Campaigns(commands.Cog):
                                              type=discord.ChannelType.public_thread)
         try:
             update = await self.desk.create(players=players, title=title, missions=missions, mode=engine_mode,
-                                            quick=quick, boards=boards, creator=interaction.user.id, guild_id=interaction.guild_id,
-                                            channel_id=channel.id, thread_id=thread.id)
+                                            quick=quick, boards=boards, creator=interaction.user.id,
+                                            guild_id=interaction.guild_id, channel_id=channel.id, thread_id=thread.id)
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
             return
