@@ -173,6 +173,16 @@ def make_bot(config: Config, *, clock: Optional[Callable[[], float]] = None) -> 
     return (ReadyRoom if config.shard_count is None else ShardedReadyRoom)(config, clock=clock)
 
 
+def _renegades_options(args: argparse.Namespace) -> dict:
+    """The Renegades set-up asked for on the command line (empty: the defaults)."""
+    options: dict = {"quick": True} if args.quick else {}
+    if args.boards != "fixed":
+        options["boards"] = args.boards
+    if args.world_cards is not None:
+        options["world_cards"] = args.world_cards
+    return options
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     """Run the bot, or local play with --local."""
     parser = argparse.ArgumentParser(description="Ready Room: a game master for Star Trek: Away Missions")
@@ -181,7 +191,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--pictures", default="pictures", help="local: folder for board and dice pictures")
     parser.add_argument("--seed", type=int, default=None, help="local: dice seed, for a repeatable game")
     parser.add_argument("--ruleset", default="awaymissions", choices=sorted(RULESETS),
-                        help="local: the game to play (renegades: orbit only, text only, for now)")
+                        help="local: the game to play (renegades: see --quick, --boards, --world-cards)")
     parser.add_argument("--commander", help="local: your alternative commander (e.g. LINDQ)")
     parser.add_argument("--swap", action="append", default=[], metavar="OLD=NEW",
                         help="local: swap a mission specialist of your team (repeatable)")
@@ -193,6 +203,12 @@ def main(argv: Optional[list[str]] = None) -> int:
                         help="local: how hard the computer opponent thinks (default normal)")
     parser.add_argument("--explain", action="store_true",
                         help="local: after each computer move, its 3 best candidates and estimated win rates")
+    parser.add_argument("--quick", action="store_true",
+                        help="local Renegades: the quicker game, every ship starting docked on the mission planet")
+    parser.add_argument("--boards", choices=("fixed", "built"), default="fixed",
+                        help="local Renegades: the fixed boards, or both built from location cards")
+    parser.add_argument("--world-cards", type=int, default=None,
+                        help="local Renegades: world cards, the game's timer (6-10; 5 or 6 with --quick)")
     args = parser.parse_args(argv)
     try:
         config = Config.from_env()
@@ -205,7 +221,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         return asyncio.run(play_local(config.database, args.pictures, hotseat=args.hotseat, seed=args.seed,
                                       commander=args.commander, swaps=args.swap, ruleset=args.ruleset,
                                       players=args.players, teams=args.mode == "teams", level=args.level,
-                                      explain=args.explain))
+                                      explain=args.explain, options=_renegades_options(args)))
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2

@@ -1,6 +1,6 @@
 """Engine timings on this machine: legal_commands, one attack resolution, complete games.
 
-    python benchmarks/engine_bench.py [GAMES]
+    python benchmarks/engine_bench.py [GAMES] [renegades]    (renegades: only the Renegades games)
 
 Prints medians (and p95) in microseconds or milliseconds. Not a test: nothing fails here.
 """
@@ -109,7 +109,14 @@ def time_line_of_sight():
 
 
 def main():
+    """engine_bench.py [GAMES] [renegades]: every timing, or with `renegades` only Renegades games."""
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+    if "renegades" not in sys.argv[2:]:
+        time_away_missions(games)
+    time_renegades(games)
+
+
+def time_away_missions(games):
     time_line_of_sight()
     legal = time_legal_commands()
     print(f"legal_commands: median {statistics.median(legal) * 1e6:.0f} us, p95 {p95(legal) * 1e6:.0f} us")
@@ -130,12 +137,16 @@ def main():
     print(f"4-player game / 2-player game (medians): {medians['4 players, boards placed'] / two:.2f}x; "
           f"2 vs 2: {medians['2 vs 2, boards placed'] / two:.2f}x (target: under 4x)")
 
+
+def time_renegades(games):
     for label, config in (("Coalition against Renegades", {"players": [{"seat": "p1"}, {"seat": "p2"}]}),
                           ("solo against NPC Coalition ships", {"mode": "coop", "players": [{"seat": "p1"}]}),
                           ("4 players, 10 world cards", {"players": [{"seat": f"p{i}"} for i in range(1, 5)],
                                                          "world_cards": 10}),
                           ("the quicker game (landed from the start), versus",
-                           {"players": [{"seat": "p1"}, {"seat": "p2"}], "quick": True})):
+                           {"players": [{"seat": "p1"}, {"seat": "p2"}], "quick": True}),
+                          ("boards built from location cards, versus",
+                           {"players": [{"seat": "p1"}, {"seat": "p2"}], "boards": "built"})):
         times, commands, surface = time_renegades_games(games, config)
         print(f"complete random Renegades game (orbit and surface), {label}: median "
               f"{statistics.median(times) * 1e3:.1f} ms, p95 {p95(times) * 1e3:.1f} ms, "

@@ -96,11 +96,13 @@ class Campaigns(commands.Cog):
     @app_commands.describe(title="The campaign title: which missions count and which epic ending awaits",
                            missions="Missions agreed (3 to 5)", mode="Players at the table",
                            opponent="The other player (co-op partner, or the Coalition player)",
-                           quick="Every mission the quicker game: ships start docked on the mission planet")
+                           quick="Every mission the quicker game: ships start docked on the mission planet",
+                           boards="Every mission's boards: the fixed ones, or built from location cards")
     async def new(self, interaction: discord.Interaction, title: TITLES,
                   missions: app_commands.Range[int, 3, 5] = 3,
                   mode: Literal["solo", "co-op", "coalition vs renegades"] = "coalition vs renegades",
-                  opponent: Optional[discord.Member] = None, quick: bool = False) -> None:
+                  opponent: Optional[discord.Member] = None, quick: bool = False,
+                  boards: Literal["fixed", "built"] = "fixed") -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await present.reply(interaction, "Start campaigns in a server text channel (not a thread or DM).")
@@ -120,8 +122,8 @@ class Campaigns(commands.Cog):
                                              type=discord.ChannelType.public_thread)
         try:
             update = await self.desk.create(players=players, title=title, missions=missions, mode=engine_mode,
-                                            quick=quick, creator=interaction.user.id, guild_id=interaction.guild_id,
-                                            channel_id=channel.id, thread_id=thread.id)
+                                            quick=quick, boards=boards, creator=interaction.user.id,
+                                            guild_id=interaction.guild_id, channel_id=channel.id, thread_id=thread.id)
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
             return

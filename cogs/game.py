@@ -31,7 +31,9 @@ class Game(commands.Cog):
                            computer="Play against the computer at this level (it moves at once)",
                            ruleset="The game: Away Missions, or Renegades (modes solo, co-op, coalition vs renegades)",
                            mission="Renegades: the mission to play (empty: dealt at random)",
-                           quick="Renegades: the quicker game, every ship starting docked on the mission planet")
+                           quick="Renegades: the quicker game, every ship starting docked on the mission planet",
+                           boards="Renegades: the fixed boards, or both built from location cards",
+                           world_cards="Renegades: world cards, the game's timer (6-10; 5 or 6 in the quicker game)")
     @app_commands.autocomplete(mission=renegades.complete_mission)
     async def new(self, interaction: discord.Interaction,
                   mode: Literal["2 players", "3 players", "4 players", "2 vs 2",
@@ -41,7 +43,8 @@ class Game(commands.Cog):
                   remind_hours: Optional[app_commands.Range[float, 0.1, 720.0]] = None,
                   computer: Optional[Literal["easy", "normal", "hard"]] = None,
                   ruleset: Literal["awaymissions", "renegades"] = "awaymissions",
-                  mission: Optional[str] = None, quick: bool = False) -> None:
+                  mission: Optional[str] = None, quick: bool = False, boards: Literal["fixed", "built"] = "fixed",
+                  world_cards: Optional[app_commands.Range[int, 5, 10]] = None) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await present.reply(interaction, "Start games in a server text channel (not a thread or DM).")
@@ -53,17 +56,19 @@ class Game(commands.Cog):
             await present.reply(interaction, "Invite a person or play the computer, not both.")
             return
         if ruleset == "renegades" or mode in renegades.MODES:
-            refused = renegades.refusal(ruleset, mission)
+            refused = renegades.refusal(ruleset, mission, quick, world_cards)
             if lobby.MODES.get(mode):
                 refused = f"{mode} is an Away Missions table; Renegades modes are solo, co-op and coalition vs renegades."
             if refused:
                 await present.reply(interaction, refused)
                 return
             await renegades.new(self.bot, interaction, channel, mode, opponent,
-                                None if remind_hours is None else remind_hours * 3600, mission, quick, computer)
+                                None if remind_hours is None else remind_hours * 3600,
+                                renegades.game_options(mode, mission, quick, boards, world_cards), computer)
             return
-        if mission is not None or quick:
-            await present.reply(interaction, "Mission and quick are Renegades options: choose ruleset renegades.")
+        if mission is not None or quick or boards != "fixed" or world_cards is not None:
+            await present.reply(interaction, "Mission, quick, boards and world cards are Renegades options: "
+                                             "choose ruleset renegades.")
             return
         table = lobby.MODES[mode]
         if table and (opponent is not None or lobby.layout_problem(mode, layout)):

@@ -3,10 +3,11 @@
 Solo starts at once: your Renegade ship against an NPC Coalition ship. Co-op seats
 two Renegade players against as many NPC Coalition ships; Coalition vs Renegades seats
 a Renegade (the creator) and a Coalition player. With `computer`, the computer crew
-(engine/opponent/renegades.py) takes the second seat and the game starts at once. The game itself is played like any
-other: the table message, the private "Your move" panel, legal choices only. `mission`
-picks one of the pack's missions (autocompleted; empty: dealt at random) and `quick` plays
-the quicker game, every ship starting docked on the mission planet.
+(engine/opponent/renegades.py) takes the second seat and the game starts at once. The
+game itself is played like any other: the table message, the private "Your move" panel, legal choices only. `mission`
+picks one of the pack's missions (autocompleted; empty: dealt at random), `quick` plays
+the quicker game, every ship starting docked on the mission planet, `boards` builds both
+boards from location cards, and `world_cards` sets the timer (6-10; 5 or 6 when quick).
 """
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ import discord
 from discord import app_commands
 
 from cogs import buttons, present
+from engine.errors import RuleError
 from engine.renegades.content import Pack
+from engine.renegades.setup import check_world_cards
 from engine.service import GameInfo, ServiceError
 from engine.service.rulesets import RENEGADES
 
@@ -46,13 +49,19 @@ async def complete_mission(interaction: discord.Interaction, current: str) -> li
             for code, m in pack().missions.items() if typed in code or typed in m.name.lower()][:25]
 
 
-def refusal(ruleset: str, mission: Optional[str] = None) -> Optional[str]:
+def refusal(ruleset: str, mission: Optional[str] = None, quick: bool = False,
+            world_cards: Optional[int] = None) -> Optional[str]:
     """Why /game new cannot open this Renegades game, or None."""
     if ruleset != RENEGADES.name:
         return "Solo, co-op and coalition vs renegades are Renegades modes: choose ruleset renegades."
     if mission is not None and mission_code(mission) is None:
         known = ", ".join(f"{m.name} ({code})" for code, m in pack().missions.items())
         return f"No mission '{mission[:80]}' in the Renegades pack. Missions: {known}."
+    if world_cards is not None:
+        try:
+            check_world_cards(pack(), quick, world_cards)
+        except RuleError as problem:
+            return str(problem)
     return None
 
 
@@ -98,23 +107,27 @@ def crew_text(faction: str) -> str:
             "dealt when the game starts; crew may change stations at the start of each of your ship's turns.")
 
 
-def game_options(mode: str, mission: Optional[str], quick: bool) -> dict:
-    """The service options of a new Renegades game (mission already checked by refusal)."""
+def game_options(mode: str, mission: Optional[str] = None, quick: bool = False, boards: str = "fixed",
+                 world_cards: Optional[int] = None) -> dict:
+    """The service options of a new Renegades game (already checked by refusal)."""
     engine_mode, seats = MODES.get(mode, MODES[DEFAULT_MODE])
     options = {"mode": engine_mode, "seats": seats}
     if mission is not None:
         options["mission"] = mission_code(mission)
     if quick:
         options["quick"] = True
+    if boards != "fixed":
+        options["boards"] = boards
+    if world_cards is not None:
+        options["world_cards"] = world_cards
     return options
 
 
 async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: discord.TextChannel, mode: str,
-              opponent: Optional[discord.Member], remind_after: Optional[float], mission: Optional[str] = None,
-              quick: bool = False, computer: Optional[str] = None) -> None:
+              opponent: Optional[discord.Member], remind_after: Optional[float], options: dict,
+              computer: Optional[str] = None) -> None:
     """/game new ruleset:renegades: a thread, the lobby (or, solo or against the computer
-    crew, the first table at once)."""
-    options = game_options(mode, mission, quick)
+    crew, the first table at once); `options` from game_options."""
     seats = options["seats"]
     if seats == 1 and (opponent is not None or computer is not None):
         await present.reply(interaction, "Solo is you against the NPC Coalition: leave the opponent and the "

@@ -2,6 +2,8 @@
 /campaign continue launches a mission game there, its end opens shore leave with one ping
 per player, shore leave is done privately, the roster shows what carried over, and
 /campaign abandon ends it all."""
+import json
+
 from tests.discord_harness import FakeDiscord, choose, open_panel, thread_of, user
 from tests.test_discord_game import PlayByPost
 
@@ -93,14 +95,16 @@ async def test_a_campaign_from_new_to_its_second_mission(monkeypatch, tmp_path):
 
 
 async def test_a_quick_solo_campaign_launches_its_missions_landed_on_the_planet(monkeypatch, tmp_path):
+    """quick:True, and boards:built: every mission's boards built from location cards (N124)."""
     async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
-        await fake.dispatch(fake.slash(ANN, "campaign new", title="ember", mode="solo", quick=True))
+        await fake.dispatch(fake.slash(ANN, "campaign new", title="ember", mode="solo", quick=True, boards="built"))
         thread = thread_of(fake)
         assert "3 missions (the quicker game)" in fake.in_channel(thread)[-1]["content"]
         await fake.dispatch(fake.slash(ANN, "campaign continue", thread))
         game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
         view = await fake.bot.service.view(game_id)
         assert view["phase"] == "landing"  # the quicker game: no flight to the planet
+        assert json.loads((await fake.bot.service.db.game(game_id)).state)["surface_layout"]["c"] == "pump-house"
         assert all(s.get("docked") for s in view["ships"].values() if s.get("kind") == "ship")
         opening = fake.in_channel(thread)[-1]
         assert [a["filename"] for a in opening["attachments"]] == ["board.png", "surface.png"]  # NPCs landed

@@ -233,3 +233,29 @@ async def test_the_computer_crew_flies_the_other_ship_at_once(monkeypatch, tmp_p
         for request in fake.sent:
             if request.json and "allowed_mentions" in request.json:
                 assert not any(is_computer(int(u)) for u in request.json["allowed_mentions"].get("users", []))
+
+
+async def test_built_boards_and_world_cards_are_offered_and_bad_combinations_refused(monkeypatch, tmp_path):
+    """/game new boards:built builds both boards from location cards (N124, N127); world cards
+    are 6-10, 5 or 6 in the quicker game (N57); Renegades options on an Away Missions table
+    and bad counts are refused before any thread opens."""
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        for refused, said in (
+                (fake.slash(ANN, "game new", boards="built"), "Renegades options"),
+                (fake.slash(ANN, "game new", world_cards=6), "Renegades options"),
+                (fake.slash(ANN, "game new", ruleset="renegades", quick=True, world_cards=8),
+                 "Play with 5 to 6 world cards in the quicker game"),
+                (fake.slash(ANN, "game new", ruleset="renegades", mode="solo", world_cards=5),
+                 "Play with 6 to 10 world cards")):
+            await fake.dispatch(refused)
+            assert said in fake.original(refused)["content"]
+        assert not any(c.get("parent_id") for c in fake.channels.values())  # no thread opened
+        await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="solo", boards="built",
+                                       mission="the-ledger", quick=True, world_cards=5))
+        thread = thread_of(fake)
+        game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
+        state = json.loads((await fake.bot.service.db.game(game_id)).state)
+        assert state["surface_layout"]["c"] == "records-vault" and state["orbit_layout"]
+        assert len(state["world_deck"]) == 5 and state["phase"] == "landing"
+        view = await fake.bot.service.view(game_id)
+        assert view["surface"]["tiles"][4]["name"] == "The Records Vault"

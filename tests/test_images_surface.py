@@ -335,3 +335,16 @@ def test_a_grenade_blast_is_on_the_dice_board_and_its_throw_on_the_board(view): 
     throw = {"type": "grenade", "crew": thrower, "grenade": "flash-grenade", "cell": "F10", "reach": 4, "victims": []}
     assert surface.render_surface(view, [throw]) != surface.render_surface(view)
     assert any("threw a grenade at F10" in line for line in surface.footer_lines(view, [throw], {}, {}))
+
+
+def test_a_built_boards_raised_and_sunken_ground_and_steps_are_drawn():
+    """N128: the levels a built board's location cards bring show like the fixed board's."""
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "mission": "the-reactor-core",
+                            "boards": "built"}, 1)
+    view = rules.view_for(state, None)
+    assert view["surface"]["elevated"] == ["A10", "A9", "B10", "B9"] and view["surface"]["sunken"] == ["C5", "C6", "C7"]
+    image, frame = pixels(surface.render_surface(view)), frame_of(view)
+    for square, rim in (("A9", HAZARD), ("C6", MOVE_MARK)):
+        left, top, _, _ = frame.box(square)
+        assert image.getpixel((round(left + 3), round(top + frame.cell / 2))) == rim
+    assert at(image, frame, "B10") == INK and at(image, frame, "C5") == INK  # the steps' middle bar

@@ -14,6 +14,20 @@ from engine.renegades.ground import ground_of
 PACK = content.load_pack("content/renegades")
 
 
+def _pack_with(tmp_path, old, new, file="cards.yaml"):
+    """The pack with `old` replaced by `new` in `file`: its problems when loaded (none: [])."""
+    folder = tmp_path / "pack"
+    shutil.copytree("content/renegades", folder)
+    path = folder / file
+    assert old in path.read_text()
+    path.write_text(path.read_text().replace(old, new, 1))
+    try:
+        content.load_pack(str(folder))
+    except PackError as refused:
+        return refused.problems
+    return []
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_a_dealt_layout_has_the_centre_card_and_one_card_of_each_tile_in_every_position(seed):
     layout = deal_layout(PACK, "veyra-outpost", "pump-house", Dice.seeded(seed))
@@ -64,16 +78,15 @@ def test_too_few_location_cards_cannot_build_a_board():
     ("doorways: [A2, D2], containers: [B2]", "doorways: [A2, C1], containers: [B2]",
      "the doorway C1 is not set in a wall"),
     ("doorways: [E6, H6]", "doorways: [E6, F6]", "the doorway F6 must be an open square"),
+    ("containers: [D4], elevated: [C1, D1, C2, D2], steps: [C2]", "containers: [D4], elevated: [C1, D1], steps: [C2]",
+     "steps at C2, which is neither elevated nor sunken"),  # N128
+    ("containers: [D4], elevated: [C1, D1, C2, D2]", "containers: [D4], elevated: [A1, C1, D1, C2, D2]",
+     "A1 is the corner's dock and must stay open ground"),
+    ("sunken: [B3, C3, D3]", "sunken: [B3, C3, E3]", "E3 is off its 4x4 tile"),
 ])
 def test_bad_location_cards_are_refused_saying_where(tmp_path, old, new, problem):
-    folder = tmp_path / "bad"
-    shutil.copytree("content/renegades", folder)
-    boards = folder / "boards.yaml"
-    assert old in boards.read_text()
-    boards.write_text(boards.read_text().replace(old, new, 1))
-    with pytest.raises(PackError) as refused:
-        content.load_pack(str(folder))
-    assert any(problem in p for p in refused.value.problems), refused.value.problems
+    problems = _pack_with(tmp_path, old, new, "boards.yaml")
+    assert any(problem in p for p in problems), problems
 
 
 @pytest.mark.parametrize("layout", [(), (("c", "pump-house"),)])
@@ -100,14 +113,59 @@ def test_a_built_orbital_board_keeps_its_planets_and_launch_squares_clear(seed):
                                                               for code in board.locations]
 
 
-def test_a_mission_naming_a_centre_card_keeps_its_guards_and_parameter_on_that_tile(tmp_path):
-    folder = tmp_path / "bad"
-    shutil.copytree("content/renegades", folder)
-    cards = folder / "cards.yaml"
-    text = cards.read_text()
-    old = "guards: [{villain: DRONE, cell: K3}]}"
-    assert old in text
-    cards.write_text(text.replace(old, "guards: [{villain: DRONE, cell: K3}], center: pump-house}", 1))
-    with pytest.raises(PackError) as refused:
-        content.load_pack(str(folder))
-    assert any("K3, K2 off the centre tile E5-H8" in p for p in refused.value.problems), refused.value.problems
+def test_a_mission_keeps_its_guards_and_parameter_on_its_centre_tile_on_a_built_board(tmp_path):
+    """N127: a mission whose fixed squares lie off the centre needs its squares on a built board."""
+    problems = _pack_with(tmp_path, "center: records-vault, built: {cell: G6, guards: [{villain: DRONE, cell: F7}]}",
+                          "center: records-vault")
+    assert any("K3, K2 off the centre tile E5-H8" in p and "`built`" in p for p in problems), problems
+
+
+def test_the_built_squares_of_a_mission_are_open_on_its_centre_card(tmp_path):
+    problems = _pack_with(tmp_path, "built: {cell: G6,", "built: {cell: F5,")
+    assert any("F5 is not open on 'records-vault'" in p for p in problems), problems
+
+
+def test_every_mission_names_its_centre_card(tmp_path):
+    problems = _pack_with(tmp_path, "center: records-vault, built", "built")
+    assert any("center" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("mission", sorted(PACK.missions))
+@pytest.mark.parametrize("seed", range(5))
+def test_every_mission_of_the_pack_is_played_on_built_boards(mission, seed):
+    """N124, N127: the mission's centre card in the centre, its parameter and guards on it."""
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "mission": mission, "boards": "built"}, seed)
+    spec, ground = PACK.missions[mission], Game(state).ground
+    cell, guards = spec.placement(built=True)
+    assert state.surface_layout["c"] == spec.center and ground.tile_of(cell) == "c"
+    assert sorted(f.cell for f in state.figures.values()) == sorted(g.cell for g in guards)
+    assert all(ground.tile_of(g.cell) == "c" for g in guards)
+    if spec.parameter.kind == "container":
+        assert state.containers[cell] == "mission-parameter"
+    else:
+        assert state.objective.cell == cell and cell not in ground.blocking
+
+
+def test_a_built_board_has_the_levels_of_its_cards_turned_to_their_positions():
+    """N128: Landing Apron's raised corner (A1 its dock) at the south-west, Vent Fields' pit
+    turned to the west side; steps where the cards put them, ledges between the levels."""
+    layout = (("c", "pump-house"), ("sw", "landing-apron"), ("w", "vent-fields"), ("nw", "slag-heaps"),
+              ("n", "pylon-row"), ("ne", "broken-dome"), ("e", "assay-sheds"), ("s", "ore-conveyors"),
+              ("se", "tailings-pond"))
+    ground = ground_of("content/renegades", "veyra-outpost", layout)
+    assert {c for c, level in ground.level.items() if level == 1} == {"A9", "B9", "A10", "B10"}
+    assert {c for c, level in ground.level.items() if level == -1} == {"C5", "C6", "C7"}
+    assert ground.steps == {"B10", "C5"}
+    assert not ground.on_foot("C9", "B9") and ground.on_foot("C9", "B10") and ground.on_foot("D4", "C5")
+    assert ground.at_edge("D6") and not ground.at_edge("A8")
+
+
+@pytest.mark.parametrize("mission, low", [("the-reactor-core", True), ("the-ledger", True),
+                                          ("the-spore-bloom", False)])
+def test_a_built_tile_has_its_cards_ceiling(mission, low):
+    """N128, N108: the Pump House and the Records Vault keep giants out, the Spore Hollow is open."""
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "mission": mission, "boards": "built"}, 2)
+    ground = Game(state).ground
+    assert ground.low == (frozenset(ground.tile_cells("c")) if low else frozenset())
+    assert ground.tiles["c"].ceiling == ("low" if low else "open")
+

@@ -2,6 +2,7 @@
 surface too), every shore leave step, prisoners, and the three epic endings (rulings
 N80-N89, N95-N96)."""
 import random
+import shutil
 
 import msgspec
 import pytest
@@ -76,7 +77,9 @@ def test_a_campaign_starts_with_five_crew_and_the_starting_armory():
     ({"missions": 2}, "three, four or five"),
     ({"missions": 6}, "three, four or five"),
     ({"title": "nowhere"}, "campaign title is one of"),
-    ({"title": "veil"}, "No mission of the pack bears"),
+    ({"boards": "drawn"}, "Boards are fixed or built"),
+    ({"world_cards": 12}, "Play with 6 to 10 world cards"),
+    ({"quick": True, "world_cards": 8}, "Play with 5 to 6 world cards in the quicker game"),
     ({"players": [{"seat": "p1", "crew": ["VESK", "TALLO", "RHEE", "MOTT", "GRUND", "KAIRO"]}, TWO[1]]},
      "exactly five crew"),  # N95
     ({"players": [{"seat": "p1", "crew": ["VESK", "KAIRO", "RHEE", "MOTT", "GRUND"]}, TWO[1]]}, "exactly five crew"),
@@ -88,6 +91,35 @@ def test_a_campaign_starts_with_five_crew_and_the_starting_armory():
 def test_a_campaign_that_cannot_be_played_is_refused(config, match):
     with pytest.raises(RuleError, match=match):
         new(**config)
+
+
+@pytest.mark.parametrize("title, missions", [
+    ("ember", ["the-courier", "the-reactor-core"]), ("tide", ["the-courier"]),
+    ("veil", ["the-ledger", "the-spore-bloom"])])  # N126: the Ledger and the Spore Bloom bear Beyond the Veil
+def test_every_campaign_title_deals_the_missions_bearing_it(title, missions):
+    assert sorted(new(title=title).deck) == missions
+
+
+def test_a_veil_campaign_of_five_plays_both_its_missions_and_reaches_its_race_ending():  # N80, N126
+    c, events = played_out("veil", ["renegade", None, "coalition", "renegade", None])
+    assert {m.mission for m in c.played} == {"the-ledger", "the-spore-bloom"} and len(c.played) == 5
+    assert c.phase == "over" and c.ending["kind"] == "race" and events[-1]["type"] == "epic_ending"
+
+
+def test_every_mission_of_a_built_boards_campaign_is_played_on_built_boards():
+    c = launched(new(title="veil", boards="built"))
+    game = rules.new_game(cp.mission_config(c), c.mission_seed)
+    assert game.surface_layout["c"] == PACK.missions[c.current].center and game.orbit_layout
+
+
+def test_a_title_no_mission_bears_is_refused(tmp_path):
+    folder = tmp_path / "pack"
+    shutil.copytree("content/renegades", folder)
+    cards = folder / "cards.yaml"
+    assert cards.read_text().count("campaigns: [veil]") == 2
+    cards.write_text(cards.read_text().replace("campaigns: [veil]", "campaigns: []"))
+    with pytest.raises(RuleError, match="No mission of the pack bears the title Beyond the Veil"):
+        new(title="veil", pack=str(folder))
 
 
 # --- a mission out and back ---------------------------------------------------------------------------

@@ -127,9 +127,10 @@ def _less(pool: list[str], seen: list[str]) -> list[str]:
 
 def _sealed_parameter(pack: Pack, state: GameState) -> Optional[str]:
     """The container holding the mission parameter, printed on the mission card (public)."""
-    param = pack.missions[state.mission].parameter
+    mission = pack.missions[state.mission]
     obj = state.objective
-    return param.cell if param.kind == "container" and obj is not None and obj.sealed else None
+    cell, _ = mission.placement(built=bool(state.surface_layout))
+    return cell if mission.parameter.kind == "container" and obj is not None and obj.sealed else None
 
 
 def _unseen_bounties(state: GameState, seat: str, shown: dict) -> tuple[list[str], list[str]]:

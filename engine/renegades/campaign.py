@@ -32,7 +32,7 @@ from engine.renegades.campaign_state import (Campaign, Captain, Hand, Mission, c
                                              to_json)
 from engine.renegades import energy
 from engine.renegades.content import FACTIONS, Pack, load_pack
-from engine.renegades.setup import MODES, _default_crew, _ship_for, stations_for
+from engine.renegades.setup import MODES, _default_crew, _ship_for, check_boards, check_world_cards, stations_for
 from engine.renegades.shore_leave import (on_buy, on_crew, on_done, on_ransom, on_recharge, on_recruit, on_sell,
                                           on_train, on_turn, open_shore_leave, require_phase, sale_price)  # noqa: F401
 
@@ -54,7 +54,8 @@ def new_campaign(config: dict[str, Any], seed: int) -> Campaign:
     """A campaign ready for its first mission. RuleError when the config cannot be played.
 
     config: pack, title (a campaign title of the pack), missions (3-5), mode (versus | coop),
-    tier, world_cards, quick (every mission the quicker game, landed from the start),
+    tier, world_cards, quick (every mission the quicker game, landed from the start), boards
+    (fixed, or every mission's boards built from location cards),
     players [{seat, name, faction, ship, crew: [5 codes]}].
     """
     pack = _pack(config.get("pack") or "content/renegades")
@@ -73,12 +74,12 @@ def new_campaign(config: dict[str, Any], seed: int) -> Campaign:
     specs = config.get("players") or []
     if not 1 <= len(specs) <= 4:
         raise RuleError("A Renegades campaign is for one to four players.")
-    if config.get("quick") and int(config.get("world_cards", 6)) not in (5, 6):
-        raise RuleError("The quicker game plays with 5 or 6 world cards.")
+    check_world_cards(pack, bool(config.get("quick")), int(config.get("world_cards", 6)))
+    check_boards(config.get("boards", "fixed"))
     dice = Dice.seeded(seed)
     campaign = Campaign(pack=pack_ref(pack.path), seed=seed, dice=dice, title=title, planned=planned, mode=mode,
                         captains=[], tier=int(config.get("tier", 1)), world_cards=int(config.get("world_cards", 6)),
-                        quick=bool(config.get("quick")))
+                        quick=bool(config.get("quick")), boards=config.get("boards", "fixed"))
     taken: set[str] = set()
     ships: set[str] = set()
     for index, spec in enumerate(specs):
@@ -134,7 +135,7 @@ def mission_config(campaign: Campaign) -> dict[str, Any]:
                 "ship_upgrades": list(c.ship_upgrades)} for c in campaign.captains]
     carried = {c.seat: {"armory": energy.flying(c)} for c in campaign.captains}
     return {"pack": campaign.pack, "mode": campaign.mode, "tier": campaign.tier, "world_cards": campaign.world_cards,
-            "quick": campaign.quick, "mission": campaign.current, "players": players,
+            "quick": campaign.quick, "boards": campaign.boards, "mission": campaign.current, "players": players,
             "campaign": {"title": campaign.title, "mission": len(campaign.played) + 1, "carried": carried}}
 
 

@@ -76,6 +76,7 @@ class Campaign(_Data):
     tier: int = 1
     world_cards: int = 6
     quick: bool = False  # every mission is the quicker game (N57)
+    boards: str = "fixed"  # every mission's boards: fixed, or built from location cards (N124)
     phase: str = "briefing"  # see PHASES
     version: int = 0
     deck: list[str] = []  # missions bearing the title, hidden order (N80)

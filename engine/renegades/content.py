@@ -224,6 +224,10 @@ class SurfaceLocation(_Schema):
     water: list[Cell] = []
     containers: list[Cell] = []
     doorways: list[Cell] = []  # gaps in a wall: walked through, but shots and scans do not pass (N161)
+    elevated: list[Cell] = []  # raised ground, as on a fixed board (N106, N128)
+    sunken: list[Cell] = []
+    steps: list[Cell] = []
+    ceiling: Literal["open", "high", "low"] = "open"  # the tile's, on a built board (N108, N128)
 
 
 class OrbitLocation(_Schema):
@@ -335,6 +339,14 @@ class Guard(_Schema):
     cell: Cell
 
 
+class BuiltPlacement(_Schema):
+    """Where a mission's parameter lies and its guards stand on a built board, when its
+    fixed board has them off the centre tile (N127)."""
+
+    cell: Cell
+    guards: list[Guard] = []
+
+
 class Mission(_Schema):
     code: Key
     name: str
@@ -343,9 +355,16 @@ class Mission(_Schema):
     story: str
     setup: str
     parameter: Parameter
+    center: Key  # built boards: the surface location card its centre needs (N124)
     surface: Key = "veyra-outpost"
     guards: list[Guard] = []
-    center: Optional[Key] = None  # built boards: the surface location card its centre needs (N124)
+    built: Optional[BuiltPlacement] = None  # its squares on a built board, if not the fixed ones (N127)
+
+    def placement(self, built: bool) -> tuple[str, list[Guard]]:
+        """The parameter's square and the guards on the board in play: fixed, or built (N127)."""
+        if built and self.built is not None:
+            return self.built.cell, self.built.guards
+        return self.parameter.cell, self.guards
 
 
 class WorldEffect(_Schema):
@@ -524,12 +543,11 @@ def _location_problems(pack: "Pack") -> list[str]:
         where = f"surface_locations.{card.code}"
         if len(card.containers) != 1:
             problems.append(f"{where}: a tile has one container, not {len(card.containers)}")
-        problems += _doorway_problems(where, card)
-        if card.type == "corner" and "A1" in card.blocking + card.obstructed + card.water + card.containers:
-            problems.append(f"{where}: A1 is the corner's dock and must stay open")
+        problems += _doorway_problems(where, card) + _steps_problems(where, card)
+        if card.type == "corner" and "A1" in (card.blocking + card.obstructed + card.water + card.containers
+                                             + card.elevated + card.sunken):
+            problems.append(f"{where}: A1 is the corner's dock and must stay open ground")
     for mission in pack.missions.values():
-        if mission.center is None:
-            continue
         card = pack.surface_locations.get(mission.center)
         if card is None or card.type != "center" or card.board != mission.surface:
             problems.append(f"missions.{mission.code}: no centre location card '{mission.center}' of {mission.surface}")
@@ -557,6 +575,12 @@ def _doorway_problems(where: str, board) -> list[str]:
     return problems
 
 
+def _steps_problems(where: str, board) -> list[str]:
+    """N106: steps lie on raised or sunken ground."""
+    return [f"{where}: steps at {cell}, which is neither elevated nor sunken" for cell in board.steps
+            if cell not in board.elevated and cell not in board.sunken]
+
+
 def _deck_problems(section: str, cards, board_of, sizes: dict[str, int]) -> list[str]:
     """One section's location cards: each on a board with the nine tiles (board -> tile
     size), its squares inside its tile, two sides of one type at most to a tile, and enough
@@ -569,7 +593,7 @@ def _deck_problems(section: str, cards, board_of, sizes: dict[str, int]) -> list
             problems.append(f"{section}.{card.code}: no board '{board}' with the nine tiles {sorted(POSITION_CODES)}")
             continue
         size = sizes[board]
-        cells = [c for field in ("blocking", "obstructed", "water", "containers", "salvage")
+        cells = [c for field in ("blocking", "obstructed", "water", "containers", "salvage", "elevated", "sunken")
                  for c in getattr(card, field, [])]
         problems += [f"{section}.{card.code}: {c} is off its {size}x{size} tile" for c in cells
                      if max(cell_xy(c)) >= size]
@@ -593,25 +617,27 @@ def _tile_size(board) -> int:
 
 
 def _centre_problems(mission, card: "SurfaceLocation", board: SurfaceBoard) -> list[str]:
-    """The parameter's container and the guards' squares on the centre card, placed."""
+    """The parameter's container and the guards' squares of a built board (N127) on the
+    centre card, placed."""
     centre = next(loc for loc in board.locations if loc.code == "c")
     x0, y0 = cell_xy(centre.from_)
 
     def placed(cells):
         return {xy_cell(x0 + cell_xy(c)[0], y0 + cell_xy(c)[1]) for c in cells}
     problems = []
+    cell, guards = mission.placement(built=True)
     (cx0, cy0), (cx1, cy1) = cell_xy(centre.from_), cell_xy(centre.to)
-    outside = [cell for cell in [g.cell for g in mission.guards] + [mission.parameter.cell]
-               if not (cx0 <= cell_xy(cell)[0] <= cx1 and cy0 <= cell_xy(cell)[1] <= cy1)]
+    outside = [c for c in [g.cell for g in guards] + [cell]
+               if not (cx0 <= cell_xy(c)[0] <= cx1 and cy0 <= cell_xy(c)[1] <= cy1)]
     if outside:
         problems.append(f"missions.{mission.code}: {', '.join(outside)} off the centre tile "
-                        f"{centre.from_}-{centre.to}, which a built board takes from '{card.code}' (N124)")
-    if mission.parameter.kind == "container" and mission.parameter.cell not in placed(card.containers):
-        problems.append(f"missions.{mission.code}: {mission.parameter.cell} is no container of '{card.code}'")
-    for cell in [g.cell for g in mission.guards] + ([mission.parameter.cell] if mission.parameter.kind != "container"
-                                                     else []):
-        if cell in placed(card.blocking + card.containers):
-            problems.append(f"missions.{mission.code}: {cell} is not open on '{card.code}'")
+                        f"{centre.from_}-{centre.to}, which a built board takes from '{card.code}' (N124); "
+                        "give the mission its squares on a built board (`built`, N127)")
+    if mission.parameter.kind == "container" and cell not in placed(card.containers):
+        problems.append(f"missions.{mission.code}: {cell} is no container of '{card.code}'")
+    for c in [g.cell for g in guards] + ([cell] if mission.parameter.kind != "container" else []):
+        if c in placed(card.blocking + card.containers):
+            problems.append(f"missions.{mission.code}: {c} is not open on '{card.code}'")
     return problems
 
 
@@ -656,10 +682,8 @@ def _cross_check(pack: Pack) -> list[str]:
         if bool(board.home) != bool(board.base):
             problems.append(f"surfaces.{board.code}: a home surface needs its base, and only a home surface has one")
         off_board(board.doorways, board.width, board.height, f"surfaces.{board.code}")
-        problems += _doorway_problems(f"surfaces.{board.code}", board)
-        for cell in board.steps:
-            if cell not in board.elevated and cell not in board.sunken:
-                problems.append(f"surfaces.{board.code}: steps at {cell}, which is neither elevated nor sunken")
+        where = f"surfaces.{board.code}"
+        problems += _doorway_problems(where, board) + _steps_problems(where, board)
         for location in board.locations:
             off_board([location.from_, location.to], board.width, board.height,
                       f"surfaces.{board.code}.locations.{location.code}")
@@ -679,7 +703,8 @@ def _cross_check(pack: Pack) -> list[str]:
             problems.append(f"missions.{mission.code}: no surface board '{mission.surface}'")
         elif mission.parameter.kind == "container" and mission.parameter.cell not in board.containers:
             problems.append(f"missions.{mission.code}: no container on {mission.parameter.cell}")
-        problems += _guard_problems(pack, f"missions.{mission.code}", mission.guards)
+        problems += _guard_problems(pack, f"missions.{mission.code}",
+                                    mission.guards + (mission.built.guards if mission.built else []))
         for title in mission.campaigns:
             if title not in pack.campaigns:
                 problems.append(f"missions.{mission.code}: unknown campaign title '{title}'")

@@ -1,8 +1,9 @@
 """Boards built from location cards (N124): the mission's centre card, then the shuffled
 location cards in order, each to the first free position of its type, the flip side of a
 tile already placed and a card with no free position left discarded. A board's frame
-(size, docks or planets, tile areas) is its fixed board's; the cards bring the terrain,
-the containers or salvage and the tile names, turned to face their position."""
+(size, docks or planets, tile areas) is its fixed board's; the cards bring the terrain
+(raised and sunken ground and steps too, N128), the containers or salvage, the tile names
+and ceilings, turned to face their position."""
 from __future__ import annotations
 
 import functools
@@ -15,7 +16,7 @@ from engine.renegades.content import Orbit, Pack, SurfaceBoard, cell_xy, load_pa
 
 POSITIONS = {"corner": ("nw", "ne", "se", "sw"), "side": ("n", "e", "s", "w"), "center": ("c",)}
 TURNS = {"nw": 0, "n": 0, "c": 0, "ne": 1, "e": 1, "se": 2, "s": 2, "sw": 3, "w": 3}  # quarter turns clockwise
-TERRAIN = ("blocking", "obstructed", "water", "containers", "doorways")
+TERRAIN = ("blocking", "obstructed", "water", "containers", "doorways", "elevated", "sunken", "steps")
 
 
 def deal_layout(pack: Pack, board: str, center: str | None, dice: Dice) -> dict[str, str]:
@@ -76,10 +77,13 @@ def _laid(cards: dict, areas: dict, layout, fields) -> tuple[dict[str, list[str]
 
 @functools.lru_cache(maxsize=64)
 def built_board(pack_path: str, code: str, layout: tuple[tuple[str, str], ...]) -> SurfaceBoard:
-    """The surface board `code` with each tile area taken by its card of `layout`."""
+    """The surface board `code` with each tile area taken by its card of `layout`: the
+    card's terrain, levels (N128) and ceiling."""
     pack = load_pack(pack_path)
     base = pack.surfaces[code]
     terrain, locations = _laid(pack.surface_locations, {loc.code: loc for loc in base.locations}, layout, TERRAIN)
+    cards = {position: pack.surface_locations[card] for position, card in layout}
+    locations = [msgspec.structs.replace(loc, ceiling=cards[loc.code].ceiling) for loc in locations]
     return msgspec.structs.replace(base, locations=locations, **{k: sorted(v) for k, v in terrain.items()})
 
 

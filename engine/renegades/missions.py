@@ -10,15 +10,17 @@ from engine.renegades.state import GameState, Objective
 
 def set_up(state: GameState, pack: Pack) -> None:
     """Fill the containers from the shuffled search items (the parameter in its own
-    container), post the guards, shuffle the surface location deck, stock each armory."""
+    container), post the guards (on a built board where it puts them, N127), shuffle the
+    surface location deck, stock each armory."""
     mission = pack.missions[state.mission]
     state.surface = mission.surface
     g = Game(state)
     param = mission.parameter
+    where, guards = mission.placement(built=bool(state.surface_layout))
     state.objective = Objective(kind=param.kind, name=param.name,
-                                cell=None if param.kind == "container" else param.cell,
+                                cell=None if param.kind == "container" else where,
                                 sealed=param.kind == "container")
-    stocking.stock(g, mission.guards, param.cell if param.kind == "container" else None)
+    stocking.stock(g, guards, where if param.kind == "container" else None)
     state.surface_deck = [loc.code for loc in g.ground.spec.locations]
     state.dice.shuffle(state.surface_deck)
     for ship in state.ships.values():

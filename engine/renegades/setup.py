@@ -45,9 +45,7 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         raise RuleError("Renegades is for one to four players.")
     quick = bool(config.get("quick"))
     world_cards = int(config.get("world_cards", 6))
-    fewest, most = (5, 6) if quick else (6, min(10, len(pack.world_events)))
-    if not fewest <= world_cards <= most:
-        raise RuleError(f"Play with {fewest} to {most} world cards{' in the quicker game' if quick else ''}.")
+    check_world_cards(pack, quick, world_cards)
     tier = int(config.get("tier", 1))
     if tier not in (1, 2, 3):
         raise RuleError("The tier is 1, 2 or 3.")
@@ -71,8 +69,7 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         for _ in state.players:
             _launch(state, pack, _ship_for(pack, "coalition", None, taken_ships), None, None)
     boards = config.get("boards", "fixed")
-    if boards not in BOARDS:
-        raise RuleError(f"Boards are {' or '.join(BOARDS)}, not '{boards}'.")
+    check_boards(boards)
     _deal(state, pack, config.get("mission"), world_cards, boards == "built")
     _stock_armories(state, pack, config.get("campaign"))
     missions.set_up(state, pack)
@@ -83,6 +80,20 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         rules.begin_round(state)
     rules.run(state)
     return state
+
+
+def check_world_cards(pack: Pack, quick: bool, count: int) -> None:
+    """The timed game's world deck: 6 to 10 cards (no more than the pack has), or 5 or 6 in
+    the quicker game (N57). RuleError otherwise."""
+    fewest, most = (5, 6) if quick else (6, min(10, len(pack.world_events)))
+    if not fewest <= count <= most:
+        raise RuleError(f"Play with {fewest} to {most} world cards{' in the quicker game' if quick else ''} (N57).")
+
+
+def check_boards(boards: str) -> None:
+    """Fixed boards, or both built from location cards (N124). RuleError otherwise."""
+    if boards not in BOARDS:
+        raise RuleError(f"Boards are {' or '.join(BOARDS)}, not '{boards}'.")
 
 
 def _stock_armories(state: GameState, pack: Pack, campaign: Any) -> None:
@@ -214,13 +225,9 @@ def _deal(state: GameState, pack: Pack, mission: Optional[str], world_cards: int
                 player.tactical.append(deck.pop(0))
     missions = list(pack.missions)
     dice.shuffle(missions)
-    missions = [code for code in missions if pack.missions[code].center is not None or not built]
     if mission is not None:
         if mission not in pack.missions:
             raise RuleError(f"'{mission}' is not a mission of the pack.")
-        if built and pack.missions[mission].center is None:
-            raise RuleError(f"{pack.missions[mission].name} names no centre location card, so its board cannot "
-                            "be built from location cards: play it on the fixed board.")
         missions = [mission]
     state.mission = missions[0]
     world = list(pack.world_events)

@@ -101,16 +101,18 @@ class CampaignService:
 
     async def create(self, *, players: list[tuple[int, str, dict]], title: str, missions: int = 3,
                      mode: str = "versus", tier: int = 1, world_cards: int = 6, quick: bool = False,
-                     creator: Optional[int] = None,
+                     boards: str = "fixed", creator: Optional[int] = None,
                      guild_id: Optional[int] = None, channel_id: Optional[int] = None,
                      thread_id: Optional[int] = None, seed: Optional[int] = None) -> CampaignUpdate:
         """A new campaign for `players` (user id, name, options: faction, ship, crew) in seat order;
-        `quick`: every mission is the quicker game, ships starting docked on the mission planet."""
+        `quick`: every mission is the quicker game, ships starting docked on the mission planet;
+        `boards` "built": every mission's boards built from location cards."""
         if len({user for user, _, _ in players}) != len(players):
             raise IllegalCommand("A player takes one seat in a campaign.")
         seats = [CampaignSeat(f"p{i + 1}", user, name) for i, (user, name, _) in enumerate(players)]
         config = {"pack": "content/renegades", "title": title, "missions": missions, "mode": mode, "tier": tier,
                   "world_cards": world_cards, **({"quick": True} if quick else {}),
+                  **({"boards": boards} if boards != "fixed" else {}),
                   "players": [{"seat": s.seat, "name": s.name, **options} for s, (_, _, options) in zip(seats, players)]}
         seed = secrets.randbits(62) if seed is None else seed
         try:

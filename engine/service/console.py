@@ -4,6 +4,8 @@
 (engine.opponent, at --level easy, normal or hard; --explain prints its best candidates and
 their estimated win rates), or two people taking turns with --hotseat. `--commander` and
 `--swap OLD=NEW` change your away team, checked by the engine before the game is made.
+In Renegades `--quick`, `--boards built` and `--world-cards N` set up the game (N57, N124),
+checked before the game is made.
 After every action the board (and the dice, when rolled; in Renegades the crews and ships too)
 are written as PNG files to a folder.
 """
@@ -21,7 +23,8 @@ from engine.glossary import load_glossary, plain_text
 from engine.glossary.cards import card_index
 from engine.service import GameService, ServiceError, Update
 from engine.service.players import PlayerDesk
-from engine.service.rulesets import AWAY_MISSIONS
+from engine.renegades.setup import check_world_cards
+from engine.service.rulesets import AWAY_MISSIONS, RENEGADES
 from engine import opponent
 from images import pictures
 
@@ -53,7 +56,7 @@ class Console:
                  say: Callable[[str], None] = print, hotseat: bool = False, rng: Optional[random.Random] = None,
                  team: Optional[dict] = None, ruleset: str = "awaymissions", players: int = 2,
                  teams: bool = False, level: str = "normal", explain: bool = False,
-                 stand_in: Optional[Callable[[dict, str, list[str]], str]] = None):
+                 stand_in: Optional[Callable[[dict, str, list[str]], str]] = None, options: Optional[dict] = None):
         self.service, self.folder, self.ask, self.say = service, pictures, ask, say
         self.team = team or FED
         self.ruleset = ruleset
@@ -64,6 +67,7 @@ class Console:
         self.level = opponent.level(level)
         self.explain = explain
         self.stand_in = stand_in  # (view, seat, legal) -> command, instead of the computer opponent (tests)
+        self.options = options  # Renegades set-up: quick, boards, world_cards
         self.game_id = 0
 
     async def _seat_away_mission(self, seed: Optional[int]) -> None:
@@ -85,7 +89,7 @@ class Console:
     async def play(self, seed: Optional[int] = None) -> Update:
         """Create, start and play a game until it ends or the player quits; the last update."""
         if self.ruleset != "awaymissions":  # Renegades: your ship against the Coalition
-            info = await self.service.create(creator=1, seed=seed, ruleset=self.ruleset)
+            info = await self.service.create(creator=1, seed=seed, ruleset=self.ruleset, options=self.options)
             self.game_id = info.id
             await self.service.join(info.id, 1, "Player 1" if len(self.humans) > 1 else "Renegade (you)")
             await self.service.join(info.id, 2, "Player 2" if len(self.humans) > 1 else "Computer",
@@ -243,23 +247,43 @@ def human_team(commander: Optional[str] = None, swaps: Sequence[str] = ()) -> di
     return team
 
 
+def renegades_problem(ruleset: str, options: dict) -> Optional[str]:
+    """Why the Renegades set-up `options` cannot be played locally, or None."""
+    if not options:
+        return None
+    if ruleset != RENEGADES.name:
+        return "--quick, --boards and --world-cards set up Renegades: add --ruleset renegades."
+    try:
+        check_world_cards(RENEGADES.load_pack(RENEGADES.default_options["pack"]), bool(options.get("quick")),
+                          int(options.get("world_cards", 6)))
+    except RuleError as refused:
+        return f"That game cannot be set up: {refused}"
+    return None
+
+
 async def play_local(database: str, pictures: str, *, hotseat: bool = False, seed: Optional[int] = None,
                      commander: Optional[str] = None, swaps: Sequence[str] = (), level: str = "normal",
                      explain: bool = False, ask: Ask = _terminal, say: Callable[[str], None] = print,
-                     ruleset: str = "awaymissions", players: int = 2, teams: bool = False) -> int:
-    """Play one local game over the database at `database`; exit status 0 (2: a refused team).
-    `ruleset` "renegades" plays the Renegade ship against the Coalition;
-    `players` 3 or 4 plays a free-for-all on six boards, `teams` 2 vs 2 (you and p3)."""
+                     ruleset: str = "awaymissions", players: int = 2, teams: bool = False,
+                     options: Optional[dict] = None) -> int:
+    """Play one local game over the database at `database`; exit status 0 (2: a refused team
+    or set-up). `ruleset` "renegades" plays the Renegade ship against the Coalition, set up
+    by `options` (quick, boards, world_cards); `players` 3 or 4 plays a free-for-all on six
+    boards, `teams` 2 vs 2 (you and p3)."""
     try:
         team = human_team(commander, swaps) if ruleset == "awaymissions" else None
     except RuleError as refused:
         say(f"That away team cannot play: {refused}")
         return 2
+    problem = renegades_problem(ruleset, options or {})
+    if problem:
+        say(problem)
+        return 2
     service = await GameService.open(database)
     try:
         await Console(service, pictures, ask=ask, say=say, hotseat=hotseat,
                       rng=random.Random(seed), team=team, ruleset=ruleset, players=players,
-                      teams=teams, level=level, explain=explain).play(seed)
+                      teams=teams, level=level, explain=explain, options=options or None).play(seed)
     finally:
         await service.close()
     return 0
