@@ -8,6 +8,7 @@ Dropped items are public: the state's `dropped` maps a square to what lies there
 from __future__ import annotations
 
 from engine.errors import RuleError
+from engine.renegades import gear
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
 from engine.renegades.pieces import can_carry
@@ -34,6 +35,7 @@ def drop(g: Game, crew: CrewMember, item: str, cell: str) -> None:
         raise RuleError(f"{crew.name} drops things on its own square or an open one beside it "
                         "(no wall, shut container, dock or fire).")
     crew.gear.remove(item)
+    gear.move(g.state, item, crew.id, gear.square_key(cell), fullest=False)
     lay(g, cell, item, crew, "dropped")
 
 
@@ -48,6 +50,7 @@ def pick_up(g: Game, crew: CrewMember, cell: str, item: str) -> None:
     if not lying:
         del g.state.dropped[cell]
     crew.gear.append(item)
+    gear.move(g.state, item, gear.square_key(cell), crew.id, fullest=True)
     g.emit("picked_up", crew=crew.id, item=item, cell=cell)
 
 

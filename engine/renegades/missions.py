@@ -2,7 +2,7 @@
 winning it by the tier agreed at set-up (N45-N47)."""
 from __future__ import annotations
 
-from engine.renegades import figures, home_run
+from engine.renegades import figures, gear, home_run
 from engine.renegades.content import ARMORY, Pack
 from engine.renegades.orbit import Game
 from engine.renegades.pieces import PARAMETER
@@ -28,6 +28,7 @@ def set_up(state: GameState, pack: Pack) -> None:
     for ship in state.ships.values():
         if ship.kind == "ship" and ship.id not in state.armory:
             state.armory[ship.id] = list(ARMORY)
+            gear.track(state, pack, gear.armory_key(ship.id), state.armory[ship.id])
     g = Game(state)
     for guard in mission.guards:
         figures.place(g, guard.villain, guard.cell, guard=True)
