@@ -11,8 +11,8 @@ from engine.errors import RuleError
 from engine.renegades import gear
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
-from engine.renegades.pieces import can_carry
-from engine.renegades.state import CrewMember
+from engine.renegades.pieces import can_carry, laden
+from engine.renegades.state import CrewMember, GameState
 
 
 def lay(g: Game, cell: str, item: str, crew: CrewMember, reason: str) -> None:
@@ -62,3 +62,10 @@ def legal(g: Game, crew: CrewMember) -> tuple[list[str], list[str]]:
             for item in sorted(set(s.dropped[cell])) if can_carry(g, crew, item)]
     put = [f"drop {crew.id} {item}" for item in sorted(set(crew.gear))] if _open_square(g, crew.cell) else []
     return pick, put
+
+
+def with_reason(state: GameState, options: list[str]) -> list[str]:
+    """For the players (N186): the options without the drops of crew that still have room
+    for another item, as a drop then only lengthens the game."""
+    g = Game(state)
+    return [o for o in options if not o.startswith("drop ") or laden(g, state.crew[o.split()[1]])]
