@@ -25,7 +25,7 @@ def item(pack: Pack, code: str) -> Optional[Gear]:
     return card if card is not None and card.effect is not None else None
 
 
-def worn(g: Game, crew: CrewMember, kind: str) -> Optional[GearEffect]:
+def passive(g: Game, crew: CrewMember, kind: str) -> Optional[GearEffect]:
     """The effect of `kind` of an item the crewmember carries that works by itself, or None."""
     for code in crew.gear:
         card = item(g.pack, code)
@@ -36,10 +36,12 @@ def worn(g: Game, crew: CrewMember, kind: str) -> Optional[GearEffect]:
 
 # --- energy tokens of the copies used by command ---------------------------------------------------
 def armory_key(ship: str) -> str:
+    """Where the copies in a ship's armory are counted in `energy`."""
     return f"armory:{ship}"
 
 
 def square_key(cell: str) -> str:
+    """Where the copies lying on a square are counted in `energy`."""
     return f"square:{cell}"
 
 
@@ -54,7 +56,7 @@ def track(state: GameState, pack: Pack, holder: str, codes: list[str], given: Op
     counts = {code: codes.count(code) for code in set(codes) if (card := item(pack, code)) is not None and card.used}
     held = {}
     for code, count in sorted(counts.items()):
-        known = sorted((given or {}).get(code, state.energy.get(holder, {}).get(code, [])), reverse=True)[:count]
+        known = sorted((given or {}).get(code, tokens(state, holder, code)), reverse=True)[:count]
         held[code] = known + [pack.gear[code].energy] * (count - len(known))
     if held:
         state.energy[holder] = held
@@ -83,6 +85,7 @@ def _tidy(state: GameState, holder: str, code: str) -> None:
 
 
 def charged(state: GameState, holder: str, code: str) -> bool:
+    """Whether any copy of `code` that `holder` has still has a token."""
     return any(t > 0 for t in tokens(state, holder, code))
 
 

@@ -149,7 +149,7 @@ def flies(g: Game, crew: CrewMember) -> bool:
 
 def steady(g: Game, crew: CrewMember) -> bool:
     """Whether the crewmember wears grav boots: every step one point (N185)."""
-    return gear.worn(g, crew, "footing") is not None
+    return gear.passive(g, crew, "footing") is not None
 
 
 def reach(g: Game, crew: CrewMember) -> dict[str, tuple[int, int, list[str]]]:
@@ -242,7 +242,7 @@ def place(g: Game, crew: CrewMember, cell: str) -> None:
 def stealth_test(g: Game, crew: CrewMember) -> tuple[list[int], int]:
     """A stealth (or elude) test: 5+, or what this round's surface condition asks (N160);
     a sensor spoofer carried rolls more dice (N184)."""
-    spoofer = gear.worn(g, crew, "stealth")
+    spoofer = gear.passive(g, crew, "stealth")
     return skill_test(g, crew.skills["stealth"] + (spoofer.dice if spoofer else 0), target=weather.stealth_target(g))
 
 
