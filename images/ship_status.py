@@ -1,7 +1,8 @@
 """Renegades crew and ship status: each hero ship's shields and hull as peg rows, whether
 it is critically damaged, where it is, who holds each station, and the crew aboard off
 station or gone down to the planet (the view's crew fields `cell`, `room`, `wounds`,
-`ko`); then, when there are any, the gear its crew carry (crew `gear`), the weapons left
+`ko`); then, when there are any, the gear its crew carry (crew `gear`, with the tokens left
+on each copy of gear used by command, `energy`), the weapons and gear items left
 in its armory (`armory`), its campaign upgrades (crew and ship `upgrades`) and the
 prisoners in its brig (crew of the other side with `captive`); the NPC fighters in play
 on one line.
@@ -65,7 +66,8 @@ def hold_lines(view: dict, code: str) -> list[tuple[str, str]]:
     names = _names(view["pack"])
     crew = view.get("crew", {})
     own = [cid for cid in sorted(crew) if crew[cid].get("ship") == code and not crew[cid].get("captive")]
-    gear = [f"{_short(crew[c], c)}: {', '.join(names.get(g, g) for g in crew[c]['gear'])}"
+    energy = view.get("energy", {})
+    gear = [f"{_short(crew[c], c)}: {_carried(crew[c]['gear'], energy.get(c, {}), names)}"
             for c in own if crew[c].get("gear")]
     upgrades = [f"{_short(crew[c], c)}: {', '.join(names.get(u, u) for u in crew[c]['upgrades'])}"
                 for c in own if crew[c].get("upgrades")]
@@ -80,10 +82,25 @@ def hold_lines(view: dict, code: str) -> list[tuple[str, str]]:
     return [(heading, said) for heading, said in rows if said]
 
 
+def _carried(codes: list[str], tokens: dict[str, list[int]], names: dict[str, str]) -> str:
+    """'Arc pistol, Field med kit (1), Emergency blink beacon (spent)': what a crewmember
+    carries, with the tokens left on each copy of gear used by command (N181)."""
+    left = {code: list(copies) for code, copies in tokens.items()}
+    said = []
+    for code in codes:
+        name = names.get(code, code)
+        if left.get(code):
+            count = left[code].pop(0)
+            name += f" ({count})" if count else " (spent)"
+        said.append(name)
+    return ", ".join(said)
+
+
 def _names(pack_path: str) -> dict[str, str]:
-    """Names of the pack's weapons, search items and upgrades by code."""
+    """Names of the pack's weapons, search items, gear and upgrades by code."""
     pack = load_pack(pack_path)
-    return {code: card.name for deck in (pack.weapons, pack.search_items, pack.upgrades) for code, card in deck.items()}
+    return {code: card.name for deck in (pack.gear, pack.weapons, pack.search_items, pack.upgrades)
+            for code, card in deck.items()}
 
 
 def _short(member: dict, cid: str) -> str:

@@ -493,8 +493,9 @@ def test_the_campaigns_armory_stocks_the_mission_ships_surface_armory():
     c = launched(new())
     c.captain("p1").armory = ["scatter-rifle", "blink-beacon", "arc-pistol"]
     game = rules.new_game(cp.mission_config(c), c.mission_seed)
-    assert game.armory["KESTREL"] == ["scatter-rifle", "arc-pistol"]  # the beacon is no surface weapon
-    assert game.armory["WARDEN"] == list(c.captain("p2").armory[:3]) + ["arc-blade"]
+    assert game.armory["KESTREL"] == ["scatter-rifle", "blink-beacon", "arc-pistol"]  # gear items fly too (N180)
+    assert game.energy["armory:KESTREL"] == {"blink-beacon": [1]}  # with their tokens (N181)
+    assert game.armory["WARDEN"] == list(c.captain("p2").armory)
 
 
 def test_weapons_found_or_lost_on_the_surface_change_the_campaigns_armory():  # N125
@@ -503,7 +504,7 @@ def test_weapons_found_or_lost_on_the_surface_change_the_campaigns_armory():  # 
     state = final_state(c, crew={"VESK": {"gear": ["arc-pistol", "shock-maul"]},  # a maul found in a container
                                  "PELL": {"captive": True, "ship": "KESTREL", "room": "brig",
                                           "gear": ["scatter-rifle"]}})  # a prisoner's rifle goes to its captor
-    state["armory"]["KESTREL"] = ["arc-pistol"]  # a pistol and the blade were lost down there
+    state["armory"]["KESTREL"] = ["arc-pistol", "blink-beacon"]  # a pistol and the blade were lost down there
     c, events = cp.apply(c, "p1", "finish", cp.outcome_of(state))
     ann = c.captain("p1")
     assert sorted(ann.armory) == ["arc-pistol", "arc-pistol", "blink-beacon", "scatter-rifle", "shock-maul"]
@@ -635,3 +636,69 @@ def test_a_grenade_from_the_armory_goes_down_with_the_first_out_and_a_thrown_one
     spent, events = cp.apply(c, "p1", "finish", cp.outcome_of(state))
     assert "flash-grenade" not in spent.captain("p1").armory
     assert {"type": "armory_changed", "seat": "p1", "found": [], "lost": ["flash-grenade"]} in events
+
+
+# --- gear used in the game (N180, N181) --------------------------------------------------------------------
+def quick_mission_with(code):
+    """The second mission of a quicker-game campaign, a copy of `code` bought at shore leave
+    before it; its game with the landing parties deployed (Mott, the second out, takes the
+    first item the first left in the armory)."""
+    c, _ = finished(new(quick=True))
+    c = launched(everyone_done(with_gear(c, "p1", code)))
+    state = rules.new_game(cp.mission_config(c), c.mission_seed)
+    state, _ = rules.apply(state, "p1", "deploy KESTREL VESK MOTT RHEE")
+    state, _ = rules.apply(state, "p2", "deploy WARDEN")
+    return c, state
+
+
+def test_bought_gear_flies_is_used_in_the_game_and_comes_home_with_fewer_tokens():
+    c, state = quick_mission_with("field-kit")
+    assert state.crew["VESK"].gear == ["arc-pistol", "arc-blade", "blink-beacon"]
+    assert state.crew["MOTT"].gear == ["arc-pistol", "field-kit"] and state.energy["MOTT"] == {"field-kit": [2]}
+    state.crew["MOTT"].wounds = 2
+    while "use MOTT field-kit MOTT" not in rules.legal_commands(state, "p1"):
+        state, _ = rules.apply(state, rules.awaited(state)[0], "pass")
+    state, events = rules.apply(state, "p1", "use MOTT field-kit MOTT")
+    assert {"type": "gear_mend", "crew": "MOTT", "target": "MOTT", "item": "field-kit", "amount": 2, "left": 1} in events
+    final = msgspec.to_builtins(state)
+    final["phase"], final["result"] = "over", {"outcome": "unfinished", "winner": None}
+    c, events = cp.apply(c, "p1", "finish", cp.outcome_of(final))
+    ann = c.captain("p1")
+    assert ann.energy["field-kit"] == [1] and ann.energy["blink-beacon"] == [1]  # no token a mission on top (N174)
+    assert {"type": "energy_spent", "seat": "p1", "tokens": {"field-kit": [1]}, "private": True} in events
+    assert sorted(ann.armory) == ["arc-blade", "arc-pistol", "arc-pistol", "arc-pistol", "blink-beacon", "field-kit"]
+
+
+def test_gear_left_on_the_surface_is_lost_and_a_spent_beacon_comes_home_empty():
+    c, state = quick_mission_with("spoofer")
+    assert state.crew["MOTT"].gear == ["arc-pistol", "spoofer"] and "MOTT" not in state.energy  # works by itself
+    final = msgspec.to_builtins(state)
+    final["crew"]["MOTT"]["gear"] = ["arc-pistol"]
+    final["dropped"] = {"D5": ["spoofer"]}  # dropped down there and left
+    final["energy"]["VESK"] = {"blink-beacon": [0]}  # Vesk blinked home
+    final["phase"], final["result"] = "over", {"outcome": "unfinished", "winner": None}
+    c, events = cp.apply(c, "p1", "finish", cp.outcome_of(final))
+    ann = c.captain("p1")
+    assert "spoofer" not in ann.armory and "spoofer" not in ann.energy
+    assert {"type": "armory_changed", "seat": "p1", "found": [], "lost": ["spoofer"]} in events
+    assert ann.energy["blink-beacon"] == [0] and ann.armory.count("blink-beacon") == 1  # spent: stays in port next time
+    assert "blink-beacon" not in cp.mission_config(launched(everyone_done(c)))["campaign"]["carried"]["p1"]["armory"]
+
+
+def test_a_sensor_spoofer_that_flew_spends_a_token_a_mission():  # N174: it works by itself
+    c, state = quick_mission_with("spoofer")
+    c, events = cp.apply(c, "p1", "finish", cp.outcome_of(final_state(c)))
+    assert c.captain("p1").energy["spoofer"] == [1]
+
+
+def test_a_game_made_before_items_flew_leaves_them_in_port():
+    c = launched(new())
+    state = final_state(c)
+    for holder in ("KESTREL", "WARDEN"):  # as such a game's armory held only its weapons
+        state["armory"][holder] = [w for w in state["armory"][holder] if w in PACK.weapons]
+    state.pop("energy")
+    outcome = cp.outcome_of(state)
+    assert "items" not in outcome
+    c, events = cp.apply(c, "p1", "finish", outcome)
+    assert c.captain("p1").armory.count("blink-beacon") == 1 and c.captain("p1").energy == {"blink-beacon": [1]}
+    assert not any(e["type"] in ("armory_changed", "energy_spent") for e in events)

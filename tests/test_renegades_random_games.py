@@ -1,8 +1,9 @@
 """Renegades random legal play: 200 complete games (solo, two co-operating players,
 Coalition against Renegades, four players; tiers 1-3; one in ten the quicker game, one in
 five on a surface board built from location cards) keep
-the invariants, hide the world deck, the shut containers, the salvage tokens and the other
-side's bounties, and replay exactly."""
+the invariants (energy tokens counted on every copy of gear used by command too), hide the
+world deck, the shut containers, the salvage tokens and the other side's bounties, and
+replay exactly."""
 import json
 import random
 from collections import Counter
@@ -10,7 +11,7 @@ from collections import Counter
 import pytest
 
 from engine.errors import RuleError
-from engine.renegades import home_run, parties, pieces, rules, scenario
+from engine.renegades import gear, home_run, parties, pieces, rules, scenario
 from engine.renegades.autoplay import random_command
 from engine.renegades.state import from_json, to_json
 
@@ -43,6 +44,26 @@ def check_invariants(state):
     if state.world_clock is None:  # N20, N120: no world card before the first landing party
         assert not state.world_discard and state.round <= rules.CLOCK_LATEST
     check_surface(state, g)
+    check_gear(state, g)
+
+
+def check_gear(state, g):
+    """N181: every copy of gear used by command, in an armory, carried or lying on the
+    ground, has its tokens counted (fullest first, within its card's), and nothing else has."""
+    places = {gear.armory_key(ship): codes for ship, codes in state.armory.items()}
+    places.update({crew.id: crew.gear for crew in state.crew.values()})
+    places.update({gear.square_key(cell): codes for cell, codes in state.dropped.items()})
+    assert set(state.energy) <= set(places), state.energy
+    for holder, codes in places.items():
+        held = state.energy.get(holder, {})
+        for code in set(codes) | set(held):
+            card = gear.item(g.pack, code)
+            if card is None or not card.used:
+                assert code not in held, (holder, code)
+                continue
+            tokens = held.get(code, [])
+            assert len(tokens) == codes.count(code) and tokens == sorted(tokens, reverse=True), (holder, code)
+            assert all(0 <= t <= card.energy for t in tokens), (holder, code)
 
 
 def check_surface(state, g):

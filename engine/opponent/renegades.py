@@ -26,7 +26,7 @@ import msgspec
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.opponent.search import best_scored, wandered
-from engine.renegades import rules
+from engine.renegades import dropped, rules
 from engine.renegades.board import distance, layout_key, orbit_of
 from engine.renegades.content import Pack, load_pack
 from engine.renegades.orbit import Game, attack_dice, bonuses, enemies, parse_legs, speed
@@ -266,9 +266,10 @@ def _move_score(t: Game, ship: Ship, legs: list[str], foes: list[Ship], occupied
 
 def worth(state: GameState, seat: str, legal: list[str]) -> list[str]:
     """The legal commands without crew changes that do not make the ship fly or fight
-    better, and without gifts that leave nobody better armed (N92): a free action could
-    otherwise be taken back and forth for ever."""
-    legal = [c for c in legal if not c.startswith("give ") or _arms(state, c)]
+    better, without gifts that leave nobody better armed (N92) and without drops by crew
+    with room for another item (N186): a free action could otherwise be taken back and
+    forth for ever."""
+    legal = dropped.with_reason(state, [c for c in legal if not c.startswith("give ") or _arms(state, c)])
     if state.current is None or not any(c.startswith("station ") for c in legal):
         return legal
     ship = state.ships[state.current.ship]
@@ -309,7 +310,7 @@ def _firing_positions(pack_path: str, layout: tuple, target: str, reach: int) ->
 def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) -> str:
     """A fast rule-of-thumb answer: the best-scored command, a random one now and then; the
     crew stay at their stations and keep their gear (the search weighs those, see `worth`)."""
-    legal = [c for c in legal if not c.startswith(("station ", "give "))] or legal
+    legal = [c for c in legal if not c.startswith(("station ", "give ", "drop "))] or legal
     if len(legal) == 1:
         return legal[0]
     return best_scored(legal, prior(state, seat, legal), rng)

@@ -6,21 +6,25 @@ import random
 from typing import Optional
 
 from engine import playout
-from engine.renegades import rules
+from engine.renegades import dropped, rules
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import GameState
 
 KEEN = ("attack", "throw", "descend", "ascend", "deploy", "disembark", "open", "take", "carry", "board", "free")
+DROP_ANYWAY = 0.02  # how often the drops of a crewmember with room to spare stay among the choices (N186)
 
 
 def random_command(state: GameState, rng: random.Random, keen: float = 0.7) -> tuple[str, str]:
     """(seat, command) for the first awaited seat: on the surface, half the time a step
     towards the mission parameter (or home with it); otherwise an eager command (attack,
-    descent, landing, search ...) with probability `keen` when one is legal, else any."""
+    descent, landing, search ...) with probability `keen` when one is legal, else any.
+    A crewmember drops something only when it carries all the items it may, or rarely."""
     seat = rules.awaited(state)[0]
     options = rules.legal_commands(state, seat)
+    if rng.random() >= DROP_ANYWAY:
+        options = dropped.with_reason(state, options)
     if state.phase == "surface" and rng.random() < 0.5:
         aimed = _towards_mission(state, options)
         if aimed is not None:

@@ -30,7 +30,7 @@ from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.campaign_state import (Campaign, Captain, Hand, Mission, clone, from_json,  # noqa: F401
                                              to_json)
-from engine.renegades import energy
+from engine.renegades import energy, gear
 from engine.renegades.content import FACTIONS, Pack, load_pack
 from engine.renegades.setup import MODES, _default_crew, _ship_for, check_boards, check_world_cards, stations_for
 from engine.renegades.shore_leave import (on_buy, on_crew, on_done, on_ransom, on_recharge, on_recruit, on_sell,
@@ -126,14 +126,16 @@ def mission_config(campaign: Campaign) -> dict[str, Any]:
     crew with their turned crew and upgrades (the game applies them), and the armory under
     `campaign.carried` (the game stocks the ship's surface armory with its weapons, spent
     gear left in port, N175; the weapons the ship brings home replace them in the
-    campaign's armory afterwards, N125)."""
+    campaign's armory afterwards, N125), with the tokens on each flying copy of the gear
+    used by command (`energy`, N181)."""
     if campaign.phase != "mission" or campaign.current is None:
         raise RuleError("No mission is under way.")
+    pack = _pack(campaign.pack)
     players = [{"seat": c.seat, "name": c.name, "faction": c.faction, "ship": c.ship, "crew": list(c.flying),
                 "turned": [code for code in c.flying if c.crew[code].turned_from],
                 "upgrades": {code: list(c.crew[code].upgrades) for code in c.flying if c.crew[code].upgrades},
                 "ship_upgrades": list(c.ship_upgrades)} for c in campaign.captains]
-    carried = {c.seat: {"armory": energy.flying(c)} for c in campaign.captains}
+    carried = {c.seat: {"armory": energy.flying(c), "energy": energy.in_flight(c, pack)} for c in campaign.captains}
     return {"pack": campaign.pack, "mode": campaign.mode, "tier": campaign.tier, "world_cards": campaign.world_cards,
             "quick": campaign.quick, "boards": campaign.boards, "mission": campaign.current, "players": players,
             "campaign": {"title": campaign.title, "mission": len(campaign.played) + 1, "carried": carried}}
@@ -144,8 +146,10 @@ def outcome_of(final_state: Any) -> dict[str, Any]:
     data): the result, the digits each faction earned (the reward and what the surface
     brought: knock-outs, figures, bounties, loot), and each crewmember's condition: wounds
     and knock-out, the ship holding it captive, the ship it serves once turned; and the
-    surface weapons each ship brings home (N125).
-    Fields a game does not report are left out, and the campaign keeps what it had."""
+    surface weapons (`weapons`) and gear items (`items`, with `energy`: the tokens on the
+    copies used by command) each ship brings home (N125, N181).
+    Fields a game does not report are left out, and the campaign keeps what it had (a game
+    holding no gear item anywhere reports no `items`: its items stayed in port)."""
     state = final_state if isinstance(final_state, dict) else msgspec.to_builtins(final_state)
     result = state.get("result") or {}
     ships = state.get("ships") or {}
@@ -159,20 +163,34 @@ def outcome_of(final_state: Any) -> dict[str, Any]:
             "outcome": result.get("outcome", "unfinished"), "winner": result.get("winner"),
             "digits": _faction_digits(result), "crew": crew,
             "ships": {code: s.get("damage", 0) for code, s in ships.items() if s.get("kind") == "ship"},
-            "weapons": _weapons_home(state)}
+            **_gear_home(state)}
 
 
-def _weapons_home(state: dict) -> dict[str, list[str]]:
-    """N125: ship -> the surface weapons it brings home: those left in its armory and those
-    its crew carry, wherever they are (a prisoner's go to the ship holding it)."""
+def _gear_home(state: dict) -> dict[str, dict]:
+    """N125, N181: what each ship brings home: what is left in its armory and what its crew
+    carry, wherever they are (a prisoner's goes to the ship holding it): `weapons`, and
+    `items` with the tokens on the copies used by command (`energy`) when any item flew."""
     if not state.get("pack") or "armory" not in state:
         return {}
-    weapons = load_pack(state["pack"]).weapons
-    home = {ship: list(left) for ship, left in state["armory"].items()}
+    pack = load_pack(state["pack"])
+    tokens = state.get("energy") or {}
+    holders = {ship: [(gear.armory_key(ship), left)] for ship, left in state["armory"].items()}
     for code in sorted(state.get("crew") or {}):
         member = state["crew"][code]
-        if member.get("ship") in home:
-            home[member["ship"]] += [w for w in member.get("gear", []) if w in weapons]
+        if member.get("ship") in holders:
+            holders[member["ship"]].append((code, member.get("gear", [])))
+    home: dict[str, dict] = {"weapons": {}, "items": {}, "energy": {}}
+    for ship, held in holders.items():
+        home["weapons"][ship] = [w for _, codes in held for w in codes if w in pack.weapons]
+        home["items"][ship] = [x for _, codes in held for x in codes if gear.item(pack, x)]
+        found: dict[str, list[int]] = {}
+        for holder, _ in held:
+            for code, copies in tokens.get(holder, {}).items():
+                found.setdefault(code, []).extend(copies)
+        home["energy"][ship] = {code: sorted(copies, reverse=True) for code, copies in sorted(found.items())}
+    lying = [x for items in (state.get("dropped") or {}).values() for x in items if gear.item(pack, x)]
+    if not lying and not any(home["items"].values()):  # a game made before items flew: they stayed in port
+        del home["items"], home["energy"]
     return home
 
 
@@ -221,7 +239,7 @@ def _on_finish(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emi
     _carry_crew(c, pack, outcome, by_ship, emit)
     for cap in c.captains:
         if cap.ship in outcome.get("weapons", {}):
-            _restock(cap, pack, outcome["weapons"][cap.ship], emit)
+            _restock(cap, pack, outcome, emit)
     c.played.append(record)
     c.current, c.mission_seed = None, None
     emit("mission_recorded", number=record.number, mission=record.mission, outcome=record.outcome,
@@ -232,17 +250,29 @@ def _on_finish(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emi
         open_shore_leave(c, pack, emit)
 
 
-def _restock(cap: Captain, pack: Pack, back: list[str], emit) -> None:
-    """N125: the campaign's armory holds the weapons the ship brought home, beside the gear
-    that is no surface weapon and the spent gear, which stayed in port; what was found or
-    lost is told. N174: each weapon that flew and came home spends an energy token."""
-    flew = Counter(g for g in energy.flying(cap) if g in pack.weapons)
+def _restock(cap: Captain, pack: Pack, outcome: dict, emit) -> None:
+    """N125: the campaign's armory holds the weapons and gear items the ship brought home,
+    beside the spent gear, which stayed in port (and the items, when the game reports none
+    flying); what was found or lost is told. N174: each copy that flew and came home spends
+    an energy token, but for the gear used by command, which comes home with the tokens the
+    game left on it (N181)."""
+    items = outcome.get("items", {}).get(cap.ship)
+    back = outcome["weapons"][cap.ship] + (items or [])
+    flew = Counter(x for x in energy.flying(cap) if x in pack.weapons or items is not None)
+    by_use = {code for code in flew + Counter(back) if code in pack.gear and pack.gear[code].used} \
+        if items is not None else set()
+    before = {code: list(cap.energy.get(code, [])) for code in by_use}
     found, lost = sorted((Counter(back) - flew).elements()), sorted((flew - Counter(back)).elements())
-    for gear in lost:
-        energy.remove(cap, pack, gear)
-    tokens = energy.spend(cap, flew - Counter(lost))
-    for gear in found:
-        energy.add(cap, pack, gear)
+    for code in lost:
+        energy.remove(cap, pack, code)
+    tokens = energy.spend(cap, Counter({k: n for k, n in (flew - Counter(lost)).items() if k not in by_use}))
+    for code in found:
+        energy.add(cap, pack, code)
+    for code in sorted(by_use):
+        in_port = [t for t in before[code] if not t]
+        now = energy.settle(cap, code, in_port + outcome["energy"][cap.ship].get(code, []))
+        if now != before[code]:
+            tokens[code] = now
     if found or lost:
         emit("armory_changed", seat=cap.seat, found=found, lost=lost)
     if tokens:

@@ -22,7 +22,7 @@ STATIONS = ("commander", "navigation", "weapons", "comms", "engineering")
 SKILLS = ("leadership", "search", "piloting", "tech", "stealth", "weapons", "medical")
 FACTIONS = ("renegade", "coalition")
 SQUADRONS = ("syphon", "zurathi", "dregg")  # the order NPC squadrons act in
-ARMORY = ("arc-pistol", "arc-pistol", "arc-pistol", "arc-blade")  # every ship's armory at set-up
+ARMORY = ("arc-pistol", "arc-pistol", "arc-pistol", "arc-blade", "blink-beacon")  # every ship's armory at set-up (N28)
 
 Code = Annotated[str, msgspec.Meta(pattern=r"^[A-Z][A-Z0-9-]{0,15}$")]
 Key = Annotated[str, msgspec.Meta(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
@@ -404,8 +404,25 @@ class CampaignTitle(_Schema):
     ending: Ending
 
 
+class GearEffect(_Schema):
+    """What a gear item does on the surface (N180-N185). `kind`: blink (an action: its
+    carrier goes back aboard its own ship, wherever it is), mend (an action: the carrier or
+    a conscious friend beside it loses `heal` wounds), stealth (carried: `dice` more dice on
+    every stealth test), footing (carried: every step costs one movement point). Blink and
+    mend are used by command and spend a token a use; stealth and footing work by
+    themselves."""
+
+    kind: Literal["blink", "mend", "stealth", "footing"]
+    heal: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
+    dice: Annotated[int, msgspec.Meta(ge=0, le=3)] = 0
+
+
+USED_GEAR = ("blink", "mend")  # effects used by command, a token a use (N181)
+
+
 class Gear(_Schema):
-    """A card of the weapons & gear deck sold during shore leave."""
+    """A card of the weapons & gear deck sold during shore leave; an item has an `effect`
+    in the game and `text` saying it in a sentence."""
 
     code: Key
     name: str
@@ -413,6 +430,13 @@ class Gear(_Schema):
     cost: Annotated[int, msgspec.Meta(ge=0)]
     energy: Optional[Annotated[int, msgspec.Meta(ge=1, le=10)]] = None  # None: never runs down
     count: Annotated[int, msgspec.Meta(ge=1, le=10)] = 1
+    effect: Optional[GearEffect] = None
+    text: str = ""
+
+    @property
+    def used(self) -> bool:
+        """Used by command, spending a token each time (N181), rather than working by itself."""
+        return self.effect is not None and self.effect.kind in USED_GEAR
 
 
 class Upgrade(_Schema):
@@ -732,11 +756,10 @@ def _cross_check(pack: Pack) -> list[str]:
         if villain.escort is not None and villain.escort not in pack.villains:
             problems.append(f"villains.{villain.code}: no escort '{villain.escort}'")
     for needed in ARMORY:
-        if needed not in pack.weapons:
+        if needed not in pack.weapons and needed not in pack.gear:
             problems.append(f"weapons: the armory needs '{needed}'")
     for gear in pack.gear.values():
-        if gear.kind == "weapon" and gear.code not in pack.weapons:
-            problems.append(f"gear.{gear.code}: a weapon card with no surface weapon '{gear.code}'")
+        problems += _gear_problems(pack, gear)
     for upgrade in pack.upgrades.values():
         wanted = "skill" if upgrade.target == "crew" else "stat"
         if getattr(upgrade, wanted) is None or (upgrade.skill and upgrade.stat):
@@ -753,6 +776,22 @@ def _cross_check(pack: Pack) -> list[str]:
         for bonus in crew.bonuses:
             if bonus.station not in crew.stations:
                 problems.append(f"crew.{crew.code}: a bonus at {bonus.station}, not one of its stations")
+    return problems
+
+
+def _gear_problems(pack: Pack, gear: Gear) -> list[str]:
+    """A weapon card names a surface weapon; an item card has an effect, its text, the
+    number its effect needs, and tokens when it is used by command (N180, N181)."""
+    where = f"gear.{gear.code}"
+    if gear.kind == "weapon":
+        return [] if gear.code in pack.weapons else [f"{where}: a weapon card with no surface weapon '{gear.code}'"]
+    effect = gear.effect
+    if effect is None or not gear.text:
+        return [f"{where}: an item needs its `effect` and `text`"]
+    needed = {"mend": "heal", "stealth": "dice"}.get(effect.kind)
+    problems = [f"{where}: a {effect.kind} item needs `{needed}`"] if needed and not getattr(effect, needed) else []
+    if gear.used and gear.energy is None:
+        problems.append(f"{where}: an item used by command runs down: it needs `energy`")
     return problems
 
 

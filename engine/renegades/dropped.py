@@ -8,10 +8,11 @@ Dropped items are public: the state's `dropped` maps a square to what lies there
 from __future__ import annotations
 
 from engine.errors import RuleError
+from engine.renegades import gear
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
-from engine.renegades.pieces import can_carry
-from engine.renegades.state import CrewMember
+from engine.renegades.pieces import can_carry, laden
+from engine.renegades.state import CrewMember, GameState
 
 
 def lay(g: Game, cell: str, item: str, crew: CrewMember, reason: str) -> None:
@@ -34,6 +35,7 @@ def drop(g: Game, crew: CrewMember, item: str, cell: str) -> None:
         raise RuleError(f"{crew.name} drops things on its own square or an open one beside it "
                         "(no wall, shut container, dock or fire).")
     crew.gear.remove(item)
+    gear.move(g.state, item, crew.id, gear.square_key(cell), fullest=False)
     lay(g, cell, item, crew, "dropped")
 
 
@@ -48,6 +50,7 @@ def pick_up(g: Game, crew: CrewMember, cell: str, item: str) -> None:
     if not lying:
         del g.state.dropped[cell]
     crew.gear.append(item)
+    gear.move(g.state, item, gear.square_key(cell), crew.id, fullest=True)
     g.emit("picked_up", crew=crew.id, item=item, cell=cell)
 
 
@@ -59,3 +62,10 @@ def legal(g: Game, crew: CrewMember) -> tuple[list[str], list[str]]:
             for item in sorted(set(s.dropped[cell])) if can_carry(g, crew, item)]
     put = [f"drop {crew.id} {item}" for item in sorted(set(crew.gear))] if _open_square(g, crew.cell) else []
     return pick, put
+
+
+def with_reason(state: GameState, options: list[str]) -> list[str]:
+    """For the players (N186): the options without the drops of crew that still have room
+    for another item, as a drop then only lengthens the game."""
+    g = Game(state)
+    return [o for o in options if not o.startswith("drop ") or laden(g, state.crew[o.split()[1]])]

@@ -1,7 +1,8 @@
-"""Energy tokens on a campaign's gear (N174-N176): gear that runs down (a `gear` card with
-`energy`) holds tokens, one copy at a time, fullest first, in `Captain.energy`. Every
-mission a copy flies on costs it a token; a spent copy (no token left) stays in port,
-cannot be sold and flies again only once recharged at shore leave."""
+"""Energy tokens on a campaign's gear (N174-N176, N181): gear that runs down (a `gear` card
+with `energy`) holds tokens, one copy at a time, fullest first, in `Captain.energy`. Every
+mission a copy flies on costs it a token, except gear used by command, which spends its
+tokens in the game and comes home with what is left; a spent copy (no token left) stays in
+port, cannot be sold and flies again only once recharged at shore leave."""
 from __future__ import annotations
 
 from collections import Counter
@@ -56,6 +57,22 @@ def flying(cap: Captain) -> list[str]:
             left[code] -= 1
             carried.append(code)
     return carried
+
+
+def in_flight(cap: Captain, pack: Pack) -> dict[str, list[int]]:
+    """The tokens on each flying copy of the gear used by command (N181): the game spends them."""
+    return {code: [t for t in tokens if t] for code, tokens in sorted(cap.energy.items())
+            if code in pack.gear and pack.gear[code].used and any(tokens)}
+
+
+def settle(cap: Captain, code: str, tokens: list[int]) -> list[int]:
+    """N181: the copies of gear used by command now hold `tokens` (those that stayed in port
+    and those the game brought home); the tokens, fullest first."""
+    if tokens:
+        cap.energy[code] = sorted(tokens, reverse=True)
+    else:
+        cap.energy.pop(code, None)
+    return list(cap.energy.get(code, []))
 
 
 def spend(cap: Captain, flew: Counter) -> dict[str, list[int]]:

@@ -85,7 +85,8 @@ class Ground:
         return 2 if cell in self.slow or cell in containers else 1
 
     def paths(self, start: str, points: int, containers: frozenset, passable: Callable[[str], Optional[int]],
-              flying: bool = False, barred: frozenset = frozenset()) -> dict[str, tuple[int, int, list[str]]]:
+              flying: bool = False, barred: frozenset = frozenset(),
+              steady: bool = False) -> dict[str, tuple[int, int, list[str]]]:
         """Every square reachable from `start` within `points`: (cost, opponents passed, path).
 
         `passable(cell)` is None where the mover may not go, else how many opponents it
@@ -93,7 +94,8 @@ class Ground:
         one passing fewest opponents wins, then the one with fewest diagonal steps, then the
         one whose last step comes from the square first by column and row. On foot a change
         of level needs steps (N106); `flying` pays one point a square and ignores levels
-        (N109); `barred` squares may not be entered (low ceilings for giants, N108).
+        (N109); `barred` squares may not be entered (low ceilings for giants, N108);
+        `steady` (grav boots, N185) pays one point a square and keeps to the levels.
         """
         xy = self._xy
         climbing = bool(self.level) and not flying
@@ -112,7 +114,7 @@ class Ground:
                 if extra is None or nxt in ledges:
                     continue
                 nx, ny = xy[nxt]
-                key = (cost + (1 if flying else self.cost_from(here, containers)), passed + extra,
+                key = (cost + (1 if flying or steady else self.cost_from(here, containers)), passed + extra,
                        diagonal + (1 if nx != hx and ny != hy else 0), (hx, hy))
                 if key[0] <= points and (nxt not in best or key < best[nxt]):
                     best[nxt] = key

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import landing, stocking
+from engine.renegades import gear, landing, stocking
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember, Ship
@@ -50,6 +50,7 @@ def switch(g: Game, faction: str) -> list[str]:
     s.surface = home_surface(g, faction)
     s.surface_layout, s.docks, s.containers, s.peeks = {}, {}, {}, {}
     s.dropped, s.fires, s.figures = {}, [], {}
+    s.energy = {holder: held for holder, held in s.energy.items() if not holder.startswith(gear.square_key(""))}
     s.surface_deck = [loc.code for loc in g.ground.spec.locations]
     s.dice.shuffle(s.surface_deck)
     stocking.stock(g, g.ground.spec.guards)

@@ -11,7 +11,7 @@ from typing import Optional
 
 from engine.errors import RuleError
 from engine.renegades.board import distance
-from engine.renegades import dropped, home_run, weather
+from engine.renegades import dropped, gear, home_run, weather
 from engine.renegades.abilities import half
 from engine.renegades.crew_abilities import ability
 from engine.renegades.crew_combat import spring_trap
@@ -24,20 +24,28 @@ from engine.renegades.state import CrewMember, Figure, Ship
 
 # --- landing -------------------------------------------------------------------------------------
 def arm(g: Game, crew: CrewMember) -> None:
-    """N28: a crewmember leaving the ship takes an arc pistol from the armory if it carries
-    no ranged weapon, and the arc blade if it carries no melee weapon, while any are left;
-    N192: a grenade too if it carries none."""
+    """N28: a crewmember leaving the ship takes a ranged weapon from the armory if it
+    carries none, a melee weapon if it carries none, a grenade if it carries none (N192),
+    and the first gear item it does not carry yet while it has room for one, while any are
+    left."""
     armory = g.state.armory.get(crew.ship or "", [])
     taken = []
     for kind in ("ranged", "melee", "thrown"):
         if not weapons(g, crew, kind):
-            code = next((w for w in armory if g.pack.weapons[w].type == kind), None)
+            code = next((w for w in armory if w in g.pack.weapons and g.pack.weapons[w].type == kind), None)
             if code is not None:
                 armory.remove(code)
                 crew.gear.append(code)
                 taken.append(code)
-    if taken:
-        g.emit("armed", crew=crew.id, weapons=taken)
+    code = next((x for x in armory if x not in g.pack.weapons and x not in crew.gear), None)
+    items = []
+    if code is not None and can_carry(g, crew, code):
+        armory.remove(code)
+        crew.gear.append(code)
+        gear.move(g.state, code, gear.armory_key(crew.ship), crew.id, fullest=True)
+        items.append(code)
+    if taken or items:
+        g.emit("armed", crew=crew.id, weapons=taken, items=items)
 
 
 def dock(g: Game, ship: Ship) -> str:
@@ -89,7 +97,7 @@ def deployment_squares(g: Game, crew: CrewMember, ship: Ship) -> set[str]:
     start = g.state.docks[ship.id]
     taken = {p.cell for p in standing(g)}
     paths = g.ground.paths(start, half(speed(g, crew)), frozenset(g.state.containers), passable_for(g, crew, False),
-                           flies(g, crew))
+                           flies(g, crew), steady=steady(g, crew))
     return {c for c, (_, passed, _) in paths.items() if c != start and not passed and c not in taken}
 
 
@@ -140,11 +148,16 @@ def flies(g: Game, crew: CrewMember) -> bool:
     return ability(g, crew, "flight") is not None
 
 
+def steady(g: Game, crew: CrewMember) -> bool:
+    """Whether the crewmember wears grav boots: every step one point (N185)."""
+    return gear.passive(g, crew, "footing") is not None
+
+
 def reach(g: Game, crew: CrewMember) -> dict[str, tuple[int, int, list[str]]]:
     """Squares the crewmember may end a move on, with their paths."""
     flying = flies(g, crew)
     paths = g.ground.paths(crew.cell, speed(g, crew), frozenset(g.state.containers),
-                           passable_for(g, crew, crew.hidden or flying), flying)
+                           passable_for(g, crew, crew.hidden or flying), flying, steady=steady(g, crew))
     taken = {p.cell for p in standing(g) if p is not crew}
     return {c: v for c, v in paths.items() if c != crew.cell and c not in taken}
 
@@ -167,7 +180,7 @@ def check_move(g: Game, crew: CrewMember, to: str) -> dict[str, tuple[int, int, 
     options = reach(g, crew)
     if to not in options:
         raise RuleError(f"{crew.name} cannot reach {to} this move (speed {speed(g, crew)}; a step out of "
-                        "obstructed terrain, water or a container's square costs two, walls and opponents' squares bar the way, raised and sunken "
+                        "obstructed terrain, water or a container's square costs two (one in grav boots), walls and opponents' squares bar the way, raised and sunken "
                         "ground are entered by their steps).")
     return options
 
@@ -228,8 +241,10 @@ def place(g: Game, crew: CrewMember, cell: str) -> None:
 
 # --- stealth and scanning ------------------------------------------------------------------------
 def stealth_test(g: Game, crew: CrewMember) -> tuple[list[int], int]:
-    """A stealth (or elude) test: 5+, or what this round's surface condition asks (N160)."""
-    return skill_test(g, crew.skills["stealth"], target=weather.stealth_target(g))
+    """A stealth (or elude) test: 5+, or what this round's surface condition asks (N160);
+    a sensor spoofer carried rolls more dice (N184)."""
+    spoofer = gear.passive(g, crew, "stealth")
+    return skill_test(g, crew.skills["stealth"] + (spoofer.dice if spoofer else 0), target=weather.stealth_target(g))
 
 
 def hide_refusal(g: Game, crew: CrewMember) -> Optional[str]:
@@ -398,7 +413,12 @@ def board_refusal(g: Game, crew: CrewMember) -> Optional[str]:
         return f"The {crew.ship} is not docked on the surface."
     if distance(crew.cell, s.docks[ship.id]) > 1:
         return f"{crew.name} must stand beside the dock at {s.docks[ship.id]} to board."
-    carried = s.crew.get(crew.carrying or "")
+    return crowded(g, crew, ship)
+
+
+def crowded(g: Game, crew: CrewMember, ship: Ship) -> Optional[str]:
+    """Why the one the crewmember carries may not come aboard with it: the ship is full (N165)."""
+    carried = g.state.crew.get(crew.carrying or "")
     capacity = g.pack.ships[ship.id].capacity
     if carried is not None and carried.ship != ship.id and len(complement(g, ship)) >= capacity:
         return (f"The {ship.name} is full ({capacity} crew and passengers, the brig not counted): "
@@ -407,13 +427,20 @@ def board_refusal(g: Game, crew: CrewMember) -> Optional[str]:
 
 
 def board(g: Game, crew: CrewMember) -> Ship:
-    """Step aboard the crewmember's docked ship from its dock or a square beside it; an
-    unconscious crewmember it carries goes to the med bay, an opponent as a captive."""
-    s = g.state
+    """Step aboard the crewmember's docked ship from its dock or a square beside it."""
     refusal = board_refusal(g, crew)
     if refusal:
         raise RuleError(refusal)
     ship = docked_ship(g, crew)
+    come_aboard(g, crew, ship, "boarded")
+    return ship
+
+
+def come_aboard(g: Game, crew: CrewMember, ship: Ship, event: str, **told) -> None:
+    """The crewmember leaves the surface for its ship (told by `event`); an unconscious
+    crewmember it carries goes to the med bay, an opponent as a captive; the findings it
+    holds come aboard."""
+    s = g.state
     crew.cell, crew.hidden = None, False
     carried = s.crew.get(crew.carrying or "")
     if carried is not None:
@@ -424,12 +451,11 @@ def board(g: Game, crew: CrewMember) -> Ship:
         if carried.faction != ship.faction:
             carried.captive = True
             g.emit("captured", crew=carried.id, ship=ship.id)
-    g.emit("boarded", crew=crew.id, ship=ship.id, carried=carried.id if carried else None)
+    g.emit(event, crew=crew.id, ship=ship.id, carried=carried.id if carried else None, **told)
     obj = s.objective
     if obj is not None and obj.holder == crew.id:
         obj.holder, obj.ship = None, ship.id
         g.emit("parameter_aboard", ship=ship.id, name=obj.name)
-    return ship
 
 
 # --- free actions and abilities ------------------------------------------------------------------
@@ -445,6 +471,7 @@ def give(g: Game, crew: CrewMember, other_code: str, item: str) -> None:
         raise RuleError(f"{other.name} has no room to carry '{item}'.")
     crew.gear.remove(item)
     other.gear.append(item)
+    gear.move(g.state, item, crew.id, other.id, fullest=True)
     g.emit("given", crew=crew.id, to=other.id, item=item)
 
 

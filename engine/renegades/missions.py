@@ -2,7 +2,7 @@
 winning it by the tier agreed at set-up (N45-N47)."""
 from __future__ import annotations
 
-from engine.renegades import home_run, stocking
+from engine.renegades import gear, home_run, stocking
 from engine.renegades.content import ARMORY, Pack
 from engine.renegades.orbit import Game
 from engine.renegades.state import GameState, Objective
@@ -26,6 +26,7 @@ def set_up(state: GameState, pack: Pack) -> None:
     for ship in state.ships.values():
         if ship.kind == "ship" and ship.id not in state.armory:
             state.armory[ship.id] = list(ARMORY)
+            gear.track(state, pack, gear.armory_key(ship.id), state.armory[ship.id])
 
 
 def check(g: Game) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 
-from engine.renegades import (boarding, crew_combat, dropped, figures, fire, grenades, landing, leaping, orbit,
-                              pieces, special_actions)
+from engine.renegades import (boarding, crew_combat, dropped, figures, fire, gear_actions, grenades, landing,
+                              leaping, orbit, pieces, special_actions)
 from engine.renegades.board import distance
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
@@ -100,7 +100,7 @@ def legal(g: Game, ship) -> list[str]:
         free += drops
         if not left:
             continue
-        options += special_actions.legal(g, crew) + picks + fire.legal(g, crew)
+        options += special_actions.legal(g, crew) + gear_actions.legal(g, crew) + picks + fire.legal(g, crew)
         if crew.rounds.get("pinned") != s.round:
             options += [f"move {code} {c}" for c in sorted(landing.reach(g, crew))]
             options += [f"leap {code} {c}" for c in leaping.open_leaps(g, crew)]

@@ -112,7 +112,12 @@ def can_carry(g: Game, crew: CrewMember, code: str) -> bool:
     if code in g.pack.weapons:
         kind = g.pack.weapons[code].kind
         return sum(1 for w in crew.gear if w in g.pack.weapons and g.pack.weapons[w].kind == kind) < CARRY[kind]
-    return sum(1 for w in crew.gear if w not in g.pack.weapons) < ITEMS
+    return not laden(g, crew)
+
+
+def laden(g: Game, crew: CrewMember) -> bool:
+    """Whether the crewmember carries as many items as it may: the players' reason to drop one (N186)."""
+    return sum(1 for w in crew.gear if w not in g.pack.weapons) >= ITEMS
 
 
 def crewmember(card, ship: str, station: Optional[str] = None) -> CrewMember:

@@ -17,9 +17,9 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, grenades, home_run,
-                              landing, leaping, medbay, missions, orbit, parties, pieces, placing, salvage,
-                              special_actions, weather)
+from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, gear_actions,
+                              grenades, home_run, landing, leaping, medbay, missions, orbit, parties, pieces, placing,
+                              salvage, special_actions, weather)
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
@@ -544,6 +544,8 @@ COMMANDS: dict[str, Verb] = {
                                  False), "drop CREW ITEM [SQUARE]", 2, 3, "ULU"),
     "pickup": Verb(_surface_action(lambda g, c, seat, r: dropped.pick_up(g, c, r[0], r[1])),
                    "pickup CREW SQUARE ITEM", 3, 3, "UUL"),
+    "use": Verb(_surface_action(lambda g, c, seat, r: gear_actions.use(g, c, r[0], r[1:])),
+                "use CREW ITEM [OTHER]  (a blink beacon or a field med kit)", 2, 3, "ULU"),
     "douse": Verb(_surface_action(lambda g, c, seat, r: fire.douse(g, c, r[0])), "douse CREW SQUARE", 2, 2, "U"),
     "leap": Verb(_surface_action(lambda g, c, seat, r: leaping.leap(g, c, r[0])), "leap CREW SQUARE", 2, 2, "U"),
     "raise": Verb(_on_raise, "raise ATTACKER FROM>TO [FROM>TO ...]  (the attack bonuses: 3>4 raises a 3 to 4)",
@@ -615,6 +617,7 @@ RULE_OF: dict[str, str | tuple[str, str]] = {
     "board": "boarding", "give": "gear", "drop": "gear", "pickup": "gear", "tactic": "tactical-card",
     "rally": "special-action", "mend": "special-action", "charge": "special-action",
     "douse": "world-event", "leap": "terrain", "free": "prisoner", "throw": "crew-combat",
+    "use": "gear",
 }
 
 
@@ -683,7 +686,8 @@ def display_names(state: GameState) -> dict[str, str]:
                   for code, ship in state.ships.items()})  # fighters share a name: 'Dregg fighter 2'
     names.update({code: figure.name for code, figure in state.figures.items()})
     names.update({code: ability.name for code, ability in g.pack.crew_abilities.items()})
-    names.update({code: item.name for code, item in [*g.pack.weapons.items(), *g.pack.search_items.items()]})
+    names.update({code: item.name for code, item in [*g.pack.weapons.items(), *g.pack.search_items.items(),
+                                                         *g.pack.gear.items()] if code not in names})
     names.update({code: card.name for code, card in g.pack.tactical.items()})
     names.update({code: villain.name for code, villain in g.pack.villains.items() if code not in names})
     return names

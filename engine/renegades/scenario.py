@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from engine.renegades import figures, home_run, rules
+from engine.renegades import figures, gear, home_run, rules
 from engine.renegades.content import load_pack
 from engine.renegades.orbit import Game
 from engine.renegades.state import GameState, Objective, Ship
@@ -74,6 +74,7 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
     """The surface keys: docks, crew (any CrewMember field; a square takes it off its
     station), figures (replacing the mission's guards), tactical (seat -> its cards),
     bounties (seat -> the crewmember it hunts),
+    energy (crewmember -> item -> the tokens on each copy it carries, N181),
     surface_deck, containers, fires, objective; run (a faction: tier 3's run on its home
     surface under way, N170, its containers and guards stocked, N147, before the other keys)."""
     if spec.get("run"):
@@ -98,6 +99,9 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
                     del ship.stations[station]
         if crew.station and state.ships[crew.ship].stations.get(crew.station) != code:
             crew.station = None
+    pack = load_pack(state.pack)
+    for crew in state.crew.values():  # gear items set on crew get tokens, `energy` says how many (N181)
+        gear.track(state, pack, crew.id, crew.gear, (spec.get("energy") or {}).get(crew.id))
     if "figures" in spec:
         state.figures = {}
         g = Game(state)

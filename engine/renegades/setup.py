@@ -9,7 +9,7 @@ from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.board import layout_key, orbit_of
 from engine.awaymissions.content import pack_ref
-from engine.renegades import bounties, figures, landing, locations, missions, pieces, salvage
+from engine.renegades import bounties, figures, gear, landing, locations, missions, pieces, salvage
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
 from engine.renegades.orbit import Game
 from engine.renegades.state import GameState, Player, Ship
@@ -28,7 +28,7 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     code), quick (the quicker game: ships start docked on the mission planet), boards (fixed,
     or built: the surface board built from location cards, N124). A campaign's
     mission (engine/renegades/campaign.py) adds `campaign` {title, mission, carried: seat ->
-    {armory}} and each player's `turned`, `upgrades` and `ship_upgrades`.
+    {armory, energy}} and each player's `turned`, `upgrades` and `ship_upgrades`.
     """
     from engine.renegades import rules  # the order of play lives there
 
@@ -97,9 +97,10 @@ def check_boards(boards: str) -> None:
 
 
 def _stock_armories(state: GameState, pack: Pack, campaign: Any) -> None:
-    """A campaign's mission: each player's ship carries the weapons of its campaign armory
-    (`campaign.carried[seat].armory`; gear that is no surface weapon stays in port). Other
-    ships get the standard armory when the mission is set up."""
+    """A campaign's mission: each player's ship carries the weapons and gear items of its
+    campaign armory (`campaign.carried[seat].armory`), the items used by command with the
+    tokens on each copy (`carried[seat].energy`, N181). Other ships get the standard armory
+    when the mission is set up."""
     if campaign is None:
         return
     if not isinstance(campaign, dict):
@@ -108,7 +109,9 @@ def _stock_armories(state: GameState, pack: Pack, campaign: Any) -> None:
     for player in state.players:
         if player.seat in carried:
             armory = carried[player.seat].get("armory") or []
-            state.armory[player.ships[0]] = [code for code in armory if code in pack.weapons]
+            ship = player.ships[0]
+            state.armory[ship] = [code for code in armory if code in pack.weapons or gear.item(pack, code)]
+            gear.track(state, pack, gear.armory_key(ship), state.armory[ship], carried[player.seat].get("energy"))
 
 
 def _land_everyone(state: GameState) -> None:

@@ -45,7 +45,9 @@ def rally(g: Game, crew: CrewMember, other_code: str) -> None:
     g.emit("rallied", crew=crew.id, other=other.id)
 
 
-def _patient(g: Game, crew: CrewMember, code: str) -> Optional[CrewMember]:
+def patient(g: Game, crew: CrewMember, code: str) -> Optional[CrewMember]:
+    """The crewmember `code` if the crewmember may tend it: itself or a conscious friend on or
+    beside it, with wounds."""
     other = g.state.crew.get(code)
     if other is None or other.cell is None or other.ko or other.faction != crew.faction \
             or not near(other.cell, crew.cell) or not other.wounds:
@@ -58,7 +60,7 @@ def mend(g: Game, crew: CrewMember, other_code: str) -> bool:
     crewmember of its side beside it loses wounds. A failed test keeps the action (False)."""
     s = g.state
     card = _ready(g, crew, "mend")
-    other = _patient(g, crew, other_code)
+    other = patient(g, crew, other_code)
     if other is None:
         raise RuleError(f"{other_code} is not a wounded, conscious crewmember of {crew.name}'s side on or beside it.")
     crew.rounds[card.code] = s.round
@@ -122,7 +124,7 @@ def legal(g: Game, crew: CrewMember) -> list[str]:
                         if o.cell and not o.ko and distance(o.cell, crew.cell) == 1]
         elif card.effect == "mend":
             options += [f"mend {crew.id} {o.id}" for o in sorted(s.crew.values(), key=lambda o: o.id)
-                        if _patient(g, crew, o.id)]
+                        if patient(g, crew, o.id)]
         elif card.effect == "charge" and crew.rounds.get("pinned") != s.round and not rallied_last(g, crew):
             targets = sorted(standing(g), key=lambda p: p.id)
             options += [f"charge {crew.id} {cell} {t.id}" for cell in sorted(landing.reach(g, crew))

@@ -210,7 +210,8 @@ class GameState(_Data):
     figures: dict[str, Figure] = {}  # non-player figures on the surface
     figures_made: int = 0
     surface_deck: list[str] = []  # surface locations, reshuffled after each use
-    armory: dict[str, list[str]] = {}  # ship id -> weapons left aboard
+    armory: dict[str, list[str]] = {}  # ship id -> weapons and gear items left aboard
+    energy: dict[str, dict[str, list[int]]] = {}  # items used by command (N181): holder -> code -> tokens a copy (public)
     objective: Optional[Objective] = None
     digits: dict[str, int] = {}  # faction -> digits earned (loot, knock-outs, rewards)
     bounties: dict[str, str] = {}  # seat -> the crewmember it hunts (secret to the other side)

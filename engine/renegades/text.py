@@ -140,7 +140,29 @@ def _tactic(event: dict, names: Namer) -> str:
 
 
 def _armed(event: dict, names: Namer) -> str:
-    return f"{_name(event['crew'], names)} arms with {_names(event.get('weapons', []), names)}"
+    took = [f"arms with {_names(event['weapons'], names)}"] if event.get("weapons") else []
+    took += [f"takes {_names(event['items'], names)}"] if event.get("items") else []
+    return f"{_name(event['crew'], names)} {' and '.join(took)} from the armory"
+
+
+def _left(event: dict) -> str:
+    """'(2 tokens left)', '(spent)': a gear copy's energy after a use."""
+    left = event.get("left", 0)
+    return f"({left} token{'s' if left != 1 else ''} left)" if left else "(spent)"
+
+
+def _blinked(event: dict, names: Namer) -> str:
+    carrying = f", carrying {_name(event['carried'], names)}" if event.get("carried") else ""
+    where = "in orbit" if event.get("orbit") else "at its dock"
+    return (f"{_name(event['crew'], names)} sets off {_name(event['item'], names)} at {event['cell']} and is back "
+            f"aboard the {_name(event['ship'], names)} {where}{carrying} {_left(event)}")
+
+
+def _gear_mend(event: dict, names: Namer) -> str:
+    on = "" if event["target"] == event["crew"] else f" on {_name(event['target'], names)}"
+    amount = event.get("amount", 0)
+    return (f"{_name(event['crew'], names)} uses {_name(event['item'], names)}{on}: {amount} "
+            f"wound{'s' if amount != 1 else ''} fewer {_left(event)}")
 
 
 def _deployed(event: dict, names: Namer) -> str:
@@ -288,7 +310,7 @@ def _bonus_choice(event: dict, names: Namer) -> str:
 
 
 _TOLD = {"crew_moved": _crew_moved, "crew_attack": _crew_attack, "stealth": _stealth, "elude": _elude,
-         "scan_room": _scan_room, "scan_container": _scan_container, "tactic": _tactic, "armed": _armed,
+         "scan_room": _scan_room, "scan_container": _scan_container, "tactic": _tactic, "armed": _armed, "blinked": _blinked, "gear_mend": _gear_mend,
          "deployed": _deployed, "boarded": _boarded, "opened": _opened, "enemies_arrive": _enemies,
          "roused": _roused, "trap": _trap, "trap_attack": _trap_attack, "persuade": _persuade,
          "prisoners_freed": _freed, "grenade": _grenade,
