@@ -18,25 +18,36 @@ ANN = user(1, "Ann")
 COMPUTER_P2 = COMPUTER_USER_BASE + 2
 
 
+async def play_against_the_computer(fake: FakeDiscord, moves: int, pick) -> tuple[int, int, object, list]:
+    """Ann plays up to `moves` choices on her panel in the newest game thread (`pick(commands)`:
+    the index of the one to click), checking she is never left waiting on the computer, and
+    that the computer was never pinged. (thread, game id, final game info, the computer's log
+    entries)."""
+    thread = thread_of(fake)
+    game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
+    mine = 0
+    while (info := await fake.bot.service.get(game_id)).status == "active" and mine < moves:
+        assert [t.user_id for t in info.awaited] == [1], info.awaited  # never left waiting on the computer
+        version, commands = await fake.bot.service.legal_commands(game_id, 1)
+        await choose(fake, ANN, await open_panel(fake, ANN, thread), commands, pick(commands))
+        mine += 1
+    log = await fake.bot.service.log(game_id)
+    assert len([e for e in log if e.user_id == 1]) == mine
+    for request in fake.sent:
+        if request.json and "allowed_mentions" in request.json:
+            assert not any(is_computer(int(u)) for u in request.json["allowed_mentions"].get("users", []))
+    return thread, game_id, info, [e for e in log if is_computer(e.user_id)]
+
+
 async def test_a_game_against_the_computer_plays_its_moves_at_once(monkeypatch, tmp_path):
     same_dice(monkeypatch)
     async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
         await fake.dispatch(fake.slash(ANN, "game new", computer="easy", side="borg"))
-        thread = thread_of(fake)
-        game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
-        rng, mine = random.Random(3), 0
-        while (info := await fake.bot.service.get(game_id)).status == "active" and mine < 40:
-            assert [t.user_id for t in info.awaited] == [1], info.awaited  # never left waiting on the computer
-            version, commands = await fake.bot.service.legal_commands(game_id, 1)
-            await choose(fake, ANN, await open_panel(fake, ANN, thread), commands, rng.randrange(len(commands)))
-            mine += 1
-        log = await fake.bot.service.log(game_id)
-        computer = [e for e in log if is_computer(e.user_id)]
-        assert len(computer) > 20 and len([e for e in log if e.user_id == 1]) == mine
+        rng = random.Random(3)
+        thread, game_id, info, computer = await play_against_the_computer(
+            fake, 40, lambda commands: rng.randrange(len(commands)))
+        assert len(computer) > 20
         assert any(json.loads(e.events) and e.command.startswith(("attack", "move", "play")) for e in computer)
-        for request in fake.sent:
-            if request.json and "allowed_mentions" in request.json:
-                assert not any(is_computer(int(u)) for u in request.json["allowed_mentions"].get("users", []))
         seats = {s.seat: s.name for s in info.seats}
         assert seats == {"p1": "Ann", "p2": "Computer (easy)"}
         assert any("board.png" in [a["filename"] for a in m.get("attachments", [])] for m in fake.in_channel(thread))

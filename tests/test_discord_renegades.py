@@ -211,28 +211,18 @@ async def test_the_quicker_game_is_played_on_the_surface_with_its_pictures_and_n
 async def test_the_computer_crew_flies_the_other_ship_at_once(monkeypatch, tmp_path):
     """coalition vs renegades with computer: the computer crew takes the Coalition seat, the
     game starts at once, its moves are played as soon as it is awaited and it is never pinged."""
-    from engine.service import is_computer
+    from tests.test_discord_computer import play_against_the_computer
     same_dice(monkeypatch)
     async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
         opened = fake.slash(ANN, "game new", ruleset="renegades", computer="easy")
         await fake.dispatch(opened)
         assert "against the computer crew (easy)" in fake.original(opened)["content"]
-        thread = thread_of(fake)
-        game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
-        rng, mine = random.Random(5), 0
-        while (info := await fake.bot.service.get(game_id)).status == "active" and mine < 25:
-            assert [t.user_id for t in info.awaited] == [1], info.awaited  # never left waiting on the computer
-            version, commands = await fake.bot.service.legal_commands(game_id, 1)
-            await choose(fake, ANN, await open_panel(fake, ANN, thread), commands, pick(rng, commands))
-            mine += 1
+        rng = random.Random(5)
+        _, game_id, info, computer = await play_against_the_computer(fake, 25, lambda commands: pick(rng, commands))
         assert {s.seat: s.name for s in info.seats} == {"p1": "Ann", "p2": "Computer (easy)"}
         players = {p["seat"]: p["faction"] for p in (await fake.bot.service.view(game_id))["players"]}
         assert players == {"p1": "renegade", "p2": "coalition"}
-        computer = [e for e in await fake.bot.service.log(game_id) if is_computer(e.user_id)]
         assert len(computer) >= 5 and any(e.command.startswith(("move", "attack")) for e in computer)
-        for request in fake.sent:
-            if request.json and "allowed_mentions" in request.json:
-                assert not any(is_computer(int(u)) for u in request.json["allowed_mentions"].get("users", []))
 
 
 async def test_built_boards_and_world_cards_are_offered_and_bad_combinations_refused(monkeypatch, tmp_path):
