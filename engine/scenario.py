@@ -64,11 +64,17 @@ def build(spec: dict[str, Any]) -> GameState:
     return state
 
 
+PHASES = ("setup", "draw", "action", "over")
+
+
 def _set_position(state: GameState, spec: dict[str, Any], start: dict[str, Any]) -> None:
     state.pending = []
     state.sequence = []
     state.round = start.get("round", 1)
     state.phase = start.get("phase", "action")
+    if state.phase not in PHASES:  # a Renegades position built here would never settle
+        raise ValueError(f"unknown Away Missions phase '{state.phase}' ({', '.join(PHASES)}); "
+                         "a Renegades scenario is built by engine.renegades.scenario")
     state.step = start.get("step", "")
     for seat, boards in spec.get("start_areas", {}).items():
         state.player(seat).start_boards = list(boards)

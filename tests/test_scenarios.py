@@ -3,7 +3,7 @@ import glob
 
 import pytest
 
-from engine.scenario import run_file
+from engine.scenario import build, run_file
 
 FILES = sorted(glob.glob("scenarios/*.yaml"))
 
@@ -46,3 +46,10 @@ def test_a_refused_game_is_reported_not_raised(tmp_path):
     assert "expected 'supply'" in failures[1]
     assert "expected it refused" in failures[2]
     assert "cannot be built: KeyError" in failures[3]
+
+
+def test_an_away_missions_position_in_a_phase_it_does_not_have_is_refused():
+    """A Renegades start (a surface phase) given to the Away Missions builder is refused at once
+    instead of never settling."""
+    with pytest.raises(ValueError, match="unknown Away Missions phase 'surface'"):
+        build({"ruleset": "renegades", "start": {"round": 1, "phase": "surface"}})
