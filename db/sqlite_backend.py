@@ -7,9 +7,11 @@ row, log, waits, reminders); if any row is refused, the statement changes nothin
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import sqlite3
+import time
 import urllib.parse
 from typing import AsyncIterator, Sequence
 
@@ -66,6 +68,21 @@ def statements(script: str) -> list[str]:
     return found
 
 
+async def enter_wal(conn: aiosqlite.Connection, busy_timeout_ms: int) -> None:
+    """Switch the file to WAL, trying again until the busy timeout: SQLite can refuse the
+    switch at once, without its busy handler, while another program is opening or
+    switching the same new file."""
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    while True:
+        try:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if not is_busy(error) or time.monotonic() >= deadline:
+                raise
+        await asyncio.sleep(0.01)
+
+
 class SqliteConnection:
     """An open SQLite file (see db.backend.Connection)."""
 
@@ -84,7 +101,7 @@ class SqliteConnection:
             await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             opened = cls(conn)
             refuse_newer_schema(await opened.schema_version())
-            await conn.execute("PRAGMA journal_mode = WAL")
+            await enter_wal(conn, busy_timeout_ms)
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
         except BaseException as error:

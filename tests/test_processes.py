@@ -8,6 +8,7 @@ import multiprocessing
 import os
 import random
 import signal
+import sqlite3
 import time
 
 import pytest
@@ -16,6 +17,7 @@ from benchmarks import scale_bench
 from bot import Config, ReadyRoom, ShardedReadyRoom, make_bot, parse_shard_ids, shard_of
 from db import Database, GameWrite, LogEntry, StaleWrite
 from db.rating_store import RatingStore
+from db.sqlite_backend import enter_wal
 from engine.service import GameService, StaleVersion, rating_book, replay
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
@@ -128,6 +130,33 @@ def test_processes_starting_together_on_a_new_database_migrate_once_and_all_writ
         process.join(120)
     assert [p.exitcode for p in processes] == [0] * 4
     asyncio.run(_check_games(database_url, 4))
+
+
+class _RefusesWalAtFirst:
+    """A connection on which the switch to WAL is refused, without waiting, `refusals` times."""
+
+    def __init__(self, refusals):
+        self.refusals, self.tries = refusals, 0
+
+    async def execute(self, sql):
+        self.tries += 1
+        if self.tries <= self.refusals:
+            raise sqlite3.OperationalError("database is locked")
+
+
+async def test_the_switch_to_wal_is_tried_again_while_another_process_holds_the_new_file():
+    # SQLite can refuse the switch at once, without its busy handler, while another process
+    # opens the same new file; seen as one process of four failing in CI.
+    conn = _RefusesWalAtFirst(refusals=3)
+    await enter_wal(conn, busy_timeout_ms=2000)
+    assert conn.tries == 4
+
+
+async def test_the_switch_to_wal_gives_up_after_the_busy_timeout():
+    conn = _RefusesWalAtFirst(refusals=10**6)
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        await enter_wal(conn, busy_timeout_ms=50)
+    assert 2 <= conn.tries < 100
 
 
 async def _check_games(url, count):
