@@ -638,6 +638,20 @@ def test_a_grenade_from_the_armory_goes_down_with_the_first_out_and_a_thrown_one
     assert {"type": "armory_changed", "seat": "p1", "found": [], "lost": ["flash-grenade"]} in events
 
 
+def test_items_all_lost_on_the_mission_are_lost_to_the_campaign():  # N125
+    # e.g. both beacons left on the mission planet when a tier 3 run went home, which clears
+    # that surface: no item comes home and none lies anywhere
+    c = launched(new())
+    state = final_state(c)
+    assert state["items_fly"] is True
+    for ship in ("KESTREL", "WARDEN"):
+        state["armory"][ship] = [code for code in state["armory"][ship] if code != "blink-beacon"]
+    state["energy"] = {}
+    c, events = cp.apply(c, "p1", "finish", cp.outcome_of(state))
+    assert "blink-beacon" not in c.captain("p1").armory and "blink-beacon" not in c.captain("p1").energy
+    assert {"type": "armory_changed", "seat": "p1", "found": [], "lost": ["blink-beacon"]} in events
+
+
 # --- gear used in the game (N180, N181) --------------------------------------------------------------------
 def quick_mission_with(code):
     """The second mission of a quicker-game campaign, a copy of `code` bought at shore leave
@@ -696,7 +710,7 @@ def test_a_game_made_before_items_flew_leaves_them_in_port():
     state = final_state(c)
     for holder in ("KESTREL", "WARDEN"):  # as such a game's armory held only its weapons
         state["armory"][holder] = [w for w in state["armory"][holder] if w in PACK.weapons]
-    state.pop("energy")
+    state.pop("energy"), state.pop("items_fly")
     outcome = cp.outcome_of(state)
     assert "items" not in outcome
     c, events = cp.apply(c, "p1", "finish", outcome)

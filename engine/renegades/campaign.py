@@ -149,7 +149,7 @@ def outcome_of(final_state: Any) -> dict[str, Any]:
     surface weapons (`weapons`) and gear items (`items`, with `energy`: the tokens on the
     copies used by command) each ship brings home (N125, N181).
     Fields a game does not report are left out, and the campaign keeps what it had (a game
-    holding no gear item anywhere reports no `items`: its items stayed in port)."""
+    stored before gear items flew reports no `items`: they stayed in port)."""
     state = final_state if isinstance(final_state, dict) else msgspec.to_builtins(final_state)
     result = state.get("result") or {}
     ships = state.get("ships") or {}
@@ -188,10 +188,15 @@ def _gear_home(state: dict) -> dict[str, dict]:
             for code, copies in tokens.get(holder, {}).items():
                 found.setdefault(code, []).extend(copies)
         home["energy"][ship] = {code: sorted(copies, reverse=True) for code, copies in sorted(found.items())}
-    lying = [x for items in (state.get("dropped") or {}).values() for x in items if gear.item(pack, x)]
-    if not lying and not any(home["items"].values()):  # a game made before items flew: they stayed in port
-        del home["items"], home["energy"]
+    if not state.get("items_fly") and not _item_anywhere(state, pack, home):
+        del home["items"], home["energy"]  # a game stored before items flew: they stayed in port
     return home
+
+
+def _item_anywhere(state: dict, pack: Pack, home: dict) -> bool:
+    """Whether a game stored before `items_fly` was recorded holds a gear item, coming home or lying on the surface."""
+    lying = [x for items in (state.get("dropped") or {}).values() for x in items if gear.item(pack, x)]
+    return bool(lying) or any(home["items"].values())
 
 
 def _faction_digits(result: dict) -> dict[str, int]:

@@ -106,6 +106,7 @@ def _stock_armories(state: GameState, pack: Pack, campaign: Any) -> None:
     if not isinstance(campaign, dict):
         raise RuleError("`campaign` is set by a campaign's mission (engine/renegades/campaign.py), not by hand.")
     carried = campaign.get("carried") or {}
+    state.items_fly = True
     for player in state.players:
         if player.seat in carried:
             armory = carried[player.seat].get("armory") or []

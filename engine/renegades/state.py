@@ -212,6 +212,7 @@ class GameState(_Data):
     surface_deck: list[str] = []  # surface locations, reshuffled after each use
     armory: dict[str, list[str]] = {}  # ship id -> weapons and gear items left aboard
     energy: dict[str, dict[str, list[int]]] = {}  # items used by command (N181): holder -> code -> tokens a copy (public)
+    items_fly: bool = False  # a campaign's mission: gear items flew from the campaign armories (N125)
     objective: Optional[Objective] = None
     digits: dict[str, int] = {}  # faction -> digits earned (loot, knock-outs, rewards)
     bounties: dict[str, str] = {}  # seat -> the crewmember it hunts (secret to the other side)
