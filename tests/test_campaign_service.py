@@ -192,7 +192,7 @@ async def test_the_shore_leave_panel_lists_the_steps_open_to_its_player(path):
     ann = campaign.captain("p1")
     commands = [command for command, _ in await desk.shore_choices(cid, ANN)]
     assert [c for c in commands if c.startswith("buy")] == [f"buy {g}" for g in ann.gear_offer]
-    assert ["sell arc-pistol", "sell blink-beacon", "sell arc-blade"] == [c for c in commands if c.startswith("sell")]
+    assert ["sell arc-pistol", "sell arc-blade", "sell blink-beacon"] == [c for c in commands if c.startswith("sell")]
     assert {"recruit KAIRO", "recruit LINNET"} <= set(commands) and "recruit VESK" not in commands
     for upgrade in ann.upgrade_offer:
         trained = [c for c in commands if c.startswith(f"train {upgrade}")]

@@ -31,7 +31,7 @@ from engine.errors import PackError, RuleError
 from engine.renegades.campaign_state import (Campaign, Captain, Hand, Mission, clone, from_json,  # noqa: F401
                                              to_json)
 from engine.renegades import energy, gear
-from engine.renegades.content import FACTIONS, Pack, load_pack
+from engine.renegades.content import ARMORY, FACTIONS, Pack, load_pack
 from engine.renegades.setup import MODES, _default_crew, _ship_for, check_boards, check_world_cards, stations_for
 from engine.renegades.shore_leave import (on_buy, on_crew, on_done, on_ransom, on_recharge, on_recruit, on_sell,
                                           on_train, on_turn, open_shore_leave, require_phase, sale_price)  # noqa: F401
@@ -39,7 +39,6 @@ from engine.renegades.shore_leave import (on_buy, on_crew, on_done, on_ransom, o
 __all__ = ["new_campaign", "mission_config", "outcome_of", "apply", "parse", "canonical", "awaited", "view_for",
            "sale_price", "Campaign", "Captain", "Hand", "Mission", "to_json", "from_json", "clone"]
 MISSIONS_AGREED = (3, 4, 5)
-STARTING_ARMORY = ("arc-pistol", "arc-pistol", "arc-pistol", "blink-beacon", "arc-blade")
 
 
 def _pack(path: str) -> Pack:
@@ -95,7 +94,7 @@ def new_campaign(config: dict[str, Any], seed: int) -> Campaign:
             seat=spec["seat"], name=spec.get("name", spec["seat"]), faction=faction, ship=ship,
             crew={c: Hand(code=c, name=pack.crew[c].name, faction=faction) for c in crew}, flying=crew,
             digits=pack.shore_leave.starting_digits)
-        for code in STARTING_ARMORY:
+        for code in ARMORY:  # the set-up armory (N28)
             energy.add(captain, pack, code)
         campaign.captains.append(captain)
     if mode == "versus" and len({c.faction for c in campaign.captains}) < 2:
