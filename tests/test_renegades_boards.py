@@ -72,11 +72,11 @@ def test_too_few_location_cards_cannot_build_a_board():
     ("obstructed: [C1, C2], containers: [A3]", "obstructed: [C1, C2], containers: [E3]", "E3 is off its 4x4 tile"),
     ("type: side, tile: s4, board: veyra-outpost,\n     obstructed", "type: side, tile: s3, board: veyra-outpost,\n"
      "     obstructed", "tile veyra-outpost/s3 has 3 sides"),
-    ("blocking: [A1, A3, D1, D3, A4, B4, C4, D4], doorways: [A2, D2], containers: [B2]",
-     "blocking: [A1, A3, D1, D3, A4, B4, C4, D4], doorways: [A2, D2], containers: [C2]",
+    ("blocking: [A1, B1, C1, D1, A3, D3, A4, B4, C4, D4], doorways: [A2, D2], containers: [B2]",
+     "blocking: [A1, B1, C1, D1, A3, D3, A4, B4, C4, D4], doorways: [A2, D2], containers: [C2]",
      "F6 is no container of 'pump-house'"),
-    ("doorways: [A2, D2], containers: [B2]", "doorways: [A2, C1], containers: [B2]",
-     "the doorway C1 is not set in a wall"),
+    ("doorways: [A2, D2], containers: [B2]", "doorways: [A2, C2], containers: [B2]",
+     "the doorway C2 is not set in a wall"),
     ("doorways: [E6, H6]", "doorways: [E6, F6]", "the doorway F6 must be an open square"),
     ("containers: [D4], elevated: [C1, D1, C2, D2], steps: [C2]", "containers: [D4], elevated: [C1, D1], steps: [C2]",
      "steps at C2, which is neither elevated nor sunken"),  # N128
@@ -97,6 +97,15 @@ def test_doorways_block_sight_except_for_giants_and_for_whoever_stands_in_one(la
     assert not ground.line_of_sight("C6", "G6") and not ground.line_of_sight("J6", "F6")
     assert ground.line_of_sight("C6", "G6", through_doorways=True)
     assert ground.line_of_sight("E6", "G6") and ground.line_of_sight("E6", "B6")
+
+
+@pytest.mark.parametrize("layout", [(), (("c", "pump-house"),)])
+def test_the_pump_house_is_walled_all_round_but_its_doorways(layout):
+    """Built from its card, the pump house is closed to the north as on the fixed board."""
+    ground = ground_of("content/renegades", "veyra-outpost", layout)
+    for outside, inside in (("F2", "F6"), ("G3", "G7"), ("F11", "G6")):
+        _, _, path = ground.paths(outside, 30, frozenset(), lambda cell: 0)[inside]
+        assert {"E6", "H6"} & set(path), path
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -121,7 +130,7 @@ def test_a_mission_keeps_its_guards_and_parameter_on_its_centre_tile_on_a_built_
 
 
 def test_the_built_squares_of_a_mission_are_open_on_its_centre_card(tmp_path):
-    problems = _pack_with(tmp_path, "built: {cell: G6,", "built: {cell: F5,")
+    problems = _pack_with(tmp_path, "center: records-vault, built: {cell: G6,", "center: records-vault, built: {cell: F5,")
     assert any("F5 is not open on 'records-vault'" in p for p in problems), problems
 
 
