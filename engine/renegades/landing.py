@@ -26,8 +26,7 @@ from engine.renegades.state import CrewMember, Figure, Ship
 def arm(g: Game, crew: CrewMember) -> None:
     """N28: a crewmember leaving the ship takes a ranged weapon from the armory if it
     carries none, a melee weapon if it carries none, a grenade if it carries none (N192),
-    and the first gear item it does not carry yet while it has room for one, while any are
-    left."""
+    and, if it carries no gear item, the first one of the armory, while any are left."""
     armory = g.state.armory.get(crew.ship or "", [])
     taken = []
     for kind in ("ranged", "melee", "thrown"):
@@ -37,9 +36,10 @@ def arm(g: Game, crew: CrewMember) -> None:
                 armory.remove(code)
                 crew.gear.append(code)
                 taken.append(code)
-    code = next((x for x in armory if x not in g.pack.weapons and x not in crew.gear), None)
+    carrying = any(gear.item(g.pack, x) for x in crew.gear)
+    code = None if carrying else next((x for x in armory if gear.item(g.pack, x)), None)
     items = []
-    if code is not None and can_carry(g, crew, code):
+    if code is not None:
         armory.remove(code)
         crew.gear.append(code)
         gear.move(g.state, code, gear.armory_key(crew.ship), crew.id, fullest=True)
