@@ -26,7 +26,8 @@ from engine.renegades.state import CrewMember, Figure, Ship
 def arm(g: Game, crew: CrewMember) -> None:
     """N28: a crewmember leaving the ship takes a ranged weapon from the armory if it
     carries none, a melee weapon if it carries none, a grenade if it carries none (N192),
-    and, if it carries no gear item, the first one of the armory, while any are left."""
+    and, if it carries no gear item, the first one of the armory while it has room for an
+    item (loot counts), while any are left."""
     armory = g.state.armory.get(crew.ship or "", [])
     taken = []
     for kind in ("ranged", "melee", "thrown"):
@@ -39,7 +40,7 @@ def arm(g: Game, crew: CrewMember) -> None:
     carrying = any(gear.item(g.pack, x) for x in crew.gear)
     code = None if carrying else next((x for x in armory if gear.item(g.pack, x)), None)
     items = []
-    if code is not None:
+    if code is not None and can_carry(g, crew, code):
         armory.remove(code)
         crew.gear.append(code)
         gear.move(g.state, code, gear.armory_key(crew.ship), crew.id, fullest=True)
