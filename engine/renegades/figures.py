@@ -296,8 +296,15 @@ LANDING = ("commander", "engineering", "comms")  # the NPC landing party: comman
 
 
 def npc_deploy(g: Game, ship) -> None:
-    """N43: an NPC Coalition ship lands its commander, engineer and medic."""
-    codes = [ship.stations[st] for st in LANDING if st in ship.stations]
+    """N43: an NPC Coalition ship lands its commander, engineer and medic: those at their
+    stations, then crew back aboard from an earlier landing (off station) whose card names
+    one of those stations, then any other of them who can step out."""
+    at_stations = [ship.stations[st] for st in LANDING if st in ship.stations]
+    off = [c for c in pieces.aboard(g, ship.id)
+           if c.station is None and not c.ko and not c.captive and c.room != "brig" and c.id not in at_stations]
+    off.sort(key=lambda c: (min((LANDING.index(st) for st in c.stations if st in LANDING), default=len(LANDING)),
+                            c.id))
+    codes = at_stations + [c.id for c in off]
     landing.deploy(g, ship, codes[:pieces.PARTY - len(pieces.on_surface(g, ship.id))])
 
 
