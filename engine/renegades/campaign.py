@@ -263,7 +263,7 @@ def _restock(cap: Captain, pack: Pack, outcome: dict, emit) -> None:
     items = outcome.get("items", {}).get(cap.ship)
     back = outcome["weapons"][cap.ship] + (items or [])
     flew = Counter(x for x in energy.flying(cap) if x in pack.weapons or items is not None)
-    by_use = {code for code in flew + Counter(back) if code in pack.gear and pack.gear[code].used} \
+    by_use = {code for code in flew + Counter(back) if pack.used_by_command(code)} \
         if items is not None else set()
     before = {code: list(cap.energy.get(code, [])) for code in by_use}
     found, lost = sorted((Counter(back) - flew).elements()), sorted((flew - Counter(back)).elements())

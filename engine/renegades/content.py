@@ -500,6 +500,11 @@ class Pack(msgspec.Struct, frozen=True):
     upgrades: dict[str, Upgrade]
     shore_leave: ShoreLeave
 
+    def used_by_command(self, code: str) -> bool:
+        """Whether `code` is gear used by command, spending a token a use (N181)."""
+        card = self.gear.get(code)
+        return card is not None and card.used
+
 
 @functools.lru_cache(maxsize=1024)
 def cell_xy(cell: str) -> tuple[int, int]:

@@ -67,5 +67,7 @@ def legal(g: Game, crew: CrewMember) -> tuple[list[str], list[str]]:
 def with_reason(state: GameState, options: list[str]) -> list[str]:
     """For the players (N186): the options without the drops of crew that still have room
     for another item, as a drop then only lengthens the game."""
+    if not any(o.startswith("drop ") for o in options):
+        return options
     g = Game(state)
     return [o for o in options if not o.startswith("drop ") or laden(g, state.crew[o.split()[1]])]

@@ -62,7 +62,7 @@ def flying(cap: Captain) -> list[str]:
 def in_flight(cap: Captain, pack: Pack) -> dict[str, list[int]]:
     """The tokens on each flying copy of the gear used by command (N181): the game spends them."""
     return {code: [t for t in tokens if t] for code, tokens in sorted(cap.energy.items())
-            if code in pack.gear and pack.gear[code].used and any(tokens)}
+            if pack.used_by_command(code) and any(tokens)}
 
 
 def settle(cap: Captain, code: str, tokens: list[int]) -> list[int]:
