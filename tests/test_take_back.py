@@ -4,11 +4,12 @@ and replay rebuilds it."""
 import pytest
 
 from db import Database
-from engine.service import NotAllowed
+from engine.service import GameService, NotAllowed
 from engine.service import replay
 from tests.discord_harness import EPHEMERAL, FakeDiscord, choose, open_panel
 from tests.test_discord_game import MEMBERS, new_game, same_dice
 from tests.test_discord_panel import first_action, play_until
+from tests.test_replay import tamper
 
 
 async def replays(fake, game_id) -> bool:
@@ -100,3 +101,23 @@ async def test_a_take_back_is_refused_once_the_game_moved_on_or_twice(monkeypatc
         await service.take_back(game_id, 3 - user, version + 1)
         with pytest.raises(NotAllowed, match="no action to take back"):
             await service.take_back(game_id, 3 - user, version + 2)
+
+
+async def test_a_game_whose_log_no_longer_rebuilds_keeps_its_last_action(monkeypatch, tmp_path):
+    """A game dealt under older rules or cards cannot have its earlier state rebuilt exactly,
+    so its last action stands (a different seed stands in for the older cards here)."""
+    same_dice(monkeypatch)
+    path = str(tmp_path / "g.db")
+    async with FakeDiscord(monkeypatch, path) as fake:
+        _, game_id, user, version, commands = await at_first_action(fake)
+        move = next(c for c in commands if c.startswith("move "))
+        await fake.bot.service.submit(game_id, user, move, version)
+    tamper(path, "UPDATE games SET seed = seed + 1")
+    service = await GameService.open(path)
+    try:
+        with pytest.raises(NotAllowed, match="earlier version of the rules or cards"):
+            await service.take_back(game_id, 3 - user, version + 1)
+        assert (await service.get(game_id)).version == version + 1
+        assert [e.command for e in await service.log(game_id)][-1] == move
+    finally:
+        await service.close()

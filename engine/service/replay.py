@@ -67,6 +67,22 @@ def rebuild(ruleset: Ruleset, config: dict, seed: int, commands: Iterable[tuple[
     return state
 
 
+def before_last(ruleset: Ruleset, config: dict, seed: int, commands: list[tuple[str, str]], stored: Any) -> Any:
+    """The state before the last of `commands` (not a take-back), rebuilt from the deal.
+    RuleError when the rebuild does not reach `stored`: a game dealt under other rules or
+    cards than the running ones, whose earlier state cannot be known exactly."""
+    *earlier, (seat, command) = commands
+    try:
+        before = rebuild(ruleset, config, seed, earlier)
+        after, _ = ruleset.apply(before, seat, command)
+    except RuleError:
+        after = None
+    if after is None or ruleset.to_json(after) != ruleset.to_json(stored):
+        raise RuleError("This game began under an earlier version of the rules or cards, so the state "
+                        "before its last action cannot be rebuilt exactly: the action stands.")
+    return before
+
+
 def taken_back(before: Any, version: int) -> Any:
     """The state `before` an action, as the game's next version once the action is taken back."""
     return msgspec.structs.replace(before, version=version)

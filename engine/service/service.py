@@ -26,7 +26,7 @@ from engine.service import text
 from engine.service.errors import (DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
                                    NotAllowed, NotAPlayer, NotYourDecision, StaleVersion, StorageBusy,
                                    UnknownGame)
-from engine.service.replay import TAKE_BACK, rebuild, taken_back
+from engine.service.replay import TAKE_BACK, before_last, taken_back
 from engine.service.rulesets import RULESETS, Ruleset
 from engine.service.seating import COMPUTER_USER_BASE, is_computer
 
@@ -615,8 +615,11 @@ class GameService:
             if not hot.ruleset.can_take_back(json.loads(last.events)):
                 raise NotAllowed("That action rolled dice or showed or drew a card: it cannot be taken back.")
             config = json.loads(hot.row.config)
-            earlier = [(e.seat, e.command) for e in log[:-1]]
-            before = await asyncio.to_thread(rebuild, hot.ruleset, config, hot.row.seed, earlier)
+            commands = [(e.seat, e.command) for e in log]
+            try:
+                before = await asyncio.to_thread(before_last, hot.ruleset, config, hot.row.seed, commands, hot.state)
+            except RuleError as error:
+                raise NotAllowed(str(error)) from error
             state = taken_back(before, hot.state.version + 1)
             names = hot.names()
             events = [{"type": "taken_back", "seat": last.seat, "command": text.readable(last.command, names),
