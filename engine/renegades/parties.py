@@ -78,6 +78,7 @@ def legal(g: Game, ship) -> list[str]:
     s = g.state
     options, free = [], []
     targets = sorted(pieces.standing(g), key=lambda p: p.id)
+    enemy_ships = boarding.targets(g, ship)
     for code, left in sorted(s.current.crew.items()):
         crew = s.crew[code]
         if crew.ko or crew.ship != ship.id:
@@ -115,7 +116,7 @@ def legal(g: Game, ship) -> list[str]:
             options.append(f"take {code}")
         if landing.board_refusal(g, crew) is None:
             options.append(f"board {code}")
-        options += [f"board {code} {x.id}" for x in boarding.targets(g, ship)
+        options += [f"board {code} {x.id}" for x in enemy_ships
                     if boarding.board_refusal(g, crew, x.id) is None]
     if can_ascend(g, ship):
         options.append(f"ascend {ship.id}")
