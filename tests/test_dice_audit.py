@@ -2,10 +2,12 @@
 roll, a wrong seed or a wrong salt fail loudly, naming what is wrong."""
 import json
 import random
+import shutil
+import sqlite3
 
 import pytest
 
-from engine.service import GameService, audit, replay
+from engine.service import GameService, audit, replay, rules_version
 from engine.service.players import PlayerDesk
 from engine.service.rulesets import AWAY_MISSIONS
 from tests.test_discord_dice import tamper_a_roll
@@ -111,3 +113,57 @@ def test_a_taken_back_move_verifies_and_a_take_back_cannot_carry_dice(config):
     at = next(n for n, entry in enumerate(log) if entry[2] == TAKE_BACK)
     forged = log[:at] + [(*log[at][:3], json.dumps([{"type": "rolled", "dice": [6]}]))] + log[at + 1:]
     assert "dice were rolled by a take-back" in audit.verify(AWAY_MISSIONS, config, 11, forged, stored).problems[0]
+
+
+# --- the rules version a game started under ------------------------------------------------------
+def test_a_started_game_records_the_version_of_its_rules_and_cards(sealed):
+    path, game_id = sealed
+    conn = sqlite3.connect(path)
+    config = json.loads(conn.execute("SELECT config FROM games WHERE id = ?", (game_id,)).fetchone()[0])
+    conn.close()
+    assert config["rules"] == rules_version.of(AWAY_MISSIONS, config)
+    assert len(config["rules"]) == 12
+
+
+def test_the_version_follows_the_cards_of_the_pack(tmp_path):
+    same, changed = tmp_path / "same", tmp_path / "changed"
+    shutil.copytree("content/starter", same)
+    shutil.copytree("content/starter", changed)
+    card_file = next(p for p in sorted(changed.rglob("*.yaml")))
+    card_file.write_text(card_file.read_text() + "\n# one more line\n")
+    assert rules_version.of(AWAY_MISSIONS, {"pack": str(same)}) == rules_version.of(AWAY_MISSIONS, {})
+    assert rules_version.of(AWAY_MISSIONS, {"pack": str(changed)}) != rules_version.of(AWAY_MISSIONS, {})
+
+
+def set_rules(path, game_id, version):
+    conn = sqlite3.connect(path)
+    config = json.loads(conn.execute("SELECT config FROM games WHERE id = ?", (game_id,)).fetchone()[0])
+    if version is None:
+        config.pop("rules")
+    else:
+        config["rules"] = version
+    conn.execute("UPDATE games SET config = ? WHERE id = ?", (json.dumps(config), game_id))
+    conn.commit()
+    conn.close()
+
+
+@pytest.mark.parametrize("played, said", [
+    ("000000000000", "played under rules version 000000000000 and this bot now runs"),
+    (None, "played before this bot recorded the version of its rules and cards"),
+])
+def test_a_replay_that_differs_under_changed_rules_is_not_called_tampering(sealed, capsys, played, said):
+    path, game_id = sealed
+    moved = tamper_a_roll(path, game_id)  # stands in for a roll the older rules gave differently
+    set_rules(path, game_id, played)
+    assert replay.main([path, str(game_id), "--verify"]) == 1
+    out = capsys.readouterr().out
+    assert "dice NOT VERIFIABLE today" in out and said in out and f"move {moved} " in out
+    assert "FAILED" not in out
+
+
+def test_a_broken_seal_fails_loudly_whatever_the_rules_version(sealed, capsys):
+    path, game_id = sealed
+    set_rules(path, game_id, "000000000000")
+    tamper(path, "UPDATE games SET seed = seed + 1")
+    assert replay.main([path, str(game_id), "--verify"]) == 1
+    assert "DICE VERIFICATION FAILED" in capsys.readouterr().out

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from engine.errors import RuleError
+from engine.service import rules_version
 from engine.service.rulesets import Ruleset
 
 FACES = ("dice", "faces", "after")  # where a dice event keeps its faces
@@ -41,6 +42,8 @@ class Verdict:
     commands: int = 0
     rolls: int = 0
     problems: list[str] = field(default_factory=list)
+    seal_broken: bool = False
+    rules_changed: Optional[str] = None  # why a replay that differs may not mean wrong dice
 
     @property
     def ok(self) -> bool:
@@ -52,7 +55,10 @@ class Verdict:
             return (f"Verified: game #{game_id}'s seed matches its seal, and replaying its {self.commands} "
                     f"moves from that seed gives every one of its {self.rolls} dice rolls and the final "
                     "table exactly.")
-        return f"**VERIFICATION FAILED** for game #{game_id}:\n" + "\n".join(f"- {p}" for p in self.problems)
+        problems = "\n".join(f"- {p}" for p in self.problems)
+        if self.rules_changed:
+            return f"**Cannot verify** game #{game_id} today: {self.rules_changed}. Replaying it now:\n{problems}"
+        return f"**VERIFICATION FAILED** for game #{game_id}:\n{problems}"
 
 
 def _plain(events: list[dict]) -> Any:
@@ -72,11 +78,27 @@ def verify(ruleset: Ruleset, config: dict, seed: int, log: list[tuple[int, Optio
 
     A take-back (R42) returns to the state before the action it follows; it rolls nothing,
     so its own entry must carry no dice. Stops at the first move whose events differ:
-    everything after it follows from it.
+    everything after it follows from it. When the seal holds but the replay differs and the
+    game started under other rules or cards than the running ones (or before the version
+    was recorded), the verdict says so (`rules_changed`).
     """
+    verdict = _replayed(ruleset, config, seed, log, stored_state, salt, digest)
+    if not verdict.ok and not verdict.seal_broken:
+        played, now = config.get(rules_version.KEY), rules_version.of(ruleset, config)
+        if played is None:
+            verdict.rules_changed = "it was played before this bot recorded the version of its rules and cards"
+        elif played != now:
+            verdict.rules_changed = (f"it was played under rules version {played} and this bot now runs {now}, "
+                                     "so a change of the rules or cards since then can make the replay differ")
+    return verdict
+
+
+def _replayed(ruleset: Ruleset, config: dict, seed: int, log: list[tuple[int, Optional[str], str, str]],
+              stored_state: Optional[str], salt: Optional[str], digest: Optional[str]) -> Verdict:
     from engine.service.replay import TAKE_BACK, taken_back  # replay imports this module
     verdict = Verdict()
     if digest is not None and (salt is None or seal(seed, salt) != digest):
+        verdict.seal_broken = True
         verdict.problems.append(f"the seed {seed} does not match the seal {digest} shown at the start")
     try:
         state = ruleset.new_game(config, seed)

@@ -155,6 +155,8 @@ async def _verify(database: Database, row: GameRow, log: list[LogEntry]) -> tupl
     seal = "seal OK" if sealed else "no dice seal: only the rolls were checked against the stored seed"
     if verdict.ok:
         return True, f"dice VERIFIED ({seal}; {verdict.rolls} rolls in {verdict.commands} commands match the seed)"
+    if verdict.rules_changed:
+        return False, f"dice NOT VERIFIABLE today: {verdict.rules_changed}; the replay: " + "; ".join(verdict.problems)
     return False, "DICE VERIFICATION FAILED: " + "; ".join(verdict.problems)
 
 

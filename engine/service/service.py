@@ -22,7 +22,7 @@ from typing import Any, AsyncIterator, Callable, Optional
 from db import (BUSY_TIMEOUT_MS, AwaitedGame, Database, DueReminder, GameRow, GameWrite, LogEntry, PlaceTaken,
                 Reminder, SeatRow, StaleWrite, Wait, is_busy)
 from engine.errors import PackError, RuleError
-from engine.service import text
+from engine.service import rules_version, text
 from engine.service.errors import (DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
                                    NotAllowed, NotAPlayer, NotYourDecision, StaleVersion, StorageBusy,
                                    UnknownGame)
@@ -446,6 +446,7 @@ class GameService:
                 raise LobbyError(f"Waiting for players: {len(hot.seats)} of {wanted} seats taken.")
             config = {**hot.config, "players": [
                 {"seat": s.seat, "name": s.name, **json.loads(s.options)} for s in hot.seats]}
+            config[rules_version.KEY] = rules_version.of(hot.ruleset, config)
             try:
                 state = hot.ruleset.new_game(config, hot.row.seed)
             except (RuleError, PackError, KeyError, ValueError) as error:
