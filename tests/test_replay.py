@@ -65,6 +65,27 @@ def test_a_game_that_does_not_rebuild_is_reported(played, capsys, damage, proble
     assert "REPLAY MISMATCH" in out and problem in out
 
 
+@pytest.mark.parametrize("rules, said", [
+    ('"000000000000"', "played under rules version 000000000000, now "),
+    (None, "predates the record of its rules version"),
+])
+def test_a_mismatch_says_when_the_game_started_under_other_rules(played, capsys, rules, said):
+    path, game_id = played
+    tamper(path, "UPDATE games SET state = replace(state, '\"round\":', '\"round\":1')")
+    tamper(path, "UPDATE games SET config = json_remove(config, '$.rules')" if rules is None else
+           f"UPDATE games SET config = json_set(config, '$.rules', json('{rules}'))")
+    assert replay.main([path, str(game_id)]) == 1
+    assert said in capsys.readouterr().out
+
+
+def test_a_mismatch_under_the_running_rules_adds_no_note(played, capsys):
+    path, game_id = played
+    tamper(path, "UPDATE games SET state = replace(state, '\"round\":', '\"round\":1')")
+    assert replay.main([path, str(game_id)]) == 1
+    out = capsys.readouterr().out
+    assert "differs from the stored one" in out and "rules version" not in out
+
+
 def test_unknown_game_fails_the_check(played, capsys):
     path, _ = played
     assert replay.main([path, "777"]) == 1

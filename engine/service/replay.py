@@ -33,7 +33,7 @@ from db.campaign_store import CampaignStore
 from db.player_store import PlayerStore
 from engine.errors import RuleError
 from engine.renegades import campaign
-from engine.service import audit, text
+from engine.service import audit, rules_version, text
 from engine.service.rulesets import RULESETS, Ruleset
 
 
@@ -90,18 +90,28 @@ def taken_back(before: Any, version: int) -> Any:
 
 def check(row: GameRow, log: list[LogEntry]) -> Check:
     """Rebuild a stored game from its log and compare it with its stored state, byte for byte."""
-    ruleset = RULESETS[row.ruleset]
+    ruleset, config = RULESETS[row.ruleset], json.loads(row.config)
     expected = list(range(1, len(log) + 1))
     if [e.seq for e in log] != expected:
         return Check(row.id, False, row.version, len(log), "the log has gaps or is out of order")
     try:
-        state = rebuild(ruleset, json.loads(row.config), row.seed, ((e.seat, e.command) for e in log))
+        state = rebuild(ruleset, config, row.seed, ((e.seat, e.command) for e in log))
     except RuleError as error:
-        return Check(row.id, False, row.version, len(log), f"a logged command was refused: {error}")
+        return Check(row.id, False, row.version, len(log), f"a logged command was refused: {error}{_since(ruleset, config)}")
     if ruleset.to_json(state) != row.state.encode():
         return Check(row.id, False, row.version, len(log),
-                     f"rebuilt state (version {state.version}) differs from the stored one")
+                     f"rebuilt state (version {state.version}) differs from the stored one{_since(ruleset, config)}")
     return Check(row.id, True, row.version, len(log))
+
+
+def _since(ruleset: Ruleset, config: dict) -> str:
+    """A note when the game started under other rules or cards than the running ones."""
+    played = config.get(rules_version.KEY)
+    if played is None:
+        return " (the game predates the record of its rules version; the rules or cards may have changed since)"
+    if played is not None and played != rules_version.of(ruleset, config):
+        return f" (played under rules version {played}, now {rules_version.of(ruleset, config)})"
+    return ""
 
 
 async def check_campaign(database: Database, campaign_id: int) -> Check:
