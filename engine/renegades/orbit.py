@@ -442,15 +442,26 @@ def choose_target(g: Game, npc: Ship) -> Optional[Ship]:
 
 
 def roll_off(g: Game, tied: list[str], **who) -> str:
-    """One die decides among `tied`: each candidate gets as many faces, the rest are rolled again."""
+    """One die decides among `tied`: each candidate gets as many faces, the rest are rolled
+    again. Among more than six, as many dice as it takes are read as one number in base six
+    (N53)."""
     if len(tied) == 1:
         return tied[0]
-    usable = 6 - 6 % len(tied)
-    faces = g.state.dice.roll(1)
-    while faces[-1] > usable:
-        faces += g.state.dice.roll(1)
-    chosen = tied[(faces[-1] - 1) * len(tied) // usable]
-    g.emit("roll_off", **who, among=tied, die=faces[-1], rolled=faces, chosen=chosen)
+    count = 1
+    while 6 ** count < len(tied):
+        count += 1
+    usable = 6 ** count - 6 ** count % len(tied)
+    rolled: list[int] = []
+    while True:
+        faces = g.state.dice.roll(count)
+        rolled += faces
+        value = 0
+        for face in faces:
+            value = value * 6 + face - 1
+        if value < usable:
+            break
+    chosen = tied[value * len(tied) // usable]
+    g.emit("roll_off", **who, among=tied, die=faces[-1] if count == 1 else faces, rolled=rolled, chosen=chosen)
     return chosen
 
 
