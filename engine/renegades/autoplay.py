@@ -6,7 +6,8 @@ import random
 from typing import Optional
 
 from engine import playout
-from engine.renegades import dropped, rules
+from engine.errors import RuleError
+from engine.renegades import dropped, orbit, rules
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.pieces import PARAMETER
@@ -17,22 +18,50 @@ DROP_ANYWAY = 0.02  # how often the drops of a crewmember with room to spare sta
 
 
 def random_command(state: GameState, rng: random.Random, keen: float = 0.7) -> tuple[str, str]:
-    """(seat, command) for the first awaited seat: on the surface, half the time a step
-    towards the mission parameter (or home with it); otherwise an eager command (attack,
-    descent, landing, search ...) with probability `keen` when one is legal, else any.
-    A crewmember drops something only when it carries all the items it may, or rarely."""
+    """(seat, command) for the first awaited seat: half the time, in orbit a descent or the
+    move nearest the planet, on the surface a step towards the mission parameter (or home
+    with it); otherwise an eager command (attack, descent, landing, search ...) with
+    probability `keen` when one is legal, else any. A crewmember drops something only when
+    it carries all the items it may, or rarely."""
     seat = rules.awaited(state)[0]
     options = rules.legal_commands(state, seat)
     if rng.random() >= DROP_ANYWAY:
         options = dropped.with_reason(state, options)
-    if state.phase == "surface" and rng.random() < 0.5:
-        aimed = _towards_mission(state, options)
+    if rng.random() < 0.5:
+        aimed = _towards_mission(state, options) if state.phase == "surface" else _towards_planet(state, options)
         if aimed is not None:
             return seat, aimed
     eager = [o for o in options if o.split()[0] in KEEN]
     if eager and rng.random() < keen:
         return seat, rng.choice(eager)
     return seat, rng.choice(options)
+
+
+def _towards_planet(state: GameState, options: list[str]) -> Optional[str]:
+    """In orbit: a descent if one is open, else the ship move ending nearest the planet the
+    ship heads for (home with the mission parameter aboard, else the surface in play)."""
+    descents = [o for o in options if o.startswith("descend ")]
+    if descents:
+        return descents[0]
+    g = Game(state)
+    best, best_gap = None, None
+    for option in options:
+        words = option.split()
+        if words[0] != "move" or words[1] not in state.ships:
+            continue
+        ship = state.ships[words[1]]
+        carrying = state.objective is not None and state.objective.ship == ship.id
+        home = g.board.home_of(ship.faction) if carrying else None
+        planet = home or g.board.planets[g.surface_planet]
+        try:
+            path, _, _, _ = orbit.plan_move(g, ship, orbit.parse_legs(words[2:]))
+        except RuleError:
+            continue
+        end = path[-1] if path else ship.cell
+        gap = min(distance(end, c) for c in planet.cells) - min(distance(ship.cell, c) for c in planet.cells)
+        if gap < 0 and (best_gap is None or gap < best_gap):
+            best, best_gap = option, gap
+    return best
 
 
 def _towards_mission(state: GameState, options: list[str]) -> Optional[str]:
