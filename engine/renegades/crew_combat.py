@@ -45,7 +45,8 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
     return True, ((best.bonus.add, best.bonus.dice) if best.bonus else (0, 0))
 
 
-def attack_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
+def target_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
+    """Why the crewmember may not attack `target` wherever it stood, or None."""
     if not may_attack_again(g, crew):
         return f"{crew.name} has already attacked this round (one attack a round, two with a twin ability)."
     if target is crew or not opposed(crew, target):
@@ -54,6 +55,14 @@ def attack_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
         return f"{target.name} is not standing on the surface or fighting on a ship's card."
     if getattr(target, "hidden", False):
         return f"{target.name} is hidden; a successful scan of the room finds it."
+    return None
+
+
+def attack_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
+    """Why the crewmember cannot attack `target` from where it stands now, or None."""
+    refusal = target_refusal(g, crew, target)
+    if refusal:
+        return refusal
     if reach_of(g, crew, target) is None:
         return (f"{target.name} ({target.cell}) is out of reach: melee needs base contact, a ranged attack "
                 "a ranged weapon with the range and a line of sight clear of walls.")

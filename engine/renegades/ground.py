@@ -99,7 +99,8 @@ class Ground:
         """
         xy = self._xy
         climbing = bool(self.level) and not flying
-        open_to = {c: None if c in self.blocking or c in barred else passable(c) for c in self.cells}
+        blocked = self.blocking | barred if barred else self.blocking
+        open_to: dict[str, Optional[int]] = {}  # passable(), asked once a square, as the search reaches it
         best: dict[str, tuple] = {start: (0, 0, 0, (-1, -1))}
         came: dict[str, str] = {}
         queue = [(0, 0, 0, (-1, -1), start)]
@@ -109,14 +110,19 @@ class Ground:
                 continue
             hx, hy = xy[here]
             ledges = self._ledges[here] if climbing else ()
+            step = cost + (1 if flying or steady else self.cost_from(here, containers))
+            if step > points:
+                continue
             for nxt in self._around[here]:
-                extra = open_to[nxt]
+                if nxt in open_to:
+                    extra = open_to[nxt]
+                else:
+                    extra = open_to[nxt] = None if nxt in blocked else passable(nxt)
                 if extra is None or nxt in ledges:
                     continue
                 nx, ny = xy[nxt]
-                key = (cost + (1 if flying or steady else self.cost_from(here, containers)), passed + extra,
-                       diagonal + (1 if nx != hx and ny != hy else 0), (hx, hy))
-                if key[0] <= points and (nxt not in best or key < best[nxt]):
+                key = (step, passed + extra, diagonal + (1 if nx != hx and ny != hy else 0), (hx, hy))
+                if nxt not in best or key < best[nxt]:
                     best[nxt] = key
                     came[nxt] = here
                     heapq.heappush(queue, key + (nxt,))

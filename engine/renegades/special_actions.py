@@ -126,7 +126,8 @@ def legal(g: Game, crew: CrewMember) -> list[str]:
             options += [f"mend {crew.id} {o.id}" for o in sorted(s.crew.values(), key=lambda o: o.id)
                         if patient(g, crew, o.id)]
         elif card.effect == "charge" and crew.rounds.get("pinned") != s.round and not rallied_last(g, crew):
-            targets = sorted(standing(g), key=lambda p: p.id)
-            options += [f"charge {crew.id} {cell} {t.id}" for cell in sorted(landing.reach(g, crew))
+            targets = sorted((t for t in standing(g) if crew_combat.target_refusal(g, crew, t) is None),
+                             key=lambda p: p.id)
+            options += [f"charge {crew.id} {cell} {t.id}" for cell in (sorted(landing.reach(g, crew)) if targets else ())
                         for t in targets if _refusal_from(g, crew, cell, t) is None]
     return options
