@@ -26,8 +26,9 @@ CONFIGS = {
 
 
 def play(config, seed, computers, level="normal"):
-    """A complete game, `computers` seats flown by the computer crew, the others at random;
-    every computer command is checked to be legal and found without a refused playout."""
+    """A complete game, `computers` seats flown by the computer crew, the others choosing
+    uniformly among their legal commands (as opponent_bench's random player); every computer
+    command is checked to be legal and found without a refused playout."""
     state = rules.new_game(config, seed)
     rng = random.Random(seed)
     log = []
@@ -39,7 +40,7 @@ def play(config, seed, computers, level="normal"):
             assert choice.command in rules.legal_commands(state, seat) and choice.errors == 0
             command = choice.command
         else:
-            seat, command = random_command(state, rng)
+            command = rng.choice(rules.legal_commands(state, seat))
         state, _ = rules.apply(state, seat, command)
         log.append((seat, command))
         assert len(log) < 2000
