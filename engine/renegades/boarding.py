@@ -13,11 +13,10 @@ from typing import Optional
 
 from engine.errors import RuleError
 from engine.renegades import missions
-from engine.renegades.board import distance
 from engine.renegades.crew_combat import attack_refusal
 from engine.renegades.orbit import Game, docked_long
 from engine.renegades.landing import beside_dock
-from engine.renegades.pieces import PARTY, card_of
+from engine.renegades.pieces import PARTY, card_of, too_far_to_board
 from engine.renegades.special_actions import rallied_last
 from engine.renegades.state import CrewMember, Figure, Ship
 
@@ -52,8 +51,9 @@ def board_refusal(g: Game, crew: CrewMember, code: str) -> Optional[str]:
         return f"No opposing ship '{code}' is docked on the surface."
     if not docked_long(g, ship):
         return f"The {ship.name} has not been docked for more than one round; it cannot be boarded yet."
-    if distance(crew.cell, s.docks[ship.id]) > 1:
-        return f"{crew.name} must stand beside the dock at {s.docks[ship.id]} to board."
+    far = too_far_to_board(g, crew, ship)
+    if far:
+        return far
     if crew.carrying:
         return f"{crew.name} cannot board an opposing ship while carrying somebody."
     return None

@@ -18,7 +18,7 @@ from engine.renegades.crew_combat import spring_trap
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
 from engine.renegades.pieces import (PARAMETER, PARTY, Piece, can_carry, docked_ship, holds_back, on_surface,
-                                     opposed, skill_test, standing, weapons)
+                                     opposed, skill_test, standing, too_far_to_board, weapons)
 from engine.renegades.state import CrewMember, Figure, Ship
 
 
@@ -408,12 +408,12 @@ def complement(g: Game, ship: Ship) -> list[CrewMember]:
 def board_refusal(g: Game, crew: CrewMember) -> Optional[str]:
     """Why the crewmember cannot step aboard its docked ship now, or None: the ship is not
     docked, it stands too far, or the one it carries would overfill the ship (N165)."""
-    s = g.state
     ship = docked_ship(g, crew)
     if ship is None:
         return f"The {crew.ship} is not docked on the surface."
-    if distance(crew.cell, s.docks[ship.id]) > 1:
-        return f"{crew.name} must stand beside the dock at {s.docks[ship.id]} to board."
+    far = too_far_to_board(g, crew, ship)
+    if far:
+        return far
     return crowded(g, crew, ship)
 
 

@@ -7,6 +7,7 @@ from typing import Optional, Union
 import msgspec
 
 from engine.renegades import orbit
+from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember, Figure, Ship
 
@@ -82,6 +83,14 @@ def docked_ship(g: Game, crew: CrewMember) -> Optional[Ship]:
     if ship is None or ship.id not in g.state.docks:
         return None
     return ship
+
+
+def too_far_to_board(g: Game, crew: CrewMember, ship: Ship) -> Optional[str]:
+    """Why the crewmember, not beside the docked ship's dock, cannot board it; None beside it."""
+    dock = g.state.docks[ship.id]
+    if distance(crew.cell, dock) > 1:
+        return f"{crew.name} must stand beside the dock at {dock} to board."
+    return None
 
 
 def card_of(g: Game, piece: Piece) -> Optional[str]:
