@@ -23,32 +23,43 @@ from engine.service.campaign import CampaignService, CampaignUpdate
 
 TITLES = Literal["ember", "tide", "veil"]
 SELECT_LIMIT = 25  # options in one Discord select
+SELECT_ROWS = 5  # selects in one message (one a row)
+VALUE_LIMIT = 100  # characters of an option's label and value
 
 
-def shore_view(campaign_id: int, choices: list[tuple[str, str]]) -> Optional[discord.ui.View]:
-    """The private shore leave panel: one select of the steps open now (value: the command),
-    'done' always among them."""
+def shore_view(campaign_id: int, choices: list[tuple[str, str]]) -> tuple[Optional[discord.ui.View], str]:
+    """The private shore leave panel: the steps open now (value: the command) in selects
+    of at most 25 options, 'done' always the last; and a note naming what did not fit
+    (it can be typed: /campaign shore step:...)."""
     if not choices:
-        return None
+        return None, ""
+    *steps, done = choices
+    shown = [step for step in steps if len(step[0]) <= VALUE_LIMIT][:SELECT_LIMIT * SELECT_ROWS - 1]
+    left = [command for command, label in steps if (command, label) not in shown]
+    shown.append(done)
     view = discord.ui.View(timeout=None)
-    if len(choices) > SELECT_LIMIT:  # the rest can be typed: /campaign shore step:...
-        choices = choices[:SELECT_LIMIT - 1] + choices[-1:]
-    options = [discord.SelectOption(label=label[:100], value=command[:100]) for command, label in choices]
-    view.add_item(ShoreStep(campaign_id, options))
-    return view
+    for part in range(0, len(shown), SELECT_LIMIT):
+        options = [discord.SelectOption(label=present.clip(label, VALUE_LIMIT), value=command)
+                   for command, label in shown[part:part + SELECT_LIMIT]]
+        view.add_item(ShoreStep(campaign_id, options, part // SELECT_LIMIT))
+    note = f"{len(left)} more steps do not fit on the panel; type them with /campaign shore step: " \
+           f"({', '.join(left)})" if left else ""
+    return view, note
 
 
-class ShoreStep(discord.ui.DynamicItem[discord.ui.Select], template=r"rr:shore:(?P<campaign>[0-9]{1,18})"):
-    """A shore leave step chosen on the private panel."""
+class ShoreStep(discord.ui.DynamicItem[discord.ui.Select],
+                template=r"rr:shore:(?P<campaign>[0-9]{1,18})(?::(?P<part>[0-4]))?"):
+    """A shore leave step chosen on the private panel (`part`: which of its selects)."""
 
-    def __init__(self, campaign_id: int, options: list[discord.SelectOption]):
-        super().__init__(discord.ui.Select(placeholder="Choose a shore leave step", options=options,
-                                           custom_id=f"rr:shore:{campaign_id}"))
+    def __init__(self, campaign_id: int, options: list[discord.SelectOption], part: int = 0):
+        custom_id = f"rr:shore:{campaign_id}" + (f":{part}" if part else "")
+        super().__init__(discord.ui.Select(placeholder="Choose a shore leave step" + (" (more)" if part else ""),
+                                           options=options, custom_id=custom_id))
         self.campaign_id = campaign_id
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["campaign"]), item.options)
+        return cls(int(match["campaign"]), item.options, int(match["part"] or 0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
@@ -188,8 +199,9 @@ class Campaigns(commands.Cog):
         head = [note] if note else []
         if not choices:
             head.append("Your shore leave is not open (or you are done).")
-        await interaction.edit_original_response(content=present.clip("\n".join(head + lines)),
-                                                 view=shore_view(campaign_id, choices))
+        view, left_out = shore_view(campaign_id, choices)
+        head += [left_out] if left_out else []
+        await interaction.edit_original_response(content=present.clip("\n".join(head + lines)), view=view)
 
     async def step(self, interaction: discord.Interaction, campaign_id: int, command: str) -> None:
         """Apply one shore leave step for the user; the panel shows what it did."""
