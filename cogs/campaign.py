@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from cogs.options import Typed
 from cogs.renegades import MODES
 from engine.service import ServiceError, Update
 from engine.service.campaign import CampaignService, CampaignUpdate
@@ -176,7 +177,7 @@ class Campaigns(commands.Cog):
 
     @campaign.command(name="shore", description="Your shore leave, privately: buy, train, sell, recruit, prisoners")
     @app_commands.describe(step="A step typed out, e.g. 'crew VESK LINNET RHEE MOTT GRUND' (empty: the panel)")
-    async def shore(self, interaction: discord.Interaction, step: Optional[str] = None) -> None:
+    async def shore(self, interaction: discord.Interaction, step: Optional[Typed] = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             campaign_id = await self._here(interaction)
