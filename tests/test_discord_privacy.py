@@ -78,9 +78,11 @@ async def test_privacy_shows_what_is_stored_and_forgets_it_keeping_games_replaya
             checked = replay.check(await db.game(game), await db.log(game))
             assert checked.ok or (await db.game(game)).state is None, checked.problem
         assert (await replay.check_campaign(db, 1)).ok
-        rebuilt = subprocess.run([sys.executable, "-m", "engine.service.replay", database_url], capture_output=True,
-                                 text=True, timeout=300)
-        assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
+        for extra in ([], [str(game_id), "--verify"]):  # every game and campaign; the dice of the game
+            rebuilt = subprocess.run([sys.executable, "-m", "engine.service.replay", database_url, *extra],
+                                     capture_output=True, text=True, timeout=300)
+            assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
+        assert "dice VERIFIED" in rebuilt.stdout
         assert '"name":"Player 1"' in (await fake.bot.get_cog("Campaigns").desk.store.get(1)).state
         left = await db._conn.fetch(
             "SELECT (SELECT count(*) FROM seats WHERE user_id = 1) + (SELECT count(*) FROM log WHERE user_id = 1)"
