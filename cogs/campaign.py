@@ -26,6 +26,7 @@ TITLES = Literal["ember", "tide", "veil"]
 SELECT_LIMIT = 25  # options in one Discord select
 SELECT_ROWS = 5  # selects in one message (one a row)
 VALUE_LIMIT = 100  # characters of an option's label and value
+NAMED = 10  # steps that did not fit named on the panel
 
 
 def shore_view(campaign_id: int, choices: list[tuple[str, str]]) -> tuple[Optional[discord.ui.View], str]:
@@ -43,8 +44,9 @@ def shore_view(campaign_id: int, choices: list[tuple[str, str]]) -> tuple[Option
         options = [discord.SelectOption(label=present.clip(label, VALUE_LIMIT), value=command)
                    for command, label in shown[part:part + SELECT_LIMIT]]
         view.add_item(ShoreStep(campaign_id, options, part // SELECT_LIMIT))
-    note = f"{len(left)} more steps do not fit on the panel; type them with /campaign shore step: " \
-           f"({', '.join(left)})" if left else ""
+    named = ", ".join(left[:NAMED]) + (", ..." if len(left) > NAMED else "")
+    note = f"{len(left)} more steps do not fit on the panel; type them with /campaign shore step: ({named})" \
+        if left else ""
     return view, note
 
 

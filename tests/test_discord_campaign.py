@@ -165,3 +165,5 @@ def test_a_shore_leave_panel_of_many_steps_is_several_selects_within_discords_li
     components, values, note = panel(130)
     assert problems({"components": components}) == [] and len(components) == 5 and values[-1] == "done"
     assert len(values) == 125 and note.startswith("6 more steps") and "recruit CREW129" in note
+    _, _, note = panel(200)
+    assert note.startswith("76 more steps") and "recruit CREW133" in note and "CREW134" not in note
