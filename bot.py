@@ -27,13 +27,14 @@ from discord.ext import commands
 
 from cogs.buttons import ITEMS
 from cogs.lobby import ITEMS as TABLE_ITEMS
+from cogs.options import CheckedTree
 from engine.service import GameService
 from engine.service.rulesets import RULESETS
 
 log = logging.getLogger("ready_room")
 CLOCK_LEASE_ROUNDS = 3  # a clock's lease lasts 3 reminder intervals: a dead holder's clock stops that long
 EXTENSIONS = ("cogs.game", "cogs.play", "cogs.turns", "cogs.admin", "cogs.league", "cogs.rules", "cogs.players",
-              "cogs.teams", "cogs.campaign")
+              "cogs.teams", "cogs.campaign", "cogs.privacy")
 
 NO_TOKEN = """No DISCORD_TOKEN is set.
 
@@ -118,7 +119,7 @@ class ReadyRoom(commands.Bot):
         intents.guild_messages = True  # "@Ready Room sync" (a mention needs no content intent)
         shards = {} if config.shard_count is None else {
             "shard_count": config.shard_count, "shard_ids": list(config.shard_ids) if config.shard_ids else None}
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=CheckedTree,
                          allowed_mentions=discord.AllowedMentions.none(), **shards)
         self.config = config
         self.clock = clock

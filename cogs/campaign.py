@@ -17,38 +17,52 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from cogs.options import Typed
 from cogs.renegades import MODES
 from engine.service import ServiceError, Update
 from engine.service.campaign import CampaignService, CampaignUpdate
 
 TITLES = Literal["ember", "tide", "veil"]
 SELECT_LIMIT = 25  # options in one Discord select
+SELECT_ROWS = 5  # selects in one message (one a row)
+VALUE_LIMIT = 100  # characters of an option's label and value
+NAMED = 10  # steps that did not fit named on the panel
 
 
-def shore_view(campaign_id: int, choices: list[tuple[str, str]]) -> Optional[discord.ui.View]:
-    """The private shore leave panel: one select of the steps open now (value: the command),
-    'done' always among them."""
+def shore_view(campaign_id: int, choices: list[tuple[str, str]]) -> tuple[Optional[discord.ui.View], str]:
+    """The private shore leave panel: the steps open now (value: the command) in selects
+    of at most 25 options, 'done' always the last; and a note naming what did not fit
+    (it can be typed: /campaign shore step:...)."""
     if not choices:
-        return None
+        return None, ""
+    *steps, done = choices
+    shown = [step for step in steps if len(step[0]) <= VALUE_LIMIT][:SELECT_LIMIT * SELECT_ROWS - 1]
+    left = [command for command, label in steps if (command, label) not in shown]
+    shown.append(done)
     view = discord.ui.View(timeout=None)
-    if len(choices) > SELECT_LIMIT:  # the rest can be typed: /campaign shore step:...
-        choices = choices[:SELECT_LIMIT - 1] + choices[-1:]
-    options = [discord.SelectOption(label=label[:100], value=command[:100]) for command, label in choices]
-    view.add_item(ShoreStep(campaign_id, options))
-    return view
+    for part in range(0, len(shown), SELECT_LIMIT):
+        options = [discord.SelectOption(label=present.clip(label, VALUE_LIMIT), value=command)
+                   for command, label in shown[part:part + SELECT_LIMIT]]
+        view.add_item(ShoreStep(campaign_id, options, part // SELECT_LIMIT))
+    named = ", ".join(left[:NAMED]) + (", ..." if len(left) > NAMED else "")
+    note = f"{len(left)} more steps do not fit on the panel; type them with /campaign shore step: ({named})" \
+        if left else ""
+    return view, note
 
 
-class ShoreStep(discord.ui.DynamicItem[discord.ui.Select], template=r"rr:shore:(?P<campaign>[0-9]{1,18})"):
-    """A shore leave step chosen on the private panel."""
+class ShoreStep(discord.ui.DynamicItem[discord.ui.Select],
+                template=r"rr:shore:(?P<campaign>[0-9]{1,18})(?::(?P<part>[0-4]))?"):
+    """A shore leave step chosen on the private panel (`part`: which of its selects)."""
 
-    def __init__(self, campaign_id: int, options: list[discord.SelectOption]):
-        super().__init__(discord.ui.Select(placeholder="Choose a shore leave step", options=options,
-                                           custom_id=f"rr:shore:{campaign_id}"))
+    def __init__(self, campaign_id: int, options: list[discord.SelectOption], part: int = 0):
+        custom_id = f"rr:shore:{campaign_id}" + (f":{part}" if part else "")
+        super().__init__(discord.ui.Select(placeholder="Choose a shore leave step" + (" (more)" if part else ""),
+                                           options=options, custom_id=custom_id))
         self.campaign_id = campaign_id
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["campaign"]), item.options)
+        return cls(int(match["campaign"]), item.options, int(match["part"] or 0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
@@ -165,7 +179,7 @@ class Campaigns(commands.Cog):
 
     @campaign.command(name="shore", description="Your shore leave, privately: buy, train, sell, recruit, prisoners")
     @app_commands.describe(step="A step typed out, e.g. 'crew VESK LINNET RHEE MOTT GRUND' (empty: the panel)")
-    async def shore(self, interaction: discord.Interaction, step: Optional[str] = None) -> None:
+    async def shore(self, interaction: discord.Interaction, step: Optional[Typed] = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             campaign_id = await self._here(interaction)
@@ -188,8 +202,9 @@ class Campaigns(commands.Cog):
         head = [note] if note else []
         if not choices:
             head.append("Your shore leave is not open (or you are done).")
-        await interaction.edit_original_response(content=present.clip("\n".join(head + lines)),
-                                                 view=shore_view(campaign_id, choices))
+        view, left_out = shore_view(campaign_id, choices)
+        head += [left_out] if left_out else []
+        await interaction.edit_original_response(content=present.clip("\n".join(head + lines)), view=view)
 
     async def step(self, interaction: discord.Interaction, campaign_id: int, command: str) -> None:
         """Apply one shore leave step for the user; the panel shows what it did."""

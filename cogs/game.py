@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import lobby, present, renegades, tables
+from cogs.options import Code
 from cogs.players import status_lines
 from engine.service import NotAllowed, ServiceError
 
@@ -38,12 +39,12 @@ class Game(commands.Cog):
     async def new(self, interaction: discord.Interaction,
                   mode: Literal["2 players", "3 players", "4 players", "2 vs 2",
                                 "solo", "co-op", "coalition vs renegades"] = "2 players",
-                  pack: str = "content/starter", opponent: Optional[discord.Member] = None,
+                  pack: Code = "content/starter", opponent: Optional[discord.Member] = None,
                   side: Literal["federation", "borg"] = "federation", layout: LAYOUTS = "standard",
                   remind_hours: Optional[app_commands.Range[float, 0.1, 720.0]] = None,
                   computer: Optional[Literal["easy", "normal", "hard"]] = None,
                   ruleset: Literal["awaymissions", "renegades"] = "awaymissions",
-                  mission: Optional[str] = None, quick: bool = False, boards: Literal["fixed", "built"] = "fixed",
+                  mission: Optional[Code] = None, quick: bool = False, boards: Literal["fixed", "built"] = "fixed",
                   world_cards: Optional[app_commands.Range[int, 5, 10]] = None) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):

@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from cogs.options import Code, Event, Sheet, Typed
 from cogs.clock import start_every
 from engine.league import clock
 from engine.league import standings as table
@@ -251,7 +252,7 @@ class League(commands.Cog):
         await self._announce(outcome, info.thread_id)
 
     @league.command(name="play", description="Play your pairing as a bot game here (Away Missions events)")
-    async def play(self, interaction: discord.Interaction, event: int,
+    async def play(self, interaction: discord.Interaction, event: Event,
                    side: Literal["federation", "borg"] = "federation") -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
@@ -325,12 +326,12 @@ class League(commands.Cog):
 
     @arena.command(name="captains", description="Name your captains and their skills: NAME SKILL, ...")
     @app_commands.describe(captains="Each captain and Captain Skill, e.g. Kirk 8, Sulu 5")
-    async def arena_captains(self, interaction: discord.Interaction, event: int, captains: str) -> None:
+    async def arena_captains(self, interaction: discord.Interaction, event: Event, captains: Sheet) -> None:
         await self.arena_answer(interaction, self.desk.arena_captains(event, interaction.user.id, captains))
 
     @arena.command(name="do", description="An Arena command: gather, lost, end, send, attack or assign")
     @app_commands.describe(command="e.g. gather Kirk, lost Sulu, end, send Kor, attack, assign Kirk")
-    async def arena_do(self, interaction: discord.Interaction, event: int, command: str) -> None:
+    async def arena_do(self, interaction: discord.Interaction, event: Event, command: Typed) -> None:
         await self.arena_answer(interaction, self.desk.arena(event, interaction.user.id, command))
 
     @league.command(name="organisers", description="Choose the role whose members run events (administrators)")
@@ -343,7 +344,7 @@ class League(commands.Cog):
         await present.reply(interaction, f"Members of {role.name} now run events here.")
 
     @league.command(name="create", description="Create an event (organisers)")
-    async def create(self, interaction: discord.Interaction, name: str,
+    async def create(self, interaction: discord.Interaction, name: Code,
                      kind: Literal["one_day", "season"] = "one_day", rounds: app_commands.Range[int, 1, 20] = 3,
                      profile: Literal["op", "awaymissions"] = "op", max_build: app_commands.Range[int, 0, 1000] = 120,
                      minutes: app_commands.Range[int, 1, 600] = 60, round_days: app_commands.Range[int, 1, 60] = 7,
@@ -355,30 +356,30 @@ class League(commands.Cog):
             scenario="" if scenario == "none" else scenario, top_cut=top_cut, prizes=prizes))
 
     @league.command(name="open", description="Open sign-up (organisers)")
-    async def open(self, interaction: discord.Interaction, event: int) -> None:
+    async def open(self, interaction: discord.Interaction, event: Event) -> None:
         await self.answer(interaction, self.desk.open(event, actor_of(interaction)))
 
     @league.command(name="signup", description="Sign up for an event")
-    async def signup(self, interaction: discord.Interaction, event: int) -> None:
+    async def signup(self, interaction: discord.Interaction, event: Event) -> None:
         await self.answer(interaction, self.desk.register(event, interaction.user.id, interaction.user.display_name))
 
     @league.command(name="build", description="Register your build: NAME POINTS; ...; resource: NAME POINTS")
-    async def build(self, interaction: discord.Interaction, event: int, sheet: str,
+    async def build(self, interaction: discord.Interaction, event: Event, sheet: Sheet,
                     kind: Literal["fleet", "away_team"] = "fleet") -> None:
         data = await sheet_or_refusal(interaction, kind, sheet)
         if data is not None:
             await self.answer(interaction, self.desk.submit_build(event, interaction.user.id, data), public=False)
 
     @league.command(name="start", description="Close sign-up and lock the builds (organisers)")
-    async def start(self, interaction: discord.Interaction, event: int) -> None:
+    async def start(self, interaction: discord.Interaction, event: Event) -> None:
         await self.answer(interaction, self.desk.start(event, actor_of(interaction)))
 
     @league.command(name="pair", description="Preview the next round's pairings (organisers)")
-    async def pair(self, interaction: discord.Interaction, event: int) -> None:
+    async def pair(self, interaction: discord.Interaction, event: Event) -> None:
         await self.answer(interaction, self.desk.preview_round(event, actor_of(interaction)), public=False)
 
     @league.command(name="publish", description="Publish the previewed round (organisers)")
-    async def publish(self, interaction: discord.Interaction, event: int) -> None:
+    async def publish(self, interaction: discord.Interaction, event: Event) -> None:
         view = discord.ui.View(timeout=None)
         view.add_item(VerifyButton(event))
         update = await self.answer(interaction, self.desk.publish_round(event, actor_of(interaction)), view=view)
@@ -407,7 +408,7 @@ class League(commands.Cog):
                            not_played="The game was not played (0-0)",
                            winner_bonus="Bonus Fleet Points the scenario gives the winner (Arena: 15 per surviving captain)",
                            loser_bonus="Bonus Fleet Points the scenario gives the loser")
-    async def report(self, interaction: discord.Interaction, event: int, winner: Optional[discord.Member] = None,
+    async def report(self, interaction: discord.Interaction, event: Event, winner: Optional[discord.Member] = None,
                      winner_points: app_commands.Range[int, 0, 1000] = 0,
                      loser_points: app_commands.Range[int, 0, 1000] = 0, not_played: bool = False,
                      winner_bonus: app_commands.Range[int, 0, 1000] = 0,
@@ -417,35 +418,35 @@ class League(commands.Cog):
             winner_bonus, loser_bonus))
 
     @league.command(name="signoff", description="Sign off your opponent's build by the sheet they show you")
-    async def signoff(self, interaction: discord.Interaction, event: int, sheet: str,
+    async def signoff(self, interaction: discord.Interaction, event: Event, sheet: Sheet,
                       kind: Literal["fleet", "away_team"] = "fleet") -> None:
         data = await sheet_or_refusal(interaction, kind, sheet)
         if data is not None:
             await self.answer(interaction, self.desk.verify_build(event, interaction.user.id, data), public=False)
 
     @league.command(name="cancel", description="Cancel the published round nobody has reported in, to pair it again (organisers)")
-    async def cancel(self, interaction: discord.Interaction, event: int) -> None:
+    async def cancel(self, interaction: discord.Interaction, event: Event) -> None:
         await self.answer(interaction, self.desk.cancel_round(event, actor_of(interaction)))
 
     @league.command(name="repair", description="Pair the latest round again, before anyone has reported (organisers)")
-    async def repair(self, interaction: discord.Interaction, event: int) -> None:
+    async def repair(self, interaction: discord.Interaction, event: Event) -> None:
         await self.answer(interaction, self.desk.repair_round(event, actor_of(interaction)), public=False)
 
     @league.command(name="player", description="Drop a player, or take a drop back (organisers)")
     @app_commands.describe(action="drop: no more pairings from the next one; readd: paired again from the next round")
-    async def player(self, interaction: discord.Interaction, event: int, player: discord.Member,
+    async def player(self, interaction: discord.Interaction, event: Event, player: discord.Member,
                      action: Literal["drop", "readd"]) -> None:
         desk_call = self.desk.drop_player if action == "drop" else self.desk.readmit
         await self.answer(interaction, desk_call(event, actor_of(interaction), player.id))
 
     @league.command(name="swap", description="Swap two players between tables of this round (organisers)")
     @app_commands.describe(note="Why, for the audit trail")
-    async def swap(self, interaction: discord.Interaction, event: int, first: discord.Member,
-                   second: discord.Member, note: str = "") -> None:
+    async def swap(self, interaction: discord.Interaction, event: Event, first: discord.Member,
+                   second: discord.Member, note: Typed = "") -> None:
         await self.answer(interaction, self.desk.swap_players(event, actor_of(interaction), first.id, second.id, note))
 
     @league.command(name="disputes", description="Games whose reports differ, both claims side by side (organisers)")
-    async def disputes(self, interaction: discord.Interaction, event: int) -> None:
+    async def disputes(self, interaction: discord.Interaction, event: Event) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             _state, queue = await self.desk.disputes(event, actor_of(interaction))
@@ -475,18 +476,18 @@ class League(commands.Cog):
                            forfeit="The winner wins by forfeit (the opponent did not show)",
                            winner_bonus="Bonus Fleet Points for the winner (Arena: 15 per surviving captain)",
                            loser_bonus="Bonus Fleet Points for the loser")
-    async def result(self, interaction: discord.Interaction, event: int, round: app_commands.Range[int, 1, 20],
+    async def result(self, interaction: discord.Interaction, event: Event, round: app_commands.Range[int, 1, 20],
                      table: app_commands.Range[int, 1, 500], winner: Optional[discord.Member] = None,
                      winner_points: app_commands.Range[int, 0, 1000] = 0,
                      loser_points: app_commands.Range[int, 0, 1000] = 0, not_played: bool = False,
-                     note: str = "", forfeit: bool = False, winner_bonus: app_commands.Range[int, 0, 1000] = 0,
+                     note: Typed = "", forfeit: bool = False, winner_bonus: app_commands.Range[int, 0, 1000] = 0,
                      loser_bonus: app_commands.Range[int, 0, 1000] = 0) -> None:
         await self.answer(interaction, self.desk.resolve_score(
             event, actor_of(interaction), round, table, winner and winner.id, winner_points, loser_points,
             not_played, note, forfeit=forfeit, winner_bonus=winner_bonus, loser_bonus=loser_bonus))
 
     @league.command(name="audit", description="Who changed what in an event, and when (organisers)")
-    async def audit(self, interaction: discord.Interaction, event: int) -> None:
+    async def audit(self, interaction: discord.Interaction, event: Event) -> None:
         try:
             lines = await self.desk.audit(event, actor_of(interaction))
         except ServiceError as refused:
@@ -495,7 +496,7 @@ class League(commands.Cog):
         await present.reply(interaction, "\n".join(lines[-AUDIT_LINES:]) or "Nothing yet.")
 
     @league.command(name="latejoin", description="Add a late player with their build (organisers)")
-    async def latejoin(self, interaction: discord.Interaction, event: int, player: discord.Member, sheet: str,
+    async def latejoin(self, interaction: discord.Interaction, event: Event, player: discord.Member, sheet: Sheet,
                        kind: Literal["fleet", "away_team"] = "fleet") -> None:
         data = await sheet_or_refusal(interaction, kind, sheet)
         if data is not None:
@@ -503,7 +504,7 @@ class League(commands.Cog):
                 event, actor_of(interaction), player.id, player.display_name, data))
 
     @league.command(name="standings", description="The standings as a picture, with a CSV file")
-    async def standings(self, interaction: discord.Interaction, event: int) -> None:
+    async def standings(self, interaction: discord.Interaction, event: Event) -> None:
         try:
             state, rated = await self.desk.ratings_of(event)
             csv = await self.desk.standings_csv(event)
@@ -523,7 +524,7 @@ class League(commands.Cog):
             discord.File(io.BytesIO(csv.encode()), filename=f"event-{event}.csv")])
 
     @league.command(name="export", description="Standings and pairings as CSV and JSON, and a printable page of the standings")
-    async def export(self, interaction: discord.Interaction, event: int) -> None:
+    async def export(self, interaction: discord.Interaction, event: Event) -> None:
         try:
             state, files = await self.desk.exports(event)
         except ServiceError as refused:
@@ -539,7 +540,7 @@ class League(commands.Cog):
             files=[discord.File(io.BytesIO(data), filename=name) for name, data in files.items()])
 
     @league.command(name="pairings", description="This round's pairings")
-    async def pairings(self, interaction: discord.Interaction, event: int) -> None:
+    async def pairings(self, interaction: discord.Interaction, event: Event) -> None:
         try:
             _row, state = await self.desk.get(event)
         except ServiceError as refused:
@@ -554,16 +555,17 @@ class League(commands.Cog):
     @app_commands.command(name="roundclock", description="Pause, resume or extend this round's clock (organisers)")
     @app_commands.describe(minutes="With extend: minutes to add (1-120)")
     @app_commands.guild_only()
-    async def roundclock(self, interaction: discord.Interaction, event: int,
-                         action: Literal["pause", "resume", "extend"], minutes: int = 0) -> None:
+    async def roundclock(self, interaction: discord.Interaction, event: Event,
+                         action: Literal["pause", "resume", "extend"],
+                         minutes: app_commands.Range[int, 0, 120] = 0) -> None:
         await self.answer(interaction, self.desk.adjust_clock(event, actor_of(interaction), action, minutes))
 
     @league.command(name="drop", description="Drop out of an event (past games still count)")
-    async def drop(self, interaction: discord.Interaction, event: int) -> None:
+    async def drop(self, interaction: discord.Interaction, event: Event) -> None:
         await self.answer(interaction, self.desk.drop_self(event, interaction.user.id))
 
     @league.command(name="close", description="Close the event and post the final standings (organisers)")
-    async def close(self, interaction: discord.Interaction, event: int) -> None:
+    async def close(self, interaction: discord.Interaction, event: Event) -> None:
         await self.answer(interaction, self.desk.close(event, actor_of(interaction)))
 
 

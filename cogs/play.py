@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from cogs.options import Code, Typed
 from engine.service import ServiceError
 
 MAX_CHOICES = 25
@@ -80,26 +81,26 @@ class Play(commands.Cog):
 
     @app_commands.command(name="move", description="Move action")
     @app_commands.autocomplete(character=complete("move", 1), space=complete("move", 2, "character"))
-    async def move(self, interaction: discord.Interaction, character: str, space: str) -> None:
+    async def move(self, interaction: discord.Interaction, character: Code, space: Code) -> None:
         await self.send(interaction, "move", character, space)
 
     @app_commands.command(name="attack", description="Attack action")
     @app_commands.autocomplete(character=complete("attack", 1), target=complete("attack", 2, "character"),
                                weapon=complete("attack", 3, "character", "target"))
-    async def attack(self, interaction: discord.Interaction, character: str, target: str,
-                     weapon: Optional[str] = None) -> None:
+    async def attack(self, interaction: discord.Interaction, character: Code, target: Code,
+                     weapon: Optional[Code] = None) -> None:
         await self.send(interaction, "attack", character, target, weapon)
 
     @app_commands.command(name="cover", description="Take cover")
     @app_commands.autocomplete(character=complete("cover", 1))
-    async def cover(self, interaction: discord.Interaction, character: str) -> None:
+    async def cover(self, interaction: discord.Interaction, character: Code) -> None:
         await self.send(interaction, "cover", character)
 
     @app_commands.command(name="special", description="A character's special action")
     @app_commands.autocomplete(character=complete("special", 1), action=complete("special", 2, "character"),
                                challenger=complete("special", 3, "character", "action"))
-    async def special(self, interaction: discord.Interaction, character: str, action: str,
-                      challenger: Optional[str] = None) -> None:
+    async def special(self, interaction: discord.Interaction, character: Code, action: Code,
+                      challenger: Optional[Code] = None) -> None:
         await self.send(interaction, "special", character, action, challenger)
 
     @app_commands.command(name="draw", description="Draw a support card instead of an action")
@@ -108,7 +109,7 @@ class Play(commands.Cog):
 
     @app_commands.command(name="cycle", description="Cycle a mission card instead of an action")
     @app_commands.autocomplete(card=complete("cycle", 1))
-    async def cycle(self, interaction: discord.Interaction, card: str) -> None:
+    async def cycle(self, interaction: discord.Interaction, card: Code) -> None:
         await self.send(interaction, "cycle", card)
 
     @app_commands.command(name="pass", description="Pass (an action, or a re-roll window)")
@@ -118,12 +119,12 @@ class Play(commands.Cog):
     @app_commands.command(name="reroll", description="Discard a card to re-roll dice")
     @app_commands.describe(dice="'all' or dice positions like '1 3' (1 = highest)")
     @app_commands.autocomplete(card=complete("reroll", 1), dice=complete("reroll", 2, "card"))
-    async def reroll(self, interaction: discord.Interaction, card: str, dice: str) -> None:
+    async def reroll(self, interaction: discord.Interaction, card: Code, dice: Code) -> None:
         await self.send(interaction, "reroll", card, dice)
 
     @app_commands.command(name="play", description="Any legal command, typed in full")
     @app_commands.autocomplete(command=complete_any)
-    async def play(self, interaction: discord.Interaction, command: str) -> None:
+    async def play(self, interaction: discord.Interaction, command: Typed) -> None:
         await self.send(interaction, command)
 
     @app_commands.command(name="hand", description="Your hand and your decision, privately")

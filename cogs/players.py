@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from cogs.options import Code
 from cogs.clock import start_every
 from cogs.league import actor_of
 from cogs.league import desk_of as league_desk
@@ -238,7 +239,7 @@ class Players(commands.Cog):
     @app_commands.command(name="season", description="The rating seasons; organisers can begin a new one")
     @app_commands.guild_only()
     @app_commands.describe(start="Begin a new rating season now (organisers)", name="The new season's name")
-    async def season(self, interaction: discord.Interaction, start: bool = False, name: str = "") -> None:
+    async def season(self, interaction: discord.Interaction, start: bool = False, name: Code = "") -> None:
         book = self.desk.ratings
         try:
             if start:
@@ -260,7 +261,8 @@ class Players(commands.Cog):
     @away.command(name="quiet", description="Daily quiet hours: no pings, reminders wait until they end")
     @app_commands.describe(start="Start, like 22:00", end="End, like 07:00",
                            zone="Your time zone: a UTC offset like +02:00 or a name like Europe/Berlin")
-    async def quiet(self, interaction: discord.Interaction, start: str, end: str, zone: str) -> None:
+    async def quiet(self, interaction: discord.Interaction, start: app_commands.Range[str, 1, 10],
+                    end: app_commands.Range[str, 1, 10], zone: app_commands.Range[str, 1, 64]) -> None:
         await answer(interaction, lambda: self.desk.set_quiet(interaction.user.id, start, end, zone),
                      lambda quiet: f"Quiet hours {quiet.words()}: no pings then; reminders wait until they end. "
                                    "Other players see them in /game status and /profile.")

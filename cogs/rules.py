@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from cogs.options import Code
 from engine.glossary import RULESET_NAMES, Entry, load_glossary
 from engine.glossary.cards import CardInfo, card_index
 from images.card import render_card
@@ -230,7 +231,7 @@ class Rules(commands.Cog):
 
     @app_commands.command(name="rules", description="Look up a rule or game term (no term: browse A-Z)")
     @app_commands.autocomplete(term=complete_term)
-    async def rules(self, interaction: discord.Interaction, term: Optional[str] = None) -> None:
+    async def rules(self, interaction: discord.Interaction, term: Optional[Code] = None) -> None:
         glossary = load_glossary()
         if not term:
             content, view = letter_page("A")
@@ -246,7 +247,7 @@ class Rules(commands.Cog):
 
     @app_commands.command(name="card", description="Look up a card or character, with its picture")
     @app_commands.autocomplete(name=complete_card)
-    async def card(self, interaction: discord.Interaction, name: str) -> None:
+    async def card(self, interaction: discord.Interaction, name: Code) -> None:
         index = card_index()
         found = index.get(name) or next(iter(index.find(name)), None)
         if found is None:

@@ -4,7 +4,10 @@
 (`HTTPClient.request` for REST, `AsyncWebhookAdapter.request` for interaction callbacks
 and followups), answers them like Discord would, keeps every message it "sent" (so a
 later click can reference it) and records every outgoing request with its JSON and
-files. Interactions are raw INTERACTION_CREATE payloads fed to
+files. A body Discord would refuse (a select with the same value twice, more than 25
+options, over-long labels or custom ids, too many rows: `tests/discord_limits.py`) is
+refused as Discord refuses it, 400 with error 50035, and fails the test at the next
+check even if the bot swallowed the error. Interactions are raw INTERACTION_CREATE payloads fed to
 `bot._connection.parse_interaction_create`; `dispatch` then waits for every task
 discord.py spawned. Any ERROR logged meanwhile (an exception in a command or button
 callback) fails the test.
@@ -30,6 +33,7 @@ import discord.http
 import discord.webhook.async_
 
 from bot import Config, ReadyRoom, make_bot
+from tests import discord_limits
 
 APP_ID = 900000000000000001
 GUILD_ID = 800000000000000001
@@ -111,6 +115,7 @@ class FakeDiscord:
         self.places: dict[str, int] = {}  # interaction token -> the channel it came from
         self.choices: dict[str, list[dict]] = {}  # interaction token -> autocomplete choices
         self.failures: list[list] = []  # [method, path pattern, status, times left or None]
+        self.refused: list[str] = []  # requests refused as Discord refuses them (Invalid Form Body), unchecked
         self._errors = _Errors()
         self.bot: Optional[ReadyRoom] = None
 
@@ -154,6 +159,9 @@ class FakeDiscord:
     def check(self) -> None:
         """Fail if anything was logged at ERROR level since the last check."""
         records, self._errors.records = self._errors.records, []
+        refused, self.refused = self.refused, []
+        if refused:
+            raise CallbackError("Discord would refuse what the bot sent:\n" + "\n".join(refused))
         if records:
             raise CallbackError("\n".join(
                 r.getMessage() + ("\n" + logging.Formatter().formatException(r.exc_info) if r.exc_info else "")
@@ -393,6 +401,12 @@ class FakeDiscord:
         (403 Forbidden, 404 Not Found, 5xx server error), `times` times or until cleared."""
         self.failures.append([method, pattern, status, times])
 
+    def _refuse(self, method: str, path: str, found: list[tuple[str, str]]) -> None:
+        """Raise what Discord answers to an invalid body (and remember it for `check`)."""
+        if found:
+            self.refused.append(f"{method} {path}: " + "; ".join(f"{where}: {what}" for where, what in found))
+            raise discord_limits.refusal(found)
+
     def _failure(self, method: str, path: str) -> Optional[discord.HTTPException]:
         for failure in self.failures:
             wanted, pattern, status, times = failure
@@ -440,6 +454,8 @@ class FakeDiscord:
             self._record(method, path, body, taken, ephemeral=True)
             self.thread_members.setdefault(int(m[1]), set()).add(int(m[2]))
             return None
+        if method in ("POST", "PATCH") and re.fullmatch(r"/channels/\d+/messages(/\d+)?", path):
+            self._refuse(method, path, discord_limits.problems(body))
         if method == "POST" and (m := re.fullmatch(r"/channels/(\d+)/messages", path)):
             channel_id = int(m[1])
             message = self._message(channel_id, body, taken)
@@ -463,7 +479,12 @@ class FakeDiscord:
         body, taken = self._body(payload, multipart, files)
         method, path = route.method, route.url.split("/api/v10", 1)[1].split("?")[0]
         if m := re.fullmatch(r"/interactions/(\d+)/([\w-]+)/callback", path):
+            data = (body or {}).get("data") or {}
+            self._refuse(method, path, discord_limits.choice_problems(data.get("choices") or [])
+                         if body["type"] == 8 else discord_limits.problems(data))
             return self._callback(m[1], m[2], body, taken)
+        if method in ("POST", "PATCH"):
+            self._refuse(method, path, discord_limits.problems(body))
         if m := re.fullmatch(r"/webhooks/(\d+)/([\w-]+)", path):  # followup
             flags = (body or {}).get("flags", 0)
             message = self._message(self.places[m[2]], body, taken, flags)

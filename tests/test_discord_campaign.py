@@ -108,3 +108,62 @@ async def test_a_quick_solo_campaign_launches_its_missions_landed_on_the_planet(
         assert all(s.get("docked") for s in view["ships"].values() if s.get("kind") == "ship")
         opening = fake.in_channel(thread)[-1]
         assert [a["filename"] for a in opening["attachments"]] == ["board.png", "surface.png"]  # NPCs landed
+
+
+async def test_shore_leave_offers_two_copies_of_a_card_as_one_step_and_every_step_fits(monkeypatch, tmp_path):
+    """Issue 29 item 2: two copies of a gear card on offer made the panel's select carry the
+    same value twice, which Discord refuses (50035; the fake refuses it too), so shore leave
+    never opened. Each step is one option now; more than 25 steps go in further selects."""
+    import engine.service.campaign as desk
+    monkeypatch.setattr(desk.secrets, "randbits", lambda bits: 2)  # Ann's offer: two flash grenades
+    clock = PlayByPost()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db"), clock=clock) as fake:
+        await fake.dispatch(fake.slash(ANN, "campaign new", title="ember", missions=3, opponent=BO))
+        thread = thread_of(fake)
+        await fake.dispatch(fake.slash(ANN, "campaign continue", thread))
+        game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
+        await play_passing(fake, game_id, thread, clock)
+        campaign_id = (await fake.bot.get_cog("Campaigns").desk.in_place(fake.channels[thread]["parent_id"], thread)).id
+        _, campaign = await fake.bot.get_cog("Campaigns").desk.get(campaign_id)
+        assert campaign.captain("p1").gear_offer.count("flash-grenade") == 2
+
+        call = fake.slash(ANN, "campaign shore", thread)
+        await fake.dispatch(call)
+        panel = fake.original(call)
+        selects = [c for c in fake.components(panel) if c["custom_id"].startswith("rr:shore:")]
+        options = [o for s in selects for o in s["options"]]
+        values = [o["value"] for o in options]
+        steps = await fake.bot.get_cog("Campaigns").desk.shore_choices(campaign_id, 1)
+        assert values == [command for command, _ in steps] and values[-1] == "done"  # every step, once
+        grenade = next(o for o in options if o["value"] == "buy flash-grenade")
+        assert "2 on offer" in grenade["label"]
+        await fake.dispatch(fake.click(ANN, int(panel["id"]), selects[0]["custom_id"], ["sell blink-beacon"]))
+        await fake.dispatch(fake.click(ANN, int(panel["id"]), selects[0]["custom_id"], ["buy flash-grenade"]))
+        shown = fake.messages[int(panel["id"])]
+        assert "You buy Flash grenade" in shown["content"]
+        left = [o for c in fake.components(shown) if c["custom_id"].startswith("rr:shore:") for o in c["options"]]
+        assert [o["label"] for o in left if o["value"] == "buy flash-grenade"] == ["Buy Flash grenade (40 digits)"]
+
+
+def test_a_shore_leave_panel_of_many_steps_is_several_selects_within_discords_limits():
+    """More than 25 steps: further selects (at most five), 'done' the last option; what does
+    not fit even then is named, to be typed."""
+    from cogs.campaign import shore_view
+    from tests.discord_limits import problems
+
+    def panel(count):
+        view, note = shore_view(7, [(f"recruit CREW{i}", f"Recruit crewmember {i}") for i in range(count)]
+                                + [("done", "Done: back aboard")])
+        components = view.to_components()
+        values = [o["value"] for row in components for c in row["components"] for o in c["options"]]
+        return components, values, note
+
+    components, values, note = panel(40)
+    assert problems({"components": components}) == [] and note == ""
+    assert len(components) == 2 and len(values) == 41 and len(set(values)) == 41 and values[-1] == "done"
+    assert [row["components"][0]["custom_id"] for row in components] == ["rr:shore:7", "rr:shore:7:1"]
+    components, values, note = panel(130)
+    assert problems({"components": components}) == [] and len(components) == 5 and values[-1] == "done"
+    assert len(values) == 125 and note.startswith("6 more steps") and "recruit CREW129" in note
+    _, _, note = panel(200)
+    assert note.startswith("76 more steps") and "recruit CREW133" in note and "CREW134" not in note

@@ -299,16 +299,19 @@ class CampaignService:
 
     async def shore_choices(self, campaign_id: int, user_id: int) -> list[tuple[str, str]]:
         """(command, label) of the shore leave steps open to the user now, for their panel:
-        buying and training from their offers, selling, recruiting, prisoners, and done.
-        Choosing the five who fly is typed: 'crew A B C D E'."""
+        buying and training from their offers, selling, recruiting, prisoners, and done;
+        each command once (two copies of a card on offer are one step, its label says how
+        many). Choosing the five who fly is typed: 'crew A B C D E'."""
         seat = await self._seat_of(campaign_id, user_id)
         _, campaign = await self.get(campaign_id)
         cap = campaign.captain(seat)
         if campaign.phase != "shore_leave" or cap.ready:
             return []
         pack = load_pack(campaign.pack)
-        choices = [(f"buy {g}", f"Buy {pack.gear[g].name} ({pack.gear[g].cost} digits)") for g in cap.gear_offer]
-        for code in cap.upgrade_offer:
+        choices = [(f"buy {g}", f"Buy {pack.gear[g].name} ({pack.gear[g].cost} digits"
+                                + (f", {cap.gear_offer.count(g)} on offer)" if cap.gear_offer.count(g) > 1 else ")"))
+                   for g in dict.fromkeys(cap.gear_offer)]
+        for code in dict.fromkeys(cap.upgrade_offer):
             upgrade = pack.upgrades[code]
             cost = f"({upgrade.cost} digits, {upgrade.xp} XP)"
             if upgrade.target == "ship":

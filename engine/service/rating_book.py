@@ -18,6 +18,7 @@ from db.rating_store import Rating, RatingStore, Row, Season, Standing
 from engine.league import event as league
 from engine.service import ratings
 from engine.service.errors import IllegalCommand
+from engine.service.seating import is_forgotten
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,8 @@ class RatingBook:
     async def board(self, guild_id: int) -> list[Shown]:
         """Every rating of the server as shown now, best first (rating, then games, then id)."""
         season = await self.current_season(guild_id)
-        shown = [await self._shown(r, season, False) for r in await self.store.ratings(guild_id)]
+        shown = [await self._shown(r, season, False) for r in await self.store.ratings(guild_id)
+                 if not is_forgotten(r.user_id)]  # a forgotten player's rating is nobody's (P16)
         return sorted(shown, key=lambda s: (-s.ordinal, -s.games, s.user_id))
 
     async def of_players(self, guild_id: int, users: list[int]) -> dict[int, Shown]:

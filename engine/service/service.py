@@ -280,6 +280,10 @@ class GameService:
     def _forget(self, game_id: int) -> None:
         self._hot.pop(game_id, None)
 
+    def reload(self, game_id: int) -> None:
+        """Drop the in-memory copy of a game changed outside the service (it reloads on demand)."""
+        self._forget(game_id)
+
     # ---- lobby ------------------------------------------------------------------------
 
     async def create(self, *, creator: Optional[int] = None, guild_id: Optional[int] = None,
