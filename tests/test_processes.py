@@ -104,6 +104,24 @@ async def test_two_services_with_one_lobby_each_seat_a_player_whatever_their_cop
         await second.close()
 
 
+async def test_a_seat_left_through_one_service_cannot_be_left_again_through_a_stale_copy(database_url):
+    first, second = await GameService.open(database_url), await GameService.open(database_url)
+    try:
+        game = await first.create(creator=1, guild_id=10, channel_id=20, seed=3, options={"seats": 3, "layout": "six"})
+        for user, (name, seat) in enumerate((("Ann", FED), ("Bo", BORG), ("Cy", FED)), start=1):
+            await first.join(game.id, user, name, **seat)
+        await first.start(game.id, 1)
+        assert [s.user_id for s in (await second.get(game.id)).seats] == [1, 2, 3]  # the second's copy
+        await first.vacate(game.id, 1)
+        with pytest.raises(NotAPlayer):  # checked against the seats as stored: Ann left already
+            await second.vacate(game.id, 1, stand_in=True)
+        [ann] = [s for s in await first.db.seats(game.id) if s.seat == "p1"]
+        assert (ann.left_by, ann.name) == (1, "Ann (left)")  # who left is kept (P10)
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_two_services_seating_two_players_at_once_seat_both(database_url):
     first, second = await GameService.open(database_url), await GameService.open(database_url)
     try:

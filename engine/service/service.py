@@ -448,7 +448,7 @@ class GameService:
             options = {**json.loads(row.options), "computer": "normal" if stand_in else "easy", "passes": not stand_in}
             name = f"{row.name} (left)"
             number = hot.ruleset.seats_for(hot.config).index(seat) + 1
-            await self.db.hand_seat(hot.row.id, seat, COMPUTER_USER_BASE + number, name, json.dumps(options))
+            await self.db.hand_seat(hot.row.id, seat, user_id, COMPUTER_USER_BASE + number, name, json.dumps(options))
             hot.seats = await self.db.seats(hot.row.id)
             how = "the computer stands in for the seat" if stand_in else "the seat passes where it may"
             return self._update(hot, [f"{row.name} left the game: {how}."], [], {})
