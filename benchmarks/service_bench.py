@@ -9,18 +9,22 @@ measured around `submit` alone (lock, rules, commit). A second run with no think
 shows the most commands per second the service can take. Figures are printed, not asserted;
 the machine's load average is printed too, since other processes skew the tail. Every
 callback the event loop runs is timed: the longest one is printed (the target: none over
-50 ms, so Discord's heartbeat and other games are never held up).
+50 ms, so Discord's heartbeat and other games are never held up). After each run, the
+memory a game held in memory costs is printed: the games played are dropped from memory,
+then loaded again while tracemalloc counts what they allocate.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import statistics
 import sys
 import tempfile
 import time
+import tracemalloc
 from typing import Optional
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -88,6 +92,24 @@ class CallbackTimer:
         asyncio.events.Handle._run = self._original
 
 
+async def memory_per_game(service: GameService) -> tuple[int, float]:
+    """(games, bytes each) that the games now in memory cost: they are dropped, then loaded
+    again under tracemalloc (their states as the players left them)."""
+    played = sorted(service.hot_games)
+    service.evict_idle(time.time() + 10 ** 9)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for game_id in played:
+            await service.get(game_id)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    return len(played), held / len(played)
+
+
 async def run(games: int, seconds: float, think: float, seed: int) -> None:
     """Set up `games` games, then play them all for `seconds` and print the figures."""
     with tempfile.TemporaryDirectory() as folder:
@@ -102,6 +124,7 @@ async def run(games: int, seconds: float, think: float, seed: int) -> None:
             await asyncio.gather(*(table(service, n + 1, game, think, until, latencies, random.Random(rng.random()))
                                    for n, game in enumerate(tables)))
         elapsed, cpu = time.perf_counter() - began, time.process_time() - cpu
+        held, each = await memory_per_game(service)
         await service.close()
     ms = sorted(x * 1000 for x in latencies)
     p95 = ms[int(len(ms) * 0.95)]
@@ -114,6 +137,7 @@ async def run(games: int, seconds: float, think: float, seed: int) -> None:
           f"p99 {p99:.2f} ms, max {ms[-1]:.2f} ms")
     print(f"  longest single callback {callbacks.longest * 1000:.0f} ms; "
           f"{callbacks.over_50ms} callbacks over 50 ms")
+    print(f"  memory: {each / 1024:.1f} KB per game held in memory ({held} games, as played)")
 
 
 def main() -> None:

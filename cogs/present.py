@@ -22,7 +22,7 @@ from engine.errors import PackError, RuleError
 from engine.service import GameInfo, LobbyError, NotAPlayer, Panel, ServiceError, Update, is_computer
 from engine.service.rulesets import RENEGADES
 from engine.service.service import COMPUTER_USER_BASE, why_key
-from engine.service.text import readable
+from engine.service.text import public_line, readable
 from images import pictures
 from images.board import activation_line, board_key
 from images.tokens import short_labels
@@ -101,12 +101,22 @@ async def game_here(bot: "ReadyRoom", interaction: discord.Interaction) -> GameI
     return await bot.service.in_channel(*place_of(interaction))
 
 
-def final_score(update: Update, names: dict[str, str]) -> Optional[str]:
+def final_score(result: Optional[dict], names: dict[str, str]) -> Optional[str]:
     """"Final score: Ann 2, Bo 1" when the game has ended with scores."""
-    scores = (update.result or {}).get("scores")
+    scores = (result or {}).get("scores")
     if not scores:
         return None
     return "Final score: " + ", ".join(f"{names.get(s, s)} {points}" for s, points in scores.items())
+
+
+def outcome(info: GameInfo) -> list[str]:
+    """How a game that is no longer running ended, for a player's private message: the
+    line the table shows ("The game is over. Winner: Bo") and the final score."""
+    if info.status == "aborted":
+        return ["The game was aborted."]
+    names = names_of(info)
+    return [line for line in (public_line({"type": "game_over", **(info.result or {})}, names),
+                              final_score(info.result, names)) if line]
 
 
 def to_ping(update: Update, actor_id: Optional[int], already: Iterable[int] = ()) -> list[int]:
@@ -125,7 +135,7 @@ def summary(update: Update, info: GameInfo, ping: Iterable[int], lines: list[str
     names = names_of(info)
     head = [f"**Game #{update.game_id}** · move {update.version}"]
     tail = []
-    score = final_score(update, names)
+    score = final_score(update.result, names)
     if score:
         tail.append(score)
     if update.status == "active" and update.awaited:
@@ -428,17 +438,20 @@ async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, 
         waiting = ", ".join(t.name for t in update.awaited) if update.status == "active" else ""
         done.append("Your move is stored, but Discord would not take the table message, so nobody was "
                     "told in the game's thread" + (f": please let {waiting} know it is their move." if waiting else "."))
-    take_back = update.version if update.can_take_back and update.status == "active" else None
-    if update.status == "active" and any(t.user_id == user for t in update.awaited):
+    info = await bot.service.get(game_id)  # the computer's reply, played meanwhile, may have ended the game
+    if info.status != "active":
+        await interaction.edit_original_response(content=clip("\n".join(done + outcome(info))), view=None)
+        return update
+    take_back = update.version if update.can_take_back else None
+    if any(t.user_id == user for t in update.awaited):
         await show_panel(bot, interaction, game_id, note="\n".join(done), take_back=take_back)  # it follows you
     else:
         view = discord.ui.View(timeout=None)
         if take_back is not None:
             view.add_item(buttons.TakeBackAsk(game_id, take_back))
-        if update.status == "active":  # your part is done: reactions may be passed ahead now (R75)
-            ahead = await bot.service.panel(game_id, user)
-            for n, (label, _) in enumerate(ahead.standing[:panel.PER_ROW]):
-                view.add_item(buttons.StandingButton(game_id, ahead.version, n, label[:panel.LABEL], row=1))
+        ahead = await bot.service.panel(game_id, user)  # your part is done: reactions may be passed ahead now (R75)
+        for n, (label, _) in enumerate(ahead.standing[:panel.PER_ROW]):
+            view.add_item(buttons.StandingButton(game_id, ahead.version, n, label[:panel.LABEL], row=1))
         await interaction.edit_original_response(content=clip("\n".join(done)), view=view if view.children else None)
     return update
 

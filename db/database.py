@@ -286,14 +286,14 @@ class Database:
             " AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
             (options, game_id, user_id, game_id), f"game {game_id} has no such seat in the lobby")
 
-    async def hand_seat(self, game_id: int, seat: str, user_id: int, name: str, options: str) -> None:
-        """Give a seat of a running game to another user (a player who left, to the
-        computer); the one who held it is kept as `left_by`. Raises StaleWrite if the game
-        is not running or has no such seat."""
+    async def hand_seat(self, game_id: int, seat: str, leaver: int, user_id: int, name: str, options: str) -> None:
+        """Give the seat `leaver` holds in a running game to another user (a player who
+        left, to the computer); `leaver` is kept as `left_by`. Raises StaleWrite if the game
+        is not running or `leaver` does not hold that seat."""
         await self._change_one(
-            "UPDATE seats SET left_by = user_id, user_id = ?, name = ?, options = ? WHERE game_id = ? AND seat = ?"
-            " AND (SELECT status FROM games WHERE id = ?) = 'active'",
-            (user_id, name, options, game_id, seat, game_id), f"game {game_id} has no seat {seat} in play")
+            "UPDATE seats SET left_by = user_id, user_id = ?, name = ?, options = ?"
+            " WHERE game_id = ? AND seat = ? AND user_id = ? AND (SELECT status FROM games WHERE id = ?) = 'active'",
+            (user_id, name, options, game_id, seat, leaver, game_id), f"game {game_id} has no seat {seat} of {leaver} in play")
 
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
         """Remove a user's seat from a game in the lobby. True if a seat was removed."""

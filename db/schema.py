@@ -272,6 +272,30 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN left_by INTEGER;
     CREATE INDEX seats_by_leaver ON seats (left_by) WHERE left_by IS NOT NULL;
     """,
+    # 11: reminder ids are never used twice. SQLite gave a new reminder the id of one just
+    # deleted with its wait, so the reminder loop, marking the deadline it had handled as
+    # sent, marked the next decision's new deadline instead and the game stalled (issue 29
+    # item 1). AUTOINCREMENT (PostgreSQL: the identity column it already had) never reuses
+    # an id; the rows keep theirs.
+    """
+    CREATE TABLE reminders_once (
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id  INTEGER NOT NULL,
+        seat     TEXT    NOT NULL,
+        kind     TEXT    NOT NULL,
+        due      REAL    NOT NULL,
+        sent_at  REAL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        failure  TEXT,
+        FOREIGN KEY (game_id, seat) REFERENCES awaited (game_id, seat) ON DELETE CASCADE
+    );
+    INSERT INTO reminders_once (id, game_id, seat, kind, due, sent_at, attempts, failure)
+        SELECT id, game_id, seat, kind, due, sent_at, attempts, failure FROM reminders;
+    DROP TABLE reminders;
+    ALTER TABLE reminders_once RENAME TO reminders;
+    CREATE INDEX reminders_unsent ON reminders (due) WHERE sent_at IS NULL;
+    CREATE INDEX reminders_by_wait ON reminders (game_id, seat);
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

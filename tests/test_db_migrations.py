@@ -157,3 +157,37 @@ async def test_a_failing_migration_leaves_the_previous_version_intact(tmp_path, 
     assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'extra'").fetchone()[0] == 0
     assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 1
     conn.close()
+
+
+async def test_after_the_upgrade_a_reminder_never_takes_the_id_of_one_deleted_with_its_wait(database_url):
+    """Migration 11 (issue 29 item 1): rows made before it keep their ids, and a reminder
+    deleted with its wait never lends its id to the next one, on both engines."""
+    from db.backend import is_postgres, sqlite_path
+    from db.postgres_backend import PostgresConnection
+    old = await (PostgresConnection.open(database_url) if is_postgres(database_url)
+                 else SqliteConnection.open(sqlite_path(database_url), 5000))
+    await db.database.migrate(old, target=10)
+    await old.execute("INSERT INTO games (id, ruleset, status, version, config, seed, state, created_at,"
+                      " updated_at) VALUES (7, 'awaymissions', 'active', 1, '{}', 42, '{}', 1.0, 1.0)")
+    for seat, user in (("p1", 100), ("p2", 200)):
+        await old.execute("INSERT INTO seats (game_id, seat, user_id, name, joined_at) VALUES (7, ?, ?, 'x', 1.0)",
+                          (seat, user))
+    await old.execute("INSERT INTO awaited (game_id, seat, since, deadline) VALUES (7, 'p2', 1.0, 50.0)")
+    await old.execute("INSERT INTO reminders (id, game_id, seat, kind, due) VALUES (1, 7, 'p2', 'nudge', 20.0)")
+    await old.execute("INSERT INTO reminders (id, game_id, seat, kind, due) VALUES (2, 7, 'p2', 'deadline', 50.0)")
+    await old.close()
+    database = await Database.open(database_url)
+    try:
+        assert [(r.id, r.kind) for r in await database.due_reminders(60.0)] == [(1, "nudge"), (2, "deadline")]
+        given = {1, 2}
+        for version in range(1, 4):  # p2 answers and is asked again: the wait and its reminders are new
+            await database.write(GameWrite(
+                game_id=7, from_version=version, from_status="active", version=version + 1, status="active",
+                state="{}", at=60.0 * version, log=[LogEntry(version + 1, "p2", 200, "pass", "[]", 60.0 * version)],
+                stop_waiting=["p2"], start_waiting=[Wait("p2", 60.0 * version, 60.0 * version + 50)],
+                reminders=[Reminder("p2", "deadline", 60.0 * version + 50)]))
+            [new] = await database.due_reminders(60.0 * version + 50)
+            assert new.id not in given
+            given.add(new.id)
+    finally:
+        await database.close()

@@ -54,11 +54,15 @@ async def test_a_seat_is_handed_over_only_while_the_game_runs(database):
     lobby = await database.create_game(ruleset="r", config="{}", seed=1, at=1.0)
     await database.add_seat(lobby, "p1", 100, "Ann", "{}", 1.0)
     with pytest.raises(StaleWrite):
-        await database.hand_seat(lobby, "p1", 1, "Ann (left)", '{"computer": "easy"}')
+        await database.hand_seat(lobby, "p1", 100, 1, "Ann (left)", '{"computer": "easy"}')
     game_id = await new_active_game(database, users=(100, 200))
     with pytest.raises(StaleWrite):
-        await database.hand_seat(game_id, "p3", 1, "nobody", "{}")
-    await database.hand_seat(game_id, "p2", 2, "user200 (left)", '{"computer": "easy"}')
+        await database.hand_seat(game_id, "p3", 100, 1, "nobody", "{}")
+    with pytest.raises(StaleWrite):  # p2 is not the seat of user 100
+        await database.hand_seat(game_id, "p2", 100, 2, "user100 (left)", '{"computer": "easy"}')
+    await database.hand_seat(game_id, "p2", 200, 2, "user200 (left)", '{"computer": "easy"}')
+    with pytest.raises(StaleWrite):  # handed over already
+        await database.hand_seat(game_id, "p2", 200, 3, "user200 (left)", '{"computer": "easy"}')
     assert [(s.seat, s.user_id, s.name, s.options) for s in await database.seats(game_id)] == [
         ("p1", 100, "user100", "{}"), ("p2", 2, "user200 (left)", '{"computer": "easy"}')]
     assert [s.user_id for s in await database.seats(lobby)] == [100]

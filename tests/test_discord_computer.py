@@ -112,3 +112,23 @@ async def test_why_shows_the_computers_best_three_candidates_privately(monkeypat
         hand = next(p.get("hand", []) for p in (await fake.bot.service.view(game_id, COMPUTER_P2))["players"]
                     if p["seat"] == "p2")
         assert not any(card in answer for card in hand)
+
+
+async def test_when_the_computers_reply_ends_the_game_the_players_panel_says_it_is_over(monkeypatch, tmp_path):
+    """Issue 29 item 5: the player's move is answered by the computer's, which ends the game;
+    nothing is logged as an error (the harness fails any interaction that logs one) and the
+    panel the player clicked shows the end, not the question it last asked."""
+    same_dice(monkeypatch)
+    for seed in range(8):  # random games until one that the computer's move ends
+        async with FakeDiscord(monkeypatch, str(tmp_path / f"games{seed}.db")) as fake:
+            await fake.dispatch(fake.slash(ANN, "game new", computer="easy", side="borg"))
+            rng = random.Random(seed)
+            thread, game_id, info, computer = await play_against_the_computer(
+                fake, 1000, lambda commands: rng.randrange(len(commands)))
+            last = (await fake.bot.service.log(game_id))[-1]
+            if info.status == "over" and is_computer(last.user_id):
+                break
+    assert info.status == "over" and is_computer(last.user_id), "no game in 8 ended with the computer's move"
+    clicked = fake.messages[max(fake.clicked.values())]  # the panel of Ann's last choice
+    assert "The game is over. Winner: " in clicked["content"] and "Final score: " in clicked["content"]
+    assert clicked["content"].startswith("Done: ") and not fake.components(clicked)

@@ -117,3 +117,26 @@ async def test_a_sharded_process_reminds_only_the_games_of_its_own_shards(monkey
         monkeypatch.setattr(fake.bot, "config", dataclasses.replace(config, shard_count=2, shard_ids=(home,)))
         assert await fake.run(turns.send_due()) == [2]
         assert len(_reminders(fake, thread)) == 1
+
+
+async def test_the_stand_in_plays_deadline_after_deadline_to_the_end_of_a_game(monkeypatch, database_url):
+    """Issue 29 item 1: each decision the stand-in makes at a deadline is followed by the
+    next decision with a deadline of its own, however the database numbers the new
+    reminder rows (SQLite reuses the id of a row just deleted), on both engines."""
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, database_url, clock=clock) as fake:
+        service = fake.bot.service
+        await service.set_guild_setting(GUILD_ID, "turn_limit", 2 * 3600.0)
+        await service.set_guild_setting(GUILD_ID, "computer_stands_in", True)
+        thread, game_id = await new_game(fake)
+        turns, rounds = fake.bot.get_cog("Turns"), 0
+        while (info := await service.get(game_id)).status == "active":
+            deadlines = [r for r in await service.due_reminders(clock.now + 2 * 3600.0) if r.kind == "deadline"]
+            assert sorted(r.seat for r in deadlines) == sorted(t.seat for t in info.awaited), (rounds, info.awaited)
+            played = len(await service.log(game_id))
+            clock.now += 2 * 3600.0 + 1
+            await fake.run(turns.send_due())
+            assert len(await service.log(game_id)) > played, f"deadline {rounds + 1}: nobody played"
+            rounds += 1
+        assert rounds >= 10 and info.result  # played to the end, a deadline at a time
+        assert any("the computer plays for" in m["content"] for m in fake.in_channel(thread))

@@ -18,7 +18,7 @@ from bot import Config, ReadyRoom, ShardedReadyRoom, make_bot, parse_shard_ids, 
 from db import Database, GameWrite, LogEntry, StaleWrite
 from db.rating_store import RatingStore
 from db.sqlite_backend import enter_wal
-from engine.service import GameService, StaleVersion, rating_book, replay
+from engine.service import GameService, LobbyError, NotAPlayer, StaleVersion, rating_book, replay
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
 BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
@@ -69,6 +69,68 @@ async def test_a_service_whose_copy_of_a_game_is_stale_is_refused_then_reloads(d
         user = USERS[info.awaited[0].seat]
         version, commands = await second.legal_commands(game_id, user)
         assert (await second.submit(game_id, user, commands[0], version)).version == version + 1
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_two_services_with_one_lobby_each_seat_a_player_whatever_their_copies_say(database_url):
+    """Issue 29 item 3: the second service holds the empty lobby in memory when the first
+    seats Ann; seating Bo through it takes the next free seat, and every other lobby change
+    is checked against the lobby as stored, whichever service made the last one."""
+    first, second = await GameService.open(database_url), await GameService.open(database_url)
+    try:
+        game = await first.create(creator=1, guild_id=10, channel_id=20, seed=7)
+        assert (await second.get(game.id)).seats == []  # the second's copy: an empty lobby
+        await first.join(game.id, 1, "Ann", **FED)
+        info = await second.join(game.id, 2, "Bo", **BORG)
+        assert [(s.seat, s.name) for s in info.seats] == [("p1", "Ann"), ("p2", "Bo")]
+        with pytest.raises(LobbyError, match="full"):  # the first seated only Ann
+            await first.join(game.id, 3, "Cy", **FED)
+        await first.leave(game.id, 1)  # the second last saw Ann seated
+        with pytest.raises(NotAPlayer):
+            await second.leave(game.id, 1)
+        with pytest.raises(LobbyError, match="1 of 2"):
+            await second.start(game.id, 2)
+        await first.join(game.id, 3, "Cy", **FED)  # the second last saw Bo alone
+        assert await second.set_seat_options(game.id, 3, deck="federation-starter") == {**FED, "deck": "federation-starter"}
+        update = await second.start(game.id, 2)
+        assert update.players == {"p1": 3, "p2": 2}
+        with pytest.raises(LobbyError, match="already started"):
+            await first.join(game.id, 4, "Di", **FED)  # its copy is still the lobby
+        assert (await first.get(game.id)).status == "active"
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_seat_left_through_one_service_cannot_be_left_again_through_a_stale_copy(database_url):
+    first, second = await GameService.open(database_url), await GameService.open(database_url)
+    try:
+        game = await first.create(creator=1, guild_id=10, channel_id=20, seed=3, options={"seats": 3, "layout": "six"})
+        for user, (name, seat) in enumerate((("Ann", FED), ("Bo", BORG), ("Cy", FED)), start=1):
+            await first.join(game.id, user, name, **seat)
+        await first.start(game.id, 1)
+        assert [s.user_id for s in (await second.get(game.id)).seats] == [1, 2, 3]  # the second's copy
+        await first.vacate(game.id, 1)
+        with pytest.raises(NotAPlayer):  # checked against the seats as stored: Ann left already
+            await second.vacate(game.id, 1, stand_in=True)
+        [ann] = [s for s in await first.db.seats(game.id) if s.seat == "p1"]
+        assert (ann.left_by, ann.name) == (1, "Ann (left)")  # who left is kept (P10)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_two_services_seating_two_players_at_once_seat_both(database_url):
+    first, second = await GameService.open(database_url), await GameService.open(database_url)
+    try:
+        for channel in range(20, 25):
+            game = await first.create(creator=1, guild_id=10, channel_id=channel, seed=7)
+            await second.get(game.id)
+            await asyncio.gather(first.join(game.id, 1, "Ann", **FED), second.join(game.id, 2, "Bo", **BORG))
+            assert sorted((s.seat, s.user_id) for s in await first.db.seats(game.id)) in (
+                [("p1", 1), ("p2", 2)], [("p1", 2), ("p2", 1)])
     finally:
         await first.close()
         await second.close()

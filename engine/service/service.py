@@ -249,7 +249,7 @@ class GameService:
         if now >= self._next_sweep:
             self.evict_idle(now)
         hot = self._hot.get(game_id)
-        if hot is None:
+        if hot is None or hot.row.status == "lobby":  # a lobby's seats change without a version: read afresh
             row = await self.db.game(game_id)
             if row is None:
                 raise UnknownGame(f"There is no game #{game_id}.")
@@ -321,34 +321,49 @@ class GameService:
             raise LobbyError("There is already a game in this channel.") from error
         return await self.get(game_id)
 
+    async def _seat_change(self, game_id: Any, change: Callable[[_Hot], Any]) -> Any:
+        """Run `change(hot)`, a change to the seats, and return what it returns. If the
+        database refuses it because another process changed the game meanwhile (the seat
+        was just taken, the player just left, the game just started), the copy in memory is
+        forgotten and the change is checked and tried once more against the game as stored."""
+        for last in (False, True):
+            async with self._game(game_id) as hot:
+                try:
+                    return await change(hot)
+                except (StaleWrite, StaleVersion, *self.db.integrity_errors) as error:
+                    self._forget(hot.row.id)
+                    if last:
+                        raise StaleVersion("The game changed while you asked; look at it again.") from error
+
     async def join(self, game_id: int, user_id: int, name: str, **options: Any) -> GameInfo:
         """Take the first free seat. `options` (affiliation, team, deck ...) go to the config."""
         check_ids(user_id=user_id)
-        async with self._game(game_id) as hot:
-            self._require_lobby(hot)
-            if hot.seat_of(user_id) is not None:
-                raise LobbyError("You are already in this game.")
-            taken = {s.seat for s in hot.seats}
-            free = [s for s in hot.ruleset.seats_for(hot.config) if s not in taken]
-            if not free:
-                raise LobbyError("This game is full.")
-            side = options.get("side")
-            if side and sum(json.loads(s.options).get("side") == side for s in hot.seats) >= TEAM_SIZE:
-                raise LobbyError("That team is full: both of its seats are taken.")
-            await self.db.add_seat(hot.row.id, free[0], user_id, name, json.dumps(options), self._clock())
-            hot.seats = await self.db.seats(hot.row.id)
-            return self._info(hot)
+        return await self._seat_change(game_id, lambda hot: self._take_seat(hot, user_id, name, options))
 
     async def add_computer(self, game_id: int, level: str, **options: Any) -> GameInfo:
         """Seat the computer opponent (engine.opponent at `level`) in the first free seat."""
         from engine import opponent
         opponent.level(level)  # ValueError for an unknown level
-        async with self._game(game_id) as hot:
-            seats = hot.ruleset.seats_for(hot.config)
-            free = [s for s in seats if s not in {s.seat for s in hot.seats}]
-            number = seats.index(free[0]) + 1 if free else 0
-        return await self.join(game_id, COMPUTER_USER_BASE + number, f"Computer ({level.lower()})",
-                               **{**options, "computer": level.lower()})
+        name, options = f"Computer ({level.lower()})", {**options, "computer": level.lower()}
+        return await self._seat_change(game_id, lambda hot: self._take_seat(hot, None, name, options))
+
+    async def _take_seat(self, hot: _Hot, user_id: Optional[int], name: str, options: dict) -> GameInfo:
+        """Seat the user (None: the computer, numbered by its seat) in the lobby's first free seat."""
+        self._require_lobby(hot)
+        if user_id is not None and hot.seat_of(user_id) is not None:
+            raise LobbyError("You are already in this game.")
+        seats = hot.ruleset.seats_for(hot.config)
+        free = [s for s in seats if s not in {s.seat for s in hot.seats}]
+        if not free:
+            raise LobbyError("This game is full.")
+        side = options.get("side")
+        if side and sum(json.loads(s.options).get("side") == side for s in hot.seats) >= TEAM_SIZE:
+            raise LobbyError("That team is full: both of its seats are taken.")
+        if user_id is None:
+            user_id = COMPUTER_USER_BASE + seats.index(free[0]) + 1
+        await self.db.add_seat(hot.row.id, free[0], user_id, name, json.dumps(options), self._clock())
+        hot.seats = await self.db.seats(hot.row.id)
+        return self._info(hot)
 
     async def computer_turn(self, game_id: int) -> Optional[Update]:
         """If a computer player is awaited, its move applied and committed (see `play_for`);
@@ -400,7 +415,7 @@ class GameService:
 
     async def set_seat_options(self, game_id: int, user_id: int, **options: Any) -> dict:
         """Change the user's seat options before the start (None drops one); the seat's options."""
-        async with self._game(game_id) as hot:
+        async def change(hot: _Hot) -> dict:
             self._require_lobby(hot)
             row = next((s for s in hot.seats if s.user_id == user_id), None)
             if row is None:
@@ -409,22 +424,25 @@ class GameService:
             await self.db.set_seat_options(hot.row.id, user_id, json.dumps(merged))
             hot.seats = await self.db.seats(hot.row.id)
             return merged
+        return await self._seat_change(game_id, change)
 
     async def leave(self, game_id: int, user_id: int) -> GameInfo:
         """Give up a seat before the game starts."""
-        async with self._game(game_id) as hot:
+        async def change(hot: _Hot) -> GameInfo:
             self._require_lobby(hot)
             if hot.seat_of(user_id) is None:
                 raise NotAPlayer("You are not in this game.")
-            await self.db.remove_seat(hot.row.id, user_id)
+            if not await self.db.remove_seat(hot.row.id, user_id):
+                raise StaleWrite(f"game {hot.row.id} has no seat of {user_id} in the lobby")
             hot.seats = await self.db.seats(hot.row.id)
             return self._info(hot)
+        return await self._seat_change(game_id, change)
 
     async def vacate(self, game_id: int, user_id: int, *, stand_in: bool = False) -> Update:
         """A player leaves a running game of three or four seats: the computer takes the
         seat over (R61). With `stand_in` it plays at normal level; otherwise the seat passes
         wherever the rules allow a pass and is played by rule of thumb (easy) elsewhere."""
-        async with self._game(game_id) as hot:
+        async def change(hot: _Hot) -> Update:
             seat = self._require_player_in_play(hot, user_id)
             if len(hot.seats) < 3:
                 raise NotAllowed("In a game of two, leaving is conceding: use /game concede.")
@@ -434,14 +452,15 @@ class GameService:
             options = {**json.loads(row.options), "computer": "normal" if stand_in else "easy", "passes": not stand_in}
             name = f"{row.name} (left)"
             number = hot.ruleset.seats_for(hot.config).index(seat) + 1
-            await self.db.hand_seat(hot.row.id, seat, COMPUTER_USER_BASE + number, name, json.dumps(options))
+            await self.db.hand_seat(hot.row.id, seat, user_id, COMPUTER_USER_BASE + number, name, json.dumps(options))
             hot.seats = await self.db.seats(hot.row.id)
             how = "the computer stands in for the seat" if stand_in else "the seat passes where it may"
             return self._update(hot, [f"{row.name} left the game: {how}."], [], {})
+        return await self._seat_change(game_id, change)
 
     async def start(self, game_id: int, user_id: int) -> Update:
         """Deal the game once every seat is taken; any seated player may start it."""
-        async with self._game(game_id) as hot:
+        async def change(hot: _Hot) -> Update:
             self._require_lobby(hot)
             if hot.seat_of(user_id) is None and user_id != hot.row.created_by:
                 raise NotAPlayer("Only a player or the game's creator can start it.")
@@ -464,6 +483,7 @@ class GameService:
             await self._commit(hot, change)
             hot.config, hot.state, hot.waits = config, state, waits
             return self._update(hot, ["The game begins."], ["board"], {})
+        return await self._seat_change(game_id, change)
 
     async def abort(self, game_id: int, user_id: int, *, force: bool = False) -> GameInfo:
         """End a game without a result. Players and the creator may; `force` for moderators."""
