@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import present
+from engine.command_text import quote
 from engine.glossary import RULESET_NAMES, Entry, load_glossary
 from engine.glossary.cards import CardInfo, card_index
 from images.card import render_card
@@ -239,7 +240,7 @@ class Rules(commands.Cog):
             return
         found = glossary.get(term) or next(iter(glossary.lookup(term)), None)
         if found is None:
-            await present.reply(interaction, f"No rule or term like '{present.clip(term, 80)}'. "
+            await present.reply(interaction, f"No rule or term like '{quote(term)}'. "
                                              "Try /rules with no term to browse A-Z.")
             return
         await show_entry(interaction, found)
@@ -250,7 +251,7 @@ class Rules(commands.Cog):
         index = card_index()
         found = index.get(name) or next(iter(index.find(name)), None)
         if found is None:
-            await present.reply(interaction, f"No card like '{present.clip(name, 80)}'.")
+            await present.reply(interaction, f"No card like '{quote(name)}'.")
             return
         await show_card(interaction, found)
 

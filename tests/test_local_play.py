@@ -172,3 +172,16 @@ async def test_two_against_two_locally_the_computers_play_both_sides_and_your_te
     for name in ("Computer 2", "Computer 3", "Computer 4"):  # p3 is your teammate
         assert f"{name} acts:" in text
     assert "Rule of thumb:" in text
+
+
+async def test_card_and_rules_quote_at_most_the_cap_of_what_was_typed(tmp_path):
+    """A lookup quotes what it could not find as refusals do (QUOTE_LIMIT characters), never
+    the whole of a long line."""
+    from engine.command_text import QUOTE_LIMIT
+    typed = "q" * 100_000
+    ask, _ = scripted([f"card {typed}", f"rules {typed}", "quit"])
+    said = []
+    await play_local(str(tmp_path / "local.db"), str(tmp_path / "pictures"), seed=4, ask=ask, say=said.append)
+    answers = [line for line in said if "q" * 10 in line]
+    assert len(answers) == 2
+    assert all(len(line) < QUOTE_LIMIT + 100 and "q" * (QUOTE_LIMIT - 3) + "..." in line for line in answers)

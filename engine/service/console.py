@@ -26,6 +26,7 @@ from engine.service.players import PlayerDesk
 from engine.renegades.setup import check_world_cards
 from engine.service.rulesets import AWAY_MISSIONS, RENEGADES
 from engine import opponent
+from engine.command_text import quote
 from images import pictures
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
@@ -227,7 +228,7 @@ def look_up(what: str, query: str) -> str:
         cards = card_index().find(query)
         shown = [f"{c.name} ({c.code}, {c.kind}): {c.text}" + "".join(f"\n  {f}" for f in c.facts)
                  for c in cards[:1]] + [f"(also: {', '.join(c.name for c in cards[1:])})"] * (len(cards) > 1)
-    return "\n".join(shown) or f"Nothing like '{query}'."
+    return "\n".join(shown) or f"Nothing like '{quote(query)}'."
 
 
 def _write(path: str, data: bytes) -> None:
