@@ -19,8 +19,8 @@ from typing import Awaitable, Callable, Optional, Sequence
 from engine.awaymissions.content import load_pack
 from engine.awaymissions.setup import away_team
 from engine.errors import RuleError
-from engine.glossary import load_glossary, plain_text
-from engine.glossary.cards import card_index
+from engine.glossary import RULESET_NAMES, plain_text
+from engine.glossary.cards import CardInfo, answer, card_index, card_names
 from engine.service import GameService, ServiceError, Update
 from engine.service.players import PlayerDesk
 from engine.renegades.setup import check_world_cards
@@ -151,7 +151,7 @@ class Console:
             elif line == "hand":
                 self.say(await self.hand(user_id))
             elif line.lower().startswith(("rules ", "card ")):
-                self.say(look_up(*line.split(None, 1)))
+                self.say(look_up(*line.split(None, 1), ruleset=self.ruleset))
             elif line.isdigit():
                 if 1 <= int(line) <= len(legal):
                     return legal[int(line) - 1]
@@ -219,16 +219,35 @@ def _hand(view: dict, seat: str) -> list[str]:
     return next(p.get("hand", []) for p in view["players"] if p["seat"] == seat)
 
 
-def look_up(what: str, query: str) -> str:
-    """'rules TERM' or 'card NAME' at the prompt: the best match, and others close to it."""
+def look_up(what: str, query: str, ruleset: Optional[str] = None) -> str:
+    """'rules TERM' or 'card NAME' at the prompt: the best match (of the game's `ruleset`
+    first), and others close to it; the nearest names when nothing matches."""
     if what.lower() == "rules":
-        found = load_glossary().lookup(query)
-        shown = [plain_text(e) for e in found[:1]] + [f"(also: {', '.join(e.term for e in found[1:])})"] * (len(found) > 1)
-    else:
-        cards = card_index().find(query)
-        shown = [f"{c.name} ({c.code}, {c.kind}): {c.text}" + "".join(f"\n  {f}" for f in c.facts)
-                 for c in cards[:1]] + [f"(also: {', '.join(c.name for c in cards[1:])})"] * (len(cards) > 1)
-    return "\n".join(shown) or f"Nothing like '{quote(query)}'."
+        found = answer(query, ruleset)
+        if found.card is not None:
+            return card_lines(found.card)
+        if found.entry is None:
+            return (f"No rule or term like '{quote(query)}'. Nearest: "
+                    f"{', '.join(e.term for e in found.nearest)} (type 'rules' and one of them).")
+        also = f"\n(also: {', '.join(e.term for e in found.also)})" if found.also else ""
+        return plain_text(found.entry, tuple(card_names(found.entry))) + also
+    index = card_index()
+    cards = index.find(query, prefer=ruleset)
+    if not cards:
+        return (f"No card like '{quote(query)}'. Nearest: "
+                f"{', '.join(c.name for c in index.nearest(query, ruleset))} (type 'card' and one of them).")
+    return card_lines(cards[0]) + (f"\n(also: {', '.join(c.name for c in cards[1:])})" if len(cards) > 1 else "")
+
+
+def card_lines(card: CardInfo) -> str:
+    """A card for the terminal: name, kind, the code to type, its text, facts and timing."""
+    lines = [f"{card.name} ({card.kind}, {RULESET_NAMES.get(card.ruleset, card.ruleset)}; in commands: {card.code}): "
+             f"{card.text}", *(f"  {fact}" for fact in card.facts)]
+    if card.timing:
+        lines.append(f"  When: {card.timing}")
+    if card.rulings:
+        lines.append(f"  Rulings: {', '.join(card.rulings)}")
+    return "\n".join(lines)
 
 
 def _write(path: str, data: bytes) -> None:
