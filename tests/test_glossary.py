@@ -243,3 +243,18 @@ def test_an_entry_in_plain_text_names_its_cards_and_links_in_words():
     text = plain_text(cover, tuple(card_names(cover)))
     assert "Cards: Dive for Cover" in text and "fed-dive-for-cover" not in text
     assert "See: Attack, Move" in text
+
+
+def test_a_refusal_names_the_decision_in_words_with_a_command_to_type():
+    """Issue 29: not "a 'start_area' decision: start BOARD" but what is asked, and a legal example."""
+    assert set(rules.ASKED) == set(rules._LEGAL)
+    state = rules.new_game(two_player_config(layout="standard"), 3)
+    while state.pending[0].kind != "start_area":
+        seat = rules.awaited(state)[0]
+        state, _ = rules.apply(state, seat, rules.legal_commands(state, seat)[0])
+    seat = rules.awaited(state)[0]
+    with pytest.raises(RuleError) as refused:
+        rules.apply(state, seat, "move REYES C4")
+    example = rules.legal_commands(state, seat)[0]
+    assert str(refused.value) == f"Not now: first choose the board where your away team beams down (for example: {example})."
+    assert "start_area" not in str(refused.value)

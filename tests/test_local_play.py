@@ -29,7 +29,7 @@ async def test_a_scripted_game_against_the_computer_plays_to_the_end(tmp_path):
     # '?' asks the decision as a question and lists the legal commands by name, with the text to type
     assert "Which core mission do you play?\n  1. core Hold the Ship   [core fed-core-hold-the-ship]" in text
     assert "Which core mission do you play? Hand: empty." in text  # 'hand'
-    assert "Now you must answer a 'core' decision" in text  # an illegal command is explained
+    assert "Not now: first choose your core mission (for example: core fed-core-hold-the-ship)." in text
     assert "Choose 1 to 2." in text
     assert "Federation (you) chooses a core mission" in text and "Computer acts:" in text
     assert re.search(r"Final score: Federation \(you\) \d+, Computer \d+\. (Federation \(you\) wins|Computer wins|A draw)\.", text)

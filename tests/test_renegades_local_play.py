@@ -19,7 +19,7 @@ async def test_a_scripted_renegades_game_plays_to_the_end_and_draws_its_pictures
     text = "\n".join(said)
     # '?' asks the ship's decision as a question and lists the legal commands by name
     assert "What does the Kestrel do next? (2 action(s) left)\n  1. move Kestrel " in text
-    assert "It is the KESTREL's turn" in text  # an illegal command is explained
+    assert "It is the Kestrel's turn" in text  # an illegal command is explained, the ship by its name
     assert "Computer acts:" in text
     drawn = sorted(p.name for p in (tmp_path / "pictures").iterdir())
     for kind in ("board", "dice", "status"):  # the orbital board, ship combat dice, crews and ships

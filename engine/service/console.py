@@ -190,9 +190,10 @@ class Console:
         """Print what happened (private lines only for human seats) and write the pictures."""
         for line in update.public:
             self.say(f"  {line}")
+        names = {s.seat: s.name for s in (await self.service.get(self.game_id)).seats} if update.private else {}
         for seat, lines in update.private.items():
             if update.players[seat] in self.humans:
-                self.say("\n".join(f"  ({seat} only) {line}" for line in lines))
+                self.say("\n".join(f"  (for {names.get(seat, seat)} only) {line}" for line in lines))
         if update.result and update.result.get("scores"):
             self.say(await self.final_score(update.result))
         if update.images:
