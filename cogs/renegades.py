@@ -20,7 +20,7 @@ from cogs import buttons, present
 from engine.command_text import quote
 from engine.errors import RuleError
 from engine.renegades.content import Pack
-from engine.renegades.setup import check_world_cards
+from engine.renegades.setup import TABLES, check_world_cards
 from engine.service import GameInfo, ServiceError
 from engine.service.rulesets import RENEGADES
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from bot import ReadyRoom
 
 # the mode of /game new -> (engine mode, seats)
-MODES = {"solo": ("coop", 1), "co-op": ("coop", 2), "coalition vs renegades": ("versus", 2)}
+MODES = {"solo": TABLES["solo"], "co-op": TABLES["co-op"], "coalition vs renegades": TABLES["versus"]}
 DEFAULT_MODE = "coalition vs renegades"
 
 

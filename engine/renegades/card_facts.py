@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from engine.dice import dice_words
-from engine.renegades.content import ABILITY_STATIONS, DieBonus, Pack, Test
+from engine.renegades.content import ABILITY_STATIONS, DieBonus, Mission, Pack, Test
 
 STATIONS = {"commander": "commander", "navigation": "navigation", "weapons": "weapons", "comms": "communications",
             "engineering": "engineering"}
@@ -68,8 +68,10 @@ def _decks(pack: Pack) -> Iterator[dict]:
                     facts=[f"Played with {_test(card.test)}."])
     for mission in pack.missions.values():
         titles = ", ".join(pack.campaigns[c].name for c in mission.campaigns if c in pack.campaigns)
+        built = f" Built from location cards: {placement(pack, mission, True)}." if mission.built else ""
+        fixed = placement(pack, mission, False)
         yield _card(mission.code, mission.name, "mission", mission.story,
-                    facts=[mission.setup, f"Reward: {mission.reward} digits.",
+                    facts=[f"{fixed[0].upper()}{fixed[1:]}.{built}", f"Reward: {mission.reward} digits.",
                            f"Campaigns: {titles}." if titles else ""])
     for event in pack.world_events.values():
         where = "in orbit" if event.where == "orbit" else "on the surface"
@@ -87,6 +89,15 @@ def _decks(pack: Pack) -> Iterator[dict]:
             text = f"Refits a ship: +{upgrade.add} {upgrade.stat}."
         yield _card(upgrade.code, upgrade.name, "upgrade", text,
                     facts=[f"Costs {upgrade.cost} digits and {upgrade.xp} experience."])
+
+
+def placement(pack: Pack, mission: Mission, built: bool) -> str:
+    """Where the mission's objective and guards stand: 'a spore sample at G11 on Veyra mining
+    outpost, a Syphon warrior on guard at H10'."""
+    cell, guards = mission.placement(built)
+    surface = pack.surfaces[mission.surface].name if mission.surface in pack.surfaces else mission.surface
+    posted = "".join(f", a {pack.villains[g.villain].name} on guard at {g.cell}" for g in guards)
+    return f"{mission.parameter.name} at {cell} on {surface}{posted}"
 
 
 def _price(pack: Pack, code: str) -> str:
@@ -135,7 +146,7 @@ def _surface(pack: Pack) -> Iterator[dict]:
                     f"attack {dice_words(villain.attack)} {reach}, search {villain.search}.",
                     keywords=villain.keywords,
                     facts=[f"Defense: {_bonus(villain.defense, 'defense')}." if villain.defense else "",
-                           f"Escorted by a {escort.name.lower()}." if escort else "",
+                           f"Escorted by a {escort.name}." if escort else "",
                            f"{villain.pool} in the box."])
 
 

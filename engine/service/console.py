@@ -19,11 +19,12 @@ from typing import Awaitable, Callable, Optional, Sequence
 from engine.awaymissions.content import load_pack
 from engine.awaymissions.setup import away_team
 from engine.errors import RuleError
-from engine.glossary import RULESET_NAMES, plain_text
+from engine.glossary import RULESET_NAMES, load_glossary, plain_text
 from engine.glossary.cards import CardInfo, answer, card_index, card_names
 from engine.service import GameService, ServiceError, Update
 from engine.service.players import PlayerDesk
-from engine.renegades.setup import check_world_cards
+from engine.renegades.briefing import holdings, mission_briefing
+from engine.renegades.setup import TABLES, check_world_cards
 from engine.service.rulesets import AWAY_MISSIONS, RENEGADES
 from engine import opponent
 from engine.command_text import quote
@@ -31,14 +32,22 @@ from images import pictures
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
 BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
-HELP = """Type a command (like 'move REYES C4'), or:
-  ?        list your legal commands, numbered
+HELP = """  ?        list your legal commands, numbered
   N        send legal command number N
-  hand     your hand and your decision
+  hand     your hand and your decision{mission}
   rules TERM   look up a rule or term (typos forgiven)
   card NAME    look up a card or character
   concede  give up the game
   quit     stop here (the game stays in the database)"""
+MISSION_HELP = "\n  mission  the mission and how it is won"
+
+
+def help_text(ruleset: str, legal: Sequence[str] = ()) -> str:
+    """What can be typed; the example command is one of the legal commands of the game
+    being played (one that is not 'pass' when there is one)."""
+    example = next((c for c in legal if c != "pass"), next(iter(legal), None))
+    head = f"Type a command (like '{example}'), or:" if example else "Type a command, or:"
+    return head + "\n" + HELP.format(mission=MISSION_HELP if ruleset == RENEGADES.name else "")
 
 Ask = Callable[[str], Awaitable[Optional[str]]]
 
@@ -87,21 +96,40 @@ class Console:
                 name = "Computer" if self.players == 2 else f"Computer {user}"
             await self.service.join(info.id, user, name, **(self.team if user == 1 else (BORG, FED)[user % 2]))
 
+    async def _seat_renegades(self, seed: Optional[int]) -> None:
+        """Make a Renegades game as `options` say (mode and seats, TABLES): versus, your
+        Renegade ship against the computer's Coalition ship; solo, yours alone against the
+        NPC Coalition; co-op, Renegade ships together, the others flown by the computer crew
+        (or, with hotseat, the second by a second player)."""
+        options = self.options or {}
+        info = await self.service.create(creator=1, seed=seed, ruleset=self.ruleset, options=options)
+        self.game_id = info.id
+        seats = len(RENEGADES.seats_for({**RENEGADES.default_options, **options}))
+        versus = options.get("mode", RENEGADES.default_options["mode"]) == "versus"
+        for user in range(1, seats + 1):
+            if len(self.humans) > 1 and user in self.humans:
+                name = f"Player {user}"
+            elif user == 1:
+                name = "Renegade (you)"
+            else:
+                name = "Computer" if seats == 2 else f"Computer {user}"
+            await self.service.join(info.id, user, name, faction="coalition" if versus and user == 2 else "renegade")
+
     async def play(self, seed: Optional[int] = None) -> Update:
         """Create, start and play a game until it ends or the player quits; the last update."""
-        if self.ruleset != "awaymissions":  # Renegades: your ship against the Coalition
-            info = await self.service.create(creator=1, seed=seed, ruleset=self.ruleset, options=self.options)
-            self.game_id = info.id
-            await self.service.join(info.id, 1, "Player 1" if len(self.humans) > 1 else "Renegade (you)")
-            await self.service.join(info.id, 2, "Player 2" if len(self.humans) > 1 else "Computer",
-                                    faction="coalition")
+        if self.ruleset == RENEGADES.name:
+            await self._seat_renegades(seed)
         else:
             await self._seat_away_mission(seed)
         desk = PlayerDesk(self.service.db)
         seal = await desk.seal(self.game_id)  # before the first roll, as on Discord (ruling P2)
         update = await self.service.start(self.game_id, 1)
+        _, legal = await self.service.legal_commands(self.game_id, 1)
         self.say(f"Game #{self.game_id} (pictures in {self.folder}/). Dice seal: {seal} (SHA-256 of the "
-                 f"game's secret dice seed and a salt, both shown when the game ends). {HELP}")
+                 f"game's secret dice seed and a salt, both shown when the game ends). "
+                 + help_text(self.ruleset, legal))
+        if self.ruleset == RENEGADES.name:
+            self.say(await self.mission())
         await self.show(update)
         while update.status == "active":
             turn = update.awaited[0]
@@ -116,7 +144,8 @@ class Console:
                 update = (await self.service.concede(self.game_id, turn.user_id) if command == "concede"
                           else await self.service.submit(self.game_id, turn.user_id, command, version))
             except ServiceError as refused:
-                rule = f" (the rule: type 'rules {refused.term.split('/')[-1]}')" if refused.term else ""
+                entry = load_glossary().get(refused.term) if refused.term else None
+                rule = f" (the rule: type 'rules {entry.term}')" if entry else ""
                 self.say(refused.message + rule)
                 continue
             await self.show(update)
@@ -147,9 +176,11 @@ class Console:
                 return None
             line = line.strip()
             if line in ("?", "help", ""):
-                self.say(HELP + "\n" + await self.choices(user_id))
+                self.say(help_text(self.ruleset, legal) + "\n" + await self.choices(user_id))
             elif line == "hand":
                 self.say(await self.hand(user_id))
+            elif line == "mission" and self.ruleset == RENEGADES.name:
+                self.say(await self.mission())
             elif line.lower().startswith(("rules ", "card ")):
                 self.say(look_up(*line.split(None, 1), ruleset=self.ruleset))
             elif line.isdigit():
@@ -171,10 +202,23 @@ class Console:
         return "\n".join(lines)
 
     async def hand(self, user_id: int) -> str:
-        """The player's decision, as a question, and hand, by card name."""
+        """The player's decision, as a question, and hand, by card name (in Renegades: the
+        ships, the crew at their stations and the tactical cards)."""
         panel = await self.service.panel(self.game_id, user_id)
         hand = "" if panel.hand is None else f" Hand: {', '.join(panel.hand) or 'empty'}."
-        return f"{panel.question or 'Nothing is asked of you now.'}{hand}"
+        asked = f"{panel.question or 'Nothing is asked of you now.'}{hand}"
+        if self.ruleset != RENEGADES.name:
+            return asked
+        view = await self.service.view(self.game_id, user_id)
+        seat = next(s.seat for s in (await self.service.get(self.game_id)).seats if s.user_id == user_id)
+        return asked + "\n" + holdings(RENEGADES.load_pack(view["pack"]), view, seat)
+
+    async def mission(self) -> str:
+        """The Renegades mission being flown and how it is won."""
+        view = await self.service.view(self.game_id)
+        options = self.options or {}
+        return mission_briefing(RENEGADES.load_pack(view["pack"]), view, int(options.get("tier", 1)),
+                                built=options.get("boards") == "built")
 
     async def final_score(self, result: dict) -> str:
         """'Final score: A 3, B 5. B wins.' (or a draw), with the players' names."""
@@ -268,12 +312,32 @@ def human_team(commander: Optional[str] = None, swaps: Sequence[str] = ()) -> di
     return team
 
 
+def table_problem(ruleset: str, mode: Optional[str], players: int = 2) -> Optional[str]:
+    """Why a local table of `mode` and `players` cannot seat this ruleset, or None."""
+    if mode in TABLES and ruleset != RENEGADES.name:
+        return f"--mode {mode} is a Renegades table (solo, co-op or versus): add --ruleset renegades."
+    if ruleset == RENEGADES.name and mode is not None and mode not in TABLES:
+        return f"--mode {mode} is an Away Missions table; Renegades is played solo, co-op or versus."
+    if ruleset == RENEGADES.name and players != 2:
+        return "--players is for Away Missions; Renegades seats one player (--mode solo) or two (co-op, versus)."
+    return None
+
+
+def renegades_table(mode: Optional[str]) -> dict:
+    """The game options of a local Renegades table, as Discord's /game new mode: makes them
+    (the engine's mode and the seats); none for the default, versus."""
+    if mode not in TABLES:
+        return {}
+    engine_mode, seats = TABLES[mode]
+    return {"mode": engine_mode, "seats": seats}
+
+
 def renegades_problem(ruleset: str, options: dict) -> Optional[str]:
     """Why the Renegades set-up `options` cannot be played locally, or None."""
     if not options:
         return None
     if ruleset != RENEGADES.name:
-        return "--quick, --boards and --world-cards set up Renegades: add --ruleset renegades."
+        return "--quick, --boards, --world-cards and --mode set up Renegades: add --ruleset renegades."
     try:
         check_world_cards(RENEGADES.load_pack(RENEGADES.default_options["pack"]), bool(options.get("quick")),
                           int(options.get("world_cards", 6)))
