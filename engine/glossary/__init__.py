@@ -94,6 +94,7 @@ class Glossary:
             for name in (entry.term, *entry.aliases):
                 self._names.append(normalise(name))
                 self._owners.append(entry)
+        self._words = [frozenset(name.split()) for name in self._names]
         self._exact: dict[str, list[Entry]] = {}
         for name, entry in zip(self._names, self._owners):
             self._exact.setdefault(name, []).append(entry)
@@ -111,7 +112,7 @@ class Glossary:
         if exact:
             return _distinct(sorted(exact, key=lambda e: (e.ruleset != prefer, normalise(e.term) != wanted)))[:limit]
         words = set(wanted.split())
-        found = [(0, e) for name, e in zip(self._names, self._owners) if words <= set(name.split())]
+        found = [(0, e) for names, e in zip(self._words, self._owners) if words <= names]
         for _name, _score, index in process.extract(wanted, self._names, scorer=fuzz.WRatio,
                                                     score_cutoff=FUZZY_CUTOFF, limit=limit * 3):
             found.append((1, self._owners[index]))
