@@ -116,3 +116,13 @@ def test_bot_local_refuses_a_table_the_ruleset_does_not_have(tmp_path, monkeypat
     monkeypatch.setenv("READY_ROOM_DB", str(tmp_path / "local.db"))
     assert bot.main(["--local", *argv]) == 2
     assert said in capsys.readouterr().out and not (tmp_path / "local.db").exists()
+
+
+def test_the_surface_in_words_names_ships_and_dropped_gear():
+    """Crew and figures keep the codes commands take; a ship and gear lying on the ground are
+    named as players read them."""
+    from engine.service.console import surface_words
+    surface = {"crew": {"VESK": {"cell": "F5", "ko": False, "hidden": True}}, "figures": {"DRONE-1": {"cell": "K3"}},
+               "boarded": {"WARDEN": ["RHEE"]}, "dropped": {"F6": ["arc-pistol", "med-gel"]}}
+    assert surface_words(surface, {"WARDEN": {"name": "Warden"}}) == \
+        "VESK F5 (hidden); DRONE-1 K3; RHEE boarding the Warden; Arc pistol, Med gel dropped at F6"

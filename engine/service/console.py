@@ -246,18 +246,27 @@ class Console:
             drawn = await asyncio.to_thread(pictures.draw, self.ruleset, view, update.events, wanted)
             surface = view.get("surface") or {}
             if surface.get("crew"):  # beside surface.png, its pieces in words for the terminal
-                pieces = [f"{code} {c['cell']}{' (out)' if c['ko'] else ''}{' (hidden)' if c['hidden'] else ''}"
-                          for code, c in surface["crew"].items()]
-                pieces += [f"{code} {f['cell']}" for code, f in surface.get("figures", {}).items()]
-                pieces += [f"{', '.join(crew)} boarding {ship}" for ship, crew in surface.get("boarded", {}).items()]
-                pieces += [f"fire {cell}" for cell in surface.get("fires", [])]
-                pieces += [f"{', '.join(items)} dropped at {cell}" for cell, items in surface.get("dropped", {}).items()]
-                self.say("  Surface: " + "; ".join(pieces))
+                self.say("  Surface: " + surface_words(surface, view.get("ships", {})))
             os.makedirs(self.folder, exist_ok=True)
             for name, data in drawn:
                 kind = name.removesuffix(".png")
                 path = os.path.join(self.folder, f"game{self.game_id}-{update.version:04d}-{kind}.png")
                 await asyncio.to_thread(_write, path, data)
+
+
+def surface_words(surface: dict, ships: dict) -> str:
+    """The pieces on the Renegades surface: crew and figures by the codes commands take, with
+    their squares; ships (from the view's `ships`) and dropped gear by name."""
+    index = card_index()
+    pieces = [f"{code} {c['cell']}{' (out)' if c['ko'] else ''}{' (hidden)' if c['hidden'] else ''}"
+              for code, c in surface["crew"].items()]
+    pieces += [f"{code} {f['cell']}" for code, f in surface.get("figures", {}).items()]
+    pieces += [f"{', '.join(crew)} boarding the {ships.get(ship, {}).get('name', ship)}"
+               for ship, crew in surface.get("boarded", {}).items()]
+    pieces += [f"fire {cell}" for cell in surface.get("fires", [])]
+    pieces += [f"{', '.join(getattr(index.get(item), 'name', item) for item in items)} dropped at {cell}"
+               for cell, items in surface.get("dropped", {}).items()]
+    return "; ".join(pieces)
 
 
 def _hand(view: dict, seat: str) -> list[str]:
