@@ -80,7 +80,7 @@ async def test_the_console_tells_a_renegade_the_mission_what_they_hold_and_the_c
     assert example in legal_commands(from_json(json.dumps(state)), "p1")
     briefing = f"Mission: {mission.name} (reward {mission.reward} digits). {mission.story}"
     assert said[1].startswith(briefing) and text.count(briefing) == 2  # at the start, and on 'mission'
-    assert f"Objective: {mission.parameter.name} at " in said[1]
+    assert f"Objective: {mission.parameter.name} (" in said[1] and f"), at {mission.parameter.cell} on " in said[1]
     mine = next(p for p in state["players"] if p["seat"] == "p1")
     assert all(f"Tactical card {pack.tactical[code].name} (" in text for code in mine["tactical"]) and mine["tactical"]
     assert "Kestrel (KESTREL) at B7: commander Captain Orla Vesk (VESK), navigation Tallo Brisk (TALLO)" in text

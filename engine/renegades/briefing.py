@@ -26,7 +26,8 @@ def mission_briefing(pack: Pack, view: dict[str, Any], tier: int = 1, built: boo
     together = " The Renegade ships play together against the NPC Coalition." if view.get("mode") == "coop" else ""
     return "\n".join([
         f"Mission: {mission.name} (reward {mission.reward} digits). {mission.story}{together}",
-        f"Objective: {placement(pack, mission, built)}; {OBJECTIVES[mission.parameter.kind]}.",
+        f"Objective: {mission.parameter.name} ({OBJECTIVES[mission.parameter.kind]}), "
+        f"{placement(pack, mission, built)}.",
         f"To win (tier {tier}): {GOALS[tier]}. The game ends anyway when the {view['world_deck_count']} "
         "world cards run out."])
 

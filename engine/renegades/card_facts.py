@@ -68,10 +68,11 @@ def _decks(pack: Pack) -> Iterator[dict]:
                     facts=[f"Played with {_test(card.test)}."])
     for mission in pack.missions.values():
         titles = ", ".join(pack.campaigns[c].name for c in mission.campaigns if c in pack.campaigns)
-        built = f" Built from location cards: {placement(pack, mission, True)}." if mission.built else ""
-        fixed = placement(pack, mission, False)
+        what = mission.parameter.name[0].upper() + mission.parameter.name[1:]
+        built = (f" On a board built from location cards: {mission.parameter.name} {placement(pack, mission, True)}."
+                 if mission.built else "")
         yield _card(mission.code, mission.name, "mission", mission.story,
-                    facts=[f"{fixed[0].upper()}{fixed[1:]}.{built}", f"Reward: {mission.reward} digits.",
+                    facts=[f"{what} {placement(pack, mission, False)}.{built}", f"Reward: {mission.reward} digits.",
                            f"Campaigns: {titles}." if titles else ""])
     for event in pack.world_events.values():
         where = "in orbit" if event.where == "orbit" else "on the surface"
@@ -92,12 +93,12 @@ def _decks(pack: Pack) -> Iterator[dict]:
 
 
 def placement(pack: Pack, mission: Mission, built: bool) -> str:
-    """Where the mission's objective and guards stand: 'a spore sample at G11 on Veyra mining
-    outpost, a Syphon warrior on guard at H10'."""
+    """Where the mission's objective and guards stand: 'at G11 on Veyra mining outpost; a
+    Syphon warrior on guard at H10'."""
     cell, guards = mission.placement(built)
     surface = pack.surfaces[mission.surface].name if mission.surface in pack.surfaces else mission.surface
-    posted = "".join(f", a {pack.villains[g.villain].name} on guard at {g.cell}" for g in guards)
-    return f"{mission.parameter.name} at {cell} on {surface}{posted}"
+    posted = "".join(f"; a {pack.villains[g.villain].name} on guard at {g.cell}" for g in guards)
+    return f"at {cell} on {surface}{posted}"
 
 
 def _price(pack: Pack, code: str) -> str:
