@@ -202,8 +202,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--mode", choices=("free-for-all", "teams", "solo", "co-op", "versus"), default=None,
                         help="local: Away Missions free-for-all or teams (2 vs 2, you and the third seat "
                              "against the other two); Renegades solo (you against the NPC Coalition), co-op "
-                             "(two Renegade ships together; the other is the computer's, or a second player's with --hotseat) "
-                             "or versus (against the Coalition, the default)")
+                             "(two Renegade ships together; the other is the computer's, or a second player's "
+                             "with --hotseat) or versus (against the Coalition, the default)")
     parser.add_argument("--level", choices=("easy", "normal", "hard"), default="normal",
                         help="local: how hard the computer opponent thinks (default normal)")
     parser.add_argument("--explain", action="store_true",

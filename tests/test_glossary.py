@@ -256,5 +256,6 @@ def test_a_refusal_names_the_decision_in_words_with_a_command_to_type():
     with pytest.raises(RuleError) as refused:
         rules.apply(state, seat, "move REYES C4")
     example = rules.legal_commands(state, seat)[0]
-    assert str(refused.value) == f"Not now: first choose the board where your away team beams down (for example: {example})."
+    assert str(refused.value) == ("Not now: first choose the board where your away team beams down "
+                                  f"(for example: {example}).")
     assert "start_area" not in str(refused.value)

@@ -46,7 +46,8 @@ def holdings(pack: Pack, view: dict[str, Any], seat: str) -> str:
     player = next((p for p in view.get("players", []) if p.get("seat") == seat), {})
     for code in player.get("tactical", []):
         card = pack.tactical[code]
-        test = f"{card.test.skill} test" + (f" by the {STATIONS[card.test.station]} officer" if card.test.station else "")
+        officer = f" by the {STATIONS[card.test.station]} officer" if card.test.station else ""
+        test = f"{card.test.skill} test{officer}"
         lines.append(f"Tactical card {card.name} ({card.type}; {test}): {card.text}")
     if "tactical" in player and not player["tactical"]:
         lines.append("No tactical cards left.")

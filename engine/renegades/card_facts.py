@@ -51,8 +51,8 @@ def _ships(pack: Pack) -> Iterator[dict]:
         facts = [f"{a.name} ({STATIONS[ABILITY_STATIONS[a.effect][0]]}): {a.text}" for a in ship.abilities]
         if ship.back is not None:
             facts += [f"Shields down, {a.name}: {a.text}" for a in ship.back.abilities]
-        yield _card(ship.code, ship.name, "ship", f"{ship.class_ or 'A'} {ship.faction.title()} ship: range {ship.range}, "
-                    f"shields {ship.shields}, hull {ship.hull}, room for {ship.capacity} crew.",
+        yield _card(ship.code, ship.name, "ship", f"{ship.class_ or 'A'} {ship.faction.title()} ship: range "
+                    f"{ship.range}, shields {ship.shields}, hull {ship.hull}, room for {ship.capacity} crew.",
                     faction=ship.faction, facts=facts)
     for fighter in pack.fighters.values():
         yield _card(fighter.code, fighter.name, "fighter",
