@@ -190,10 +190,15 @@ def test_each_query_players_asked_finds_its_entry_at_that_table(query, table, ke
 
 
 @pytest.mark.parametrize("query, code", [("Captain Orla Vesk", "VESK"), ("Hard Burn", "hard-burn"),
-                                         ("captain orla vesk", "VESK")])
+                                         ("captain orla vesk", "VESK"), ("drone", "DRONE")])
 def test_a_card_asked_for_as_a_rule_is_answered_with_the_card(query, code):
     found = answer(query, "renegades")
     assert found.entry is None and found.card.code == code
+
+
+def test_a_term_of_the_table_comes_before_a_card_of_the_same_name():
+    assert answer("drone", "awaymissions").entry.key == "awaymissions/drone"
+    assert answer("drone").entry.key == "awaymissions/drone"
 
 
 def test_nothing_like_a_term_offers_the_nearest_terms_of_the_table_first():

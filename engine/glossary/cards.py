@@ -134,18 +134,19 @@ class Answer:
 
 
 def answer(query: str, prefer: Optional[str] = None) -> Answer:
-    """`/rules QUERY` or `rules QUERY`: an entry by key, name or alias; a card by its exact
-    name or code ("Hard Burn" is a card, not a term); then the closest terms; else suggestions."""
+    """`/rules QUERY` or `rules QUERY`: an entry by key, name or alias (of the table's
+    ruleset `prefer`, else a card of it so named); a card by its exact name or code ("Hard
+    Burn" is a card, not a term); then the closest terms; else suggestions."""
     glossary = load_glossary()
     keyed = glossary.get(query)
     if keyed is not None:
         return Answer(entry=keyed)
     found = glossary.lookup(query, prefer=prefer)
     wanted = wanted_words(query)
-    if not found or wanted not in {normalise(name) for name in (found[0].term, *found[0].aliases)}:
-        cards = card_index().exact(query, prefer)
-        if cards:
-            return Answer(card=cards[0])
+    named = bool(found) and wanted in {normalise(name) for name in (found[0].term, *found[0].aliases)}
+    cards = card_index().exact(query, prefer)
+    if cards and (not named or (prefer and found[0].ruleset != prefer and cards[0].ruleset == prefer)):
+        return Answer(card=cards[0])  # at a Renegades table "drone" is its Sentry drone, not the Borg term
     if found:
         return Answer(entry=found[0], also=tuple(found[1:]))
     return Answer(nearest=tuple(glossary.nearest(query, prefer)))
