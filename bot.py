@@ -176,7 +176,9 @@ def make_bot(config: Config, *, clock: Optional[Callable[[], float]] = None) -> 
 
 def _renegades_options(args: argparse.Namespace) -> dict:
     """The Renegades set-up asked for on the command line (empty: the defaults)."""
-    options: dict = {"quick": True} if args.quick else {}
+    from engine.service.console import renegades_table
+    table = renegades_table(args.mode)
+    options: dict = {"quick": True, **table} if args.quick else dict(table)
     if args.boards != "fixed":
         options["boards"] = args.boards
     if args.world_cards is not None:
@@ -198,8 +200,11 @@ def main(argv: Optional[list[str]] = None) -> int:
                         help="local: swap a mission specialist of your team (repeatable)")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                         help="local: players at the table (3 or 4: every player for themselves, six boards)")
-    parser.add_argument("--mode", choices=("free-for-all", "teams"), default="free-for-all",
-                        help="local: teams is 2 vs 2, you and the third seat against the other two")
+    parser.add_argument("--mode", choices=("free-for-all", "teams", "solo", "co-op", "versus"), default=None,
+                        help="local: Away Missions free-for-all or teams (2 vs 2, you and the third seat "
+                             "against the other two); Renegades solo (you against the NPC Coalition), co-op "
+                             "(two Renegade ships together; the other is the computer's, or a second player's "
+                             "with --hotseat) or versus (against the Coalition, the default)")
     parser.add_argument("--level", choices=("easy", "normal", "hard"), default="normal",
                         help="local: how hard the computer opponent thinks (default normal)")
     parser.add_argument("--explain", action="store_true",
@@ -218,7 +223,11 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 2
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.local:
-        from engine.service.console import play_local
+        from engine.service.console import play_local, table_problem
+        problem = table_problem(args.ruleset, args.mode, args.players)
+        if problem:
+            print(problem)
+            return 2
         return asyncio.run(play_local(config.database, args.pictures, hotseat=args.hotseat, seed=args.seed,
                                       commander=args.commander, swaps=args.swap, ruleset=args.ruleset,
                                       players=args.players, teams=args.mode == "teams", level=args.level,

@@ -17,9 +17,10 @@ import discord
 from discord import app_commands
 
 from cogs import buttons, present
+from engine.command_text import quote
 from engine.errors import RuleError
 from engine.renegades.content import Pack
-from engine.renegades.setup import check_world_cards
+from engine.renegades.setup import TABLES, check_world_cards
 from engine.service import GameInfo, ServiceError
 from engine.service.rulesets import RENEGADES
 
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from bot import ReadyRoom
 
 # the mode of /game new -> (engine mode, seats)
-MODES = {"solo": ("coop", 1), "co-op": ("coop", 2), "coalition vs renegades": ("versus", 2)}
+MODES = {"solo": TABLES["solo"], "co-op": TABLES["co-op"], "coalition vs renegades": TABLES["versus"]}
 DEFAULT_MODE = "coalition vs renegades"
 
 
@@ -56,7 +57,7 @@ def refusal(ruleset: str, mission: Optional[str] = None, quick: bool = False,
         return "Solo, co-op and coalition vs renegades are Renegades modes: choose ruleset renegades."
     if mission is not None and mission_code(mission) is None:
         known = ", ".join(f"{m.name} ({code})" for code, m in pack().missions.items())
-        return f"No mission '{mission[:80]}' in the Renegades pack. Missions: {known}."
+        return f"No mission '{quote(mission)}' in the Renegades pack. Missions: {known}."
     if world_cards is not None:
         try:
             check_world_cards(pack(), quick, world_cards)

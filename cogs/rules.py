@@ -16,8 +16,10 @@ from discord.ext import commands
 
 from cogs import present
 from cogs.options import Code
+from engine.command_text import quote
 from engine.glossary import RULESET_NAMES, Entry, load_glossary
-from engine.glossary.cards import CardInfo, card_index
+from engine.glossary.cards import CardInfo, answer, card_index, card_names
+from engine.service import ServiceError
 from images.card import render_card
 
 MAX_CHOICES = 25
@@ -37,7 +39,7 @@ def entry_text(entry: Entry) -> str:
         lines.append(entry.rule.strip())
     if entry.rulings:
         lines.append("Our rulings: " + ", ".join(entry.rulings) + " (docs/rulings.md, docs/leagues.md)")
-    cards = entry.cards + entry.characters
+    cards = card_names(entry)
     if cards:
         lines.append("Cards: " + ", ".join(cards))
     return present.clip("\n".join(lines))
@@ -100,7 +102,8 @@ def letter_page(letter: str, part: int = 1) -> tuple[str, discord.ui.View]:
 
 def card_text(card: CardInfo) -> str:
     """A card as a message (its picture goes with it)."""
-    lines = [f"**{card.name}** (`{card.code}`, {card.kind}, {card.pack})", card.text]
+    lines = [f"**{card.name}** ({card.kind}, {RULESET_NAMES.get(card.ruleset, card.ruleset)}; in commands "
+             f"`{card.code}`)", card.text]
     lines += list(card.facts)
     if card.timing:
         lines.append(f"When: {card.timing}")
@@ -204,18 +207,29 @@ class ShareButton(discord.ui.DynamicItem[discord.ui.Button],
 ITEMS = (RuleButton, LetterButton, ShareButton)
 
 
+async def table_ruleset(interaction: discord.Interaction) -> Optional[str]:
+    """The ruleset of the game in this channel or thread, if there is one: its terms and
+    cards are preferred."""
+    try:
+        return (await present.game_here(interaction.client, interaction)).ruleset
+    except ServiceError:
+        return None
+
+
 async def complete_term(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Terms that match what is typed (typos and plurals forgiven)."""
+    """Terms that match what is typed (typos and plurals forgiven), the channel's game's first."""
     glossary = load_glossary()
-    found = glossary.lookup(current, limit=MAX_CHOICES) if current.strip() else glossary.entries[:MAX_CHOICES]
+    found = (glossary.lookup(current, limit=MAX_CHOICES, prefer=await table_ruleset(interaction))
+             if current.strip() else glossary.entries[:MAX_CHOICES])
     return [app_commands.Choice(name=f"{e.term} ({RULESET_NAMES.get(e.ruleset, e.ruleset)})"[:100], value=e.key)
             for e in found]
 
 
 async def complete_card(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Cards that match what is typed."""
+    """Cards that match what is typed, the channel's game's first."""
     index = card_index()
-    found = index.find(current, limit=MAX_CHOICES) if current.strip() else index.cards[:MAX_CHOICES]
+    found = (index.find(current, limit=MAX_CHOICES, prefer=await table_ruleset(interaction))
+             if current.strip() else index.cards[:MAX_CHOICES])
     return [app_commands.Choice(name=f"{c.name} ({c.kind})"[:100], value=c.code) for c in found]
 
 
@@ -232,26 +246,30 @@ class Rules(commands.Cog):
     @app_commands.command(name="rules", description="Look up a rule or game term (no term: browse A-Z)")
     @app_commands.autocomplete(term=complete_term)
     async def rules(self, interaction: discord.Interaction, term: Optional[Code] = None) -> None:
-        glossary = load_glossary()
         if not term:
             content, view = letter_page("A")
             await interaction.response.send_message(content, view=view, ephemeral=True)
             present.unlisten(view)
             return
-        found = glossary.get(term) or next(iter(glossary.lookup(term)), None)
-        if found is None:
-            await present.reply(interaction, f"No rule or term like '{present.clip(term, 80)}'. "
-                                             "Try /rules with no term to browse A-Z.")
-            return
-        await show_entry(interaction, found)
+        found = answer(term, await table_ruleset(interaction))
+        if found.card is not None:
+            await show_card(interaction, found.card)
+        elif found.entry is not None:
+            await show_entry(interaction, found.entry)
+        else:
+            nearest = ", ".join(f"{e.term} ({RULESET_NAMES.get(e.ruleset, e.ruleset)})" for e in found.nearest)
+            await present.reply(interaction, f"No rule or term like '{quote(term)}'. Nearest: {nearest}. "
+                                             "Or try /rules with no term to browse A-Z.")
 
     @app_commands.command(name="card", description="Look up a card or character, with its picture")
     @app_commands.autocomplete(name=complete_card)
     async def card(self, interaction: discord.Interaction, name: Code) -> None:
         index = card_index()
-        found = index.get(name) or next(iter(index.find(name)), None)
+        prefer = await table_ruleset(interaction)
+        found = index.get(name) or next(iter(index.find(name, prefer=prefer)), None)
         if found is None:
-            await present.reply(interaction, f"No card like '{present.clip(name, 80)}'.")
+            nearest = ", ".join(c.name for c in index.nearest(name, prefer))
+            await present.reply(interaction, f"No card like '{quote(name)}'. Nearest: {nearest}.")
             return
         await show_card(interaction, found)
 

@@ -50,3 +50,9 @@ class Dice(msgspec.Struct, gc=False):
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+def dice_words(count: int, signed: bool = False) -> str:
+    """A number of dice in words: '1 die', '3 dice'; `signed`: '+1 die', '-2 dice', '+0 dice'."""
+    number = f"{count:+d}" if signed else str(count)
+    return f"{number} {'die' if abs(count) == 1 else 'dice'}"

@@ -134,3 +134,33 @@ async def test_a_refused_command_offers_the_rule_that_refused_it(monkeypatch, tm
         entry = load_glossary().get("awaymissions/core-mission")
         assert fake.original(opened)["flags"] & EPHEMERAL and f"**{entry.term}**" in fake.original(opened)["content"]
         assert thread == thread_of(fake)
+
+
+async def test_rules_and_card_prefer_the_game_of_the_thread_and_speak_in_names(monkeypatch, tmp_path):
+    """Issue 29: the game in the thread decides between rulesets; cards are named, not coded;
+    a card asked for as a rule is shown; a term like nothing offers the nearest terms."""
+    async def answered(fake, channel, command, **values):
+        asked = fake.slash(ANN, command, channel, **values)
+        await fake.dispatch(asked)
+        return fake.messages[max(fake.messages)]["content"]
+
+    async with FakeDiscord(monkeypatch, str(tmp_path / "am.db")) as fake:
+        thread, _ = await new_game(fake)
+        assert (await answered(fake, thread, "rules", term="movement")).startswith("**Move**")
+        assert (await fake.autocomplete(ANN, "rules", "term", thread, term="first player"))[0] \
+            == "awaymissions/first-activation"
+        cover = await answered(fake, CHANNEL_ID, "rules", term="cover")
+        assert "Cards: Dive for Cover" in cover and "fed-dive-for-cover" not in cover
+        nothing = await answered(fake, CHANNEL_ID, "rules", term="xyzzy")
+        assert "No rule or term like 'xyzzy'. Nearest: " in nothing
+    async with FakeDiscord(monkeypatch, str(tmp_path / "renegades.db")) as fake:
+        await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="solo"))
+        thread = thread_of(fake)
+        assert (await answered(fake, thread, "rules", term="movement")).startswith("**Crew movement**")
+        assert (await answered(fake, thread, "rules", term="wounds")).startswith("**Wounds**")
+        assert (await fake.autocomplete(ANN, "rules", "term", thread, term="first player"))[0] \
+            == "renegades/initiative"
+        assert (await answered(fake, thread, "rules", term="Hard Burn")).startswith("**Hard Burn** (tactical card")
+        vesk = await answered(fake, thread, "card", name="Captain Orla Vesk")
+        assert vesk.startswith("**Captain Orla Vesk** (crewmember, Renegades") and "Rally" in vesk
+        assert "VESK" in await fake.autocomplete(ANN, "card", "name", thread, name="orla vesk")

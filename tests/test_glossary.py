@@ -8,7 +8,7 @@ from engine.awaymissions import rules
 from engine.renegades import rules as renegades
 from engine.errors import RuleError
 from engine.glossary import Entry, Glossary, load_entries, load_glossary, normalise
-from engine.glossary.cards import card_index
+from engine.glossary.cards import answer, card_index
 from engine.glossary.validate import glossary_problems
 from engine.scenario import build
 from images.card import render_card
@@ -166,3 +166,101 @@ def test_every_rule_a_renegades_command_can_cite_exists():
     assert set(renegades.RULE_OF) == set(renegades.COMMANDS)
     for phase in ("orbital", "surface"):
         assert [verb for verb in renegades.COMMANDS if GLOSSARY.get(renegades.cited(verb, phase)) is None] == []
+
+
+@pytest.mark.parametrize("query, table, key", [
+    ("first player", "awaymissions", "awaymissions/first-activation"),
+    ("first player", "renegades", "renegades/initiative"),
+    ("wounds", "renegades", "renegades/wounds"),
+    ("wounds", "awaymissions", "awaymissions/damage"),
+    ("bonus actions", "awaymissions", "awaymissions/bonus-action-token"),
+    ("bonus actions", None, "awaymissions/bonus-action-token"),
+    ("movement", "awaymissions", "awaymissions/move"),
+    ("movement", "renegades", "renegades/crew-movement"),
+    ("move", "renegades", "renegades/crew-movement"),
+    ("elude", "renegades", "renegades/eluding"),
+    ("elude", None, "renegades/eluding"),
+    ("salvage", "renegades", "renegades/salvage"),
+    ("salvage", None, "renegades/salvage"),
+])
+def test_each_query_players_asked_finds_its_entry_at_that_table(query, table, key):
+    """Issue 29: the game at the table's entry first, and the obvious synonyms found."""
+    assert answer(query, table).entry.key == key
+    assert GLOSSARY.lookup(query, prefer=table)[0].key == key
+
+
+@pytest.mark.parametrize("query, code", [("Captain Orla Vesk", "VESK"), ("Hard Burn", "hard-burn"),
+                                         ("captain orla vesk", "VESK"), ("drone", "DRONE")])
+def test_a_card_asked_for_as_a_rule_is_answered_with_the_card(query, code):
+    found = answer(query, "renegades")
+    assert found.entry is None and found.card.code == code
+
+
+def test_a_term_of_the_table_comes_before_a_card_of_the_same_name():
+    assert answer("drone", "awaymissions").entry.key == "awaymissions/drone"
+    assert answer("drone").entry.key == "awaymissions/drone"
+
+
+def test_nothing_like_a_term_offers_the_nearest_terms_of_the_table_first():
+    found = answer("xyzzy", "renegades")
+    assert found.entry is None and found.card is None and len(found.nearest) == 3
+    assert answer("elude", "renegades").nearest == ()  # only when nothing matches
+    near = answer("landing partt", "renegades")
+    assert near.entry.key == "renegades/landing-party"
+
+
+CARD_SECTIONS = {"renegades": ("crew", "ships", "fighters", "tactical", "missions", "world_events", "weapons",
+                               "search_items", "salvage", "villains", "gear", "upgrades", "campaigns",
+                               "surface_locations", "orbit_locations"),
+                 "awaymissions": ("cards", "characters")}
+NOT_CARDS = {"surfaces", "crew_abilities"}  # the surface boards; abilities printed on crew cards
+
+
+def test_every_card_of_every_pack_is_found_by_its_name():
+    """Every section of every pack that holds cards is indexed: each card by its name and
+    its code (a weapon and its shore leave gear card are one card)."""
+    from engine.glossary.cards import READERS, packs
+    from engine.renegades.content import SECTIONS
+    assert set(SECTIONS) == set(CARD_SECTIONS["renegades"]) | NOT_CARDS
+    index = card_index()
+    rulesets = set()
+    for folder, ruleset in packs():
+        rulesets.add(ruleset)
+        pack = READERS[ruleset][0](folder)
+        for section in CARD_SECTIONS[ruleset]:
+            for code, card in getattr(pack, section).items():
+                found = index.find(card.name, prefer=ruleset)
+                assert found and found[0].name == card.name and found[0].code == code, (section, card.name)
+                assert index.find(code)[0].code == code
+    assert rulesets == {"awaymissions", "renegades"}
+
+
+def test_a_character_attack_of_one_die_says_die():
+    facts = card_index().get("REYES").facts
+    assert "Hand phaser: +1 die, DAMAGE 1" in facts and not [f for f in facts if "+1 dice" in f]
+    assert "attack 5 dice" in " ".join(card_index().get("VESK").facts)
+
+
+def test_an_entry_in_plain_text_names_its_cards_and_links_in_words():
+    from engine.glossary import plain_text
+    from engine.glossary.cards import card_names
+    cover = GLOSSARY.get("awaymissions/take-cover")
+    text = plain_text(cover, tuple(card_names(cover)))
+    assert "Cards: Dive for Cover" in text and "fed-dive-for-cover" not in text
+    assert "See: Attack, Move" in text
+
+
+def test_a_refusal_names_the_decision_in_words_with_a_command_to_type():
+    """Issue 29: not "a 'start_area' decision: start BOARD" but what is asked, and a legal example."""
+    assert set(rules.ASKED) == set(rules._LEGAL)
+    state = rules.new_game(two_player_config(layout="standard"), 3)
+    while state.pending[0].kind != "start_area":
+        seat = rules.awaited(state)[0]
+        state, _ = rules.apply(state, seat, rules.legal_commands(state, seat)[0])
+    seat = rules.awaited(state)[0]
+    with pytest.raises(RuleError) as refused:
+        rules.apply(state, seat, "move REYES C4")
+    example = rules.legal_commands(state, seat)[0]
+    assert str(refused.value) == ("Not now: first choose the board where your away team beams down "
+                                  f"(for example: {example}).")
+    assert "start_area" not in str(refused.value)

@@ -29,7 +29,7 @@ async def test_a_scripted_game_against_the_computer_plays_to_the_end(tmp_path):
     # '?' asks the decision as a question and lists the legal commands by name, with the text to type
     assert "Which core mission do you play?\n  1. core Hold the Ship   [core fed-core-hold-the-ship]" in text
     assert "Which core mission do you play? Hand: empty." in text  # 'hand'
-    assert "Now you must answer a 'core' decision" in text  # an illegal command is explained
+    assert "Not now: first choose your core mission (for example: core fed-core-hold-the-ship)." in text
     assert "Choose 1 to 2." in text
     assert "Federation (you) chooses a core mission" in text and "Computer acts:" in text
     assert re.search(r"Final score: Federation \(you\) \d+, Computer \d+\. (Federation \(you\) wins|Computer wins|A draw)\.", text)
@@ -172,3 +172,16 @@ async def test_two_against_two_locally_the_computers_play_both_sides_and_your_te
     for name in ("Computer 2", "Computer 3", "Computer 4"):  # p3 is your teammate
         assert f"{name} acts:" in text
     assert "Rule of thumb:" in text
+
+
+async def test_card_and_rules_quote_at_most_the_cap_of_what_was_typed(tmp_path):
+    """A lookup quotes what it could not find as refusals do (QUOTE_LIMIT characters), never
+    the whole of a long line."""
+    from engine.command_text import QUOTE_LIMIT
+    typed = "q" * 100_000
+    ask, _ = scripted([f"card {typed}", f"rules {typed}", "quit"])
+    said = []
+    await play_local(str(tmp_path / "local.db"), str(tmp_path / "pictures"), seed=4, ask=ask, say=said.append)
+    answers = [line for line in said if "q" * 10 in line]
+    assert len(answers) == 2
+    assert all(len(line) < QUOTE_LIMIT + 250 and "q" * (QUOTE_LIMIT - 3) + "..." in line for line in answers)

@@ -1,11 +1,15 @@
 """Local play of Renegades (python bot.py --local --ruleset renegades): a scripted game to the end."""
 import json
+import re
 import sqlite3
 
 import pytest
 
 import bot
-from engine.renegades.content import POSITION_CODES
+from engine.renegades.content import POSITION_CODES, load_pack
+from engine.renegades.rules import legal_commands
+from engine.renegades.setup import TABLES
+from engine.renegades.state import from_json
 from engine.service.console import play_local
 from tests.test_local_play import scripted
 
@@ -19,7 +23,7 @@ async def test_a_scripted_renegades_game_plays_to_the_end_and_draws_its_pictures
     text = "\n".join(said)
     # '?' asks the ship's decision as a question and lists the legal commands by name
     assert "What does the Kestrel do next? (2 action(s) left)\n  1. move Kestrel " in text
-    assert "It is the KESTREL's turn" in text  # an illegal command is explained
+    assert "It is the Kestrel's turn" in text  # an illegal command is explained, the ship by its name
     assert "Computer acts:" in text
     drawn = sorted(p.name for p in (tmp_path / "pictures").iterdir())
     for kind in ("board", "dice", "status"):  # the orbital board, ship combat dice, crews and ships
@@ -57,3 +61,68 @@ def test_bot_local_refuses_a_renegades_set_up_that_cannot_be_played(tmp_path, mo
     assert bot.main(["--local", *argv]) == 2
     assert said in capsys.readouterr().out
     assert not (tmp_path / "local.db").exists()  # refused before any game is made
+
+
+async def test_the_console_tells_a_renegade_the_mission_what_they_hold_and_the_commands_of_this_game(tmp_path):
+    """Issue 29: the mission at the start and on 'mission'; 'hand' shows the ship, its crew at
+    their stations and the tactical cards; 'card VESK' and 'rules elude' answer; the help's
+    example is a command of this game."""
+    ask, _ = scripted(["hand", "mission", "card VESK", "rules elude", "?", "quit"])
+    said = []
+    database = str(tmp_path / "local.db")
+    await play_local(database, str(tmp_path / "pictures"), seed=3, ask=ask, say=said.append, ruleset="renegades")
+    state = json.loads(sqlite3.connect(database).execute("SELECT state FROM games").fetchone()[0])
+    pack = load_pack("content/renegades")
+    mission = pack.missions[state["mission"]]
+    text = "\n".join(said)
+    assert "move REYES C4" not in text
+    example = re.search(r"Type a command \(like '([^']+)'\)", said[0])[1]
+    assert example in legal_commands(from_json(json.dumps(state)), "p1")
+    briefing = f"Mission: {mission.name} (reward {mission.reward} digits). {mission.story}"
+    assert said[1].startswith(briefing) and text.count(briefing) == 2  # at the start, and on 'mission'
+    assert f"Objective: {mission.parameter.name} (" in said[1] and f"), at {mission.parameter.cell} on " in said[1]
+    mine = next(p for p in state["players"] if p["seat"] == "p1")
+    assert all(f"Tactical card {pack.tactical[code].name} (" in text for code in mine["tactical"]) and mine["tactical"]
+    assert "Kestrel (KESTREL) at B7: commander Captain Orla Vesk (VESK), navigation Tallo Brisk (TALLO)" in text
+    assert "Captain Orla Vesk (crewmember, Renegades; in commands: VESK)" in text
+    assert "Eluding (Renegades): " in text and "mission  the mission and how it is won" in text
+
+
+@pytest.mark.parametrize("mode, seats, factions", [("solo", 1, ["renegade"]), ("co-op", 2, ["renegade", "renegade"]),
+                                                   ("versus", 2, ["renegade", "coalition"])])
+def test_bot_local_offers_solo_co_op_and_versus_as_discord_does(tmp_path, monkeypatch, capsys, mode, seats, factions):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("READY_ROOM_DB", str(tmp_path / "local.db"))
+    answers = iter(["1"] * 6 + ["quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert bot.main(["--local", "--ruleset", "renegades", "--mode", mode, "--seed", "4", "--level", "easy"]) == 0
+    conn = sqlite3.connect(tmp_path / "local.db")
+    config, state = conn.execute("SELECT config, state FROM games").fetchone()
+    assert (json.loads(config)["mode"], json.loads(config)["seats"]) == (TABLES[mode][0], seats)
+    assert [p["faction"] for p in json.loads(state)["players"]] == factions
+    out = capsys.readouterr().out
+    assert ("Computer acts:" in out) == (seats == 2)  # your wingmate in co-op, the Coalition in versus
+    if mode != "versus":
+        assert "The Renegade ships play together against the NPC Coalition." in out
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--mode", "solo"], "--mode solo is a Renegades table (solo, co-op or versus): add --ruleset renegades."),
+    (["--ruleset", "renegades", "--mode", "teams"], "--mode teams is an Away Missions table"),
+    (["--ruleset", "renegades", "--players", "3"], "--players is for Away Missions"),
+])
+def test_bot_local_refuses_a_table_the_ruleset_does_not_have(tmp_path, monkeypatch, capsys, argv, said):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("READY_ROOM_DB", str(tmp_path / "local.db"))
+    assert bot.main(["--local", *argv]) == 2
+    assert said in capsys.readouterr().out and not (tmp_path / "local.db").exists()
+
+
+def test_the_surface_in_words_names_ships_and_dropped_gear():
+    """Crew and figures keep the codes commands take; a ship and gear lying on the ground are
+    named as players read them."""
+    from engine.service.console import surface_words
+    surface = {"crew": {"VESK": {"cell": "F5", "ko": False, "hidden": True}}, "figures": {"DRONE-1": {"cell": "K3"}},
+               "boarded": {"WARDEN": ["RHEE"]}, "dropped": {"F6": ["arc-pistol", "med-gel"]}}
+    assert surface_words(surface, {"WARDEN": {"name": "Warden"}}) == \
+        "VESK F5 (hidden); DRONE-1 K3; RHEE boarding the Warden; Arc pistol, Med gel dropped at F6"

@@ -425,7 +425,7 @@ def decision_for(state: GameState, seat: str, verb: str) -> Decision:
     """The seat's decision that a command with this verb would answer now, or RuleError."""
     decision = _decision(state, seat)
     if decision.kind not in COMMANDS[verb].kinds:
-        raise RuleError(f"Now you must answer a '{decision.kind}' decision: {_hint(decision)}",
+        raise RuleError(f"Not now: first {_asked(state, seat, decision)}.",
                         term=_cited("activation"))
     return decision
 
@@ -467,19 +467,35 @@ def _cited(entry: str) -> str:
     return f"awaymissions/{entry}"
 
 
-_HINTS = {
-    "activate": "activate or bonus a character", "action": "move, attack, cover, recover, special, draw, cycle or pass",
-    "reroll": "reroll CARD DICE, play INTERRUPT or pass", "damage": "damage CHARACTER attack=N ...",
-    "corridor": "corridor SIDE", "interrupt": "play INTERRUPT or pass", "effect_move": "move CHARACTER SPACE or pass",
-    "effect_place": "place CHARACTER SPACE", "free_action": "the free action, or pass", "search": "take CARD or pass",
-    "challenger": "choose CHALLENGER", "opponent": "opponent SEAT", "adjudicate": "adjust ... then done", "simultaneous": "resolve CARD or pass",
-    "board": "board BOARD SLOT", "core": "core CARD", "start_area": "start BOARD", "place": "place CHARACTER SPACE",
-    "place_drone": "place CHARACTER SPACE", "discard": "discard CARDS or keep", "redraw": "redraw CARDS or keep",
-}
+ASKED = {
+    "activate": "choose the character to activate next (or spend a bonus action token)",
+    "action": "choose the next action of the activated character",
+    "reroll": "re-roll dice, play an interrupt or keep the dice",
+    "damage": "say how your character takes the damage",
+    "corridor": "choose which way the Main Corridor lies",
+    "interrupt": "play an interrupt or pass",
+    "effect_move": "move the character the card moves, or pass",
+    "effect_place": "place the character the card places",
+    "free_action": "take the card's free action, or pass",
+    "search": "take one of the cards found, or pass",
+    "challenger": "choose who challenges the skill test",
+    "opponent": "choose the opponent the card affects",
+    "adjudicate": "adjust the game as the card says, then say done",
+    "simultaneous": "resolve a start-of-round effect, or pass",
+    "board": "place a mission board",
+    "core": "choose your core mission",
+    "start_area": "choose the board where your away team beams down",
+    "place": "place your next character",
+    "place_drone": "place the new drone",
+    "discard": "discard cards from your opening hand, or keep it",
+    "redraw": "return cards and draw again, or keep your hand",
+}  # each decision in a player's words, for a refusal that says what is asked instead
 
 
-def _hint(decision: Decision) -> str:
-    return _HINTS.get(decision.kind, decision.kind)
+def _asked(state: GameState, seat: str, decision: Decision) -> str:
+    """'choose your core mission (for example: core fed-core-hold-the-ship)'."""
+    example = next(iter(legal_commands(state, seat)), None)
+    return ASKED.get(decision.kind, "answer the question asked") + (f" (for example: {example})" if example else "")
 
 
 # --- legal commands ------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from engine.errors import PackError
 GLOSSARY_DIR = os.path.join(PROJECT_ROOT, "content", "glossary")
 RULESET_NAMES = {"awaymissions": "Away Missions", "renegades": "Renegades", "leagues": "Organised play"}
 FUZZY_CUTOFF = 72
+MAX_QUERY = 100  # characters of a query matched: longer than any name, and a long line costs no more
 
 
 class Entry(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -66,6 +67,11 @@ def normalise(text: str) -> str:
     return " ".join(_singular(w) for w in words)
 
 
+def wanted_words(query: str) -> str:
+    """A query as matched: its first MAX_QUERY characters, normalised."""
+    return normalise(query[:MAX_QUERY])
+
+
 def _singular(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
@@ -88,23 +94,39 @@ class Glossary:
             for name in (entry.term, *entry.aliases):
                 self._names.append(normalise(name))
                 self._owners.append(entry)
+        self._words = [frozenset(name.split()) for name in self._names]
         self._exact: dict[str, list[Entry]] = {}
         for name, entry in zip(self._names, self._owners):
             self._exact.setdefault(name, []).append(entry)
 
-    def lookup(self, query: str, ruleset: Optional[str] = None, limit: int = 5) -> list[Entry]:
-        """Entries matching `query`, best first: exact (plural or singular), then close spellings."""
-        wanted = normalise(query)
+    def lookup(self, query: str, ruleset: Optional[str] = None, limit: int = 5,
+               prefer: Optional[str] = None) -> list[Entry]:
+        """Entries matching `query`, best first: the exact name or an alias (plural or
+        singular; a name before an alias); failing that, names holding every word typed, then
+        close spellings. Among equally good matches, entries of `prefer` (the ruleset at the
+        table) come first."""
+        wanted = wanted_words(query)
         if not wanted:
             return []
-        found = [e for e in self._exact.get(wanted, []) if ruleset in (None, e.ruleset)]
-        if not found:
-            for _name, _score, index in process.extract(wanted, self._names, scorer=fuzz.WRatio,
-                                                        score_cutoff=FUZZY_CUTOFF, limit=limit * 3):
-                entry = self._owners[index]
-                if ruleset in (None, entry.ruleset) and entry not in found:
-                    found.append(entry)
-        return found[:limit]
+        exact = [e for e in self._exact.get(wanted, []) if ruleset in (None, e.ruleset)]
+        if exact:
+            return _distinct(sorted(exact, key=lambda e: (e.ruleset != prefer, normalise(e.term) != wanted)))[:limit]
+        words = set(wanted.split())
+        found = [(0, e) for names, e in zip(self._words, self._owners) if words <= names]
+        for _name, _score, index in process.extract(wanted, self._names, scorer=fuzz.WRatio,
+                                                    score_cutoff=FUZZY_CUTOFF, limit=limit * 3):
+            found.append((1, self._owners[index]))
+        ranked = sorted(((tier, e.ruleset != prefer, n), e) for n, (tier, e) in enumerate(found)
+                        if ruleset in (None, e.ruleset))
+        return _distinct(e for _, e in ranked)[:limit]
+
+    def nearest(self, query: str, prefer: Optional[str] = None, limit: int = 3) -> list[Entry]:
+        """The terms spelled most like `query`, however unlike (suggestions when nothing
+        matches), those of `prefer` first among equals."""
+        wanted = wanted_words(query)
+        scored = process.extract(wanted, self._names, scorer=fuzz.WRatio, limit=limit * 4) if wanted else []
+        ranked = sorted(scored, key=lambda hit: (-round(hit[1]), self._owners[hit[2]].ruleset != prefer))
+        return _distinct(self._owners[index] for _, _, index in ranked)[:limit]
 
     def get(self, key: str) -> Optional[Entry]:
         """The entry with this key ('awaymissions/stun'), or None."""
@@ -132,15 +154,28 @@ class Glossary:
         return [e for e in self.entries if code in e.cards or code in e.characters]
 
 
-def plain_text(entry: Entry) -> str:
-    """An entry as plain lines for a terminal."""
+def _distinct(entries) -> list[Entry]:
+    """Each entry once, in order."""
+    seen: dict[str, Entry] = {}
+    for entry in entries:
+        seen.setdefault(entry.key, entry)
+    return list(seen.values())
+
+
+def plain_text(entry: Entry, cards: tuple[str, ...] = ()) -> str:
+    """An entry as plain lines for a terminal: its "see" links by their terms, and the
+    names of the `cards` it concerns."""
+    glossary = load_glossary()
     lines = [f"{entry.term} ({RULESET_NAMES.get(entry.ruleset, entry.ruleset)}): {entry.short}"]
     if entry.rule:
         lines.append(entry.rule.strip())
     if entry.rulings:
         lines.append("Rulings: " + ", ".join(entry.rulings))
+    if cards:
+        lines.append("Cards: " + ", ".join(cards))
     if entry.see:
-        lines.append("See: " + ", ".join(entry.see))
+        lines.append("See: " + ", ".join(getattr(glossary.resolve(link, entry.ruleset), "term", link)
+                                         for link in entry.see))
     return "\n".join(lines)
 
 

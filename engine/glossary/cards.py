@@ -1,7 +1,9 @@
-"""Card lookup: every card and character of every content pack, found by name or code.
+"""Card lookup: every card and character of every content pack, of every ruleset, found by
+name or code.
 
 Each card comes with what a player asks about it: kind, timing, points, supply, its text,
-and the glossary entries (with their rulings) that concern it.
+and the glossary entries (with their rulings) that concern it. The words of each ruleset's
+cards come from that ruleset's package (`card_facts`).
 """
 from __future__ import annotations
 
@@ -13,10 +15,16 @@ from typing import Optional
 import yaml
 from rapidfuzz import fuzz, process
 
-from engine.awaymissions.content import PROJECT_ROOT, load_pack
-from engine.glossary import Glossary, load_glossary, normalise
+from engine.awaymissions import card_facts as awaymissions_cards
+from engine.awaymissions import content as awaymissions_content
+from engine.awaymissions.content import PROJECT_ROOT
+from engine.glossary import Entry, Glossary, load_glossary, normalise, wanted_words
+from engine.renegades import card_facts as renegades_cards
+from engine.renegades import content as renegades_content
 
 FUZZY_CUTOFF = 70
+READERS = {"awaymissions": (awaymissions_content.load_pack, awaymissions_cards.card_facts),
+           "renegades": (renegades_content.load_pack, renegades_cards.card_facts)}  # load a pack, its cards in words
 
 
 @dataclass(frozen=True)
@@ -25,7 +33,7 @@ class CardInfo:
 
     code: str
     name: str
-    kind: str  # mission, event, equipment, interrupt, core, character
+    kind: str  # mission, event, equipment, interrupt, core, character; crewmember, ship, weapon ...
     pack: str
     affiliation: str
     text: str
@@ -36,61 +44,34 @@ class CardInfo:
     facts: tuple[str, ...] = ()  # ratings, attacks, specializations of a character
     entries: tuple[str, ...] = field(default=())  # glossary keys concerning it
     rulings: tuple[str, ...] = ()
+    ruleset: str = "awaymissions"
 
 
-def pack_folders() -> list[str]:
-    """Every Away Missions content pack under content/ (a folder with a pack.yaml that names
-    no other ruleset: a Renegades pack says `ruleset: renegades`)."""
+def packs() -> list[tuple[str, str]]:
+    """Every content pack under content/ (a folder with a pack.yaml) and its ruleset (a pack
+    says `ruleset: renegades`; none said is Away Missions)."""
     root = os.path.join(PROJECT_ROOT, "content")
-    return sorted(f"content/{name}" for name in os.listdir(root)
-                  if os.path.isfile(os.path.join(root, name, "pack.yaml"))
-                  and _ruleset_of(os.path.join(root, name, "pack.yaml")) == "awaymissions")
+    return sorted((f"content/{name}", ruleset_of(f"content/{name}"))
+                  for name in os.listdir(root) if os.path.isfile(os.path.join(root, name, "pack.yaml")))
 
 
-def _ruleset_of(pack_file: str) -> str:
-    with open(pack_file, encoding="utf-8") as handle:
+def ruleset_of(folder: str) -> str:
+    """The ruleset of the pack in `folder` (relative to the project, or absolute)."""
+    with open(os.path.join(PROJECT_ROOT, folder, "pack.yaml"), encoding="utf-8") as handle:
         info = (yaml.safe_load(handle) or {}).get("pack") or {}
     return info.get("ruleset", "awaymissions") if isinstance(info, dict) else "awaymissions"
 
 
-def _timing(card) -> str:
-    if card.kind == "interrupt" and card.trigger:
-        return f"interrupt when {card.trigger}"
-    if card.kind == "equipment":
-        return "start of one of your activations"
-    if card.kind == "core":
-        return "chosen at set-up, scored at the end"
-    if card.kind == "mission":
-        return {"action": "special action", "free": "free, in your activation", "table": "played to the table",
-                "end": "end of the game"}.get(card.play, card.play or "")
-    return "in your activation"
-
-
-def card_infos(glossary: Glossary, folders: Optional[list[str]] = None) -> list[CardInfo]:
-    """Every card and character of the packs, with the glossary entries that concern it."""
+def card_infos(glossary: Glossary, folders: Optional[list[tuple[str, str]]] = None) -> list[CardInfo]:
+    """Every card and character of the packs ((folder, ruleset) pairs; default: every pack),
+    with the glossary entries that concern it."""
     infos = []
-    for folder in folders or pack_folders():
-        pack = load_pack(folder)
-        for card in pack.cards.values():
-            about = glossary.about_card(card.code)
-            infos.append(CardInfo(
-                code=card.code, name=card.name, kind=card.kind, pack=folder, affiliation=card.affiliation,
-                text=card.text, timing=_timing(card), points=card.points if card.kind in ("mission", "core") else None,
-                supply=card.supply, keywords=tuple(card.keywords), entries=tuple(e.key for e in about),
-                rulings=tuple(dict.fromkeys(r for e in about for r in e.rulings))))
-        for character in pack.characters.values():
-            about = glossary.about_card(character.code)
-            ratings = character.ratings.as_dict()
-            facts = [" ".join(f"{k.upper()} {v}" for k, v in ratings.items())]
-            facts += [f"{a.name}: {a.dice:+d} dice, DAMAGE {a.damage}" + (" (stun)" if a.stun else "")
-                      + (" (melee)" if a.melee else "") for a in character.attacks]
-            if character.specializations:
-                facts.append(", ".join(f"{k} x{v}" for k, v in character.specializations.items()))
-            infos.append(CardInfo(
-                code=character.code, name=character.name, kind="character", pack=folder,
-                affiliation=character.affiliation, text=character.text, keywords=tuple(character.keywords),
-                facts=tuple(facts), entries=tuple(e.key for e in about),
-                rulings=tuple(dict.fromkeys(r for e in about for r in e.rulings))))
+    for folder, ruleset in folders or packs():
+        load, words = READERS[ruleset]
+        for card in words(load(folder)):
+            about = glossary.about_card(card["code"])
+            infos.append(CardInfo(pack=folder, ruleset=ruleset, entries=tuple(e.key for e in about),
+                                  rulings=tuple(dict.fromkeys(r for e in about for r in e.rulings)), **card))
     return infos
 
 
@@ -101,22 +82,34 @@ class CardIndex:
         self.cards = infos
         self._names = [normalise(i.name) for i in infos] + [normalise(i.code) for i in infos]
 
-    def find(self, query: str, limit: int = 5) -> list[CardInfo]:
-        """Best matches first."""
-        wanted = normalise(query)
+    def find(self, query: str, limit: int = 5, prefer: Optional[str] = None) -> list[CardInfo]:
+        """Best matches first: the exact name or code, else close spellings; among equally
+        good matches, cards of `prefer` (the ruleset at the table) first."""
+        exact = self.exact(query, prefer)
+        if exact:
+            return exact[:limit]
+        wanted = wanted_words(query)
         if not wanted:
             return []
         count = len(self.cards)
-        exact = [self.cards[i % count] for i, name in enumerate(self._names) if name == wanted]
-        if exact:
-            return list(dict.fromkeys(exact))[:limit]
-        found: list[CardInfo] = []
-        for _name, _score, index in process.extract(wanted, self._names, scorer=fuzz.WRatio,
-                                                    score_cutoff=FUZZY_CUTOFF, limit=limit * 3):
-            info = self.cards[index % count]
-            if info not in found:
-                found.append(info)
-        return found[:limit]
+        found = [self.cards[index % count] for _name, _score, index in process.extract(
+            wanted, self._names, scorer=fuzz.WRatio, score_cutoff=FUZZY_CUTOFF, limit=limit * 3)]
+        return sorted(dict.fromkeys(found), key=lambda c: c.ruleset != prefer)[:limit]
+
+    def exact(self, query: str, prefer: Optional[str] = None) -> list[CardInfo]:
+        """The cards whose name or code is `query` (case, punctuation and plurals aside)."""
+        wanted = wanted_words(query)
+        count = len(self.cards)
+        found = [self.cards[i % count] for i, name in enumerate(self._names) if wanted and name == wanted]
+        return sorted(dict.fromkeys(found), key=lambda c: c.ruleset != prefer)
+
+    def nearest(self, query: str, prefer: Optional[str] = None, limit: int = 3) -> list[CardInfo]:
+        """The cards spelled most like `query`, however unlike (suggestions when nothing matches)."""
+        wanted = wanted_words(query)
+        count = len(self.cards)
+        scored = process.extract(wanted, self._names, scorer=fuzz.WRatio, limit=limit * 4) if wanted else []
+        ranked = sorted(scored, key=lambda hit: (-round(hit[1]), self.cards[hit[2] % count].ruleset != prefer))
+        return list(dict.fromkeys(self.cards[index % count] for _, _, index in ranked))[:limit]
 
     def get(self, code: str) -> Optional[CardInfo]:
         """The card with exactly this code."""
@@ -127,3 +120,39 @@ class CardIndex:
 def card_index() -> CardIndex:
     """Every pack's cards, loaded once."""
     return CardIndex(card_infos(load_glossary()))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a rules lookup found: a glossary entry, or else a card named exactly; `also`,
+    other close terms; `nearest`, the terms spelled most like the query when nothing matched."""
+
+    entry: Optional[Entry] = None
+    card: Optional[CardInfo] = None
+    also: tuple[Entry, ...] = ()
+    nearest: tuple[Entry, ...] = ()
+
+
+def answer(query: str, prefer: Optional[str] = None) -> Answer:
+    """`/rules QUERY` or `rules QUERY`: an entry by key, name or alias (of the table's
+    ruleset `prefer`, else a card of it so named); a card by its exact name or code ("Hard
+    Burn" is a card, not a term); then the closest terms; else suggestions."""
+    glossary = load_glossary()
+    keyed = glossary.get(query)
+    if keyed is not None:
+        return Answer(entry=keyed)
+    found = glossary.lookup(query, prefer=prefer)
+    wanted = wanted_words(query)
+    named = bool(found) and wanted in {normalise(name) for name in (found[0].term, *found[0].aliases)}
+    cards = card_index().exact(query, prefer)
+    if cards and (not named or (prefer and found[0].ruleset != prefer and cards[0].ruleset == prefer)):
+        return Answer(card=cards[0])  # at a Renegades table "drone" is its Sentry drone, not the Borg term
+    if found:
+        return Answer(entry=found[0], also=tuple(found[1:]))
+    return Answer(nearest=tuple(glossary.nearest(query, prefer)))
+
+
+def card_names(entry: Entry) -> list[str]:
+    """The names of the cards and characters an entry concerns (their codes if unknown)."""
+    index = card_index()
+    return [getattr(index.get(code), "name", code) for code in entry.cards + entry.characters]

@@ -11,10 +11,10 @@ import re
 import sys
 from typing import Optional
 
-from engine.awaymissions.content import PROJECT_ROOT, load_pack
+from engine.awaymissions.content import PROJECT_ROOT
 from engine.errors import PackError
 from engine.glossary import GLOSSARY_DIR, Glossary, load_entries
-from engine.glossary.cards import pack_folders
+from engine.glossary.cards import READERS, packs as all_packs, ruleset_of
 
 RULING_FILES = ("docs/rulings.md", "docs/leagues.md")
 _RULING = re.compile(r"\*\*([A-Z]\d+)\. ")
@@ -31,7 +31,7 @@ def ruling_ids() -> set[str]:
 
 def glossary_problems(folder: str = GLOSSARY_DIR, packs: Optional[list[str]] = None) -> list[str]:
     """Every problem of the glossary in `folder`, against the cards of `packs` (default: every pack)."""
-    packs = packs or pack_folders()
+    packs = packs or [folder for folder, _ in all_packs()]
     try:
         entries = load_entries(folder)
     except PackError as error:
@@ -46,8 +46,8 @@ def glossary_problems(folder: str = GLOSSARY_DIR, packs: Optional[list[str]] = N
     rulings = ruling_ids()
     cards: set[str] = set()
     for pack in packs:
-        loaded = load_pack(pack)
-        cards.update(loaded.cards, loaded.characters)
+        load, words = READERS[ruleset_of(pack)]
+        cards.update(card["code"] for card in words(load(pack)))
     for entry in entries:
         where = f"{entry.source}: {entry.term}"
         problems += [f"{where}: see '{link}' is no entry" for link in entry.see

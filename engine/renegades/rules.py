@@ -249,7 +249,9 @@ def _acting_ship(g: Game, name: str):
     s = g.state
     ship = s.ships.get(name)
     if ship is None or s.current is None or ship.id != s.current.ship:
-        raise RuleError(f"It is the {s.current.ship}'s turn, not '{name}'s." if s.current else "No ship is acting.")
+        if s.current is None:
+            raise RuleError("No ship is acting.")
+        raise RuleError(f"It is the {s.ships[s.current.ship].name}'s turn, not '{command_text.quote(name)}'s.")
     return ship
 
 
@@ -274,7 +276,8 @@ def _crewmember(g: Game, code: str, action: bool = True, aboard: Optional[bool] 
         raise RuleError("Crewmembers act in the surface phase, on their landing party's turn.")
     crew = s.crew.get(code)
     if crew is None or code not in s.current.crew:
-        raise RuleError(f"{code} is not in the {s.current.ship}'s landing party this turn.")
+        raise RuleError(f"{command_text.quote(code)} is not in the {s.ships[s.current.ship].name}'s landing party "
+                        "this turn.")
     if crew.ko:
         raise RuleError(f"{crew.name} is unconscious.")
     if aboard is not None and (crew.cell is None) != aboard:
@@ -611,7 +614,7 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
 RULE_OF: dict[str, str | tuple[str, str]] = {
     "move": ("ship-movement", "crew-movement"), "attack": ("ship-combat", "crew-combat"),
     "raise": ("ship-combat", "crew-combat"), "pass": ("orbital-phase", "surface-phase"),
-    "scan": "searching", "open": "searching", "salvage": "searching", "descend": "descend",
+    "scan": ("salvage", "searching"), "open": "searching", "salvage": "salvage", "descend": "descend",
     "ascend": "descend", "station": "station", "deploy": "landing-party", "disembark": "landing-party",
     "ability": "ship", "hide": "stealth", "carry": "unconscious", "take": "mission-parameter",
     "board": "boarding", "give": "gear", "drop": "gear", "pickup": "gear", "tactic": "tactical-card",

@@ -15,6 +15,7 @@ from engine.renegades.orbit import Game
 from engine.renegades.state import GameState, Player, Ship
 
 MODES = ("versus", "coop")
+TABLES = {"solo": ("coop", 1), "co-op": ("coop", 2), "versus": ("versus", 2)}  # a table -> (mode, seats)
 BOARDS = ("fixed", "built")  # the pack's fixed surface board, or one built from location cards (N124)
 DEFAULT_PACK = "content/renegades"
 

@@ -19,25 +19,35 @@ from typing import Awaitable, Callable, Optional, Sequence
 from engine.awaymissions.content import load_pack
 from engine.awaymissions.setup import away_team
 from engine.errors import RuleError
-from engine.glossary import load_glossary, plain_text
-from engine.glossary.cards import card_index
+from engine.glossary import RULESET_NAMES, load_glossary, plain_text
+from engine.glossary.cards import CardInfo, answer, card_index, card_names
 from engine.service import GameService, ServiceError, Update
 from engine.service.players import PlayerDesk
-from engine.renegades.setup import check_world_cards
+from engine.renegades.briefing import holdings, mission_briefing
+from engine.renegades.setup import TABLES, check_world_cards
 from engine.service.rulesets import AWAY_MISSIONS, RENEGADES
 from engine import opponent
+from engine.command_text import quote
 from images import pictures
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
 BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
-HELP = """Type a command (like 'move REYES C4'), or:
-  ?        list your legal commands, numbered
+HELP = """  ?        list your legal commands, numbered
   N        send legal command number N
-  hand     your hand and your decision
+  hand     your hand and your decision{mission}
   rules TERM   look up a rule or term (typos forgiven)
   card NAME    look up a card or character
   concede  give up the game
   quit     stop here (the game stays in the database)"""
+MISSION_HELP = "\n  mission  the mission and how it is won"
+
+
+def help_text(ruleset: str, legal: Sequence[str] = ()) -> str:
+    """What can be typed; the example command is one of the legal commands of the game
+    being played (one that is not 'pass' when there is one)."""
+    example = next((c for c in legal if c != "pass"), next(iter(legal), None))
+    head = f"Type a command (like '{example}'), or:" if example else "Type a command, or:"
+    return head + "\n" + HELP.format(mission=MISSION_HELP if ruleset == RENEGADES.name else "")
 
 Ask = Callable[[str], Awaitable[Optional[str]]]
 
@@ -86,21 +96,40 @@ class Console:
                 name = "Computer" if self.players == 2 else f"Computer {user}"
             await self.service.join(info.id, user, name, **(self.team if user == 1 else (BORG, FED)[user % 2]))
 
+    async def _seat_renegades(self, seed: Optional[int]) -> None:
+        """Make a Renegades game as `options` say (mode and seats, TABLES): versus, your
+        Renegade ship against the computer's Coalition ship; solo, yours alone against the
+        NPC Coalition; co-op, Renegade ships together, the others flown by the computer crew
+        (or, with hotseat, the second by a second player)."""
+        options = self.options or {}
+        info = await self.service.create(creator=1, seed=seed, ruleset=self.ruleset, options=options)
+        self.game_id = info.id
+        seats = len(RENEGADES.seats_for({**RENEGADES.default_options, **options}))
+        versus = options.get("mode", RENEGADES.default_options["mode"]) == "versus"
+        for user in range(1, seats + 1):
+            if len(self.humans) > 1 and user in self.humans:
+                name = f"Player {user}"
+            elif user == 1:
+                name = "Renegade (you)"
+            else:
+                name = "Computer" if seats == 2 else f"Computer {user}"
+            await self.service.join(info.id, user, name, faction="coalition" if versus and user == 2 else "renegade")
+
     async def play(self, seed: Optional[int] = None) -> Update:
         """Create, start and play a game until it ends or the player quits; the last update."""
-        if self.ruleset != "awaymissions":  # Renegades: your ship against the Coalition
-            info = await self.service.create(creator=1, seed=seed, ruleset=self.ruleset, options=self.options)
-            self.game_id = info.id
-            await self.service.join(info.id, 1, "Player 1" if len(self.humans) > 1 else "Renegade (you)")
-            await self.service.join(info.id, 2, "Player 2" if len(self.humans) > 1 else "Computer",
-                                    faction="coalition")
+        if self.ruleset == RENEGADES.name:
+            await self._seat_renegades(seed)
         else:
             await self._seat_away_mission(seed)
         desk = PlayerDesk(self.service.db)
         seal = await desk.seal(self.game_id)  # before the first roll, as on Discord (ruling P2)
         update = await self.service.start(self.game_id, 1)
+        _, legal = await self.service.legal_commands(self.game_id, 1)
         self.say(f"Game #{self.game_id} (pictures in {self.folder}/). Dice seal: {seal} (SHA-256 of the "
-                 f"game's secret dice seed and a salt, both shown when the game ends). {HELP}")
+                 f"game's secret dice seed and a salt, both shown when the game ends). "
+                 + help_text(self.ruleset, legal))
+        if self.ruleset == RENEGADES.name:
+            self.say(await self.mission())
         await self.show(update)
         while update.status == "active":
             turn = update.awaited[0]
@@ -115,7 +144,8 @@ class Console:
                 update = (await self.service.concede(self.game_id, turn.user_id) if command == "concede"
                           else await self.service.submit(self.game_id, turn.user_id, command, version))
             except ServiceError as refused:
-                rule = f" (the rule: type 'rules {refused.term.split('/')[-1]}')" if refused.term else ""
+                entry = load_glossary().get(refused.term) if refused.term else None
+                rule = f" (the rule: type 'rules {entry.term}')" if entry else ""
                 self.say(refused.message + rule)
                 continue
             await self.show(update)
@@ -146,11 +176,13 @@ class Console:
                 return None
             line = line.strip()
             if line in ("?", "help", ""):
-                self.say(HELP + "\n" + await self.choices(user_id))
+                self.say(help_text(self.ruleset, legal) + "\n" + await self.choices(user_id))
             elif line == "hand":
                 self.say(await self.hand(user_id))
+            elif line == "mission" and self.ruleset == RENEGADES.name:
+                self.say(await self.mission())
             elif line.lower().startswith(("rules ", "card ")):
-                self.say(look_up(*line.split(None, 1)))
+                self.say(look_up(*line.split(None, 1), ruleset=self.ruleset))
             elif line.isdigit():
                 if 1 <= int(line) <= len(legal):
                     return legal[int(line) - 1]
@@ -170,10 +202,23 @@ class Console:
         return "\n".join(lines)
 
     async def hand(self, user_id: int) -> str:
-        """The player's decision, as a question, and hand, by card name."""
+        """The player's decision, as a question, and hand, by card name (in Renegades: the
+        ships, the crew at their stations and the tactical cards)."""
         panel = await self.service.panel(self.game_id, user_id)
         hand = "" if panel.hand is None else f" Hand: {', '.join(panel.hand) or 'empty'}."
-        return f"{panel.question or 'Nothing is asked of you now.'}{hand}"
+        asked = f"{panel.question or 'Nothing is asked of you now.'}{hand}"
+        if self.ruleset != RENEGADES.name:
+            return asked
+        view = await self.service.view(self.game_id, user_id)
+        seat = next(s.seat for s in (await self.service.get(self.game_id)).seats if s.user_id == user_id)
+        return asked + "\n" + holdings(RENEGADES.load_pack(view["pack"]), view, seat)
+
+    async def mission(self) -> str:
+        """The Renegades mission being flown and how it is won."""
+        view = await self.service.view(self.game_id)
+        options = self.options or {}
+        return mission_briefing(RENEGADES.load_pack(view["pack"]), view, int(options.get("tier", 1)),
+                                built=options.get("boards") == "built")
 
     async def final_score(self, result: dict) -> str:
         """'Final score: A 3, B 5. B wins.' (or a draw), with the players' names."""
@@ -189,9 +234,10 @@ class Console:
         """Print what happened (private lines only for human seats) and write the pictures."""
         for line in update.public:
             self.say(f"  {line}")
+        names = {s.seat: s.name for s in (await self.service.get(self.game_id)).seats} if update.private else {}
         for seat, lines in update.private.items():
             if update.players[seat] in self.humans:
-                self.say("\n".join(f"  ({seat} only) {line}" for line in lines))
+                self.say("\n".join(f"  (for {names.get(seat, seat)} only) {line}" for line in lines))
         if update.result and update.result.get("scores"):
             self.say(await self.final_score(update.result))
         if update.images:
@@ -200,13 +246,7 @@ class Console:
             drawn = await asyncio.to_thread(pictures.draw, self.ruleset, view, update.events, wanted)
             surface = view.get("surface") or {}
             if surface.get("crew"):  # beside surface.png, its pieces in words for the terminal
-                pieces = [f"{code} {c['cell']}{' (out)' if c['ko'] else ''}{' (hidden)' if c['hidden'] else ''}"
-                          for code, c in surface["crew"].items()]
-                pieces += [f"{code} {f['cell']}" for code, f in surface.get("figures", {}).items()]
-                pieces += [f"{', '.join(crew)} boarding {ship}" for ship, crew in surface.get("boarded", {}).items()]
-                pieces += [f"fire {cell}" for cell in surface.get("fires", [])]
-                pieces += [f"{', '.join(items)} dropped at {cell}" for cell, items in surface.get("dropped", {}).items()]
-                self.say("  Surface: " + "; ".join(pieces))
+                self.say("  Surface: " + surface_words(surface, view.get("ships", {})))
             os.makedirs(self.folder, exist_ok=True)
             for name, data in drawn:
                 kind = name.removesuffix(".png")
@@ -214,20 +254,54 @@ class Console:
                 await asyncio.to_thread(_write, path, data)
 
 
+def surface_words(surface: dict, ships: dict) -> str:
+    """The pieces on the Renegades surface: crew and figures by the codes commands take, with
+    their squares; ships (from the view's `ships`) and dropped gear by name."""
+    index = card_index()
+    pieces = [f"{code} {c['cell']}{' (out)' if c['ko'] else ''}{' (hidden)' if c['hidden'] else ''}"
+              for code, c in surface["crew"].items()]
+    pieces += [f"{code} {f['cell']}" for code, f in surface.get("figures", {}).items()]
+    pieces += [f"{', '.join(crew)} boarding the {ships.get(ship, {}).get('name', ship)}"
+               for ship, crew in surface.get("boarded", {}).items()]
+    pieces += [f"fire {cell}" for cell in surface.get("fires", [])]
+    pieces += [f"{', '.join(getattr(index.get(item), 'name', item) for item in items)} dropped at {cell}"
+               for cell, items in surface.get("dropped", {}).items()]
+    return "; ".join(pieces)
+
+
 def _hand(view: dict, seat: str) -> list[str]:
     return next(p.get("hand", []) for p in view["players"] if p["seat"] == seat)
 
 
-def look_up(what: str, query: str) -> str:
-    """'rules TERM' or 'card NAME' at the prompt: the best match, and others close to it."""
+def look_up(what: str, query: str, ruleset: Optional[str] = None) -> str:
+    """'rules TERM' or 'card NAME' at the prompt: the best match (of the game's `ruleset`
+    first), and others close to it; the nearest names when nothing matches."""
     if what.lower() == "rules":
-        found = load_glossary().lookup(query)
-        shown = [plain_text(e) for e in found[:1]] + [f"(also: {', '.join(e.term for e in found[1:])})"] * (len(found) > 1)
-    else:
-        cards = card_index().find(query)
-        shown = [f"{c.name} ({c.code}, {c.kind}): {c.text}" + "".join(f"\n  {f}" for f in c.facts)
-                 for c in cards[:1]] + [f"(also: {', '.join(c.name for c in cards[1:])})"] * (len(cards) > 1)
-    return "\n".join(shown) or f"Nothing like '{query}'."
+        found = answer(query, ruleset)
+        if found.card is not None:
+            return card_lines(found.card)
+        if found.entry is None:
+            return (f"No rule or term like '{quote(query)}'. Nearest: "
+                    f"{', '.join(e.term for e in found.nearest)} (type 'rules' and one of them).")
+        also = f"\n(also: {', '.join(e.term for e in found.also)})" if found.also else ""
+        return plain_text(found.entry, tuple(card_names(found.entry))) + also
+    index = card_index()
+    cards = index.find(query, prefer=ruleset)
+    if not cards:
+        return (f"No card like '{quote(query)}'. Nearest: "
+                f"{', '.join(c.name for c in index.nearest(query, ruleset))} (type 'card' and one of them).")
+    return card_lines(cards[0]) + (f"\n(also: {', '.join(c.name for c in cards[1:])})" if len(cards) > 1 else "")
+
+
+def card_lines(card: CardInfo) -> str:
+    """A card for the terminal: name, kind, the code to type, its text, facts and timing."""
+    lines = [f"{card.name} ({card.kind}, {RULESET_NAMES.get(card.ruleset, card.ruleset)}; in commands: {card.code}): "
+             f"{card.text}", *(f"  {fact}" for fact in card.facts)]
+    if card.timing:
+        lines.append(f"  When: {card.timing}")
+    if card.rulings:
+        lines.append(f"  Rulings: {', '.join(card.rulings)}")
+    return "\n".join(lines)
 
 
 def _write(path: str, data: bytes) -> None:
@@ -247,12 +321,32 @@ def human_team(commander: Optional[str] = None, swaps: Sequence[str] = ()) -> di
     return team
 
 
+def table_problem(ruleset: str, mode: Optional[str], players: int = 2) -> Optional[str]:
+    """Why a local table of `mode` and `players` cannot seat this ruleset, or None."""
+    if mode in TABLES and ruleset != RENEGADES.name:
+        return f"--mode {mode} is a Renegades table (solo, co-op or versus): add --ruleset renegades."
+    if ruleset == RENEGADES.name and mode is not None and mode not in TABLES:
+        return f"--mode {mode} is an Away Missions table; Renegades is played solo, co-op or versus."
+    if ruleset == RENEGADES.name and players != 2:
+        return "--players is for Away Missions; Renegades seats one player (--mode solo) or two (co-op, versus)."
+    return None
+
+
+def renegades_table(mode: Optional[str]) -> dict:
+    """The game options of a local Renegades table, as Discord's /game new mode: makes them
+    (the engine's mode and the seats); none for the default, versus."""
+    if mode not in TABLES:
+        return {}
+    engine_mode, seats = TABLES[mode]
+    return {"mode": engine_mode, "seats": seats}
+
+
 def renegades_problem(ruleset: str, options: dict) -> Optional[str]:
     """Why the Renegades set-up `options` cannot be played locally, or None."""
     if not options:
         return None
     if ruleset != RENEGADES.name:
-        return "--quick, --boards and --world-cards set up Renegades: add --ruleset renegades."
+        return "--quick, --boards, --world-cards and --mode set up Renegades: add --ruleset renegades."
     try:
         check_world_cards(RENEGADES.load_pack(RENEGADES.default_options["pack"]), bool(options.get("quick")),
                           int(options.get("world_cards", 6)))

@@ -589,8 +589,7 @@ class GameService:
     def _canonical(hot: _Hot, command: Any) -> str:
         """The command's canonical text: the only form ever applied and stored."""
         if isinstance(command, str) and len(command) > MAX_COMMAND_LENGTH:
-            raise MalformedCommand(f"A command is a line of 1 to {MAX_COMMAND_LENGTH} characters, "
-                                   "like 'move REYES C4'.")
+            raise MalformedCommand(f"A command is a line of 1 to {MAX_COMMAND_LENGTH} characters, like 'pass'.")
         try:
             return hot.ruleset.canonical(command)
         except RuleError as error:

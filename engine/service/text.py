@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from engine.dice import dice_words
+
 _PUBLIC = {
     "activated": "{character} activates",
     "activation_over": "{character} ends its activation",
@@ -193,9 +195,9 @@ def odds_text(odds: Any) -> str:
     """The exact chances of an attack or skill test (engine odds), in one short line."""
     if hasattr(odds, "passed"):
         against = f" vs {odds.opposing}" if odds.opposing is not None else ""
-        return f"pass {_percent(odds.passed)} ({odds.dice} dice{against}, {odds.needed} needed)"
+        return f"pass {_percent(odds.passed)} ({dice_words(odds.dice)}{against}, {odds.needed} needed)"
     if odds.stun:
-        return f"stun {_percent(odds.stun)}, no effect {_percent(1 - odds.stun)} ({odds.dice} vs {odds.defense} dice)"
+        return f"stun {_percent(odds.stun)}, no effect {_percent(1 - odds.stun)} ({odds.dice} vs {dice_words(odds.defense)})"
     chances = sorted(odds.damage.items())
     shown = [f"{damage}: {_percent(chance)}" for damage, chance in chances[:4]]
     if len(chances) > 4:
