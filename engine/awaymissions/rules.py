@@ -646,7 +646,7 @@ _LEGAL = {
     "challenger": lambda t, seat, d: [f"choose {c}" for c in d.info["options"]],
     "opponent": lambda t, seat, d: [f"opponent {c}" for c in d.info["options"]],
     "adjudicate": lambda t, seat, d: ["done"],
-    "simultaneous": lambda t, seat, d: ["pass"] + [f"resolve {c}" for c in d.info["options"]],
+    "simultaneous": lambda t, seat, d: ["pass"] + [f"resolve {c}" for c in cards.simultaneous_options(t, seat)],
 }
 
 
