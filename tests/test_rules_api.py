@@ -78,6 +78,21 @@ def test_views_hide_hands_decks_and_dice():
     assert public["players"][0]["hand_count"] == len(p1_hand)
 
 
+def test_interrupt_lists_are_public_and_held_interrupts_are_not():
+    """R95: every seat and the public view see each player's interrupt list (the deck
+    list's interrupts); which of them a player holds stays in the hidden hand."""
+    state = rules.new_game(two_player_config(layout="standard"), 8)
+    rng = random.Random(8)
+    while state.phase != "action":
+        seat, command = random_command(state, rng)
+        state, _ = rules.apply(state, seat, command)
+    listed = state.player("p1").interrupts
+    assert listed
+    for viewer in ("p2", None):
+        p1 = rules.view_for(state, viewer)["players"][0]
+        assert p1["interrupts"] == listed and "hand" not in p1
+
+
 def test_state_round_trips_through_json():
     state = rules.new_game(two_player_config(), 21)
     rng = random.Random(21)

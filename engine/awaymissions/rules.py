@@ -666,7 +666,8 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
 
     Hands are shown to their holder and teammates only; deck order to nobody; a
     decision's `secret` details (e.g. the cards a search found) to its player only; the
-    dice generator and seed to nobody.
+    dice generator and seed to nobody. Each player's interrupt list (the interrupts of
+    their deck list) is public, as deck lists are (R95).
     """
     view = msgspec.to_builtins(state)
     view.pop("dice", None)
@@ -679,11 +680,9 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
         for pile in ("support_deck", "mission_deck"):
             player[f"{pile}_count"] = len(player.pop(pile, []))
         hand = player.pop("hand", [])
-        interrupts = player.pop("interrupts", [])
         player["hand_count"] = len(hand)
         mute = player.pop("mute", [])
         if team is not None and player["team"] == team:
             player["mute"] = mute  # pre-passes are private (R41)
             player["hand"] = hand
-            player["interrupts"] = interrupts
     return view
