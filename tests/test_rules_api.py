@@ -60,12 +60,18 @@ def test_every_listed_command_is_accepted():
         state, _ = rules.apply(state, seat, command)
 
 
-def test_views_hide_hands_decks_and_dice():
-    state = rules.new_game(two_player_config(layout="standard"), 8)
-    rng = random.Random(8)
+def _in_action_phase(seed):
+    """A two-player game played at random until its first action phase."""
+    state = rules.new_game(two_player_config(layout="standard"), seed)
+    rng = random.Random(seed)
     while state.phase != "action":
         seat, command = random_command(state, rng)
         state, _ = rules.apply(state, seat, command)
+    return state
+
+
+def test_views_hide_hands_decks_and_dice():
+    state = _in_action_phase(8)
     p1_hand = state.player("p1").hand
     assert p1_hand
     public = rules.view_for(state, None)
@@ -81,11 +87,7 @@ def test_views_hide_hands_decks_and_dice():
 def test_interrupt_lists_are_public_and_held_interrupts_are_not():
     """R95: every seat and the public view see each player's interrupt list (the deck
     list's interrupts); which of them a player holds stays in the hidden hand."""
-    state = rules.new_game(two_player_config(layout="standard"), 8)
-    rng = random.Random(8)
-    while state.phase != "action":
-        seat, command = random_command(state, rng)
-        state, _ = rules.apply(state, seat, command)
+    state = _in_action_phase(8)
     listed = state.player("p1").interrupts
     assert listed
     for viewer in ("p2", None):
