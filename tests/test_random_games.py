@@ -63,7 +63,7 @@ def public_cards(state):
 def check_secrets(state, events, viewers=()):
     """No card held in a hand, nor the order of any deck, shows in a public view or event;
     nor in the view of any seat in `viewers` unless it is the holder's or a teammate's."""
-    public_view = _text(rules.view_for(state, None))
+    public_view = _text(_without_deck_lists(rules.view_for(state, None)))
     public_events = _text([{k: v for k, v in e.items() if k != "private"} for e in events])
     open_cards = public_cards(state) | {e.get("card") for e in events if e.get("card")}
     views = {seat: _text(_others_part(state, rules.view_for(state, seat), seat)) for seat in viewers}
@@ -85,14 +85,21 @@ def _text(value):
     return msgspec.json.encode(value).decode()
 
 
-def _others_part(state, view, seat):
-    """A seat's view without what its own team holds (its hands, deck lists, its decisions'
-    secrets), which may name the same cards as another team's hand."""
-    team = state.player(seat).team
+def _without_deck_lists(view):
+    """A view without the players' interrupt lists: deck lists are public (R95), so a card
+    named there says nothing about the hand."""
     for player in view["players"]:
+        player.pop("interrupts", None)
+    return view
+
+
+def _others_part(state, view, seat):
+    """A seat's view without what its own team holds (its hands, its decisions' secrets),
+    which may name the same cards as another team's hand, and without the deck lists."""
+    team = state.player(seat).team
+    for player in _without_deck_lists(view)["players"]:
         if player["team"] == team:
             player.pop("hand", None)
-            player.pop("interrupts", None)
     view["pending"] = [d for d in view.get("pending", []) if d["player"] != seat]
     return view
 

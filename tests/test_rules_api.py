@@ -3,11 +3,11 @@ import random
 
 import pytest
 
-from engine.awaymissions import combat, rules
+from engine.awaymissions import combat, rules, stored
 from engine.awaymissions.autoplay import random_command
 from engine.awaymissions.state import from_json, to_json
 from engine.errors import RuleError
-from tests.conftest import two_player_config
+from tests.conftest import multi_config, two_player_config
 
 
 def test_pairing_high_to_low():
@@ -60,12 +60,18 @@ def test_every_listed_command_is_accepted():
         state, _ = rules.apply(state, seat, command)
 
 
-def test_views_hide_hands_decks_and_dice():
-    state = rules.new_game(two_player_config(layout="standard"), 8)
-    rng = random.Random(8)
+def _in_action_phase(seed):
+    """A two-player game played at random until its first action phase."""
+    state = rules.new_game(two_player_config(layout="standard"), seed)
+    rng = random.Random(seed)
     while state.phase != "action":
         seat, command = random_command(state, rng)
         state, _ = rules.apply(state, seat, command)
+    return state
+
+
+def test_views_hide_hands_decks_and_dice():
+    state = _in_action_phase(8)
     p1_hand = state.player("p1").hand
     assert p1_hand
     public = rules.view_for(state, None)
@@ -78,6 +84,17 @@ def test_views_hide_hands_decks_and_dice():
     assert public["players"][0]["hand_count"] == len(p1_hand)
 
 
+def test_interrupt_lists_are_public_and_held_interrupts_are_not():
+    """R95: every seat and the public view see each player's interrupt list (the deck
+    list's interrupts); which of them a player holds stays in the hidden hand."""
+    state = _in_action_phase(8)
+    listed = state.player("p1").interrupts
+    assert listed
+    for viewer in ("p2", None):
+        p1 = rules.view_for(state, viewer)["players"][0]
+        assert p1["interrupts"] == listed and "hand" not in p1
+
+
 def test_state_round_trips_through_json():
     state = rules.new_game(two_player_config(), 21)
     rng = random.Random(21)
@@ -85,6 +102,27 @@ def test_state_round_trips_through_json():
         seat, command = random_command(state, rng)
         state, _ = rules.apply(state, seat, command)
         assert from_json(to_json(state)) == state
+
+
+def test_a_state_stored_before_assimilated_by_takes_it_from_the_logged_events():
+    """R92: two Borg players (p2, p4); SOLIS was assimilated by p4's drone and has since gone
+    back to p1, so nothing on the board says whose it was; REYES was assimilated by SOLIS
+    while p4 controlled it. The logged events name the assimilating characters."""
+    state = rules.new_game(multi_config(4), 1)
+    for code in ("SOLIS", "REYES"):
+        state.characters[code].assimilated = True
+    state.characters["SOLIS"].status = "returned"
+    state.characters["REYES"].controller = "p4"
+    old = from_json(to_json(state))
+    assert stored.outdated(old)
+    events = [{"type": "rolled", "dice": [6]},
+              {"type": "assimilated", "character": "SOLIS", "by": "E1-11-4"},
+              {"type": "assimilated", "character": "REYES", "by": "SOLIS"}]
+    carried = stored.carry_forward(old, events)
+    assert {c.id: c.assimilated_by for c in carried.characters.values() if c.assimilated} == {
+        "SOLIS": "p4", "REYES": "p4"}
+    assert not stored.outdated(carried) and stored.outdated(old)  # the stored state is not changed
+    assert stored.carry_forward(old, []) is old  # no logged assimilation: nothing is guessed
 
 
 def test_same_seed_and_commands_give_the_same_game():

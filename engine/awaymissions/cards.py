@@ -276,11 +276,12 @@ def _number(text: str) -> int:
 
 # --- start-of-round effects of Permanent events -------------------------------------------
 def start_of_round(t: Table) -> None:
-    """Queue the round-start effects of Permanent events, resolved in turn (see rulings)."""
-    owners = [p.seat for p in t.state.players if _round_cards(t, p.seat)]
-    if not owners:
+    """Queue the round-start effects of Permanent events (R33): the sides that have some
+    (players, or teams in a team game) roll off, then take turns one effect at a time."""
+    sides = [side for side in t.sides() if any(_round_cards(t, seat) for seat in t.seats_of(side))]
+    if not sides:
         return
-    order = t.roll_off(owners, "start-of-round effects") if len(owners) > 1 else owners
+    order = t.roll_off(sides, "start-of-round effects")
     t.state.queue.append(Pending(kind="simultaneous", data={"order": order, "turn": 0,
                                                            "done": [], "passed": []}))
 
@@ -289,29 +290,45 @@ def _round_cards(t: Table, seat: str) -> list[str]:
     return [c for c in t.state.player(seat).permanents if t.pack.cards[c].each_round]
 
 
+def _members(t: Table, side: str) -> list[str]:
+    """A side's seats; a team game stored while the order listed seats keeps them (R92)."""
+    return [side] if side in t.state.seats else t.seats_of(side)
+
+
+def simultaneous_options(t: Table, seat: str) -> list[str]:
+    """The seat's own round-start effects not yet resolved this round."""
+    item = next(i for i in t.state.queue if i.kind == "simultaneous")
+    return [c for c in _round_cards(t, seat) if f"{seat}:{c}" not in item.data["done"]]
+
+
 def next_simultaneous(t: Table, item: Pending) -> None:
     data = item.data
     for _ in range(len(data["order"])):
-        seat = data["order"][data["turn"] % len(data["order"])]
-        left = [c for c in _round_cards(t, seat) if f"{seat}:{c}" not in data["done"]]
-        if seat not in data["passed"] and left:
-            t.ask("simultaneous", seat, options=left)
+        side = data["order"][data["turn"] % len(data["order"])]
+        seats = [seat for seat in _members(t, side) if simultaneous_options(t, seat)]
+        if side not in data["passed"] and seats:
+            t.ask("simultaneous", seats[0], also=seats[1:],
+                  options=[c for seat in seats for c in simultaneous_options(t, seat)])
             return
         data["turn"] += 1
     t.state.queue.remove(item)
 
 
 def resolve_simultaneous(t: Table, seat: str, code: Optional[str]) -> None:
+    """`seat` resolves one of its own effects (`code`) or passes for its side (None)."""
     item = next(i for i in t.state.queue if i.kind == "simultaneous")
     data = item.data
-    data["turn"] += 1
+    side = data["order"][data["turn"] % len(data["order"])]
     if code is None:
-        data["passed"].append(seat)
+        data["turn"] += 1
+        data["passed"].append(side)
         t.emit("passed_effects", seat=seat)
         return
     code = code.lower()
-    if code not in t.decision.info["options"]:
-        raise RuleError(f"Choose one of: {', '.join(t.decision.info['options'])}, or pass.")
+    options = simultaneous_options(t, seat)
+    if code not in options:
+        raise RuleError(f"Choose one of your own: {', '.join(options)}, or pass.")
+    data["turn"] += 1
     data["done"].append(f"{seat}:{code}")
     t.emit("round_effect", seat=seat, card=code)
     effects.queue_effects(t, seat, code, None, t.pack.cards[code].each_round)

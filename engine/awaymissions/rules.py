@@ -662,7 +662,7 @@ _LEGAL = {
     "challenger": lambda t, seat, d: [f"choose {c}" for c in d.info["options"]],
     "opponent": lambda t, seat, d: [f"opponent {c}" for c in d.info["options"]],
     "adjudicate": lambda t, seat, d: ["done"],
-    "simultaneous": lambda t, seat, d: ["pass"] + [f"resolve {c}" for c in d.info["options"]],
+    "simultaneous": lambda t, seat, d: ["pass"] + [f"resolve {c}" for c in cards.simultaneous_options(t, seat)],
 }
 
 
@@ -682,7 +682,8 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
 
     Hands are shown to their holder and teammates only; deck order to nobody; a
     decision's `secret` details (e.g. the cards a search found) to its player only; the
-    dice generator and seed to nobody.
+    dice generator and seed to nobody. Each player's interrupt list (the interrupts of
+    their deck list) is public, as deck lists are (R95).
     """
     view = msgspec.to_builtins(state)
     view.pop("dice", None)
@@ -695,11 +696,9 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
         for pile in ("support_deck", "mission_deck"):
             player[f"{pile}_count"] = len(player.pop(pile, []))
         hand = player.pop("hand", [])
-        interrupts = player.pop("interrupts", [])
         player["hand_count"] = len(hand)
         mute = player.pop("mute", [])
         if team is not None and player["team"] == team:
             player["mute"] = mute  # pre-passes are private (R41)
             player["hand"] = hand
-            player["interrupts"] = interrupts
     return view

@@ -85,7 +85,7 @@ class Player(_Data):
     start_boards: list[str] = []
     permanents: list[str] = []  # Permanent events in play
     table_missions: list[str] = []  # missions played to the table, not yet scored
-    interrupts: list[str] = []  # the interrupt cards of this player's deck list (public at the table)
+    interrupts: list[str] = []  # the interrupt cards of this player's deck list (public, as deck lists are: R30, R95)
     mute: list[str] = []  # pre-passed windows: "attacked" always, "attacked@round", "attacked@activation"
 
     def passes(self, window: str) -> bool:

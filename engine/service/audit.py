@@ -95,7 +95,7 @@ def verify(ruleset: Ruleset, config: dict, seed: int, log: list[tuple[int, Optio
 
 def _replayed(ruleset: Ruleset, config: dict, seed: int, log: list[tuple[int, Optional[str], str, str]],
               stored_state: Optional[str], salt: Optional[str], digest: Optional[str]) -> Verdict:
-    from engine.service.replay import TAKE_BACK, taken_back  # replay imports this module
+    from engine.service.replay import TAKE_BACK, stored_json, taken_back  # replay imports this module
     verdict = Verdict()
     if digest is not None and (salt is None or seal(seed, salt) != digest):
         verdict.seal_broken = True
@@ -135,6 +135,6 @@ def _replayed(ruleset: Ruleset, config: dict, seed: int, log: list[tuple[int, Op
                                     if said != given else
                                     f"move {seq} ({command}): the logged events differ from the replayed ones")
             return verdict
-    if stored_state is not None and ruleset.to_json(state) != stored_state.encode():
+    if stored_state is not None and ruleset.to_json(state) != stored_json(ruleset, stored_state, (e for *_, e in log)):
         verdict.problems.append(f"the replayed state (move {state.version}) differs from the stored one")
     return verdict

@@ -9,6 +9,7 @@ from engine.awaymissions import content as awaymissions_content
 from engine.awaymissions import odds as awaymissions_odds
 from engine.awaymissions import rules as awaymissions_rules
 from engine.awaymissions import state as awaymissions_state
+from engine.awaymissions import stored as awaymissions_stored
 from engine.renegades import content as renegades_content
 from engine.renegades import rules as renegades_rules
 from engine.renegades import state as renegades_state
@@ -42,6 +43,8 @@ class Ruleset:
     load_pack: Callable[[str], Any] = lambda path: None  # parse (and cache) a content pack of this ruleset
     table_seats: Optional[Callable[[dict], tuple[str, ...]]] = None  # seats a game's config asks for
     public_lines: Callable[[list[dict], dict[str, str]], list[str]] = text.public_lines  # events in words
+    outdated: Callable[[Any], bool] = lambda state: False  # stored before a field only its log can fill (R92)
+    carry_forward: Callable[[Any, list[dict]], Any] = lambda state, events: state  # such a state, from its logged events
 
     def seats_for(self, config: dict) -> tuple[str, ...]:
         """The seats of a game made with `config` (the ruleset's default seats otherwise)."""
@@ -86,6 +89,8 @@ AWAY_MISSIONS = Ruleset(
     can_take_back=awaymissions_rules.can_take_back,
     load_pack=awaymissions_content.load_pack,
     table_seats=_away_mission_seats,
+    outdated=awaymissions_stored.outdated,
+    carry_forward=awaymissions_stored.carry_forward,
 )
 
 RENEGADES = Ruleset(

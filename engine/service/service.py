@@ -26,7 +26,7 @@ from engine.service import rules_version, text
 from engine.service.errors import (DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
                                    NotAllowed, NotAPlayer, NotYourDecision, StaleVersion, StorageBusy,
                                    UnknownGame)
-from engine.service.replay import TAKE_BACK, before_last, taken_back
+from engine.service.replay import TAKE_BACK, before_last, carried_forward, taken_back
 from engine.service.rulesets import RULESETS, Ruleset
 from engine.service.seating import COMPUTER_USER_BASE, is_computer
 
@@ -259,6 +259,9 @@ class GameService:
             try:
                 state = ruleset.from_json(row.state) if row.state is not None else None
                 config = json.loads(row.config)
+                if state is not None and ruleset.outdated(state):  # stored in an earlier shape (R92)
+                    state = carried_forward(ruleset, state, [e.events for e in await self.db.log(game_id)])
+                    row = dataclasses.replace(row, state=ruleset.to_json(state).decode())
             except ValueError as error:  # msgspec and json decode errors are ValueErrors
                 raise DamagedGame(f"Game #{game_id}'s stored state cannot be read ({error}); "
                                   "it was left as it is.") from error
