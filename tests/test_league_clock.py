@@ -6,16 +6,15 @@ import pytest
 from engine.errors import RuleError
 from engine.league import clock
 from engine.league.arena_table import arena_command, declare_captains
-from engine.league.builds import Build, BuildEntry
 from engine.league.event import Claim
 from engine.league.results import report
 from engine.league.rounds import pair_next_round, publish_round
 from tests.discord_harness import CHANNEL_ID, FakeDiscord
-from tests.league_helpers import started_event
+from tests.league_helpers import fleet, started_event
 from tests.test_league_discord import ADMIN, ANN, BO, ORG, last_text
 from tests.test_league_seasons import Clock, published
 
-FLEET = Build(kind="fleet", entries=(BuildEntry("Constitution", points=100),))
+FLEET = fleet(100)
 
 
 def live_round(minutes=60, **options):

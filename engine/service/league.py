@@ -405,6 +405,20 @@ class LeagueService:
             return [f"{event.players[str(user_id)].name} signed off {opponent}'s build ({game.verified[str(user_id)]})."]
         return await self._apply(event_id, act)
 
+    async def opponent_build(self, event_id: int, user_id: int) -> tuple[str, Build, str]:
+        """The opponent's name, locked build and hash, for the user to check before this round's
+        game; refused if the stored sheet no longer has its locked hash (nothing stored)."""
+        _row, event = await self.get(event_id)
+        live = event.live_rounds()
+        game = live[-1].game_of(str(user_id)) if live else None
+        if game is None:
+            raise IllegalCommand("You have no game in this round.")
+        opponent = event.players[game.opponent(str(user_id))]
+        try:
+            return opponent.name, league.locked_build(event, opponent.id), opponent.build_hash
+        except RuleError as error:
+            raise IllegalCommand(str(error)) from error
+
     async def report(self, event_id: int, user_id: int, claim: Claim) -> LeagueUpdate:
         """Report this round's result; matching reports confirm it, different ones go to organisers."""
         def act(event, now):
