@@ -28,7 +28,8 @@ def play_out(battle, choose=lambda options: options[0]):
 
 def to_battle(battle):
     for _ in range(battle.mission_tokens):
-        battle, _ = arena.apply(battle, battle.players[0], "end")
+        for player in battle.players:
+            battle, _ = arena.apply(battle, player, "end")
         while battle.pending and battle.pending[0].kind == "send":
             decision = battle.pending[0]
             battle, _ = arena.apply(battle, decision.player, f"send {decision.options[0]}")
@@ -149,8 +150,9 @@ async def test_a_whole_captains_battle_played_through_discord(monkeypatch, tmp_p
             battle = event.rounds[0].games[0].battle
             if battle.phase == "over":
                 break
-            who = battle.pending[0].player if battle.pending else "1"
-            button = fake.components(message)[0]["custom_id"]
+            who = battle.pending[0].player if battle.pending else arena.awaited(battle)[0]
+            button = next(b["custom_id"] for b in fake.components(message)
+                          if b["custom_id"].split(":", 3)[3] in arena.legal_commands(battle, who))
             if refused is None and battle.pending:  # the other player's click is refused, privately
                 refused = fake.click(members[battle.opponent(who)], int(message["id"]), button)
                 await fake.dispatch(refused)

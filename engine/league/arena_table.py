@@ -12,7 +12,7 @@ from typing import Optional
 
 from engine.errors import RuleError
 from engine.league import arena
-from engine.league.clock import time_called
+from engine.league.clock import time_up
 from engine.league.event import Event, Game, locked_build, log, require_status
 from engine.league.pairing import seeded_dice
 from engine.league.rounds import current_round, open_game
@@ -45,6 +45,8 @@ def declare_captains(event: Event, player: str, fleet: list[tuple[str, int]], no
     game = arena_game(event, player)
     if game.battle is not None:
         raise RuleError("The Arena has started at your table; the captains are set.")
+    if time_up(event, current_round(event), now):
+        raise RuleError("Time is up in this round: the Arena cannot begin.")
     game.captains = {**game.captains, player: [(name, skill) for name, skill in fleet]}
     names = ", ".join(f"{n} {s}" for n, s in fleet)
     log(event, player, now, "arena captains", f"{event.players[player].name}: {names}")
@@ -63,8 +65,8 @@ def arena_command(event: Event, player: str, command: str, now: int) -> tuple[Ga
     if game.battle is None:
         waiting = [event.players[p].name for p in game.players if p not in game.captains]
         raise RuleError(f"The Arena starts once both players have named their captains (waiting: {', '.join(waiting)}).")
-    if time_called(current_round(event)):
-        raise RuleError("Time has been called in this round: the Arena stops where it is.")
+    if time_up(event, current_round(event), now):
+        raise RuleError("Time is up in this round: the Arena stops where it is.")
     if game.battle.phase == "over":
         raise RuleError("The Captains' Battle is over at your table; play on in space and report the result.")
     game.battle, events = arena.apply(game.battle, player, command)

@@ -441,8 +441,10 @@ class LeagueService:
         _row, event = await self.get(event_id)
         live = event.live_rounds()
         game = live[-1].game_of(str(user_id)) if live else None
-        if game is None:  # `report` refuses it and says why
-            return await self.report(event_id, user_id, Claim(outcome="not_played"))
+        named = None if winner is None else str(winner)
+        elsewhere = game is not None and named is not None and live[-1].game_of(named) not in (None, game)
+        if game is None or elsewhere:  # not the reporter's game: `report` refuses it and says why
+            return await self.report(event_id, user_id, Claim(outcome="played", winner=named))
         return await self.report(event_id, user_id, claim_from(
             event, game, winner, winner_points, loser_points, not_played, winner_bonus=winner_bonus,
             loser_bonus=loser_bonus))
@@ -721,7 +723,10 @@ def arena_lines(event: Event, battle: Battle, events: list[dict]) -> list[str]:
     lines = []
     for e in events:
         kind = e["type"]
-        if kind == "mission_token":
+        if kind == "ended":
+            other = name(battle.opponent(e["player"]))
+            lines.append(f"{name(e['player'])} has ended round {e['round']}; its End Phase comes when {other} ends it too.")
+        elif kind == "mission_token":
             lines.append(f"End of round {e['round']}: a mission token is removed ({e['left']} left).")
         elif kind == "away_team":
             lines.append(f"{e['captain']} ({name(e['player'])}) beams down with the away team.")
@@ -755,5 +760,5 @@ def arena_lines(event: Event, battle: Battle, events: list[dict]) -> list[str]:
             lines.append(f"Next: {name(d.player)} chooses who beams down: {', '.join(d.options)}.")
     elif battle.phase == "space":
         lines.append(f"Round {battle.round}, {battle.mission_tokens} mission token(s) left; "
-                     "gather raw materials, or end the round.")
+                     "gather raw materials, or end the round (both players end it).")
     return lines
