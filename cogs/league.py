@@ -435,10 +435,12 @@ class League(commands.Cog):
         await self.answer(interaction, desk_call(event, actor_of(interaction), player.id))
 
     @league.command(name="swap", description="Swap two players between tables of this round (organisers)")
-    @app_commands.describe(note="Why, for the audit trail")
+    @app_commands.describe(note="Why, for the audit trail",
+                           confirm="Make the swap even if it causes a rematch or a second bye")
     async def swap(self, interaction: discord.Interaction, event: int, first: discord.Member,
-                   second: discord.Member, note: str = "") -> None:
-        await self.answer(interaction, self.desk.swap_players(event, actor_of(interaction), first.id, second.id, note))
+                   second: discord.Member, note: str = "", confirm: bool = False) -> None:
+        await self.answer(interaction, self.desk.swap_players(event, actor_of(interaction), first.id, second.id,
+                                                              note, confirm))
 
     @league.command(name="disputes", description="Games whose reports differ, both claims side by side (organisers)")
     async def disputes(self, interaction: discord.Interaction, event: int) -> None:
