@@ -112,7 +112,7 @@ def check_bonus(event: Event, game: Game, bonus: dict[str, int]) -> None:
 def captains_at_most(event: Event, game: Game, player: str) -> int:
     """How many captains can survive the Captains' Battle for `player`: those named at the
     table; else the sheet's entries of kind "captain", when its entries say their kind;
-    else one per entry (a typed sheet's lines are ships, captains and upgrades, unsaid which)."""
+    else one per entry (a sheet typed as NAME POINTS lines does not say which are captains)."""
     named = game.captains.get(player)
     if named:
         return len(named)
