@@ -40,13 +40,16 @@ _LINE = re.compile(r"^\s*(?P<resource>resource\s*:\s*)?(?P<name>.+?)\s+(?P<point
 
 def parse_sheet(kind: str, text: str) -> dict:
     """A build sheet from text: entries "NAME POINTS" separated by ';' or new lines;
-    "resource: NAME POINTS" marks the resource."""
+    "resource: NAME POINTS" marks the resource, of which a fleet has one at most."""
     entries, resource = [], None
     for part in filter(str.strip, re.split(r"[;\n]", text)):
         match = _LINE.match(part)
         if match is None:
             raise ServiceError(f"Cannot read '{part.strip()}': write each entry as NAME POINTS.")
         entry = {"name": match["name"], "points": int(match["points"])}
+        if match["resource"] and resource is not None:
+            raise ServiceError(f"A fleet takes one resource, not two: '{resource['name']}' and "
+                               f"'{entry['name']}'. Keep one.")
         if match["resource"]:
             resource = entry
         else:
@@ -82,23 +85,16 @@ class VerifyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rrl:ver
         # Deferred, then edited: an ephemeral message sent with a view would time the view out.
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            _row, event = await desk_of(interaction.client).get(self.event)
+            name, sheet, build_hash = await desk_of(interaction.client).opponent_build(self.event, interaction.user.id)
         except ServiceError as refused:
             await present.reply(interaction, refused.message)
             return
-        live = event.live_rounds()
-        game = live[-1].game_of(str(interaction.user.id)) if live else None
-        if game is None:
-            await present.reply(interaction, "You have no game in this round.")
-            return
-        opponent = event.players[game.opponent(str(interaction.user.id))]
-        sheet = opponent.build
         lines = [f"{e.name} ({e.kind or 'entry'}): {e.points}" for e in sheet.entries]
         if sheet.resource:
             lines.append(f"Resource {sheet.resource.name}: {sheet.resource.points}")
-        text = "\n".join([f"{opponent.name}'s build, {sheet.total} points, hash {opponent.build_hash}:", *lines])
+        text = "\n".join([f"{name}'s build, {sheet.total} points, hash {build_hash}:", *lines])
         view = discord.ui.View(timeout=None)
-        view.add_item(SignOffButton(self.event, opponent.build_hash))
+        view.add_item(SignOffButton(self.event, build_hash))
         await interaction.edit_original_response(content=present.clip(text), view=view)
 
 
@@ -440,10 +436,12 @@ class League(commands.Cog):
         await self.answer(interaction, desk_call(event, actor_of(interaction), player.id))
 
     @league.command(name="swap", description="Swap two players between tables of this round (organisers)")
-    @app_commands.describe(note="Why, for the audit trail")
+    @app_commands.describe(note="Why, for the audit trail",
+                           confirm="Make the swap even if it causes a rematch or a second bye")
     async def swap(self, interaction: discord.Interaction, event: Event, first: discord.Member,
-                   second: discord.Member, note: Typed = "") -> None:
-        await self.answer(interaction, self.desk.swap_players(event, actor_of(interaction), first.id, second.id, note))
+                   second: discord.Member, note: Typed = "", confirm: bool = False) -> None:
+        await self.answer(interaction, self.desk.swap_players(event, actor_of(interaction), first.id, second.id,
+                                                              note, confirm))
 
     @league.command(name="disputes", description="Games whose reports differ, both claims side by side (organisers)")
     async def disputes(self, interaction: discord.Interaction, event: Event) -> None:

@@ -8,14 +8,13 @@ from PIL import Image
 from engine.errors import RuleError
 from engine.league import arena
 from engine.league.arena_table import arena_command, declare_captains
-from engine.league.builds import Build, BuildEntry
 from engine.league.event import Claim
 from engine.league.results import report
 from engine.league.rounds import cancel_round, pair_next_round, publish_round
 from images.arena import render_arena
 from tests.discord_harness import CHANNEL_ID, FakeDiscord
-from tests.league_helpers import started_event
-from tests.test_league_discord import ADMIN, ANN, BO, ORG, last_text
+from tests.league_helpers import fleet, started_event
+from tests.test_league_discord import ADMIN, ANN, BO, ORG, SHEETS, last_text
 
 
 def play_out(battle, choose=lambda options: options[0]):
@@ -29,7 +28,8 @@ def play_out(battle, choose=lambda options: options[0]):
 
 def to_battle(battle):
     for _ in range(battle.mission_tokens):
-        battle, _ = arena.apply(battle, battle.players[0], "end")
+        for player in battle.players:
+            battle, _ = arena.apply(battle, player, "end")
         while battle.pending and battle.pending[0].kind == "send":
             decision = battle.pending[0]
             battle, _ = arena.apply(battle, decision.player, f"send {decision.options[0]}")
@@ -83,7 +83,7 @@ def test_the_dice_board_shows_the_last_roll_and_both_teams():
     assert no_roll.height < picture.height
 
 
-FLEET = Build(kind="fleet", entries=(BuildEntry("Constitution", points=100),))
+FLEET = fleet(100)
 
 
 def arena_event():
@@ -131,7 +131,7 @@ async def test_a_whole_captains_battle_played_through_discord(monkeypatch, tmp_p
     async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
         await fake.dispatch(fake.slash(ORG, "league create", permissions=ADMIN, name="Arena", scenario="arena"))
         await fake.dispatch(fake.slash(ORG, "league open", permissions=ADMIN, event=1))
-        for member, sheet in ((ANN, "Enterprise 90; resource: Tactical Station 20"), (BO, "Negh'Var 100")):
+        for member, sheet in SHEETS:
             await fake.dispatch(fake.slash(member, "league signup", event=1))
             await fake.dispatch(fake.slash(member, "league build", event=1, sheet=sheet))
         for step in ("start", "pair", "publish"):
@@ -150,8 +150,9 @@ async def test_a_whole_captains_battle_played_through_discord(monkeypatch, tmp_p
             battle = event.rounds[0].games[0].battle
             if battle.phase == "over":
                 break
-            who = battle.pending[0].player if battle.pending else "1"
-            button = fake.components(message)[0]["custom_id"]
+            who = battle.pending[0].player if battle.pending else arena.awaited(battle)[0]
+            button = next(b["custom_id"] for b in fake.components(message)
+                          if b["custom_id"].split(":", 3)[3] in arena.legal_commands(battle, who))
             if refused is None and battle.pending:  # the other player's click is refused, privately
                 refused = fake.click(members[battle.opponent(who)], int(message["id"]), button)
                 await fake.dispatch(refused)
@@ -166,5 +167,5 @@ async def test_a_whole_captains_battle_played_through_discord(monkeypatch, tmp_p
         winner = members[result.winner]
         for member in (ANN, BO):
             await fake.dispatch(fake.slash(member, "league report", event=1, winner=winner,
-                                           winner_points=50, loser_points=0))
+                                           winner_points=20, loser_points=0))
         assert last_text(fake).endswith(f"+{result.bonus[result.winner]} bonus) (confirmed by both players).")

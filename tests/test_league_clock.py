@@ -6,16 +6,15 @@ import pytest
 from engine.errors import RuleError
 from engine.league import clock
 from engine.league.arena_table import arena_command, declare_captains
-from engine.league.builds import Build, BuildEntry
 from engine.league.event import Claim
 from engine.league.results import report
 from engine.league.rounds import pair_next_round, publish_round
 from tests.discord_harness import CHANNEL_ID, FakeDiscord
-from tests.league_helpers import started_event
+from tests.league_helpers import fleet, started_event
 from tests.test_league_discord import ADMIN, ANN, BO, ORG, last_text
 from tests.test_league_seasons import Clock, published
 
-FLEET = Build(kind="fleet", entries=(BuildEntry("Constitution", points=100),))
+FLEET = fleet(100)
 
 
 def live_round(minutes=60, **options):
@@ -64,7 +63,7 @@ def test_at_time_an_unfinished_captains_battle_stops_and_gives_no_bonus():
     declare_captains(event, b, [("Kor", 4)], 1100)
     arena_command(event, a, "end", 1200)
     clock.make_calls(event, rnd, 4600)
-    with pytest.raises(RuleError, match="Time has been called"):
+    with pytest.raises(RuleError, match="Time is up in this round"):
         arena_command(event, a, "end", 4700)
     with pytest.raises(RuleError, match="gave no bonus"):
         report(event, a, Claim(winner=a, surviving={a: 60, b: 50}, bonus={a: 15}), 4800)
@@ -72,6 +71,23 @@ def test_at_time_an_unfinished_captains_battle_stops_and_gives_no_bonus():
     with pytest.raises(RuleError, match="most Fleet Points win"):
         report(event, b, Claim(winner=b, surviving={a: 60, b: 50}), 4800)
     report(event, a, Claim(winner=a, surviving={a: 60, b: 50}), 4800)
+
+
+def test_time_is_up_at_the_limit_itself_before_the_clock_calls_it():
+    """Issue 29 item 18: the limit is checked at the command, not at the clock's next round."""
+    event, rnd = live_round(scenario="arena")
+    a, b = rnd.games[0].players
+    declare_captains(event, a, [("Kirk", 5)], 1100)
+    game = declare_captains(event, b, [("Kor", 4)], 1100)
+    arena_command(event, a, "end", 4599)  # a second before time
+    with pytest.raises(RuleError, match="Time is up in this round: the Arena stops where it is"):
+        arena_command(event, b, "end", 4600)  # nobody has called time yet
+    assert rnd.calls == [] and game.battle.mission_tokens == 3 and game.battle.ended == [a]
+    event, rnd = live_round(scenario="arena")
+    with pytest.raises(RuleError, match="Time is up in this round: the Arena cannot begin"):
+        declare_captains(event, a, [("Kirk", 5)], 4601)
+    clock.pause(event, rnd, "org", 4500)  # a paused clock stands still: time is not up
+    declare_captains(event, a, [("Kirk", 5)], 4700)
 
 
 async def test_the_round_clock_in_the_event_channel(monkeypatch, tmp_path):

@@ -14,20 +14,24 @@ from tests.discord_harness import CHANNEL_ID, EVERYONE, GUILD_ID, FakeDiscord, u
 
 ORG, ANN, BO = user(5, "Org"), user(1, "Ann"), user(2, "Bo")
 ADMIN = str(int(EVERYONE) | 8)
+# build sheets: Ann's fleet costs 90 with a resource of 20 on top; Bo's 100
+SHEETS = ((ANN, "Enterprise 40; Kirk 25; Spock 5; Photon Torpedoes 20; resource: Tactical Station 20"),
+          (BO, "Negh'Var 50; Martok 30; Disruptors 15; Cloak 5"))
 
 
 def last_text(fake):
     return fake.in_channel(CHANNEL_ID)[-1]["content"]
 
 
-async def running_round(fake):
-    """Org creates and opens an event, Ann and Bo sign up with builds, Org starts, pairs and publishes.
+async def running_round(fake, **options):
+    """Org creates (with `options`) and opens an event, Ann and Bo sign up with builds, Org
+    starts, pairs and publishes.
 
     The bot loads the league cog itself, as every other cog."""
-    await fake.dispatch(fake.slash(ORG, "league create", permissions=ADMIN, name="Arena"))
+    await fake.dispatch(fake.slash(ORG, "league create", permissions=ADMIN, name="Arena", **options))
     assert last_text(fake) == "Event #1 'Arena' created."
     await fake.dispatch(fake.slash(ORG, "league open", permissions=ADMIN, event=1))
-    for member, sheet in ((ANN, "Enterprise 90; resource: Tactical Station 20"), (BO, "Negh'Var 100")):
+    for member, sheet in SHEETS:
         await fake.dispatch(fake.slash(member, "league signup", event=1))
         build = fake.slash(member, "league build", event=1, sheet=sheet)
         await fake.dispatch(build)
@@ -205,7 +209,7 @@ def ephemeral_text(fake, payload):
 
 async def test_a_captains_battle_bonus_is_reported_from_discord(monkeypatch, tmp_path):
     async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
-        await running_round(fake)
+        await running_round(fake, scenario="arena")  # the Arena played at the table
         # at time Ann kept 40 SP and Bo 50, but two of Ann's captains survived the Captains' Battle
         for member in (ANN, BO):
             await fake.dispatch(fake.slash(member, "league report", event=1, winner=ANN, winner_points=40,
@@ -241,10 +245,10 @@ async def test_organisers_cancel_a_round_swap_tables_and_score_a_no_show_from_di
 async def test_sign_off_by_the_sheet_shown(monkeypatch, tmp_path):
     async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db")) as fake:
         await running_round(fake)
-        wrong = fake.slash(ANN, "league signoff", event=1, sheet="Negh'Var 95")
+        wrong = fake.slash(ANN, "league signoff", event=1, sheet="Negh'Var 45; Martok 30; Disruptors 15; Cloak 5")
         await fake.dispatch(wrong)
         assert "not Bo's locked build" in ephemeral_text(fake, wrong)
-        right = fake.slash(ANN, "league signoff", event=1, sheet="Negh'Var 100")
+        right = fake.slash(ANN, "league signoff", event=1, sheet=SHEETS[1][1])
         await fake.dispatch(right)
         assert ephemeral_text(fake, right).startswith("Ann signed off Bo's build (")
 

@@ -13,9 +13,9 @@ from engine.league.results import (
 )
 from engine.league.rounds import DAY, pair_next_round, publish_round
 from engine.league.standings import round_scores, standings, totals
-from tests.league_helpers import started_event
+from tests.league_helpers import fleet, started_event
 
-FLEET = Build(kind="fleet", entries=(BuildEntry("Enterprise", "ship", "FED", 80), BuildEntry("Kirk", "captain", "FED", 20)))
+FLEET = fleet(100, "Enterprise")
 
 
 def running_event(names, **options):
@@ -55,8 +55,8 @@ def test_sign_up_and_start_rules():
 
 
 def test_build_hash_is_stable_and_sensitive():
-    same = Build(kind="fleet", entries=(BuildEntry("Enterprise", "ship", "FED", 80), BuildEntry("Kirk", "captain", "FED", 20)))
-    other = Build(kind="fleet", entries=(BuildEntry("Enterprise", "ship", "FED", 81), BuildEntry("Kirk", "captain", "FED", 20)))
+    same = fleet(100, "Enterprise")
+    other = fleet(101, "Enterprise")
     assert same.digest() == FLEET.digest() != other.digest()
     assert FLEET.total == 100
 
@@ -121,8 +121,10 @@ def test_claims_that_do_not_fit_are_refused():
         report(event, a, Claim(winner="zed", surviving={a: 10, b: 0}))
     with pytest.raises(RuleError, match="Forfeits"):
         report(event, a, Claim(outcome="forfeit", winner=a))
-    with pytest.raises(RuleError, match="no game"):
+    with pytest.raises(RuleError, match="Table 1 is Ann and Bob's game: only its two players report it"):
         report(event, "nobody", win(a, b))
+    with pytest.raises(RuleError, match="You have no game in round 1: only a game's two players report it"):
+        report(event, "nobody", Claim(outcome="not_played"))
     assert game.claims == {}
 
 

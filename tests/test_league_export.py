@@ -6,17 +6,16 @@ import json
 from PIL import Image
 
 from engine.league import export
-from engine.league.builds import Build, BuildEntry
 from engine.league.event import close
 from engine.league.standings import standings
 from images.printable import HEIGHT, WIDTH, render_printable
 from tests.discord_harness import CHANNEL_ID, FakeDiscord
-from tests.league_helpers import started_event
+from tests.league_helpers import fleet, started_event
 from tests.test_league_discord import ADMIN, ANN, BO, ORG, last_text
 from tests.test_league_organisers import play_round
 from tests.test_league_seasons import CY, DEE, published
 
-FLEET = Build(kind="fleet", entries=(BuildEntry("Constitution", points=100),))
+FLEET = fleet(100)
 NAMES = ["Ann", "Bo", "Cy", "Dee", "Eve"]
 
 

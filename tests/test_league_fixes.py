@@ -80,7 +80,7 @@ def test_an_organiser_swaps_two_players_between_tables():
 # ---- 15: the Captains' Battle bonus ----------------------------------------------------------
 
 def test_a_captains_battle_bonus_lets_the_player_with_fewer_surviving_points_win_at_time():
-    event = running(["Ann", "Bob"])
+    event = running(["Ann", "Bob"], scenario="arena")  # the Arena played at the table
     game = published(event).games[0]
     a, b = game.players
     # at time: a kept 40 SP, b kept 50, but two of a's captains survived the battle (+30)

@@ -3,15 +3,14 @@
 import pytest
 
 from engine.errors import RuleError
-from engine.league.builds import Build, BuildEntry
 from engine.league.event import Claim, close, drop, from_json, readmit, to_json
 from engine.league.results import report, resolve
 from engine.league.rounds import pair_next_round, publish_round, repair_round, swap_players
 from engine.league.standings import standings
 from engine.league.topcut import champion, first_bracket, seed_order
-from tests.league_helpers import started_event
+from tests.league_helpers import fleet, started_event
 
-FLEET = Build(kind="fleet", entries=(BuildEntry("Constitution", points=100),))
+FLEET = fleet(100)
 NAMES = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus"]
 
 

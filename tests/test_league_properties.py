@@ -13,14 +13,14 @@ import networkx as nx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.league.builds import Build, BuildEntry
+from tests.league_helpers import fleet
 from engine.league.event import Claim, drop, join_late, new_event, open_registration, register, start, submit_build
 from engine.league.pairing import Entrant, pair_round
 from engine.league.results import apply_deadlines, disputes, report, resolve
 from engine.league.rounds import pair_next_round, publish_round
 from engine.league.standings import standings, totals
 
-FLEET = Build(kind="fleet", entries=(BuildEntry("Ship", "ship", points=100),))
+FLEET = fleet(100, "Ship")
 BRUTE_FORCE_LIMIT = 10  # players paired in a round (945 pairings at most)
 
 

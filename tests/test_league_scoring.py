@@ -9,9 +9,10 @@ from engine.league.results import report
 from engine.league.rounds import pair_next_round, publish_round
 from engine.league.export import standings_csv as to_csv
 from engine.league.standings import fleet_points, round_average, round_scores, standings
-from tests.league_helpers import started_event
+from tests.league_helpers import fleet, started_event
 
-FLEET = Build(kind="fleet", entries=(BuildEntry("Enterprise", "ship", "FED", 90),), resource=BuildEntry("Tactical Station", "resource", points=30))
+AWAY_TEAM = Build(kind="away_team", entries=(BuildEntry("Picard", points=10),))
+FLEET = fleet(90, "Enterprise", resource=("Tactical Station", 30))
 
 
 def running_event(names, **options):
@@ -52,17 +53,17 @@ def test_bye_scores_the_round_average_provisional_until_complete():
 
 
 def test_a_bonus_adds_to_fleet_points():
-    event = running_event(["Ann", "Bob"])
+    event = running_event(["Ann", "Bob"], scenario="arena")
     rnd = pair_next_round(event, "org", 0)
     publish_round(event, "org", 0)
     a, b = rnd.games[0].players
-    both_report(event, Claim(winner=a, surviving={a: 45, b: 0}, bonus={a: 15, b: 30}))
+    both_report(event, Claim(winner=a, surviving={a: 45, b: 0}, bonus={b: 30}))  # b won the Captains' Battle
     scores = round_scores(event, rnd)
-    assert (scores[a].tiebreak, scores[b].tiebreak) == (135, 105)  # 120+15, 75+30
+    assert (scores[a].tiebreak, scores[b].tiebreak) == (120, 105)  # 120, 75+30
 
 
 def test_away_missions_profile_ranks_by_mission_points():
-    event = running_event(["Ann", "Bob", "Cy", "Dee"], profile=AWAY_MISSIONS, max_build=0)
+    event = started_event(["Ann", "Bob", "Cy", "Dee"], AWAY_TEAM, seed=11, profile=AWAY_MISSIONS, max_build=0)
     rnd = pair_next_round(event, "org", 0)
     publish_round(event, "org", 0)
     (a, b), (c, d) = (g.players for g in rnd.games)

@@ -1,5 +1,6 @@
 """The async league service over a real database: organisers, a season round from sign-up
 to standings, disputes, reminders and deadlines, linked bot games, refusals that store nothing."""
+import msgspec
 import pytest
 
 from db import Database
@@ -7,13 +8,14 @@ from engine.league.event import Claim
 from engine.service import GameService
 from engine.service.errors import IllegalCommand, NotAllowed, UnknownGame
 from engine.service.league import Actor, LeagueService
+from tests.league_helpers import fleet
 
 GUILD = 10
 ADMIN = Actor(1, "Admin", admin=True)
 ORGANISER = Actor(2, "Org", roles=frozenset({77}))
 PLAYER = Actor(3, "Ann")
-FLEET = {"kind": "fleet", "entries": [{"name": "Enterprise", "kind": "ship", "points": 90}],
-         "resource": {"name": "Tactical Station", "points": 10}}
+AWAY_TEAM = {"kind": "away_team", "entries": [{"name": "Picard", "points": 10}]}
+FLEET = msgspec.to_builtins(fleet(90, "Enterprise", resource=("Tactical Station", 10)))
 
 
 class Clock:
@@ -34,13 +36,13 @@ async def desk(database_url):
     await database.close()
 
 
-async def started(service, names, **options):
+async def started(service, names, build=FLEET, **options):
     update = await service.create_event(GUILD, ORGANISER, "Arena", seed=4, **options)
     event_id = update.event_id
     await service.open(event_id, ORGANISER)
     for i, name in enumerate(names):
         await service.register(event_id, 100 + i, name)
-        await service.submit_build(event_id, 100 + i, FLEET)
+        await service.submit_build(event_id, 100 + i, build)
     await service.start(event_id, ORGANISER)
     return event_id
 
@@ -136,7 +138,7 @@ async def test_reminder_then_deadline(desk):
 
 async def test_linked_bot_game_reports_itself(desk):
     service, _ = desk
-    event_id = await started(service, ["Ann", "Bob"], profile="awaymissions", max_build=0)
+    event_id = await started(service, ["Ann", "Bob"], AWAY_TEAM, profile="awaymissions", max_build=0)
     await service.preview_round(event_id, ORGANISER)
     rnd = (await service.publish_round(event_id, ORGANISER)).event.rounds[0]
     a, b = rnd.games[0].players
@@ -152,7 +154,7 @@ async def test_linked_bot_game_reports_itself(desk):
 
 async def test_a_level_bot_game_is_left_for_the_players_and_claims_are_accepted_only_as_shown(desk):
     service, _ = desk
-    event_id = await started(service, ["Ann", "Bob"], profile="awaymissions", max_build=0)
+    event_id = await started(service, ["Ann", "Bob"], AWAY_TEAM, profile="awaymissions", max_build=0)
     with pytest.raises(IllegalCommand, match="No round has been published"):
         await service.pairing_to_play(event_id, 100)
     await service.preview_round(event_id, ORGANISER)

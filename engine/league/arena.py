@@ -2,7 +2,8 @@
 
     battle = new_battle({"p1": [("KIRK", 8), ("SULU", 5)], "p2": [("KOR", 7)]}, initiative="p1", seed=3)
     battle, events = apply(battle, "p1", "gather KIRK")   # the planet's raw-materials action
-    battle, events = apply(battle, "p2", "end")          # End Phase: a mission token goes
+    battle, events = apply(battle, "p1", "end")          # p1 is done with the round
+    battle, events = apply(battle, "p2", "end")          # both are: the End Phase, a mission token goes
 
 The space battle itself is played at the table; this module keeps what the scenario adds:
 three mission tokens that mark the rounds, away team tokens (the highest-skill captain
@@ -15,7 +16,7 @@ Commands are text, the same from Discord, tests and scenario files:
 | --- | --- |
 | `gather CAPTAIN` | the captain's player, before the battle: one die per skill point for a captain in the away team, once per captain per round |
 | `lost CAPTAIN` | the captain's player, before the battle: the ship was destroyed with the captain still aboard |
-| `end` | either player: the round's End Phase removes a mission token |
+| `end` | each player, when done with the round; once both have, its End Phase removes a mission token (ruling L41) |
 | `send CAPTAIN` | a player whose highest-skill captains tie: which one goes down |
 | `attack` | the player of the captain whose turn it is to attack in the Captains' Battle |
 | `assign CAPTAIN` | the defender: the captain who takes all of the attack's damage |
@@ -109,6 +110,7 @@ class Battle(msgspec.Struct, omit_defaults=True):
     attacked: list[str] = []  # who has attacked in this pass
     pending: list[Pending] = []
     result: Optional[Result] = None
+    ended: list[str] = []  # players done with this round; the End Phase waits for both (L41)
 
     def captain(self, name: str) -> Captain:
         """A captain by name (any case)."""
@@ -165,10 +167,10 @@ def apply(battle: Battle, player: str, command: str) -> tuple[Battle, list[dict]
 
 
 def awaited(battle: Battle) -> list[str]:
-    """The players the battle waits for (before the battle: both, for `end`)."""
+    """The players the battle waits for (before the battle: whoever has not ended the round)."""
     if battle.pending:
         return sorted({p.player for p in battle.pending})
-    return list(battle.players) if battle.phase == "space" else []
+    return [p for p in battle.players if p not in battle.ended] if battle.phase == "space" else []
 
 
 def legal_commands(battle: Battle, player: str) -> list[str]:
@@ -183,9 +185,11 @@ def legal_commands(battle: Battle, player: str) -> list[str]:
         if decision.kind == "attack":
             return ["attack"]
         return [f"{decision.kind} {name}" for name in decision.options]
-    out = [f"gather {c.name}" for c in battle.fleet(player) if c.away and c.gathered_in != battle.round]
-    out += [f"lost {c.name}" for c in battle.fleet(player) if not c.away]
-    return out + ["end"]
+    lost = [f"lost {c.name}" for c in battle.fleet(player) if not c.away]
+    if player in battle.ended:
+        return lost  # a ship can still go down in the opponent's attacks
+    gather = [f"gather {c.name}" for c in battle.fleet(player) if c.away and c.gathered_in != battle.round]
+    return gather + lost + ["end"]
 
 
 # ---- before the battle ---------------------------------------------------------------------
@@ -212,6 +216,8 @@ def _own_captain(battle: Battle, player: str, name: str) -> Captain:
 
 def _gather(battle: Battle, player: str, name: str, events: list[dict]) -> None:
     _space_phase(battle)
+    if player in battle.ended:
+        raise RuleError(f"You have ended round {battle.round}: your actions wait for the next round.")
     captain = _own_captain(battle, player, name)
     if not captain.away:
         raise RuleError(f"{captain.name} is not in your away team yet: only captains on the planet gather.")
@@ -241,9 +247,17 @@ def _lost(battle: Battle, player: str, name: str, events: list[dict]) -> None:
 
 
 def _end(battle: Battle, player: str, rest: str, events: list[dict]) -> None:
+    """A player is done with the round; when both are, its End Phase (ruling L41)."""
     _space_phase(battle)
     if rest:
         raise RuleError("'end' takes nothing after it.")
+    if player in battle.ended:
+        raise RuleError(f"You have already ended round {battle.round}; it ends when your opponent ends it too.")
+    battle.ended.append(player)
+    events.append({"type": "ended", "player": player, "round": battle.round})
+    if len(battle.ended) < len(battle.players):
+        return
+    battle.ended = []
     battle.mission_tokens -= 1
     events.append({"type": "mission_token", "round": battle.round, "left": battle.mission_tokens})
     battle.round += 1

@@ -121,3 +121,9 @@ def make_calls(event: Event, rnd: Round, now: int) -> Optional[str]:
 def time_called(rnd: Round) -> bool:
     """Has time been called in this round?"""
     return "time" in rnd.calls
+
+
+def time_up(event: Event, rnd: Round, now: int) -> bool:
+    """Is the round's time over: called, or reached on a running clock whose call is still to
+    be made (the clock's loop comes round once a minute; a command must not slip in before it)?"""
+    return time_called(rnd) or (running(rnd) and now >= round_end(event, rnd))

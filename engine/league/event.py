@@ -36,7 +36,8 @@ class _Data(msgspec.Struct, omit_defaults=True):
 
 
 class Player(_Data):
-    """A registered player. Active in rounds `joined_round` .. `dropped_after`."""
+    """A registered player. Active in rounds `joined_round` .. `dropped_after`. `build_hash`
+    is the hash of the sheet as submitted; it is locked when the event starts."""
 
     id: str
     name: str
@@ -229,9 +230,10 @@ def submit_build(event: Event, player: str, build: Build, now: int = 0) -> None:
     each sheet's total and hash, and the one it replaced."""
     require_status(event, "open")
     entrant = _player(event, player)
-    check_build(build, event.max_build)
+    check_build(build, event.max_build, build_kind(event))
     before = entrant.build
     entrant.build = build
+    entrant.build_hash = build.digest()
     change = f" (replaces {before.total} points, hash {before.digest()})" if before is not None else ""
     log(event, player, now, "build", f"{entrant.name}: {build.total} points, hash {build.digest()}{change}")
 
@@ -245,7 +247,9 @@ def start(event: Event, actor: str, now: int) -> None:
     if len(event.players) < 2:
         raise RuleError("An event needs at least two players.")
     for p in event.players.values():
-        p.build_hash = p.build.digest()
+        if p.build_hash is None:  # submitted before sheets were hashed at submission
+            p.build_hash = p.build.digest()
+        locked_build(event, p.id)  # the sheet stored is still the one submitted
     event.status = "running"
     log(event, actor, now, "start", f"{len(event.players)} players, builds locked")
 
@@ -262,12 +266,29 @@ def join_late(event: Event, player: str, name: str, build: Build, actor: str, no
         raise RuleError(f"All {event.rounds_planned} rounds have been published: there is no round left to join.")
     if player in event.players:
         raise RuleError(f"{event.players[player].name} is already registered.")
-    check_build(build, event.max_build)
+    check_build(build, event.max_build, build_kind(event))
     discard_preview(event)
     first = len(event.rounds) + 1
     event.players[player] = Player(id=player, name=name, build=build, build_hash=build.digest(), joined_round=first)
     log(event, actor, now, "late join", f"{name} from round {first}")
     return first
+
+
+def build_kind(event: Event) -> str:
+    """The builds an event takes: fleets where Fleet Points score, away teams where mission points do."""
+    return "fleet" if event.profile.tiebreak == "fleet_points" else "away_team"
+
+
+def locked_build(event: Event, player: str) -> Build:
+    """A player's build sheet, hashed again: a sheet changed in storage since it was
+    submitted (and locked) no longer has its hash and is refused."""
+    entrant = _player(event, player)
+    if entrant.build is None:
+        raise RuleError(f"{entrant.name} has no build.")
+    if entrant.build.digest() != entrant.build_hash:
+        raise RuleError(f"{entrant.name}'s stored build sheet no longer matches its hash {entrant.build_hash}: "
+                        "it was changed after it was submitted. An organiser must check it.")
+    return entrant.build
 
 
 def drop(event: Event, player: str, actor: str, now: int) -> None:

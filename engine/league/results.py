@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from engine.errors import RuleError
-from engine.league.arena_table import battle_bonus
+from engine.league.arena_table import check_bonus
 from engine.league.builds import Build
-from engine.league.event import Claim, Event, Game, Round, discard_preview, require_status, log
+from engine.league.event import Claim, Event, Game, Round, discard_preview, locked_build, require_status, log
 from engine.league.rounds import current_round, open_game
 from engine.league.standings import played_tiebreak, settle_ties
 
@@ -22,6 +22,7 @@ def verify_build(event: Event, verifier: str, sheet: Union[Build, str], now: int
     require_status(event, "running")
     game = open_game(event, verifier)
     opponent = event.players[game.opponent(verifier)]
+    locked_build(event, opponent.id)  # the stored sheet must still be the one locked
     build_hash = sheet.digest() if isinstance(sheet, Build) else sheet
     if build_hash != opponent.build_hash:
         raise RuleError(f"That is not {opponent.name}'s locked build (its hash is {opponent.build_hash}).")
@@ -39,6 +40,7 @@ def report(event: Event, player: str, claim: Claim, now: int = 0) -> Game:
     require_status(event, "running")
     if claim.outcome == "forfeit":
         raise RuleError("Forfeits are decided by the deadline policy or an organiser.")
+    check_reporter(event, player, claim.winner)
     game = open_game(event, player)
     check_claim(event, game, claim)
     earlier = game.claims.get(player)
@@ -55,6 +57,23 @@ def report(event: Event, player: str, claim: Claim, now: int = 0) -> Game:
         else:
             game.status = "disputed"
     return game
+
+
+def check_reporter(event: Event, player: str, winner: Optional[str]) -> None:
+    """Refuse a report of a game the reporter does not play: only its two players report
+    it (organisers enter results)."""
+    rnd = current_round(event)
+    own = rnd.game_of(player)
+    if own is not None and (winner is None or winner in own.players):
+        return
+    theirs = rnd.game_of(winner) if winner is not None else None
+    if theirs is not None:
+        names = " and ".join(event.players[p].name for p in theirs.players)
+        raise RuleError(f"Table {theirs.table} is {names}'s game: only its two players report it "
+                        "(organisers enter results).")
+    if own is None:
+        raise RuleError(f"You have no game in round {rnd.number}: only a game's two players report it "
+                        "(organisers enter results).")
 
 
 def disputes(event: Event) -> list[tuple[Round, Game]]:
@@ -141,19 +160,19 @@ def check_claim(event: Event, game: Game, claim: Claim) -> None:
         raise RuleError("A played game needs a winner, one of the two players.")
     if set(claim.bonus) - players or any(v < 0 for v in claim.bonus.values()):
         raise RuleError("Bonus points go to the two players and cannot be negative.")
-    recorded = battle_bonus(game)
-    if recorded is not None and claim.bonus != recorded:
-        given = ", ".join(f"{names[p]} +{b}" for p, b in sorted(recorded.items()))
-        if not given:
-            raise RuleError("The Captains' Battle at this table gave no bonus (it did not finish), so none is reported.")
-        raise RuleError(f"The Captains' Battle at this table gave {given}; the result carries that bonus.")
+    check_bonus(event, game, claim.bonus)
     if event.profile.tiebreak == "fleet_points":
         if claim.mission_points or set(claim.surviving) != players:
             raise RuleError("Report the squad points left in each player's surviving fleet.")
         for p in players:
-            left, built = claim.surviving[p], event.players[p].build.total
-            if not 0 <= left <= built:
-                raise RuleError(f"{names[p]}'s surviving fleet must be between 0 and {built} squad points.")
+            left, sheet = claim.surviving[p], locked_build(event, p)
+            if not 0 <= left <= sheet.fleet_cost:
+                raise RuleError(f"{names[p]}'s surviving fleet must be between 0 and {sheet.fleet_cost} squad points "
+                                "(the resource is no part of it).")
+            if not sheet.can_survive(left):
+                costs = ", ".join(str(e.points) for e in sheet.entries)
+                raise RuleError(f"{names[p]}'s surviving fleet cannot be {left} squad points: it must be the cost of "
+                                f"some of the build's entries ({costs}).")
         winner, loser = claim.winner, game.opponent(claim.winner)
         if claim.surviving[loser] == 0:
             return  # the loser was eliminated: the game ended there, whatever the points

@@ -102,9 +102,12 @@ def repair_round(event: Event, actor: str, now: int) -> Round:
     return rnd
 
 
-def swap_players(event: Event, actor: str, now: int, first: str, second: str, note: str = "") -> Round:
+def swap_players(event: Event, actor: str, now: int, first: str, second: str, note: str = "",
+                 confirm: bool = False) -> Round:
     """Swap two players between tables of the latest round (previewed, or published with no
-    report at those tables yet); either may be the bye. Kept in the audit trail."""
+    report at those tables yet); either may be the bye. A swap that makes a rematch or gives
+    the bye to a player who has had one is refused with the reason unless `confirm`ed
+    (ruling L42). The round's notes then say what was changed by hand; the audit trail keeps it."""
     require_status(event, "running")
     if not event.rounds or event.rounds[-1].status == "complete":
         raise RuleError("There is no round being paired or played to change.")
@@ -123,7 +126,12 @@ def swap_players(event: Event, actor: str, now: int, first: str, second: str, no
         seats[player] = game
     if first == second or (seats[first] is not None and seats[first] is seats[second]):
         raise RuleError("Choose two players at different tables.")
-    before = _pairing_text(event, rnd)
+    swapped = {first: second, second: first}
+    warnings = swap_warnings(event, rnd, [tuple(swapped.get(p, p) for p in g.players) for g in seats.values() if g],
+                             swapped.get(rnd.bye, rnd.bye))
+    if warnings and not confirm:
+        raise RuleError(" ".join(warnings) + " Swap again with confirm to make it anyway.")
+    before, old_bye = _pairing_text(event, rnd), rnd.bye
     for player, other in ((first, second), (second, first)):
         game = seats[player]
         if game is None:
@@ -131,9 +139,32 @@ def swap_players(event: Event, actor: str, now: int, first: str, second: str, no
         else:
             game.players = tuple(other if p == player else p for p in game.players)
             game.verified = {}
-    log(event, actor, now, "swap", f"round {rnd.number}: {event.players[first].name} <-> "
-        f"{event.players[second].name}; was {before}; now {_pairing_text(event, rnd)}" + (f" ({note})" if note else ""))
+    name = lambda p: event.players[p].name  # noqa: E731
+    if rnd.bye != old_bye:  # the draw's reasons for the bye no longer hold
+        rnd.notes = [n for n in rnd.notes if not n.startswith("Bye:")]
+        rnd.notes.insert(0, f"Bye: {name(rnd.bye)}, given by hand (the draw gave it to {name(old_bye)}).")
+    rnd.notes = rnd.notes + [f"Changed by hand: {name(first)} and {name(second)} swapped places"
+                             + (f" ({note})" if note else "") + "."] + warnings
+    log(event, actor, now, "swap", f"round {rnd.number}: {name(first)} <-> {name(second)}; was {before}; "
+        f"now {_pairing_text(event, rnd)}" + (f" ({note})" if note else "")
+        + (f"; confirmed: {' '.join(warnings)}" if warnings else ""))
     return rnd
+
+
+def swap_warnings(event: Event, rnd: Round, tables: list[tuple[str, str]], bye) -> list[str]:
+    """What a hand-made change would break of the pairing rules: rematches at `tables`, and a
+    `bye` for a player who has had one."""
+    name = lambda p: event.players[p].name  # noqa: E731
+    earlier = [r for r in event.live_rounds() if r.number < rnd.number and not r.cut]
+    warnings = []
+    for a, b in tables:
+        met = [r.number for r in earlier if any(set(g.players) == {a, b} for g in r.games)]
+        if met:
+            warnings.append(f"Rematch: {name(a)} and {name(b)} met in round {met[-1]}.")
+    had = [r.number for r in earlier if r.bye == bye]
+    if bye is not None and had:
+        warnings.append(f"{name(bye)} had the bye in round {had[-1]} and would have it again.")
+    return warnings
 
 
 def _pairing_text(event: Event, rnd: Round) -> str:

@@ -23,9 +23,10 @@ def fleet_points(max_build: int, opponent_surviving: int) -> int:
 
 def fleet_base(event: Event, opponent: str) -> int:
     """What Fleet Points count down from: the event's maximum build, or, in an event with
-    no maximum (0), the opponent's own locked build (so Fleet Points are never negative)."""
+    no maximum (0), the cost of the opponent's fleet without its resource (so Fleet Points
+    are the squad points destroyed, never negative)."""
     build = event.players[opponent].build
-    return event.max_build or (build.total if build is not None else 0)
+    return event.max_build or (build.fleet_cost if build is not None else 0)
 
 
 def round_average(points: list[int]) -> int:

@@ -20,7 +20,7 @@ from typing import AsyncIterator, Callable, Optional
 
 import msgspec
 
-from db import Database
+from db import Database, StaleWrite
 from db.league_store import LeagueRow, LeagueStore
 from db.rating_store import Season
 from engine.errors import RuleError
@@ -32,13 +32,14 @@ from engine.league.arena import Battle
 from engine.league.builds import Build
 from engine.league.event import Claim, Event, Game
 from engine.league.profiles import PROFILES
-from engine.service.errors import IllegalCommand, NotAllowed, UnknownGame
+from engine.service.errors import IllegalCommand, NotAllowed, StaleVersion, UnknownGame
 from engine.service.rating_book import RatingBook, Shown
 
 log = logging.getLogger("ready_room.league")
 
 ORGANISER_ROLE = "league_organiser_role"
 REMIND_BEFORE = 24 * 3600.0
+SAVE_ATTEMPTS = 3  # loads and saves of one action when other processes keep storing the event
 
 
 @dataclass(frozen=True)
@@ -172,21 +173,30 @@ class LeagueService:
 
     async def _apply(self, event_id: int, action: Callable[[Event, int], list[str]],
                      actor: Optional[Actor] = None) -> LeagueUpdate:
-        """Run `action(event, now)` on a copy under the event's lock and store the result."""
+        """Run `action(event, now)` on a copy under the event's lock and store the result. If
+        another process stored the event meanwhile, the action is applied again to its
+        version (its checks with it); after SAVE_ATTEMPTS such conflicts it is refused."""
         async with self._locked(event_id):
-            row, event = await self.get(event_id)
-            if actor is not None:
-                await self._require_organiser(row.guild_id, actor)
-            now = self._clock()
-            try:
-                public = action(event, int(now))
-            except RuleError as error:
-                raise IllegalCommand(str(error)) from error
-            version = await self.store.save(event_id, row.version, status=event.status,
-                                            state=league.to_json(event).decode(),
-                                            next_due=self._next_due(event, now), at=now)
-            await self._rate(event_id, row.guild_id, version, event)
-            return LeagueUpdate(event_id, version, event, public, row.channel_id)
+            for _attempt in range(SAVE_ATTEMPTS):
+                row, event = await self.get(event_id)
+                if actor is not None:
+                    await self._require_organiser(row.guild_id, actor)
+                now = self._clock()
+                try:
+                    public = action(event, int(now))
+                except RuleError as error:
+                    raise IllegalCommand(str(error)) from error
+                try:
+                    version = await self.store.save(event_id, row.version, status=event.status,
+                                                    state=league.to_json(event).decode(),
+                                                    next_due=self._next_due(event, now), at=now)
+                except StaleWrite:
+                    log.info("event #%s changed in another process meanwhile; applying again", event_id)
+                    continue
+                await self._rate(event_id, row.guild_id, version, event)
+                return LeagueUpdate(event_id, version, event, public, row.channel_id)
+            raise StaleVersion("The event kept changing while this was being stored (another process is "
+                               "writing it); nothing was changed. Try again in a moment.")
 
     async def _rate(self, event_id: int, guild_id: int, version: int, event: Event) -> None:
         """Take the event's results into the ratings; a failure here leaves it to the next
@@ -304,12 +314,13 @@ class LeagueService:
         return await self._apply(event_id, act, actor)
 
     async def swap_players(self, event_id: int, actor: Actor, first: int, second: int,
-                           note: str = "") -> LeagueUpdate:
-        """Swap two players between tables of the round being paired or played."""
+                           note: str = "", confirm: bool = False) -> LeagueUpdate:
+        """Swap two players between tables of the round being paired or played; a rematch or a
+        second bye needs `confirm` (ruling L42)."""
         def act(event, now):
-            rnd = rounds.swap_players(event, str(actor.user_id), now, str(first), str(second), note)
+            rnd = rounds.swap_players(event, str(actor.user_id), now, str(first), str(second), note, confirm)
             status = "preview" if rnd.status == "preview" else "round"
-            return [f"Round {rnd.number} {status} changed by hand:", *pairing_lines(event, rnd)]
+            return [f"Round {rnd.number} {status} changed by hand:", *pairing_lines(event, rnd), *rnd.notes]
         return await self._apply(event_id, act, actor)
 
     async def accept_claim(self, event_id: int, actor: Actor, round_number: int, table: int, user_id: int,
@@ -405,6 +416,20 @@ class LeagueService:
             return [f"{event.players[str(user_id)].name} signed off {opponent}'s build ({game.verified[str(user_id)]})."]
         return await self._apply(event_id, act)
 
+    async def opponent_build(self, event_id: int, user_id: int) -> tuple[str, Build, str]:
+        """The opponent's name, locked build and hash, for the user to check before this round's
+        game; refused if the stored sheet no longer has its locked hash (nothing stored)."""
+        _row, event = await self.get(event_id)
+        live = event.live_rounds()
+        game = live[-1].game_of(str(user_id)) if live else None
+        if game is None:
+            raise IllegalCommand("You have no game in this round.")
+        opponent = event.players[game.opponent(str(user_id))]
+        try:
+            return opponent.name, league.locked_build(event, opponent.id), opponent.build_hash
+        except RuleError as error:
+            raise IllegalCommand(str(error)) from error
+
     async def report(self, event_id: int, user_id: int, claim: Claim) -> LeagueUpdate:
         """Report this round's result; matching reports confirm it, different ones go to organisers."""
         def act(event, now):
@@ -427,8 +452,10 @@ class LeagueService:
         _row, event = await self.get(event_id)
         live = event.live_rounds()
         game = live[-1].game_of(str(user_id)) if live else None
-        if game is None:  # `report` refuses it and says why
-            return await self.report(event_id, user_id, Claim(outcome="not_played"))
+        named = None if winner is None else str(winner)
+        elsewhere = game is not None and named is not None and live[-1].game_of(named) not in (None, game)
+        if game is None or elsewhere:  # not the reporter's game: `report` refuses it and says why
+            return await self.report(event_id, user_id, Claim(outcome="played", winner=named))
         return await self.report(event_id, user_id, claim_from(
             event, game, winner, winner_points, loser_points, not_played, winner_bonus=winner_bonus,
             loser_bonus=loser_bonus))
@@ -707,7 +734,10 @@ def arena_lines(event: Event, battle: Battle, events: list[dict]) -> list[str]:
     lines = []
     for e in events:
         kind = e["type"]
-        if kind == "mission_token":
+        if kind == "ended":
+            other = name(battle.opponent(e["player"]))
+            lines.append(f"{name(e['player'])} has ended round {e['round']}; its End Phase comes when {other} ends it too.")
+        elif kind == "mission_token":
             lines.append(f"End of round {e['round']}: a mission token is removed ({e['left']} left).")
         elif kind == "away_team":
             lines.append(f"{e['captain']} ({name(e['player'])}) beams down with the away team.")
@@ -741,5 +771,5 @@ def arena_lines(event: Event, battle: Battle, events: list[dict]) -> list[str]:
             lines.append(f"Next: {name(d.player)} chooses who beams down: {', '.join(d.options)}.")
     elif battle.phase == "space":
         lines.append(f"Round {battle.round}, {battle.mission_tokens} mission token(s) left; "
-                     "gather raw materials, or end the round.")
+                     "gather raw materials, or end the round (both players end it).")
     return lines
