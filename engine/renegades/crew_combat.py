@@ -9,7 +9,8 @@ from engine.renegades.crew_abilities import attack_bonuses, count_attack, may_at
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember, Figure, Strike
-from engine.renegades.pieces import Piece, card_of, is_giant, opposed, piece, standing, weapons
+from engine.renegades.ground import between
+from engine.renegades.pieces import Piece, card_of, friendly, is_giant, opposed, piece, standing, weapons
 
 
 # --- combat --------------------------------------------------------------------------------------
@@ -31,7 +32,8 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
         if gap <= 1:
             return False, (0, 0)
         if attacker.range > 1 and gap <= attacker.range and weather.sees(g, attacker.cell, target.cell,
-                                                                         is_giant(g, attacker)):
+                                                                         is_giant(g, attacker)) \
+                and clear_shot(g, attacker, attacker.cell, target.cell):
             return True, (0, 0)
         return None
     if gap <= 1:
@@ -39,10 +41,19 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
                     if w.bonus), default=(0, (0, 0)))
         return False, best[1]
     guns = [w for w in weapons(g, attacker, "ranged") if w.range >= gap]
-    if not guns or not weather.sees(g, attacker.cell, target.cell):
+    if not guns or not weather.sees(g, attacker.cell, target.cell) or not clear_shot(g, attacker, attacker.cell,
+                                                                                      target.cell):
         return None
     best = max(guns, key=lambda w: (w.bonus.add * w.bonus.dice if w.bonus else 0, w.code))
     return True, ((best.bonus.add, best.bonus.dice) if best.bonus else (0, 0))
+
+
+def clear_shot(g: Game, shooter: Piece, a: str, b: str) -> bool:
+    """N36 (amended): no piece stands on the line of fire from `a` to `b` unless the
+    shooter may fire through it (a friend, `pieces.friendly`); unconscious crew lie flat."""
+    line = set(between(a, b))
+    return not line or not any(p.cell in line and p is not shooter and not friendly(shooter, p)
+                               for p in standing(g))
 
 
 def target_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
@@ -65,7 +76,8 @@ def attack_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
         return refusal
     if reach_of(g, crew, target) is None:
         return (f"{target.name} ({target.cell}) is out of reach: melee needs base contact, a ranged attack "
-                "a ranged weapon with the range and a line of sight clear of walls.")
+                "a ranged weapon with the range and a line of fire clear of walls and of pieces "
+                "other than friends.")
     return None
 
 

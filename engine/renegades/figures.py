@@ -282,7 +282,8 @@ def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:
 
     def score(cell: str):
         gap = distance(cell, goal)
-        in_reach = gap <= 1 or (gap <= reach and weather.sees(g, cell, goal, is_giant(g, f)))
+        in_reach = gap <= 1 or (gap <= reach and weather.sees(g, cell, goal, is_giant(g, f))
+                                and crew_combat.clear_shot(g, f, cell, goal))
         return (not in_reach, gap, paths[cell][0], cell)
     best = min(options, key=score)
     if best == f.cell:

@@ -1,0 +1,35 @@
+"""Rules issue 29 found missing (items 31, 32, 34) that a scenario cannot state directly."""
+from __future__ import annotations
+
+from engine.renegades import crew_combat, rules
+from engine.renegades.scenario import build
+
+
+def _position(figures: dict, crew: dict) -> rules.Game:
+    spec = {"ruleset": "renegades", "mission": "the-reactor-core", "start": {"round": 1, "phase": "surface"},
+            "figures": figures, "crew": crew}
+    return rules.Game(build(spec))
+
+
+def test_a_villain_fires_through_a_villain_but_not_through_a_creature_or_crew():  # N36 amended
+    g = _position({"SYPHON-W1": {"villain": "SYPHON-W", "cell": "A9"}, "DREGG-T1": {"villain": "DREGG-T", "cell": "B9"}},
+                  {"ORSO": {"cell": "D9"}})
+    shooter, target = g.state.figures["SYPHON-W1"], g.state.crew["ORSO"]
+    assert crew_combat.reach_of(g, shooter, target) == (True, (0, 0))
+    g.state.figures["DREGG-T1"].cell = "L12"
+    g.state.crew["ANSEL"].cell = "B9"  # a crewmember, friend of nobody among the villains
+    assert crew_combat.reach_of(g, shooter, target) is None
+    g.state.crew["ANSEL"].cell = None
+    g.state.figures["STALKER"] = g.state.figures.pop("DREGG-T1")
+    g.state.figures["STALKER"].rank, g.state.figures["STALKER"].cell = "creature", "B9"
+    assert crew_combat.reach_of(g, shooter, target) is None
+
+
+def test_a_creature_does_not_fire_through_another_creature():
+    g = _position({"A": {"villain": "STALKER", "cell": "A9"}, "B": {"villain": "STALKER", "cell": "B9"}},
+                  {"ORSO": {"cell": "D9"}})
+    shooter = g.state.figures["A"]
+    shooter.range = 4
+    assert crew_combat.reach_of(g, shooter, g.state.crew["ORSO"]) is None
+    g.state.figures["B"].cell = "L12"
+    assert crew_combat.reach_of(g, shooter, g.state.crew["ORSO"]) == (True, (0, 0))
