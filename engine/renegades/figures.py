@@ -266,10 +266,28 @@ def _fight_aboard(g: Game, f: Figure) -> None:
 
 
 def _attack_nearest(g: Game, f: Figure) -> None:
-    """Attack the nearest visible crewmember or rival figure within reach (N162)."""
-    chosen = nearest(g, f, [c for c in visible_crew(g) + rivals(g, f) if crew_combat.reach_of(g, f, c) is not None])
+    """Attack the nearest visible crewmember or rival figure within reach (N162); a
+    commander picks among the crew in its path as N213 says."""
+    crew = [c for c in visible_crew(g) if crew_combat.reach_of(g, f, c) is not None]
+    if f.rank == "commander":
+        crew = _in_the_path(f, crew)
+    chosen = nearest(g, f, crew + [o for o in rivals(g, f) if crew_combat.reach_of(g, f, o) is not None])
     if chosen is not None:
+        if f.rank == "commander" and isinstance(chosen, CrewMember):
+            f.struck = chosen.id
         crew_combat.strike(g, f, chosen)
+
+
+def _in_the_path(f: Figure, crew: list[CrewMember]) -> list[CrewMember]:
+    """N213: a commander attacking on its way does not strike its last victim in its path
+    again while another crewmember is within reach (one of the other faction first); then
+    it strikes whoever hurt it most this round."""
+    last = next((c for c in crew if c.id == f.struck), None)
+    if last is not None and len(crew) > 1:
+        others = [c for c in crew if c is not last]
+        crew = [c for c in others if c.faction != last.faction] or others
+    top = max((f.hurt_by.get(c.id, 0) for c in crew), default=0)
+    return [c for c in crew if f.hurt_by.get(c.id, 0) == top] if top else crew
 
 
 def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:

@@ -113,6 +113,7 @@ class Figure(_Data):
     engaged: Optional[str] = None  # the crewmember it fights until one falls (warriors, drones)
     boarded: Optional[str] = None  # the docked ship on whose card it fights (N163); `cell` stays its dock
     pursuing: Optional[str] = None  # a roused guard's intruder, followed out of the room (N164)
+    struck: Optional[str] = None  # a commander's last victim in its path (it turns to another next time, N213)
 
 
 class Objective(_Data):
