@@ -1,7 +1,12 @@
 """Rules issue 29 found missing (items 31, 32, 34) that a scenario cannot state directly."""
 from __future__ import annotations
 
-from engine.renegades import crew_combat, rules
+import shutil
+
+import pytest
+
+from engine.errors import PackError
+from engine.renegades import content, crew_combat, rules
 from engine.renegades.scenario import build
 
 
@@ -33,3 +38,25 @@ def test_a_creature_does_not_fire_through_another_creature():
     assert crew_combat.reach_of(g, shooter, g.state.crew["ORSO"]) is None
     g.state.figures["B"].cell = "L12"
     assert crew_combat.reach_of(g, shooter, g.state.crew["ORSO"]) == (True, (0, 0))
+
+
+def test_each_of_four_commanders_gets_an_orbital_and_a_surface_tactical_card():  # N215
+    state = rules.new_game({"players": [{"seat": f"p{n}"} for n in range(1, 5)]}, 11)
+    pack = content.load_pack("content/renegades")
+    for player in state.players:
+        assert sorted(pack.tactical[c].type for c in player.tactical) == ["orbital", "surface"], player.seat
+    dealt = [c for p in state.players for c in p.tactical]
+    assert len(set(dealt)) == 8
+
+
+@pytest.mark.parametrize("kind, code", [("orbital", "press-the-attack"), ("surface", "take-cover")])
+def test_a_pack_with_too_few_tactical_cards_for_four_commanders_is_refused(tmp_path, kind, code):
+    folder = tmp_path / "short"
+    shutil.copytree("content/renegades", folder)
+    cards = folder / "cards.yaml"
+    lines = cards.read_text().splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if f"code: {code}," in line)
+    cards.write_text("".join(lines[:start] + lines[start + 2:]))
+    with pytest.raises(PackError) as refused:
+        content.load_pack(str(folder))
+    assert f"tactical: 3 {kind} cards; each of 4 commanders takes one (N215)" in refused.value.problems

@@ -111,7 +111,7 @@ def finish_strike(g: Game, plan: Strike, red: list[int]) -> None:
     ranged, dice = plan.info["ranged"], g.state.dice
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
-    defense = [tuple(target.defense)] if target.defense else []
+    defense = defense_of(g, target)
     rerolled: list[int] = []
     if ranged and black and (target.cell in g.ground.obstructed or target.cell in g.state.containers):
         _, used = orbit.best_defense(hits, black, defense)
@@ -125,6 +125,13 @@ def finish_strike(g: Game, plan: Strike, red: list[int]) -> None:
     g.emit("crew_attack", attacker=attacker.id, target=target.id, ranged=ranged, dice=plan.dice, attack=red,
            hits=len(hits), defense=black, rerolled=rerolled, blocked=blocked, wounds=wounds)
     hurt(g, target, wounds, attacker.id)
+
+
+def defense_of(g: Game, target: Piece) -> list[tuple[int, int]]:
+    """The (add, dice) bonuses of the piece's defense: its card's, and +1 to a die for a
+    crewmember a Take Cover tactic covers this round (N215)."""
+    cover = [(1, 1)] if isinstance(target, CrewMember) and target.rounds.get("cover") == g.state.round else []
+    return ([tuple(target.defense)] if target.defense else []) + cover
 
 
 def hurt(g: Game, target: Piece, wounds: int, by: Optional[str]) -> None:
@@ -212,6 +219,6 @@ def hazard(g: Game, victim: Piece, dice: int, kind: str, by: Optional[str] = Non
     red = g.state.dice.roll(min(orbit.MAX_DICE, dice))
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = g.state.dice.roll(len(hits))
-    blocked, _ = orbit.best_defense(hits, black, [tuple(victim.defense)] if victim.defense else [])
+    blocked, _ = orbit.best_defense(hits, black, defense_of(g, victim))
     g.emit(kind, target=victim.id, attack=red, defense=black, wounds=len(hits) - blocked)
     hurt(g, victim, len(hits) - blocked, by)

@@ -182,7 +182,9 @@ def _world_event(g: Game, code: str) -> None:
     effect = card.effect
     in_orbit = [ship for ship in sorted(s.ships.values(), key=lambda x: x.id) if ship.cell is not None]
     if effect.kind == "enemies":
-        figures.arrive(g, effect.villain, effect.commander, effect.most)
+        location = figures.arrive(g, effect.villain, effect.commander, effect.most)
+        if effect.also is not None:  # N214: the second species rolled for on its own, at another location
+            figures.arrive(g, effect.also, None, effect.also_most, not_at=location)
         return
     if effect.kind == "fire":
         fire.ignite(g)
