@@ -458,12 +458,13 @@ class Upgrade(_Schema):
 
 
 class ShoreLeave(_Schema):
-    """Shore leave prices the rulebook leaves open (rulings N84, N87)."""
+    """Shore leave prices the rulebook leaves open (rulings N84, N87, N176, N216)."""
 
     recruit: Annotated[int, msgspec.Meta(ge=0)]
     ransom: Annotated[int, msgspec.Meta(ge=0)]
     starting_digits: Annotated[int, msgspec.Meta(ge=0)] = 0
     energy: Annotated[int, msgspec.Meta(ge=0)] = 10  # digits an energy token (N176)
+    failure: Annotated[int, msgspec.Meta(ge=0)] = 0  # digits a player of the side that lost a mission pays (N216)
 
 
 class PackInfo(_Schema):
