@@ -60,3 +60,19 @@ def test_a_pack_with_too_few_tactical_cards_for_four_commanders_is_refused(tmp_p
     with pytest.raises(PackError) as refused:
         content.load_pack(str(folder))
     assert f"tactical: 3 {kind} cards; each of 4 commanders takes one (N215)" in refused.value.problems
+
+
+@pytest.mark.parametrize("old, new", [
+    ("blocking: [C3], obstructed: [B2, D2, B4, D4], salvage: [C2]}",
+     "blocking: [C3], obstructed: [B2, D2, B4, D4], special: [C4], salvage: [C2]}"),
+    ("  obstructed: [G7, H7, I7,", "  special: [A2]\n  obstructed: [G7, H7, I7,"),
+])
+def test_special_white_rimmed_terrain_has_no_rules_so_a_board_cannot_name_it(tmp_path, old, new):  # N217
+    folder = tmp_path / "special"
+    shutil.copytree("content/renegades", folder)
+    boards = folder / "boards.yaml"
+    assert old in boards.read_text()
+    boards.write_text(boards.read_text().replace(old, new, 1))
+    with pytest.raises(PackError) as refused:
+        content.load_pack(str(folder))
+    assert any("special" in problem for problem in refused.value.problems), refused.value.problems
