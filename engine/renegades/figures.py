@@ -63,6 +63,13 @@ def arrive(g: Game, villain: str, commander: Optional[str], most: int, not_at: O
     return location
 
 
+def mate_may_join(g: Game, villain: str) -> bool:
+    """Whether `villain` is a creature already hunting with room in its pool for a mate (N218)."""
+    card = g.pack.villains[villain]
+    present = sum(1 for f in g.state.figures.values() if f.code == villain)
+    return card.rank == "creature" and 0 < present < card.pool
+
+
 def _arrival_squares(g: Game, location: str, giant: bool) -> list[str]:
     """Free squares of the location's tile; a giant's under an open sky, the nearest to the
     tile when all of it is under a low ceiling (N108)."""

@@ -60,7 +60,7 @@ def _advance(g: Game) -> None:
             _advance_orbit(g)
         elif s.phase == "surface":
             parties.advance(g)
-        elif s.phase == "world":
+        elif s.phase in ("world", "event"):
             _end_round(g)
         bounties.settle(g)
         missions.check(g)
@@ -127,22 +127,24 @@ def begin_surface(state: GameState) -> None:
 
 
 def _end_round(g: Game) -> None:
-    """Home repairs, then the world event phase; the round after the last card is the final one."""
+    """Home repairs, then the world event phase; the round after the last card is the final
+    one. Phase `event`: the reader's choice about a world card was answered (N218)."""
     s = g.state
-    medbay.heal_round(g)
-    for ship in s.ships.values():
-        home = g.board.home_of(ship.faction) if ship.kind == "ship" else None
-        if home and ship.docked == home.code and ship.damage > ship.shields:
-            repaired = min(2, ship.damage - ship.shields)
-            ship.damage -= repaired
-            g.emit("repaired", ship=ship.id, amount=repaired, at=home.code)
-    s.weather = None  # a surface condition lasts one round (N160)
-    _start_world_clock(g)
-    if s.world_clock is not None and s.world_deck:
-        _world_event(g, s.world_deck.pop(0))
-        if not s.world_deck:
-            s.last_round = s.round + 1
-            g.emit("last_world_card", final_round=s.last_round)
+    if s.phase == "world":
+        medbay.heal_round(g)
+        for ship in s.ships.values():
+            home = g.board.home_of(ship.faction) if ship.kind == "ship" else None
+            if home and ship.docked == home.code and ship.damage > ship.shields:
+                repaired = min(2, ship.damage - ship.shields)
+                ship.damage -= repaired
+                g.emit("repaired", ship=ship.id, amount=repaired, at=home.code)
+        s.weather = None  # a surface condition lasts one round (N160)
+        _start_world_clock(g)
+        if s.world_clock is not None and s.world_deck:
+            _draw_world_card(g)
+        if s.pending:
+            return
+    s.phase = "world"
     missions.check(g)  # a world card may have crippled the ship carrying the parameter (N46)
     if s.phase != "world":  # the mission ended
         return
@@ -171,6 +173,15 @@ def _start_world_clock(g: Game) -> None:
         g.emit("world_clock", round=s.round, landed=landed)
 
 
+def _draw_world_card(g: Game) -> None:
+    """The top world card, resolved at once unless its reader has a choice to make (N218);
+    the last one drawn fixes the final round (N20)."""
+    s = g.state
+    _world_event(g, s.world_deck.pop(0))
+    if not s.world_deck and not s.pending:
+        _last_card(g)
+
+
 def _world_event(g: Game, code: str) -> None:
     s = g.state
     card = g.pack.world_events[code]
@@ -181,6 +192,10 @@ def _world_event(g: Game, code: str) -> None:
     g.emit("world_event", card=code, reader=reader)
     effect = card.effect
     in_orbit = [ship for ship in sorted(s.ships.values(), key=lambda x: x.id) if ship.cell is not None]
+    if effect.kind == "enemies" and s.world_deck and figures.mate_may_join(g, effect.villain):
+        s.phase = "event"  # N218: a mate joins the creature already hunting, or another card is drawn
+        s.pending.append(Decision("creature", reader, {"card": code, "creature": effect.villain}))
+        return
     if effect.kind == "enemies":
         location = figures.arrive(g, effect.villain, effect.commander, effect.most)
         if effect.also is not None:  # N214: the second species rolled for on its own, at another location
@@ -487,6 +502,29 @@ def _disembark(g, crew, seat, rest):
         landing.step_out(g, crew, g.state.ships[crew.ship])
 
 
+def _on_creature(g, seat, args):
+    """The reader's answer to a creature card whose creature already hunts (N218): `join`,
+    a mate comes; `draw`, the card is set aside and the next world card drawn instead."""
+    asked = next((d for d in g.answering if d.kind == "creature"), None)
+    if asked is None:
+        raise RuleError("Nothing asks about a creature now.")
+    if args[0] not in ("join", "draw"):
+        raise RuleError("Answer `creature join` (its mate joins the hunt) or `creature draw` (another world card).")
+    g.emit("creature_choice", card=asked.info["card"], creature=asked.info["creature"], choice=args[0])
+    if args[0] == "join":
+        effect = g.pack.world_events[asked.info["card"]].effect
+        figures.arrive(g, effect.villain, effect.commander, effect.most)
+        if not g.state.world_deck:
+            _last_card(g)
+    else:
+        _draw_world_card(g)
+
+
+def _last_card(g: Game) -> None:
+    g.state.last_round = g.state.round + 1
+    g.emit("last_world_card", final_round=g.state.last_round)
+
+
 def _on_pass(g, seat, args):
     s = g.state
     if s.phase == "surface":
@@ -552,6 +590,7 @@ COMMANDS: dict[str, Verb] = {
     "leap": Verb(_surface_action(lambda g, c, seat, r: leaping.leap(g, c, r[0])), "leap CREW SQUARE", 2, 2, "U"),
     "raise": Verb(_on_raise, "raise ATTACKER FROM>TO [FROM>TO ...]  (the attack bonuses: 3>4 raises a 3 to 4)",
                   2, 9, "U"),
+    "creature": Verb(_on_creature, "creature join | creature draw", 1, 1, "L"),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
 
@@ -594,6 +633,9 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
     if (verb == "raise") != (state.strike is not None):
         raise RuleError(f"{state.strike.attacker}'s attack waits for its bonuses: raise {state.strike.attacker} "
                         "FROM>TO ..." if state.strike else "No attack is waiting for its bonuses.")
+    if (verb == "creature") != any(d.kind == "creature" for d in state.pending if d.player == seat):
+        raise RuleError("A creature already hunts: answer `creature join` or `creature draw`." if verb != "creature"
+                        else "Nothing asks about a creature now.")
     new = clone(state)
     g = Game(new)
     g.answering = [d for d in new.pending if d.player == seat]
@@ -619,7 +661,7 @@ RULE_OF: dict[str, str | tuple[str, str]] = {
     "board": "boarding", "give": "gear", "drop": "gear", "pickup": "gear", "tactic": "tactical-card",
     "rally": "special-action", "mend": "special-action", "charge": "special-action",
     "douse": "world-event", "leap": "terrain", "free": "prisoner", "throw": "crew-combat",
-    "use": "gear",
+    "use": "gear", "creature": "world-event",
 }
 
 
@@ -645,6 +687,8 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
         return placing.legal(state.strike)
     if decision.kind == "party":
         return parties.legal(g, state.ships[decision.info["ship"]])
+    if decision.kind == "creature":
+        return ["creature join", "creature draw"]
     return _legal_orbit(g, state.ships[state.current.ship])
 
 
