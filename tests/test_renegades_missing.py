@@ -1,11 +1,12 @@
 """Rules issue 29 found missing (items 31, 32, 34) that a scenario cannot state directly."""
 from __future__ import annotations
 
+import random
 import shutil
 
 import pytest
 
-from engine.errors import PackError
+from engine.errors import PackError, RuleError
 from engine.renegades import content, crew_combat, rules
 from engine.renegades.scenario import build
 
@@ -76,3 +77,70 @@ def test_special_white_rimmed_terrain_has_no_rules_so_a_board_cannot_name_it(tmp
     with pytest.raises(PackError) as refused:
         content.load_pack(str(folder))
     assert any("special" in problem for problem in refused.value.problems), refused.value.problems
+
+
+FOUR = [{"seat": f"p{n}"} for n in range(1, 5)]
+
+
+def _draft_to_the_end(state, rng):
+    while state.phase == "draft":
+        seat = rules.awaited(state)[0]
+        state, events = rules.apply(state, seat, rng.choice(rules.legal_commands(state, seat)))
+    return state, events
+
+
+def test_players_sharing_a_faction_draft_their_crews_in_die_order_one_pick_each():  # N219
+    state = rules.new_game({"players": FOUR, "draft": True}, 5)
+    draft = state.draft
+    assert state.phase == "draft" and not state.ships and not state.crew
+    assert draft.rolls["MAGPIE"][-1] > draft.rolls["KESTREL"][-1]  # p3's die beat p1's: p3 picks first
+    assert draft.order[:4] == ["MAGPIE", "KESTREL", "MAGPIE", "KESTREL"] and len(draft.order) == 20
+    assert draft.order[10:12] == ["BEACON", "WARDEN"]  # the Renegades draft first, then the Coalition
+    assert rules.awaited(state) == ["p3"] and rules.view_for(state, "p1")["draft"]["order"] == draft.order
+    with pytest.raises(RuleError, match="answer `draft CREW`"):
+        rules.apply(state, "p3", "pass")
+    with pytest.raises(RuleError, match="cannot take 'HALVERN'"):
+        rules.apply(state, "p3", "draft HALVERN")
+    state, events = rules.apply(state, "p3", "draft VESK")
+    assert events[0] == {"type": "drafted", "seat": "p3", "ship": "MAGPIE", "crew": "VESK"}
+    assert rules.awaited(state) == ["p1"] and "draft VESK" not in rules.legal_commands(state, "p1")
+
+
+def test_a_pick_that_would_leave_another_ship_without_a_commander_is_refused():  # N219
+    state = rules.new_game({"players": FOUR, "draft": True}, 5)
+    state, _ = rules.apply(state, "p3", "draft VESK")
+    state, _ = rules.apply(state, "p1", "draft TALLO")
+    assert "draft KAIRO" not in rules.legal_commands(state, "p3")  # the Kestrel's only commander left
+    before = rules.view_for(state, None)
+    with pytest.raises(RuleError, match="cannot take 'KAIRO'"):
+        rules.apply(state, "p3", "draft KAIRO")
+    assert rules.view_for(state, None) == before
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_every_draft_ends_with_each_ship_manning_its_five_stations(seed):  # N219
+    rng = random.Random(seed)
+    state, events = _draft_to_the_end(rules.new_game({"players": FOUR, "draft": True}, seed), rng)
+    assert state.phase == "orbital" and state.draft is None
+    assert all(sorted(ship.stations) == sorted(content.STATIONS) for ship in state.ships.values())
+    assert all(len(p.tactical) == 2 for p in state.players) and state.mission
+    assert any(e["type"] == "ship_turn" for e in events)  # the first round began with the last pick
+
+
+def test_in_the_single_team_game_the_player_drafts_the_coalition_crew_too():  # N220
+    state = rules.new_game({"mode": "coop", "players": [{"seat": "p1"}], "draft": True}, 3)
+    assert state.draft.order == ["KESTREL"] * 5 + ["WARDEN"] * 5 and state.draft.pickers["WARDEN"] == "p1"
+    for code in ("VESK", "TALLO", "RHEE", "MOTT", "GRUND", "SOLANE", "KOVIN", "ILDA", "NOOR", "FENWICK"):
+        state, _ = rules.apply(state, "p1", f"draft {code}")
+    warden = state.ships["WARDEN"]
+    assert warden.seat is None and set(warden.stations.values()) == {"SOLANE", "KOVIN", "ILDA", "NOOR", "FENWICK"}
+
+
+def test_the_player_names_the_coalition_crew_in_the_config():  # N220
+    crew = ["SOLANE", "KOVIN", "ILDA", "NOOR", "FENWICK"]
+    state = rules.new_game({"mode": "coop", "players": [{"seat": "p1", "npc_crew": crew}]}, 3)
+    assert set(state.ships["WARDEN"].stations.values()) == set(crew) and state.ships["WARDEN"].seat is None
+    with pytest.raises(RuleError, match="one for each station"):
+        rules.new_game({"mode": "coop", "players": [{"seat": "p1", "npc_crew": crew[:4]}]}, 3)
+    with pytest.raises(RuleError, match="Only the single-team game"):
+        rules.new_game({"players": [{"seat": "p1", "npc_crew": crew}, {"seat": "p2"}]}, 3)

@@ -17,9 +17,9 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, gear_actions,
-                              grenades, home_run, landing, leaping, medbay, missions, orbit, parties, pieces, placing,
-                              salvage, special_actions, weather)
+from engine.renegades import (abilities, boarding, bounties, crew_combat, draft, dropped, figures, fire,
+                              gear_actions, grenades, home_run, landing, leaping, medbay, missions, orbit, parties,
+                              pieces, placing, salvage, setup, special_actions, weather)
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
@@ -505,9 +505,7 @@ def _disembark(g, crew, seat, rest):
 def _on_creature(g, seat, args):
     """The reader's answer to a creature card whose creature already hunts (N218): `join`,
     a mate comes; `draw`, the card is set aside and the next world card drawn instead."""
-    asked = next((d for d in g.answering if d.kind == "creature"), None)
-    if asked is None:
-        raise RuleError("Nothing asks about a creature now.")
+    asked = next(d for d in g.answering if d.kind == "creature")
     if args[0] not in ("join", "draw"):
         raise RuleError("Answer `creature join` (its mate joins the hunt) or `creature draw` (another world card).")
     g.emit("creature_choice", card=asked.info["card"], creature=asked.info["creature"], choice=args[0])
@@ -518,6 +516,16 @@ def _on_creature(g, seat, args):
             _last_card(g)
     else:
         _draw_world_card(g)
+
+
+def _on_draft(g, seat, args):
+    """A pick of the crew draft (N219); the last one launches the drafted ships and the
+    set-up goes on to the first round."""
+    config = g.state.draft.config
+    g.emit("drafted", seat=seat, ship=g.state.draft.order[g.state.draft.made], crew=args[0])
+    if draft.pick(g.state, g.pack, seat, args[0]):
+        setup.launch_drafted(g.state, g.pack)
+        setup.finish(g.state, g.pack, config)
 
 
 def _last_card(g: Game) -> None:
@@ -537,6 +545,11 @@ def _on_pass(g, seat, args):
         return
     g.emit("passed", ship=s.current.ship, left=max(0, s.current.actions_left))
     s.current.actions_left, s.current.done = 0, True
+
+
+# Decisions only their own verb answers, and what a refusal of any other verb says.
+ANSWERED_BY = {"creature": "A creature already hunts: answer `creature join` or `creature draw`.",
+               "draft": "The crews are being drafted: answer `draft CREW`."}
 
 
 class Verb(NamedTuple):
@@ -591,6 +604,7 @@ COMMANDS: dict[str, Verb] = {
     "raise": Verb(_on_raise, "raise ATTACKER FROM>TO [FROM>TO ...]  (the attack bonuses: 3>4 raises a 3 to 4)",
                   2, 9, "U"),
     "creature": Verb(_on_creature, "creature join | creature draw", 1, 1, "L"),
+    "draft": Verb(_on_draft, "draft CREW", 1, 1, "U"),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
 
@@ -633,9 +647,9 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
     if (verb == "raise") != (state.strike is not None):
         raise RuleError(f"{state.strike.attacker}'s attack waits for its bonuses: raise {state.strike.attacker} "
                         "FROM>TO ..." if state.strike else "No attack is waiting for its bonuses.")
-    if (verb == "creature") != any(d.kind == "creature" for d in state.pending if d.player == seat):
-        raise RuleError("A creature already hunts: answer `creature join` or `creature draw`." if verb != "creature"
-                        else "Nothing asks about a creature now.")
+    asked = {d.kind for d in state.pending if d.player == seat} & set(ANSWERED_BY)
+    if asked and verb not in asked or not asked and verb in ANSWERED_BY:
+        raise RuleError(ANSWERED_BY[next(iter(asked))] if asked else f"Nothing asks for `{verb}` now.")
     new = clone(state)
     g = Game(new)
     g.answering = [d for d in new.pending if d.player == seat]
@@ -661,7 +675,7 @@ RULE_OF: dict[str, str | tuple[str, str]] = {
     "board": "boarding", "give": "gear", "drop": "gear", "pickup": "gear", "tactic": "tactical-card",
     "rally": "special-action", "mend": "special-action", "charge": "special-action",
     "douse": "world-event", "leap": "terrain", "free": "prisoner", "throw": "crew-combat",
-    "use": "gear", "creature": "world-event",
+    "use": "gear", "creature": "world-event", "draft": "crewmember",
 }
 
 
@@ -689,6 +703,8 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
         return parties.legal(g, state.ships[decision.info["ship"]])
     if decision.kind == "creature":
         return ["creature join", "creature draw"]
+    if decision.kind == "draft":
+        return [f"draft {code}" for code in draft.choices(state, g.pack)]
     return _legal_orbit(g, state.ships[state.current.ship])
 
 
@@ -760,7 +776,7 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     view.pop("surface_deck", None)
     view.pop("bounties", None)
     view["bounties"] = bounties.visible(state, seat)
-    view["surface"] = _surface_view(state, seat)
+    view["surface"] = _surface_view(state, seat) if state.surface else None  # none yet while crews are drafted
     return view
 
 

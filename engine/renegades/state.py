@@ -143,6 +143,18 @@ class Strike(_Data):
     info: dict[str, Any] = {}  # the rest of the attack: obstructed, ranged, aimed
 
 
+class Draft(_Data):
+    """The crew draft at set-up (N219): who picks for which ship, in what order, and the
+    set-up that waits for its last pick."""
+
+    crews: dict[str, list[str]]  # ship -> the crewmembers drafted for it so far
+    pickers: dict[str, str]  # ship -> the seat choosing its crew
+    order: list[str]  # the ship choosing at each pick
+    config: dict[str, Any]  # the rest of the set-up (new_game's config)
+    rolls: dict[str, list[int]] = {}  # ship -> its picker's dice for the order
+    made: int = 0  # picks made
+
+
 class Player(_Data):
     seat: str
     name: str
@@ -183,7 +195,7 @@ class GameState(_Data):
     ships: dict[str, Ship]
     mission: str
     tier: int = 1
-    phase: str = "orbital"  # orbital | surface | world | over
+    phase: str = "orbital"  # draft | landing | orbital | surface | world | event | over
     round: int = 1
     version: int = 0
     order: list[str] = []  # ship ids in this round's orbital order
@@ -221,6 +233,7 @@ class GameState(_Data):
     fighters_made: int = 0
     strike: Optional[Strike] = None  # an attack paused for its bonuses (N122)
     result: Optional[dict[str, Any]] = None
+    draft: Optional[Draft] = None  # the crew draft under way at set-up (N219)
 
     def player(self, seat: str) -> Player:
         for p in self.players:
