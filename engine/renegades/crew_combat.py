@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import orbit, placing, weather
+from engine.renegades import hands, orbit, placing, weather
 from engine.renegades.crew_abilities import attack_bonuses, count_attack, may_attack_again
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember, Figure, Strike
 from engine.renegades.ground import between
-from engine.renegades.pieces import Piece, card_of, friendly, is_giant, opposed, piece, standing, weapons
+from engine.renegades.pieces import Piece, card_of, friendly, is_giant, opposed, piece, standing
 
 
 # --- combat --------------------------------------------------------------------------------------
@@ -22,7 +22,7 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
             return None
         if isinstance(attacker, Figure):
             return False, (0, 0)
-        kinds = [w for kind in ("melee", "ranged") for w in weapons(g, attacker, kind) if w.bonus]
+        kinds = [w for kind in ("melee", "ranged") for w in hands.in_hand(g, attacker, kind) if w.bonus]
         best = max(kinds, key=lambda w: (w.bonus.add * w.bonus.dice, w.code), default=None)
         return False, ((best.bonus.add, best.bonus.dice) if best else (0, 0))
     if target.cell is None or attacker.cell is None:
@@ -37,10 +37,10 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
             return True, (0, 0)
         return None
     if gap <= 1:
-        best = max(((w.bonus.add * w.bonus.dice, (w.bonus.add, w.bonus.dice)) for w in weapons(g, attacker, "melee")
+        best = max(((w.bonus.add * w.bonus.dice, (w.bonus.add, w.bonus.dice)) for w in hands.in_hand(g, attacker, "melee")
                     if w.bonus), default=(0, (0, 0)))
         return False, best[1]
-    guns = [w for w in weapons(g, attacker, "ranged") if w.range >= gap]
+    guns = [w for w in hands.in_hand(g, attacker, "ranged") if w.range >= gap]
     if not guns or not weather.sees(g, attacker.cell, target.cell) or not clear_shot(g, attacker, attacker.cell,
                                                                                       target.cell):
         return None

@@ -18,8 +18,8 @@ import msgspec
 from engine import command_text
 from engine.errors import RuleError
 from engine.renegades import (abilities, boarding, bounties, crew_combat, draft, dropped, figures, fire,
-                              gear_actions, grenades, home_run, landing, leaping, medbay, missions, orbit, parties,
-                              pieces, placing, salvage, setup, special_actions, weather)
+                              gear_actions, grenades, hands, home_run, landing, leaping, medbay, missions, orbit,
+                              parties, pieces, placing, salvage, setup, special_actions, weather)
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
@@ -304,6 +304,7 @@ def _crewmember(g: Game, code: str, action: bool = True, aboard: Optional[bool] 
 
 def _use(g: Game, crew) -> None:
     g.state.current.crew[crew.id] -= 1
+    crew.rounds["acted"] = g.state.round  # no more weapon swaps this turn (N221)
 
 
 def _on_move(g, seat, args):
@@ -583,6 +584,8 @@ COMMANDS: dict[str, Verb] = {
                   "board CREW [SHIP]", 1, 2, "U"),
     "free": Verb(_surface_action(lambda g, c, seat, r: boarding.free(g, c), aboard=True), "free CREW", 1, 1, "U"),
     "throw": Verb(_surface_action(lambda g, c, seat, r: grenades.throw(g, c, r[0])), "throw CREW SQUARE", 2, 2, "U"),
+    "wield": Verb(_surface_action(lambda g, c, seat, r: hands.wield(g, c, r), False),
+                  "wield CREW [WEAPON ...]  (the weapons in hand, before its first action)", 1, 3, "UL"),
     "give": Verb(_surface_action(lambda g, c, seat, r: landing.give(g, c, r[0], r[1]), False),
                  "give CREW OTHER ITEM", 3, 3, "UUL"),
     "tactic": Verb(_either("tactic", _orbital_tactic, _surface_tactic),
@@ -675,7 +678,7 @@ RULE_OF: dict[str, str | tuple[str, str]] = {
     "board": "boarding", "give": "gear", "drop": "gear", "pickup": "gear", "tactic": "tactical-card",
     "rally": "special-action", "mend": "special-action", "charge": "special-action",
     "douse": "world-event", "leap": "terrain", "free": "prisoner", "throw": "crew-combat",
-    "use": "gear", "creature": "world-event", "draft": "crewmember",
+    "use": "gear", "wield": "gear", "creature": "world-event", "draft": "crewmember",
 }
 
 

@@ -39,6 +39,7 @@ class CrewMember(_Data):
     carrying: Optional[str] = None  # an unconscious crewmember it carries
     carried_by: Optional[str] = None
     gear: list[str] = []  # weapons and search items it carries
+    wielding: Optional[list[str]] = None  # the weapons in its hands (None: never set, it holds what suits, N221)
     upgrades: list[str] = []  # campaign upgrade cards trained (already added to its skills)
     hidden: bool = False  # passed a stealth test and not found since
     rounds: dict[str, int] = {}  # the round it last did a once-a-round thing: attack, scan, stealth, pinned, medbay
