@@ -1,6 +1,6 @@
 """Weapons in hand (N221): a crewmember has two hands; a rifle takes both, a pistol or a
 melee weapon one. It attacks only with what it holds, takes a new weapon in hand when a
-hand is free, and swaps (`wield`) as a free action before its first action of the turn."""
+hand is free, and swaps (`wield`) once, as a free action before its first action of the turn."""
 from __future__ import annotations
 
 import itertools
@@ -58,6 +58,8 @@ def refusal(g: Game, crew: CrewMember, codes: list[str]) -> str:
     """Why the crewmember cannot take exactly `codes` in hand now ('' when it can)."""
     if crew.rounds.get("acted") == g.state.round:
         return f"{crew.name} has acted this turn; weapons are swapped before its first action."
+    if crew.rounds.get("wield") == g.state.round:
+        return f"{crew.name} has swapped weapons this turn already."
     if Counter(codes) - Counter(_holdable(g, crew)):
         return f"{crew.name} does not carry {', '.join(sorted(set(codes)))} to hold (grenades stay on the belt)."
     if sum(hands_for(g, w) for w in codes) > HANDS:
@@ -71,6 +73,7 @@ def wield(g: Game, crew: CrewMember, codes: list[str]) -> None:
     if why:
         raise RuleError(why)
     crew.wielding = list(codes)
+    crew.rounds["wield"] = g.state.round
     g.emit("wielded", crew=crew.id, weapons=list(codes))
 
 
@@ -78,7 +81,7 @@ def options(g: Game, crew: CrewMember) -> list[str]:
     """The swaps open to the crewmember: each set of weapons that fills its hands as far
     as what it carries allows, other than what it holds."""
     carried = sorted(_holdable(g, crew))
-    if crew.wielding is None or crew.rounds.get("acted") == g.state.round or not carried:
+    if crew.wielding is None or g.state.round in (crew.rounds.get("acted"), crew.rounds.get("wield")) or not carried:
         return []
     sets = {combo for n in (1, 2) for combo in itertools.combinations(carried, n)
             if sum(hands_for(g, w) for w in combo) <= HANDS}
