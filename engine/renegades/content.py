@@ -377,8 +377,10 @@ class WorldEffect(_Schema):
     villain: Optional[Code] = None  # enemies: the figures rolled for
     commander: Optional[Code] = None  # enemies: a commander placed whatever the roll
     most: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0
+    table: list[Annotated[int, msgspec.Meta(ge=0, le=6)]] = []  # enemies: how many for each face of the die (N214)
     also: Optional[Code] = None  # enemies of two species: the second rolled for on its own, elsewhere (N214)
     also_most: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0
+    also_table: list[Annotated[int, msgspec.Meta(ge=0, le=6)]] = []
     stealth: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0  # weather: the face stealth tests need next round (N160)
     sight: Annotated[int, msgspec.Meta(ge=0, le=12)] = 0  # weather: how far anybody sees next round (N160)
 
@@ -748,8 +750,12 @@ def _cross_check(pack: Pack) -> list[str]:
         for code in (event.effect.villain, event.effect.commander, event.effect.also):
             if code is not None and code not in pack.villains:
                 problems.append(f"world_events.{event.code}: no villain '{code}'")
-        if event.effect.also is not None and (event.effect.kind != "enemies" or not event.effect.also_most):
-            problems.append(f"world_events.{event.code}: a second species comes on an enemies card, with its `also_most`")
+        if event.effect.also is not None and (event.effect.kind != "enemies"
+                                              or not (event.effect.also_most or event.effect.also_table)):
+            problems.append(f"world_events.{event.code}: a second species comes on an enemies card, with its "
+                            "`also_most` or `also_table`")
+        if any(len(t) not in (0, 6) for t in (event.effect.table, event.effect.also_table)):
+            problems.append(f"world_events.{event.code}: a roll table gives a number for each of the six faces")
     for weapon in pack.weapons.values():
         if (weapon.type == "thrown") != (weapon.kind == "grenade") or (weapon.type == "thrown") != bool(weapon.attack):
             problems.append(f"weapons.{weapon.code}: a grenade is thrown, with attack dice, and only it")

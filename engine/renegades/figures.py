@@ -31,12 +31,14 @@ def place(g: Game, code: str, cell: str, guard: bool = False, escort_of: Optiona
     return figure
 
 
-def arrive(g: Game, villain: str, commander: Optional[str], most: int, not_at: Optional[str] = None) -> str:
+def arrive(g: Game, villain: str, commander: Optional[str], most: int, not_at: Optional[str] = None,
+           table: Optional[list[int]] = None) -> str:
     """An enemies card (N40): a commander comes whatever the roll (not if already on the
-    board) with its escort; then one die for the figures, no more than `most`, less those
-    of that kind already on the board, within the pool. A creature already hunting is
-    joined by one more while the pool allows. All at a random surface location, another
-    than `not_at` (a card's second species, N214); returns it."""
+    board) with its escort; then one die for the figures: as many as the card's roll `table`
+    gives for the face (N214), else the face, no more than `most`; less those of that kind
+    already on the board, within the pool. A creature already hunting is joined by one more
+    while the pool allows. All at a random surface location, another than `not_at` (a card's
+    second species, N214); returns it."""
     s = g.state
     card = g.pack.villains[villain]
     present = sum(1 for f in s.figures.values() if f.code == villain)
@@ -44,7 +46,7 @@ def arrive(g: Game, villain: str, commander: Optional[str], most: int, not_at: O
     if card.rank == "creature":
         count = 1 if present < card.pool else 0
     else:
-        count = max(0, min(face, most, card.pool) - present)
+        count = max(0, min(table[face - 1] if table else min(face, most), card.pool) - present)
     location = next((c for c in s.surface_deck if c != not_at), s.surface_deck[0])
     free = _arrival_squares(g, location, "giant" in card.keywords)
     placed = []

@@ -197,9 +197,9 @@ def _world_event(g: Game, code: str) -> None:
         s.pending.append(Decision("creature", reader, {"card": code, "creature": effect.villain}))
         return
     if effect.kind == "enemies":
-        location = figures.arrive(g, effect.villain, effect.commander, effect.most)
+        location = figures.arrive(g, effect.villain, effect.commander, effect.most, table=effect.table)
         if effect.also is not None:  # N214: the second species rolled for on its own, at another location
-            figures.arrive(g, effect.also, None, effect.also_most, not_at=location)
+            figures.arrive(g, effect.also, None, effect.also_most, not_at=location, table=effect.also_table)
         return
     if effect.kind == "fire":
         fire.ignite(g)
@@ -512,7 +512,7 @@ def _on_creature(g, seat, args):
     g.emit("creature_choice", card=asked.info["card"], creature=asked.info["creature"], choice=args[0])
     if args[0] == "join":
         effect = g.pack.world_events[asked.info["card"]].effect
-        figures.arrive(g, effect.villain, effect.commander, effect.most)
+        figures.arrive(g, effect.villain, effect.commander, effect.most, table=effect.table)
         if not g.state.world_deck:
             _last_card(g)
     else:
