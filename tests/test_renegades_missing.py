@@ -18,8 +18,8 @@ def _position(figures: dict, crew: dict) -> rules.Game:
 
 
 def test_a_villain_fires_through_a_villain_but_not_through_a_creature_or_crew():  # N36 amended
-    g = _position({"SYPHON-W1": {"villain": "SYPHON-W", "cell": "A9"}, "DREGG-T1": {"villain": "DREGG-T", "cell": "B9"}},
-                  {"ORSO": {"cell": "D9"}})
+    g = _position({"SYPHON-W1": {"villain": "SYPHON-W", "cell": "A9"},
+                   "DREGG-T1": {"villain": "DREGG-T", "cell": "B9"}}, {"ORSO": {"cell": "D9"}})
     shooter, target = g.state.figures["SYPHON-W1"], g.state.crew["ORSO"]
     assert crew_combat.reach_of(g, shooter, target) == (True, (0, 0))
     g.state.figures["DREGG-T1"].cell = "L12"

@@ -37,8 +37,8 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
             return True, (0, 0)
         return None
     if gap <= 1:
-        best = max(((w.bonus.add * w.bonus.dice, (w.bonus.add, w.bonus.dice)) for w in hands.in_hand(g, attacker, "melee")
-                    if w.bonus), default=(0, (0, 0)))
+        best = max(((w.bonus.add * w.bonus.dice, (w.bonus.add, w.bonus.dice))
+                    for w in hands.in_hand(g, attacker, "melee") if w.bonus), default=(0, (0, 0)))
         return False, best[1]
     guns = [w for w in hands.in_hand(g, attacker, "ranged") if w.range >= gap]
     if not guns or not weather.sees(g, attacker.cell, target.cell) or not clear_shot(g, attacker, attacker.cell,

@@ -75,7 +75,7 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         raise RuleError("Coalition against Renegades needs a player on each side.")
     if mode == "versus" and any(spec.get("npc_crew") for spec in seats):
         raise RuleError("Only the single-team game has NPC Coalition ships whose crew a player chooses.")
-    if mode == "coop":  # the single-team game: as many NPC Coalition ships as Renegade ships, crewed by the players' choice
+    if mode == "coop":  # the single-team game: an NPC Coalition ship for each Renegade ship, crewed as its player chose
         for spec in seats:
             ship = _ship_for(pack, "coalition", None, taken_ships)
             if drafting and not spec.get("npc_crew"):

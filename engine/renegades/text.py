@@ -322,7 +322,8 @@ _TOLD = {"crew_moved": _crew_moved, "crew_attack": _crew_attack, "stealth": _ste
          "prisoners_freed": _freed, "grenade": _grenade,
          "blast_attack": lambda event, names: _trap_attack(event, names, "the blast"),
          "turn_attempt": _turn_attempt, "dropped": _dropped, "fire_starts": _fire, "douse": _douse, "parameter_test": _parameter_test,
-         "world_clock": _clock, "bonus_choice": _bonus_choice, "creature_choice": _creature_choice, "ship_ability": _test, "crew_ability": _test,
+         "world_clock": _clock, "bonus_choice": _bonus_choice, "creature_choice": _creature_choice,
+         "ship_ability": _test, "crew_ability": _test,
          "scan_salvage": _scan, "parameter_delivered": _delivered, "home_run": _home_run,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 
