@@ -755,6 +755,8 @@ def display_names(state: GameState) -> dict[str, str]:
                                                          *g.pack.gear.items()] if code not in names})
     names.update({code: card.name for code, card in g.pack.tactical.items()})
     names.update({code: villain.name for code, villain in g.pack.villains.items() if code not in names})
+    names.update({code: card.name for code, card in [*g.pack.crew.items(), *g.pack.ships.items()]
+                  if code not in names})  # crew and ships not yet in play (the draft, N219)
     return names
 
 

@@ -28,6 +28,7 @@ def _name(code: Optional[str], names: Namer) -> str:
 
 
 _CLAUSES = {
+    "drafted": "{crew} is drafted to {ship}",
     "shields_down": "{ship}'s shields are down: its card turns to the back (harder ship abilities)",
     "critical": "{ship} is critically damaged",
     "fighter_destroyed": "{ship} is destroyed at {cell} (salvage left there)",
@@ -303,6 +304,12 @@ def _clock(event: dict, names: Namer) -> str:
     return f"the world deck starts ({why})"
 
 
+def _wielded(event: dict, names: Namer) -> str:
+    """N221: the weapons a crewmember swapped into its hands."""
+    held = " and ".join(_name(w, names) for w in event["weapons"]) or "nothing"
+    return f"{_name(event['crew'], names)} takes {held} in hand"
+
+
 def _creature_choice(event: dict, names: Namer) -> str:
     """N218: a mate joins the creature already hunting, or the reader draws another card."""
     creature = _name(event["creature"], names)
@@ -322,7 +329,7 @@ _TOLD = {"crew_moved": _crew_moved, "crew_attack": _crew_attack, "stealth": _ste
          "prisoners_freed": _freed, "grenade": _grenade,
          "blast_attack": lambda event, names: _trap_attack(event, names, "the blast"),
          "turn_attempt": _turn_attempt, "dropped": _dropped, "fire_starts": _fire, "douse": _douse, "parameter_test": _parameter_test,
-         "world_clock": _clock, "bonus_choice": _bonus_choice, "creature_choice": _creature_choice,
+         "world_clock": _clock, "bonus_choice": _bonus_choice, "creature_choice": _creature_choice, "wielded": _wielded,
          "ship_ability": _test, "crew_ability": _test,
          "scan_salvage": _scan, "parameter_delivered": _delivered, "home_run": _home_run,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
