@@ -217,7 +217,7 @@ async def test_the_computer_crew_flies_the_other_ship_at_once(monkeypatch, tmp_p
         opened = fake.slash(ANN, "game new", ruleset="renegades", computer="easy")
         await fake.dispatch(opened)
         assert "against the computer crew (easy)" in fake.original(opened)["content"]
-        rng = random.Random(5)
+        rng = random.Random(8)
         _, game_id, info, computer = await play_against_the_computer(fake, 25, lambda commands: pick(rng, commands))
         assert {s.seat: s.name for s in info.seats} == {"p1": "Ann", "p2": "Computer (easy)"}
         players = {p["seat"]: p["faction"] for p in (await fake.bot.service.view(game_id))["players"]}

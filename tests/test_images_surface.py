@@ -340,7 +340,7 @@ def test_a_grenade_blast_is_on_the_dice_board_and_its_throw_on_the_board(view): 
 def test_a_built_boards_raised_and_sunken_ground_and_steps_are_drawn():
     """N128: the levels a built board's location cards bring show like the fixed board's."""
     state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "mission": "the-reactor-core",
-                            "boards": "built"}, 1)
+                            "boards": "built"}, 65)  # seed 65 deals the Landing Apron and the Vent Fields
     view = rules.view_for(state, None)
     assert view["surface"]["elevated"] == ["A10", "A9", "B10", "B9"] and view["surface"]["sunken"] == ["C5", "C6", "C7"]
     image, frame = pixels(surface.render_surface(view)), frame_of(view)

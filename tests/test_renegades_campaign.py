@@ -135,7 +135,7 @@ def test_the_mission_game_is_made_from_the_campaign():
 def test_a_mission_end_pays_the_faction_and_teaches_the_crew():
     c, events = finished(new(), winner="renegade", reward={"renegade": 200}, digits={"coalition": 50})
     ann, bo = c.captain("p1"), c.captain("p2")
-    assert (ann.digits, ann.won, bo.digits, bo.won) == (200, 1, 50, 0)
+    assert (ann.digits, ann.won, bo.digits, bo.won) == (200, 1, 0, 0)  # Bo's 50 paid for the loss (N216)
     assert {h.xp for h in ann.crew.values()} == {2} and {h.xp for h in bo.crew.values()} == {1}  # N86
     assert events[0]["type"] == "mission_recorded" and c.phase == "shore_leave"
 
@@ -716,3 +716,15 @@ def test_a_game_made_before_items_flew_leaves_them_in_port():
     c, events = cp.apply(c, "p1", "finish", outcome)
     assert c.captain("p1").armory.count("blink-beacon") == 1 and c.captain("p1").energy == {"blink-beacon": [1]}
     assert not any(e["type"] in ("armory_changed", "energy_spent") for e in events)
+
+
+def test_the_side_that_lost_a_mission_pays_for_it():  # N216
+    c, events = finished(new(), winner="renegade", reward={"renegade": 200}, digits={"coalition": 80})
+    assert (c.captain("p1").digits, c.captain("p2").digits) == (200, 30)
+    assert {"type": "mission_failed", "seat": "p2", "paid": 50} in events
+    assert line(events[events.index({"type": "mission_failed", "seat": "p2", "paid": 50})],
+                names_of(PACK, cp.view_for(c, "p2"))) == "Bo pays 50 digits for the failed mission."
+    c, events = finished(new(), winner="coalition", digits={"renegade": 20})  # no more than it has
+    assert c.captain("p1").digits == 0 and {"type": "mission_failed", "seat": "p1", "paid": 20} in events
+    c, events = finished(new(), digits={"renegade": 20})  # unfinished: nobody lost
+    assert c.captain("p1").digits == 20 and not any(e["type"] == "mission_failed" for e in events)

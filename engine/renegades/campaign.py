@@ -248,10 +248,23 @@ def _on_finish(c: Campaign, pack: Pack, seat: str, args: list[str], outcome, emi
     c.current, c.mission_seed = None, None
     emit("mission_recorded", number=record.number, mission=record.mission, outcome=record.outcome,
          winner=record.winner, digits=record.digits)
+    _pay_for_failure(c, pack, record, emit)
     if len(c.played) >= c.planned:
         _conclude(c, pack, emit)
     else:
         open_shore_leave(c, pack, emit)
+
+
+def _pay_for_failure(c: Campaign, pack: Pack, record: Mission, emit) -> None:
+    """N216: when a side won the mission, each player of the other side pays the pack's
+    `shore_leave.failure`, as far as its digits go; a tie or an unfinished mission costs nothing."""
+    if record.winner is None or not pack.shore_leave.failure:
+        return
+    for cap in c.captains:
+        if cap.faction != record.winner:
+            paid = min(cap.digits, pack.shore_leave.failure)
+            cap.digits -= paid
+            emit("mission_failed", seat=cap.seat, paid=paid)
 
 
 def _restock(cap: Captain, pack: Pack, outcome: dict, emit) -> None:

@@ -54,6 +54,7 @@ _LINES = {
     "mission_launched": lambda e, n: f"Mission {e['number']} of {e['of']}: {_n(n, e['mission'])}.",
     "mission_deck_reshuffled": lambda e, n: f"The campaign's {e['count']} missions are shuffled again.",
     "mission_recorded": _recorded,
+    "mission_failed": lambda e, n: f"{_n(n, e['seat'])} pays {e['paid']} digits for the failed mission.",
     "shore_leave": _shore,
     "crew_lost": lambda e, n: f"{_n(n, e['crew'])} was taken by the Coalition and is lost to {_n(n, e['seat'])}.",
     "prisoner_taken": lambda e, n: f"{_n(n, e['crew'])} is locked in {_n(n, e['seat'])}'s brig.",

@@ -21,6 +21,7 @@ from engine.errors import PackError
 STATIONS = ("commander", "navigation", "weapons", "comms", "engineering")
 SKILLS = ("leadership", "search", "piloting", "tech", "stealth", "weapons", "medical")
 FACTIONS = ("renegade", "coalition")
+COMMANDERS = 4  # players at most, each with a commander and its two tactical cards (N215)
 SQUADRONS = ("syphon", "zurathi", "dregg")  # the order NPC squadrons act in
 ARMORY = ("arc-pistol", "arc-pistol", "arc-pistol", "arc-blade", "blink-beacon")  # every ship's armory at set-up (N28)
 
@@ -312,16 +313,17 @@ class Tactical(_Schema):
     """A commander's tactical card. `effect` names what a surface card does in play
     and orbital): extra-move (one more square to a crewmember's moves this round), aim (+1
     to one attack die this round, a crewmember beside the commander), fall-back (no elude
-    tests this round); orbital: burn (after a move, another move of up to half the ship's
-    speed), brace (+1 to one defense die of the ship for the rest of the round), lock (re-roll
-    the lowest attack die of the ship's next attack this round)."""
+    tests this round), cover (+1 to one defense die of a crewmember this round); orbital: burn
+    (after a move, another move of up to half the ship's speed), brace (+1 to one defense die
+    of the ship for the rest of the round), lock (re-roll the lowest attack die of the ship's
+    next attack this round), press (one more die on the ship's next attack this round)."""
 
     code: Key
     name: str
     type: Literal["orbital", "surface"]
     test: Test
     text: str
-    effect: Optional[Literal["extra-move", "aim", "fall-back", "burn", "brace", "lock"]] = None
+    effect: Optional[Literal["extra-move", "aim", "fall-back", "cover", "burn", "brace", "lock", "press"]] = None
 
 
 class Parameter(_Schema):
@@ -375,6 +377,10 @@ class WorldEffect(_Schema):
     villain: Optional[Code] = None  # enemies: the figures rolled for
     commander: Optional[Code] = None  # enemies: a commander placed whatever the roll
     most: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0
+    table: list[Annotated[int, msgspec.Meta(ge=0, le=6)]] = []  # enemies: how many for each face of the die (N214)
+    also: Optional[Code] = None  # enemies of two species: the second rolled for on its own, elsewhere (N214)
+    also_most: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0
+    also_table: list[Annotated[int, msgspec.Meta(ge=0, le=6)]] = []
     stealth: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0  # weather: the face stealth tests need next round (N160)
     sight: Annotated[int, msgspec.Meta(ge=0, le=12)] = 0  # weather: how far anybody sees next round (N160)
 
@@ -454,12 +460,13 @@ class Upgrade(_Schema):
 
 
 class ShoreLeave(_Schema):
-    """Shore leave prices the rulebook leaves open (rulings N84, N87)."""
+    """Shore leave prices the rulebook leaves open (rulings N84, N87, N176, N216)."""
 
     recruit: Annotated[int, msgspec.Meta(ge=0)]
     ransom: Annotated[int, msgspec.Meta(ge=0)]
     starting_digits: Annotated[int, msgspec.Meta(ge=0)] = 0
     energy: Annotated[int, msgspec.Meta(ge=0)] = 10  # digits an energy token (N176)
+    failure: Annotated[int, msgspec.Meta(ge=0)] = 0  # digits a player of the side that lost a mission pays (N216)
 
 
 class PackInfo(_Schema):
@@ -740,9 +747,15 @@ def _cross_check(pack: Pack) -> list[str]:
     for event in pack.world_events.values():
         if event.effect.kind == "weather" and not (event.effect.stealth or event.effect.sight):
             problems.append(f"world_events.{event.code}: a weather card changes stealth or sight")
-        for code in (event.effect.villain, event.effect.commander):
+        for code in (event.effect.villain, event.effect.commander, event.effect.also):
             if code is not None and code not in pack.villains:
                 problems.append(f"world_events.{event.code}: no villain '{code}'")
+        if event.effect.also is not None and (event.effect.kind != "enemies"
+                                              or not (event.effect.also_most or event.effect.also_table)):
+            problems.append(f"world_events.{event.code}: a second species comes on an enemies card, with its "
+                            "`also_most` or `also_table`")
+        if any(len(t) not in (0, 6) for t in (event.effect.table, event.effect.also_table)):
+            problems.append(f"world_events.{event.code}: a roll table gives a number for each of the six faces")
     for weapon in pack.weapons.values():
         if (weapon.type == "thrown") != (weapon.kind == "grenade") or (weapon.type == "thrown") != bool(weapon.attack):
             problems.append(f"weapons.{weapon.code}: a grenade is thrown, with attack dice, and only it")
@@ -754,9 +767,13 @@ def _cross_check(pack: Pack) -> list[str]:
         if not needed:
             problems.append(f"salvage.{item.code}: a {item.kind} token needs its amount")
     for card in pack.tactical.values():
-        orbital = card.effect in ("burn", "brace", "lock")
+        orbital = card.effect in ("burn", "brace", "lock", "press")
         if card.effect is not None and orbital != (card.type == "orbital"):
             problems.append(f"tactical.{card.code}: effect '{card.effect}' is not for a {card.type} card")
+    for kind in ("orbital", "surface"):  # N215: each of four commanders takes one of each
+        dealt = sum(1 for card in pack.tactical.values() if card.type == kind)
+        if dealt < COMMANDERS:
+            problems.append(f"tactical: {dealt} {kind} cards; each of {COMMANDERS} commanders takes one (N215)")
     for villain in pack.villains.values():
         if villain.escort is not None and villain.escort not in pack.villains:
             problems.append(f"villains.{villain.code}: no escort '{villain.escort}'")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from engine.renegades import hands
 from engine.renegades.content import CrewAbility
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember
@@ -29,7 +30,7 @@ def attack_bonuses(g: Game, attacker, ranged: bool) -> list[tuple[int, int]]:
         card = g.pack.crew_abilities[code]
         if card.effect != "strike" or card.attacks == ("melee" if ranged else "ranged"):
             continue
-        if card.weapon is None or card.weapon in attacker.gear:
+        if card.weapon is None or card.weapon in hands.held(g, attacker):  # in hand (N221)
             found.append((card.add, card.dice))
     return found
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Optional
 
-from engine.renegades import orbit, placing, weather
+from engine.renegades import hands, orbit, placing, weather
 from engine.renegades.crew_abilities import attack_bonuses, count_attack, may_attack_again
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember, Figure, Strike
-from engine.renegades.pieces import Piece, card_of, is_giant, opposed, piece, standing, weapons
+from engine.renegades.ground import between
+from engine.renegades.pieces import Piece, card_of, friendly, is_giant, opposed, piece, standing
 
 
 # --- combat --------------------------------------------------------------------------------------
@@ -21,7 +22,7 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
             return None
         if isinstance(attacker, Figure):
             return False, (0, 0)
-        kinds = [w for kind in ("melee", "ranged") for w in weapons(g, attacker, kind) if w.bonus]
+        kinds = [w for kind in ("melee", "ranged") for w in hands.in_hand(g, attacker, kind) if w.bonus]
         best = max(kinds, key=lambda w: (w.bonus.add * w.bonus.dice, w.code), default=None)
         return False, ((best.bonus.add, best.bonus.dice) if best else (0, 0))
     if target.cell is None or attacker.cell is None:
@@ -31,18 +32,28 @@ def reach_of(g: Game, attacker: Piece, target: Piece) -> Optional[tuple[bool, tu
         if gap <= 1:
             return False, (0, 0)
         if attacker.range > 1 and gap <= attacker.range and weather.sees(g, attacker.cell, target.cell,
-                                                                         is_giant(g, attacker)):
+                                                                         is_giant(g, attacker)) \
+                and clear_shot(g, attacker, attacker.cell, target.cell):
             return True, (0, 0)
         return None
     if gap <= 1:
-        best = max(((w.bonus.add * w.bonus.dice, (w.bonus.add, w.bonus.dice)) for w in weapons(g, attacker, "melee")
-                    if w.bonus), default=(0, (0, 0)))
+        best = max(((w.bonus.add * w.bonus.dice, (w.bonus.add, w.bonus.dice))
+                    for w in hands.in_hand(g, attacker, "melee") if w.bonus), default=(0, (0, 0)))
         return False, best[1]
-    guns = [w for w in weapons(g, attacker, "ranged") if w.range >= gap]
-    if not guns or not weather.sees(g, attacker.cell, target.cell):
+    guns = [w for w in hands.in_hand(g, attacker, "ranged") if w.range >= gap]
+    if not guns or not weather.sees(g, attacker.cell, target.cell) or not clear_shot(g, attacker, attacker.cell,
+                                                                                      target.cell):
         return None
     best = max(guns, key=lambda w: (w.bonus.add * w.bonus.dice if w.bonus else 0, w.code))
     return True, ((best.bonus.add, best.bonus.dice) if best.bonus else (0, 0))
+
+
+def clear_shot(g: Game, shooter: Piece, a: str, b: str) -> bool:
+    """N36 (amended): no piece stands on the line of fire from `a` to `b` unless the
+    shooter may fire through it (a friend, `pieces.friendly`); unconscious crew lie flat."""
+    line = set(between(a, b))
+    return not line or not any(p.cell in line and p is not shooter and not friendly(shooter, p)
+                               for p in standing(g))
 
 
 def target_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
@@ -65,7 +76,8 @@ def attack_refusal(g: Game, crew: CrewMember, target: Piece) -> Optional[str]:
         return refusal
     if reach_of(g, crew, target) is None:
         return (f"{target.name} ({target.cell}) is out of reach: melee needs base contact, a ranged attack "
-                "a ranged weapon with the range and a line of sight clear of walls.")
+                "a ranged weapon with the range and a line of fire clear of walls and of pieces "
+                "other than friends.")
     return None
 
 
@@ -99,7 +111,7 @@ def finish_strike(g: Game, plan: Strike, red: list[int]) -> None:
     ranged, dice = plan.info["ranged"], g.state.dice
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
-    defense = [tuple(target.defense)] if target.defense else []
+    defense = defense_of(g, target)
     rerolled: list[int] = []
     if ranged and black and (target.cell in g.ground.obstructed or target.cell in g.state.containers):
         _, used = orbit.best_defense(hits, black, defense)
@@ -113,6 +125,13 @@ def finish_strike(g: Game, plan: Strike, red: list[int]) -> None:
     g.emit("crew_attack", attacker=attacker.id, target=target.id, ranged=ranged, dice=plan.dice, attack=red,
            hits=len(hits), defense=black, rerolled=rerolled, blocked=blocked, wounds=wounds)
     hurt(g, target, wounds, attacker.id)
+
+
+def defense_of(g: Game, target: Piece) -> list[tuple[int, int]]:
+    """The (add, dice) bonuses of the piece's defense: its card's, and +1 to a die for a
+    crewmember a Take Cover tactic covers this round (N215)."""
+    cover = [(1, 1)] if isinstance(target, CrewMember) and target.rounds.get("cover") == g.state.round else []
+    return ([tuple(target.defense)] if target.defense else []) + cover
 
 
 def hurt(g: Game, target: Piece, wounds: int, by: Optional[str]) -> None:
@@ -200,6 +219,6 @@ def hazard(g: Game, victim: Piece, dice: int, kind: str, by: Optional[str] = Non
     red = g.state.dice.roll(min(orbit.MAX_DICE, dice))
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = g.state.dice.roll(len(hits))
-    blocked, _ = orbit.best_defense(hits, black, [tuple(victim.defense)] if victim.defense else [])
+    blocked, _ = orbit.best_defense(hits, black, defense_of(g, victim))
     g.emit(kind, target=victim.id, attack=red, defense=black, wounds=len(hits) - blocked)
     hurt(g, victim, len(hits) - blocked, by)

@@ -8,7 +8,7 @@ Dropped items are public: the state's `dropped` maps a square to what lies there
 from __future__ import annotations
 
 from engine.errors import RuleError
-from engine.renegades import gear
+from engine.renegades import gear, hands
 from engine.renegades.ground import near
 from engine.renegades.orbit import Game
 from engine.renegades.pieces import can_carry, laden
@@ -50,6 +50,7 @@ def pick_up(g: Game, crew: CrewMember, cell: str, item: str) -> None:
     if not lying:
         del g.state.dropped[cell]
     crew.gear.append(item)
+    hands.grip(g, crew, item)
     gear.move(g.state, item, gear.square_key(cell), crew.id, fullest=True)
     g.emit("picked_up", crew=crew.id, item=item, cell=cell)
 

@@ -31,11 +31,14 @@ def place(g: Game, code: str, cell: str, guard: bool = False, escort_of: Optiona
     return figure
 
 
-def arrive(g: Game, villain: str, commander: Optional[str], most: int) -> None:
+def arrive(g: Game, villain: str, commander: Optional[str], most: int, not_at: Optional[str] = None,
+           table: Optional[list[int]] = None) -> str:
     """An enemies card (N40): a commander comes whatever the roll (not if already on the
-    board) with its escort; then one die for the figures, no more than `most`, less those
-    of that kind already on the board, within the pool. A creature already hunting is
-    joined by one more while the pool allows. All at a random surface location."""
+    board) with its escort; then one die for the figures: as many as the card's roll `table`
+    gives for the face (N214), else the face, no more than `most`; less those of that kind
+    already on the board, within the pool. A creature already hunting is joined by one more
+    while the pool allows. All at a random surface location, another than `not_at` (a card's
+    second species, N214); returns it."""
     s = g.state
     card = g.pack.villains[villain]
     present = sum(1 for f in s.figures.values() if f.code == villain)
@@ -43,8 +46,8 @@ def arrive(g: Game, villain: str, commander: Optional[str], most: int) -> None:
     if card.rank == "creature":
         count = 1 if present < card.pool else 0
     else:
-        count = max(0, min(face, most, card.pool) - present)
-    location = s.surface_deck[0]
+        count = max(0, min(table[face - 1] if table else min(face, most), card.pool) - present)
+    location = next((c for c in s.surface_deck if c != not_at), s.surface_deck[0])
     free = _arrival_squares(g, location, "giant" in card.keywords)
     placed = []
     if commander is not None and commander not in s.figures and free:
@@ -59,6 +62,14 @@ def arrive(g: Game, villain: str, commander: Optional[str], most: int) -> None:
     s.dice.shuffle(s.surface_deck)
     g.emit("enemies_arrive", villain=villain, die=face, already=present, location=location, figures=placed,
            cells=[s.figures[i].cell for i in placed])
+    return location
+
+
+def mate_may_join(g: Game, villain: str) -> bool:
+    """Whether `villain` is a creature already hunting with room in its pool for a mate (N218)."""
+    card = g.pack.villains[villain]
+    present = sum(1 for f in g.state.figures.values() if f.code == villain)
+    return card.rank == "creature" and 0 < present < card.pool
 
 
 def _arrival_squares(g: Game, location: str, giant: bool) -> list[str]:
@@ -266,10 +277,28 @@ def _fight_aboard(g: Game, f: Figure) -> None:
 
 
 def _attack_nearest(g: Game, f: Figure) -> None:
-    """Attack the nearest visible crewmember or rival figure within reach (N162)."""
-    chosen = nearest(g, f, [c for c in visible_crew(g) + rivals(g, f) if crew_combat.reach_of(g, f, c) is not None])
+    """Attack the nearest visible crewmember or rival figure within reach (N162); a
+    commander picks among the crew in its path as N213 says."""
+    crew = [c for c in visible_crew(g) if crew_combat.reach_of(g, f, c) is not None]
+    if f.rank == "commander":
+        crew = _in_the_path(f, crew)
+    chosen = nearest(g, f, crew + [o for o in rivals(g, f) if crew_combat.reach_of(g, f, o) is not None])
     if chosen is not None:
+        if f.rank == "commander" and isinstance(chosen, CrewMember):
+            f.struck = chosen.id
         crew_combat.strike(g, f, chosen)
+
+
+def _in_the_path(f: Figure, crew: list[CrewMember]) -> list[CrewMember]:
+    """N213: a commander attacking on its way does not strike its last victim in its path
+    again while another crewmember is within reach (one of the other faction first); then
+    it strikes whoever hurt it most this round."""
+    last = next((c for c in crew if c.id == f.struck), None)
+    if last is not None and len(crew) > 1:
+        others = [c for c in crew if c is not last]
+        crew = [c for c in others if c.faction != last.faction] or others
+    top = max((f.hurt_by.get(c.id, 0) for c in crew), default=0)
+    return [c for c in crew if f.hurt_by.get(c.id, 0) == top] if top else crew
 
 
 def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:
@@ -282,7 +311,8 @@ def _approach(g: Game, f: Figure, goal: str, reach: int) -> None:
 
     def score(cell: str):
         gap = distance(cell, goal)
-        in_reach = gap <= 1 or (gap <= reach and weather.sees(g, cell, goal, is_giant(g, f)))
+        in_reach = gap <= 1 or (gap <= reach and weather.sees(g, cell, goal, is_giant(g, f))
+                                and crew_combat.clear_shot(g, f, cell, goal))
         return (not in_reach, gap, paths[cell][0], cell)
     best = min(options, key=score)
     if best == f.cell:

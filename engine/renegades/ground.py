@@ -146,15 +146,17 @@ class Ground:
         top = max(level.get(a, 0), level.get(b, 0))
         if level and level.get(a, 0) != level.get(b, 0) and not self.at_edge(a if level.get(a, 0) == top else b):
             return False
-        (ax, ay), (bx, by) = cell_xy(a), cell_xy(b)
-        steps = max(abs(bx - ax), abs(by - ay))
-        for i in range(1, steps):
-            x = ax + (bx - ax) * i / steps
-            y = ay + (by - ay) * i / steps
-            cell = xy_cell(round(x + 1e-9), round(y + 1e-9))
-            if cell in self.blocking or (cell in self.doorways and not through_doorways) or level.get(cell, 0) > top:
-                return False
-        return True
+        return not any(cell in self.blocking or (cell in self.doorways and not through_doorways)
+                       or level.get(cell, 0) > top for cell in between(a, b))
+
+
+def between(a: str, b: str) -> list[str]:
+    """The squares a straight line from the centre of `a` to the centre of `b` passes
+    through, ends left out (each step rounded to the nearest square, N36)."""
+    (ax, ay), (bx, by) = cell_xy(a), cell_xy(b)
+    steps = max(abs(bx - ax), abs(by - ay))
+    return [xy_cell(round(ax + (bx - ax) * i / steps + 1e-9), round(ay + (by - ay) * i / steps + 1e-9))
+            for i in range(1, steps)]
 
 
 def near(a: str, b: str) -> bool:

@@ -11,7 +11,7 @@ from typing import Optional
 
 from engine.errors import RuleError
 from engine.renegades.board import distance
-from engine.renegades import dropped, gear, home_run, weather
+from engine.renegades import dropped, gear, hands, home_run, weather
 from engine.renegades.abilities import half
 from engine.renegades.crew_abilities import ability
 from engine.renegades.crew_combat import spring_trap
@@ -30,12 +30,14 @@ def arm(g: Game, crew: CrewMember) -> None:
     item (loot counts), while any are left."""
     armory = g.state.armory.get(crew.ship or "", [])
     taken = []
+    hands.ready(g, crew)
     for kind in ("ranged", "melee", "thrown"):
         if not weapons(g, crew, kind):
             code = next((w for w in armory if w in g.pack.weapons and g.pack.weapons[w].type == kind), None)
             if code is not None:
                 armory.remove(code)
                 crew.gear.append(code)
+                hands.grip(g, crew, code)
                 taken.append(code)
     carrying = any(gear.item(g.pack, x) for x in crew.gear)
     code = None if carrying else next((x for x in armory if gear.item(g.pack, x)), None)
@@ -346,6 +348,7 @@ def open_container(g: Game, crew: CrewMember, seat: str, cell: str) -> None:
         code = item.weapon if item.kind == "weapon" else item.code
         if can_carry(g, crew, code):
             crew.gear.append(code)
+            hands.grip(g, crew, code)
             g.emit("taken", crew=crew.id, item=code)
         else:
             dropped.lay(g, cell, code, crew, "no room to carry it")
@@ -472,6 +475,7 @@ def give(g: Game, crew: CrewMember, other_code: str, item: str) -> None:
         raise RuleError(f"{other.name} has no room to carry '{item}'.")
     crew.gear.remove(item)
     other.gear.append(item)
+    hands.grip(g, other, item)
     gear.move(g.state, item, crew.id, other.id, fullest=True)
     g.emit("given", crew=crew.id, to=other.id, item=item)
 

@@ -223,7 +223,7 @@ def attack(g: Game, ship: Ship, target: Ship) -> None:
     if obstructed is None:
         raise RuleError(attack_refusal(g, ship, target))
     ship.attacked_round = g.state.round
-    red = g.state.dice.roll(attack_dice(g, ship))
+    red = g.state.dice.roll(min(MAX_DICE, attack_dice(g, ship) + boost(g, ship, "press")))  # Press the Attack
     rolled = list(red)
     aimed = reroll_lowest(g, red, boost(g, ship, "targeting") + boost(g, ship, "lock"), lambda i: red[i] < 4)
     strike = Strike(kind="ship", attacker=ship.id, target=target.id, seat=ship.seat, dice=rolled, red=red,

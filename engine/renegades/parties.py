@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from engine.renegades import (boarding, crew_combat, dropped, figures, fire, gear_actions, grenades, landing,
+from engine.renegades import (boarding, crew_combat, dropped, figures, fire, gear_actions, grenades, hands, landing,
                               leaping, orbit, pieces, special_actions)
 from engine.renegades.board import distance
 from engine.renegades.ground import near
@@ -96,7 +96,7 @@ def legal(g: Game, ship) -> list[str]:
         if crew.rounds.get("scan") != s.round:
             free.append(f"scan {code}")
             free += [f"scan {code} {c}" for c in sorted(s.containers) if near(c, crew.cell)]
-        free += _free(g, crew)
+        free += _free(g, crew) + hands.options(g, crew)
         picks, drops = dropped.legal(g, crew)
         free += drops
         if not left:

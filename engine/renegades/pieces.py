@@ -73,6 +73,13 @@ def opposed(a: Piece, b: Piece) -> bool:
     return True
 
 
+def friendly(a: Piece, b: Piece) -> bool:
+    """Whether `a` may fire through `b` (N36): crew of one faction, villains and drones
+    together; creatures are nobody's friends, not even each other's."""
+    creature = any(isinstance(x, Figure) and x.rank == "creature" for x in (a, b))
+    return not creature and not opposed(a, b)
+
+
 def holds_back(piece: Piece) -> bool:
     """Whether leaving base contact with `piece` needs an elude test (drones need none)."""
     return not (isinstance(piece, Figure) and piece.rank == "drone")

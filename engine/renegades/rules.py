@@ -17,9 +17,9 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import (abilities, boarding, bounties, crew_combat, dropped, figures, fire, gear_actions,
-                              grenades, home_run, landing, leaping, medbay, missions, orbit, parties, pieces, placing,
-                              salvage, special_actions, weather)
+from engine.renegades import (abilities, boarding, bounties, crew_combat, draft, dropped, figures, fire,
+                              gear_actions, grenades, hands, home_run, landing, leaping, medbay, missions, orbit,
+                              parties, pieces, placing, salvage, setup, special_actions, weather)
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
@@ -60,7 +60,7 @@ def _advance(g: Game) -> None:
             _advance_orbit(g)
         elif s.phase == "surface":
             parties.advance(g)
-        elif s.phase == "world":
+        elif s.phase in ("world", "event"):
             _end_round(g)
         bounties.settle(g)
         missions.check(g)
@@ -127,22 +127,24 @@ def begin_surface(state: GameState) -> None:
 
 
 def _end_round(g: Game) -> None:
-    """Home repairs, then the world event phase; the round after the last card is the final one."""
+    """Home repairs, then the world event phase; the round after the last card is the final
+    one. Phase `event`: the reader's choice about a world card was answered (N218)."""
     s = g.state
-    medbay.heal_round(g)
-    for ship in s.ships.values():
-        home = g.board.home_of(ship.faction) if ship.kind == "ship" else None
-        if home and ship.docked == home.code and ship.damage > ship.shields:
-            repaired = min(2, ship.damage - ship.shields)
-            ship.damage -= repaired
-            g.emit("repaired", ship=ship.id, amount=repaired, at=home.code)
-    s.weather = None  # a surface condition lasts one round (N160)
-    _start_world_clock(g)
-    if s.world_clock is not None and s.world_deck:
-        _world_event(g, s.world_deck.pop(0))
-        if not s.world_deck:
-            s.last_round = s.round + 1
-            g.emit("last_world_card", final_round=s.last_round)
+    if s.phase == "world":
+        medbay.heal_round(g)
+        for ship in s.ships.values():
+            home = g.board.home_of(ship.faction) if ship.kind == "ship" else None
+            if home and ship.docked == home.code and ship.damage > ship.shields:
+                repaired = min(2, ship.damage - ship.shields)
+                ship.damage -= repaired
+                g.emit("repaired", ship=ship.id, amount=repaired, at=home.code)
+        s.weather = None  # a surface condition lasts one round (N160)
+        _start_world_clock(g)
+        if s.world_clock is not None and s.world_deck:
+            _draw_world_card(g)
+        if s.pending:
+            return
+    s.phase = "world"
     missions.check(g)  # a world card may have crippled the ship carrying the parameter (N46)
     if s.phase != "world":  # the mission ended
         return
@@ -171,6 +173,15 @@ def _start_world_clock(g: Game) -> None:
         g.emit("world_clock", round=s.round, landed=landed)
 
 
+def _draw_world_card(g: Game) -> None:
+    """The top world card, resolved at once unless its reader has a choice to make (N218);
+    the last one drawn fixes the final round (N20)."""
+    s = g.state
+    _world_event(g, s.world_deck.pop(0))
+    if not s.world_deck and not s.pending:
+        _last_card(g)
+
+
 def _world_event(g: Game, code: str) -> None:
     s = g.state
     card = g.pack.world_events[code]
@@ -181,8 +192,14 @@ def _world_event(g: Game, code: str) -> None:
     g.emit("world_event", card=code, reader=reader)
     effect = card.effect
     in_orbit = [ship for ship in sorted(s.ships.values(), key=lambda x: x.id) if ship.cell is not None]
+    if effect.kind == "enemies" and s.world_deck and figures.mate_may_join(g, effect.villain):
+        s.phase = "event"  # N218: a mate joins the creature already hunting, or another card is drawn
+        s.pending.append(Decision("creature", reader, {"card": code, "creature": effect.villain}))
+        return
     if effect.kind == "enemies":
-        figures.arrive(g, effect.villain, effect.commander, effect.most)
+        location = figures.arrive(g, effect.villain, effect.commander, effect.most, table=effect.table)
+        if effect.also is not None:  # N214: the second species rolled for on its own, at another location
+            figures.arrive(g, effect.also, None, effect.also_most, not_at=location, table=effect.also_table)
         return
     if effect.kind == "fire":
         fire.ignite(g)
@@ -290,6 +307,7 @@ def _crewmember(g: Game, code: str, action: bool = True, aboard: Optional[bool] 
 
 def _use(g: Game, crew) -> None:
     g.state.current.crew[crew.id] -= 1
+    crew.rounds["acted"] = g.state.round  # no more weapon swaps this turn (N221)
 
 
 def _on_move(g, seat, args):
@@ -488,6 +506,37 @@ def _disembark(g, crew, seat, rest):
         landing.step_out(g, crew, g.state.ships[crew.ship])
 
 
+def _on_creature(g, seat, args):
+    """The reader's answer to a creature card whose creature already hunts (N218): `join`,
+    a mate comes; `draw`, the card is set aside and the next world card drawn instead."""
+    asked = next(d for d in g.answering if d.kind == "creature")
+    if args[0] not in ("join", "draw"):
+        raise RuleError("Answer `creature join` (its mate joins the hunt) or `creature draw` (another world card).")
+    g.emit("creature_choice", card=asked.info["card"], creature=asked.info["creature"], choice=args[0])
+    if args[0] == "join":
+        effect = g.pack.world_events[asked.info["card"]].effect
+        figures.arrive(g, effect.villain, effect.commander, effect.most, table=effect.table)
+        if not g.state.world_deck:
+            _last_card(g)
+    else:
+        _draw_world_card(g)
+
+
+def _on_draft(g, seat, args):
+    """A pick of the crew draft (N219); the last one launches the drafted ships and the
+    set-up goes on to the first round."""
+    config = g.state.draft.config
+    g.emit("drafted", seat=seat, ship=g.state.draft.order[g.state.draft.made], crew=args[0])
+    if draft.pick(g.state, g.pack, seat, args[0]):
+        setup.launch_drafted(g.state, g.pack)
+        setup.finish(g.state, g.pack, config)
+
+
+def _last_card(g: Game) -> None:
+    g.state.last_round = g.state.round + 1
+    g.emit("last_world_card", final_round=g.state.last_round)
+
+
 def _on_pass(g, seat, args):
     s = g.state
     if s.phase == "surface":
@@ -500,6 +549,11 @@ def _on_pass(g, seat, args):
         return
     g.emit("passed", ship=s.current.ship, left=max(0, s.current.actions_left))
     s.current.actions_left, s.current.done = 0, True
+
+
+# Decisions only their own verb answers, and what a refusal of any other verb says.
+ANSWERED_BY = {"creature": "A creature already hunts: answer `creature join` or `creature draw`.",
+               "draft": "The crews are being drafted: answer `draft CREW`."}
 
 
 class Verb(NamedTuple):
@@ -533,6 +587,8 @@ COMMANDS: dict[str, Verb] = {
                   "board CREW [SHIP]", 1, 2, "U"),
     "free": Verb(_surface_action(lambda g, c, seat, r: boarding.free(g, c), aboard=True), "free CREW", 1, 1, "U"),
     "throw": Verb(_surface_action(lambda g, c, seat, r: grenades.throw(g, c, r[0])), "throw CREW SQUARE", 2, 2, "U"),
+    "wield": Verb(_surface_action(lambda g, c, seat, r: hands.wield(g, c, r), False),
+                  "wield CREW [WEAPON ...]  (the weapons in hand, before its first action)", 1, 3, "UL"),
     "give": Verb(_surface_action(lambda g, c, seat, r: landing.give(g, c, r[0], r[1]), False),
                  "give CREW OTHER ITEM", 3, 3, "UUL"),
     "tactic": Verb(_either("tactic", _orbital_tactic, _surface_tactic),
@@ -553,6 +609,8 @@ COMMANDS: dict[str, Verb] = {
     "leap": Verb(_surface_action(lambda g, c, seat, r: leaping.leap(g, c, r[0])), "leap CREW SQUARE", 2, 2, "U"),
     "raise": Verb(_on_raise, "raise ATTACKER FROM>TO [FROM>TO ...]  (the attack bonuses: 3>4 raises a 3 to 4)",
                   2, 9, "U"),
+    "creature": Verb(_on_creature, "creature join | creature draw", 1, 1, "L"),
+    "draft": Verb(_on_draft, "draft CREW", 1, 1, "U"),
     "pass": Verb(_on_pass, "pass", 0, 0, ""),
 }
 
@@ -595,6 +653,9 @@ def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[di
     if (verb == "raise") != (state.strike is not None):
         raise RuleError(f"{state.strike.attacker}'s attack waits for its bonuses: raise {state.strike.attacker} "
                         "FROM>TO ..." if state.strike else "No attack is waiting for its bonuses.")
+    asked = {d.kind for d in state.pending if d.player == seat} & set(ANSWERED_BY)
+    if asked and verb not in asked or not asked and verb in ANSWERED_BY:
+        raise RuleError(ANSWERED_BY[next(iter(asked))] if asked else f"Nothing asks for `{verb}` now.")
     new = clone(state)
     g = Game(new)
     g.answering = [d for d in new.pending if d.player == seat]
@@ -620,7 +681,7 @@ RULE_OF: dict[str, str | tuple[str, str]] = {
     "board": "boarding", "give": "gear", "drop": "gear", "pickup": "gear", "tactic": "tactical-card",
     "rally": "special-action", "mend": "special-action", "charge": "special-action",
     "douse": "world-event", "leap": "terrain", "free": "prisoner", "throw": "crew-combat",
-    "use": "gear",
+    "use": "gear", "wield": "gear", "creature": "world-event", "draft": "crewmember",
 }
 
 
@@ -646,6 +707,10 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
         return placing.legal(state.strike)
     if decision.kind == "party":
         return parties.legal(g, state.ships[decision.info["ship"]])
+    if decision.kind == "creature":
+        return ["creature join", "creature draw"]
+    if decision.kind == "draft":
+        return [f"draft {code}" for code in draft.choices(state, g.pack)]
     return _legal_orbit(g, state.ships[state.current.ship])
 
 
@@ -693,6 +758,8 @@ def display_names(state: GameState) -> dict[str, str]:
                                                          *g.pack.gear.items()] if code not in names})
     names.update({code: card.name for code, card in g.pack.tactical.items()})
     names.update({code: villain.name for code, villain in g.pack.villains.items() if code not in names})
+    names.update({code: card.name for code, card in [*g.pack.crew.items(), *g.pack.ships.items()]
+                  if code not in names})  # crew and ships not yet in play (the draft, N219)
     return names
 
 
@@ -717,7 +784,7 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     view.pop("surface_deck", None)
     view.pop("bounties", None)
     view["bounties"] = bounties.visible(state, seat)
-    view["surface"] = _surface_view(state, seat)
+    view["surface"] = _surface_view(state, seat) if state.surface else None  # none yet while crews are drafted
     return view
 
 

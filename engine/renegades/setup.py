@@ -9,7 +9,7 @@ from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.board import layout_key, orbit_of
 from engine.awaymissions.content import pack_ref
-from engine.renegades import bounties, figures, gear, landing, locations, missions, pieces, salvage
+from engine.renegades import bounties, draft, figures, gear, landing, locations, missions, pieces, salvage
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
 from engine.renegades.orbit import Game
 from engine.renegades.state import GameState, Player, Ship
@@ -24,15 +24,15 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     """A dealt game that stops at the first decision. RuleError when the config cannot be played.
 
     config: pack, mode (versus: Coalition against Renegades; coop: Renegade players
-    against NPC Coalition ships), players [{seat, name, faction, ship, crew: [5 codes]}],
+    against NPC Coalition ships), players [{seat, name, faction, ship, crew: [5 codes],
+    npc_crew: [5 codes] (coop: the crew the player chooses for its NPC Coalition ship, N220)}],
+    draft (true: crews not named are drafted, one pick at a time, N219),
     world_cards (6-10: the timed game; 5-6 in the quicker game), tier (1-3), mission (a card
     code), quick (the quicker game: ships start docked on the mission planet), boards (fixed,
     or built: the surface board built from location cards, N124). A campaign's
     mission (engine/renegades/campaign.py) adds `campaign` {title, mission, carried: seat ->
     {armory, energy}} and each player's `turned`, `upgrades` and `ship_upgrades`.
     """
-    from engine.renegades import rules  # the order of play lives there
-
     path = config.get("pack") or DEFAULT_PACK
     try:
         pack = load_pack(path)
@@ -53,7 +53,12 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     dice = Dice.seeded(seed)
     state = GameState(pack=pack_ref(pack.path), seed=seed, dice=dice, mode=mode, players=[], crew={}, ships={},
                       mission="", tier=tier)
+    drafting = bool(config.get("draft"))
+    if drafting and config.get("campaign") is not None:
+        raise RuleError("A campaign's mission flies the crews the campaign chose; there is no draft.")
+    check_boards(config.get("boards", "fixed"))
     taken_ships: set[str] = set()
+    pickers: dict[str, str] = {}  # ship -> the seat drafting its crew (N219, N220)
     for index, spec in enumerate(seats):
         faction = spec.get("faction") or ("renegade" if mode == "coop" or index % 2 == 0 else "coalition")
         if faction not in FACTIONS:
@@ -63,24 +68,52 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         seat = spec["seat"]
         ship = _ship_for(pack, faction, spec.get("ship"), taken_ships)
         state.players.append(Player(seat=seat, name=spec.get("name", seat), faction=faction, ships=[ship]))
-        _launch(state, pack, ship, seat, spec.get("crew"), spec)
+        if drafting and not spec.get("crew"):
+            pickers[ship] = seat
+        else:
+            _launch(state, pack, ship, seat, spec.get("crew"), spec)
     if mode == "versus" and len({p.faction for p in state.players}) < 2:
         raise RuleError("Coalition against Renegades needs a player on each side.")
-    if mode == "coop":  # the single-team game: as many NPC Coalition ships as Renegade ships
-        for _ in state.players:
-            _launch(state, pack, _ship_for(pack, "coalition", None, taken_ships), None, None)
-    boards = config.get("boards", "fixed")
-    check_boards(boards)
-    _deal(state, pack, config.get("mission"), world_cards, boards == "built")
+    if mode == "versus" and any(spec.get("npc_crew") for spec in seats):
+        raise RuleError("Only the single-team game has NPC Coalition ships whose crew a player chooses.")
+    if mode == "coop":  # the single-team game: an NPC Coalition ship for each Renegade ship, crewed as its player chose
+        for spec in seats:
+            ship = _ship_for(pack, "coalition", None, taken_ships)
+            if drafting and not spec.get("npc_crew"):
+                pickers[ship] = spec["seat"]
+            else:
+                _launch(state, pack, ship, None, spec.get("npc_crew"))
+    if pickers:
+        draft.begin(state, pack, pickers, {k: v for k, v in config.items() if k != "players"})
+        return state
+    finish(state, pack, config)
+    from engine.renegades import rules  # the order of play lives there
+    rules.run(state)
+    return state
+
+
+def finish(state: GameState, pack: Pack, config: dict[str, Any]) -> None:
+    """The set-up after the crews are chosen: the decks, armories, the mission, bounties,
+    then the first round begins (or the quicker game's landing)."""
+    from engine.renegades import rules  # the order of play lives there
+
+    _deal(state, pack, config.get("mission"), int(config.get("world_cards", 6)), config.get("boards") == "built")
     _stock_armories(state, pack, config.get("campaign"))
     missions.set_up(state, pack)
     bounties.deal(state)
-    if quick:
+    if config.get("quick"):
         _land_everyone(state)
     else:
         rules.begin_round(state)
-    rules.run(state)
-    return state
+
+
+def launch_drafted(state: GameState, pack: Pack) -> None:
+    """The drafted crews take their ships' stations, each ship on its launch square (N219)."""
+    chosen = state.draft
+    for ship, crew in chosen.crews.items():
+        seat = chosen.pickers[ship] if pack.ships[ship].faction == state.player(chosen.pickers[ship]).faction else None
+        _launch(state, pack, ship, seat, crew)
+    state.draft = None
 
 
 def check_world_cards(pack: Pack, quick: bool, count: int) -> None:

@@ -39,6 +39,7 @@ class CrewMember(_Data):
     carrying: Optional[str] = None  # an unconscious crewmember it carries
     carried_by: Optional[str] = None
     gear: list[str] = []  # weapons and search items it carries
+    wielding: Optional[list[str]] = None  # the weapons in its hands (None: never set, it holds what suits, N221)
     upgrades: list[str] = []  # campaign upgrade cards trained (already added to its skills)
     hidden: bool = False  # passed a stealth test and not found since
     rounds: dict[str, int] = {}  # the round it last did a once-a-round thing: attack, scan, stealth, pinned, medbay
@@ -113,6 +114,7 @@ class Figure(_Data):
     engaged: Optional[str] = None  # the crewmember it fights until one falls (warriors, drones)
     boarded: Optional[str] = None  # the docked ship on whose card it fights (N163); `cell` stays its dock
     pursuing: Optional[str] = None  # a roused guard's intruder, followed out of the room (N164)
+    struck: Optional[str] = None  # a commander's last victim in its path (it turns to another next time, N213)
 
 
 class Objective(_Data):
@@ -140,6 +142,18 @@ class Strike(_Data):
     red: list[int]  # after any re-rolls, before the bonuses
     bonuses: list[list[int]]  # [add, dice] to place
     info: dict[str, Any] = {}  # the rest of the attack: obstructed, ranged, aimed
+
+
+class Draft(_Data):
+    """The crew draft at set-up (N219): who picks for which ship, in what order, and the
+    set-up that waits for its last pick."""
+
+    crews: dict[str, list[str]]  # ship -> the crewmembers drafted for it so far
+    pickers: dict[str, str]  # ship -> the seat choosing its crew
+    order: list[str]  # the ship choosing at each pick
+    config: dict[str, Any]  # the rest of the set-up (new_game's config)
+    rolls: dict[str, list[int]] = {}  # ship -> its picker's dice for the order
+    made: int = 0  # picks made
 
 
 class Player(_Data):
@@ -182,7 +196,7 @@ class GameState(_Data):
     ships: dict[str, Ship]
     mission: str
     tier: int = 1
-    phase: str = "orbital"  # orbital | surface | world | over
+    phase: str = "orbital"  # draft | landing | orbital | surface | world | event | over
     round: int = 1
     version: int = 0
     order: list[str] = []  # ship ids in this round's orbital order
@@ -220,6 +234,7 @@ class GameState(_Data):
     fighters_made: int = 0
     strike: Optional[Strike] = None  # an attack paused for its bonuses (N122)
     result: Optional[dict[str, Any]] = None
+    draft: Optional[Draft] = None  # the crew draft under way at set-up (N219)
 
     def player(self, seat: str) -> Player:
         for p in self.players:

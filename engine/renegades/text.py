@@ -16,7 +16,7 @@ Fallback = Callable[[dict, Namer], str]
 
 _SILENT = {"turn_over", "npc_target", "roll_off", "figure_target", "npc_crew_target"}  # folded, or bookkeeping
 _WORLD = {"world_event", "weather", "event_damage", "repaired", "fighters_arrive", "last_world_card", "fire_starts",
-          "world_clock"}
+          "world_clock", "creature_choice"}
 _OPENERS = {"ship_turn", "round", "game_over", "surface_phase", "party_turn", "figures_phase",
             "npc_party"}  # these end an NPC or world phase line
 _ACTORS = {"npc_turn": ("ship", "NPC ships"), "figure_turn": ("figure", "On the surface"),
@@ -28,6 +28,7 @@ def _name(code: Optional[str], names: Namer) -> str:
 
 
 _CLAUSES = {
+    "drafted": "{crew} is drafted to {ship}",
     "shields_down": "{ship}'s shields are down: its card turns to the back (harder ship abilities)",
     "critical": "{ship} is critically damaged",
     "fighter_destroyed": "{ship} is destroyed at {cell} (salvage left there)",
@@ -303,6 +304,18 @@ def _clock(event: dict, names: Namer) -> str:
     return f"the world deck starts ({why})"
 
 
+def _wielded(event: dict, names: Namer) -> str:
+    """N221: the weapons a crewmember swapped into its hands."""
+    held = " and ".join(_name(w, names) for w in event["weapons"]) or "nothing"
+    return f"{_name(event['crew'], names)} takes {held} in hand"
+
+
+def _creature_choice(event: dict, names: Namer) -> str:
+    """N218: a mate joins the creature already hunting, or the reader draws another card."""
+    creature = _name(event["creature"], names)
+    return f"a second {creature} comes" if event["choice"] == "join" else f"no second {creature}: another card is drawn"
+
+
 def _bonus_choice(event: dict, names: Namer) -> str:
     bonus = ", ".join(f"+{add} to {n} {'die' if n == 1 else 'dice'}" for add, n in event["bonuses"])
     return (f"{_name(event['attacker'], names)} rolls {' '.join(map(str, event['dice']))} at "
@@ -316,7 +329,8 @@ _TOLD = {"crew_moved": _crew_moved, "crew_attack": _crew_attack, "stealth": _ste
          "prisoners_freed": _freed, "grenade": _grenade,
          "blast_attack": lambda event, names: _trap_attack(event, names, "the blast"),
          "turn_attempt": _turn_attempt, "dropped": _dropped, "fire_starts": _fire, "douse": _douse, "parameter_test": _parameter_test,
-         "world_clock": _clock, "bonus_choice": _bonus_choice, "ship_ability": _test, "crew_ability": _test,
+         "world_clock": _clock, "bonus_choice": _bonus_choice, "creature_choice": _creature_choice, "wielded": _wielded,
+         "ship_ability": _test, "crew_ability": _test,
          "scan_salvage": _scan, "parameter_delivered": _delivered, "home_run": _home_run,
          "figure_moved": _walked, "ship_moved": _moved, "ship_attack": _attack, "station": _station, "fighters_arrive": _fighters}
 

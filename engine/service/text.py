@@ -154,6 +154,8 @@ _QUESTIONS = {
     "deploy": "Which crew of the {ship} go down to the planet as its landing party?",
     "party": "What does the {ship}'s landing party do next?",
     "bonus": "Which dice do {attacker}'s attack bonuses raise? (rolled against {target}: {dice})",
+    "draft": "Which crewmember joins the {ship}? (pick {pick} of 5)",
+    "creature": "One {creature} already hunts: does its mate join it, or is another world card drawn instead?",
 }
 
 _MOMENTS = {
