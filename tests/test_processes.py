@@ -14,6 +14,7 @@ import time
 import pytest
 
 from benchmarks import scale_bench
+from tests.test_crash import lines_in, wait_for_acks
 from bot import Config, ReadyRoom, ShardedReadyRoom, make_bot, parse_shard_ids, shard_of
 from db import Database, GameWrite, LogEntry, StaleWrite
 from db.rating_store import RatingStore
@@ -306,12 +307,12 @@ def test_one_of_two_processes_killed_mid_load_the_other_goes_on_and_nothing_ackn
     survivor = fork.Process(target=player, args=(database_url, acks[1], 200, 2, 150))
     victim.start()
     survivor.start()
-    deadline = time.time() + 60
-    while (not os.path.exists(acks[0]) or len(acknowledged(acks[0])) < 20) and time.time() < deadline:
-        time.sleep(0.02)
-    os.kill(victim.pid, signal.SIGKILL)
-    victim.join()
-    survivor.join(120)
+    try:
+        wait_for_acks(victim, acks[0], 20)
+    finally:
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.join()
+    survivor.join(600)  # a guard against a hang: 150 moves take seconds
     assert victim.exitcode == -signal.SIGKILL
     assert survivor.exitcode == 0  # it played all its moves, the last ones after the kill
     killed, survived = acknowledged(acks[0]), acknowledged(acks[1])
@@ -328,21 +329,23 @@ def test_two_bot_processes_through_the_fake_discord_one_killed_the_other_goes_on
     plans = [scale_bench.Plan(postgres_url, 2, (shard,), [t for t in tables if shard_of(t.guild_id, 2) == shard],
                               think=0.05, start=now, until=now + 600, acks=str(tmp_path / f"acks-{shard}"),
                               report=str(tmp_path / f"report-{shard}.json"), seed=shard,
-                              moves=None if shard == 0 else 40, double_clicks=0.3)
+                              stop=None if shard == 0 else str(tmp_path / "stop"), double_clicks=0.3)
              for shard in (0, 1)]
     assert all(len(plan.tables) == 4 for plan in plans)  # two guilds, four games, on each shard
     fork = multiprocessing.get_context("fork")
     victim, survivor = (fork.Process(target=scale_bench.bot_process, args=(plan,)) for plan in plans)
     victim.start()
     survivor.start()
-    deadline = time.time() + 240
-    while len(scale_bench.acknowledged(plans[0].acks)) < 10 and time.time() < deadline:
-        time.sleep(0.05)
-    assert survivor.is_alive()  # still playing when the other dies
-    os.kill(victim.pid, signal.SIGKILL)
-    at_kill = len(scale_bench.acknowledged(plans[1].acks))
-    victim.join()
-    survivor.join(300)
+    try:
+        wait_for_acks(survivor, plans[1].acks, 1)
+        wait_for_acks(victim, plans[0].acks, 10)
+    finally:
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.join()
+    at_kill = lines_in(plans[1].acks)  # it goes on playing until told to stop, after 40 moves more
+    wait_for_acks(survivor, plans[1].acks, at_kill + 40)
+    open(plans[1].stop, "w").close()
+    survivor.join(600)  # a guard against a hang: its games stop at the next move
     assert victim.exitcode == -signal.SIGKILL and survivor.exitcode == 0
     with open(plans[1].report) as f:
         report = json.load(f)
