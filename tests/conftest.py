@@ -1,5 +1,7 @@
 """Shared fixtures: the starter pack and standard two-player game configurations."""
+import dataclasses
 import itertools
+import math
 import os
 import shutil
 import subprocess
@@ -48,6 +50,15 @@ def multi_config(players=3, teams=False, layout=None, annihilation=False):
     if layout:
         config["layout"] = layout
     return config
+
+
+@pytest.fixture(autouse=True)
+def untimed_computer(monkeypatch):
+    """The computer players think without their time cap per decision, so they choose the same
+    on a busy machine as on an idle one (the cap itself is tested with a level of its own)."""
+    from engine.opponent import search
+    for name, level in list(search.LEVELS.items()):
+        monkeypatch.setitem(search.LEVELS, name, dataclasses.replace(level, seconds=math.inf))
 
 
 @pytest.fixture
