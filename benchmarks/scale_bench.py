@@ -93,7 +93,7 @@ class Plan:
     acks: str
     report: str
     seed: int
-    moves: Optional[int] = None  # stop once this many moves are acknowledged
+    stop: Optional[str] = None  # a file: play ends once it exists
     double_clicks: float = DOUBLE_CLICKS  # share of one-click choices clicked twice at once
 
 
@@ -144,7 +144,7 @@ async def _table(fake: FakeDiscord, table: Table, plan: Plan, typed: dict, stats
     service = fake.bot.service
     while True:
         await asyncio.sleep(min(rng.expovariate(1 / plan.think), max(0.0, plan.until - time.time())))
-        if time.time() >= plan.until or (plan.moves is not None and stats["acknowledged"] >= plan.moves):
+        if time.time() >= plan.until or (plan.stop is not None and os.path.exists(plan.stop)):
             return
         info = await service.get(table.game_id)
         if info.status != "active":

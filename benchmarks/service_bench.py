@@ -69,10 +69,12 @@ async def table(service, channel, game, think, until, latencies, rng):
 
 class CallbackTimer:
     """Times every callback the event loop runs (asyncio.Handle._run), to find the longest
-    stretch one of them held the loop: a command, a flush, a garbage collection inside one."""
+    stretch one of them held the loop: a command, a flush, a garbage collection inside one.
+    With `keep`, every callback's seconds are kept in `taken` too."""
 
-    def __init__(self):
+    def __init__(self, keep: bool = False):
         self.longest, self.over_50ms, self._original = 0.0, 0, asyncio.events.Handle._run
+        self.taken: Optional[list[float]] = [] if keep else None
 
     def __enter__(self) -> "CallbackTimer":
         original, timer = self._original, self
@@ -85,6 +87,8 @@ class CallbackTimer:
                 took = time.perf_counter() - began
                 timer.longest = max(timer.longest, took)
                 timer.over_50ms += took > 0.05
+                if timer.taken is not None:
+                    timer.taken.append(took)
         asyncio.events.Handle._run = timed
         return self
 

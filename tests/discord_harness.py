@@ -40,7 +40,8 @@ GUILD_ID = 800000000000000001
 CHANNEL_ID = 700000000000000001
 OWNER_ID = 1000
 EPHEMERAL = 64
-SETTLE_SECONDS = 20  # longest wait for the tasks of one interaction (or, answering, for its answer)
+SETTLE_SECONDS = 300  # a guard against a hang (a view left listening, say), not a timing: the
+# longest wait for the tasks of one interaction (or, answering, for its answer)
 BOT_USER = {"id": str(APP_ID), "username": "Ready Room", "discriminator": "0000", "avatar": None,
             "bot": True, "global_name": None}
 MANAGE_GUILD = 1 << 5

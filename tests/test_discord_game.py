@@ -1,11 +1,13 @@
 """A whole game through Discord interactions only, against the fake Discord of discord_harness,
 on SQLite and on PostgreSQL."""
-import asyncio
-import os
 import json
-import logging
 import random
+import threading
+from collections import Counter
 from types import SimpleNamespace
+
+import yaml
+from PIL import Image, ImageDraw
 
 import engine.service.service as service_module
 
@@ -58,16 +60,23 @@ async def revealed(fake: FakeDiscord, game_id: int, actions: int = 1) -> set[str
     return words
 
 
-class SlowCallbacks(logging.Handler):
-    """Collects asyncio's debug-mode warnings about callbacks that held the loop too long."""
+class OffTheLoop:
+    """Counts pictures drawn or encoded and YAML parsed, on the event loop's thread and off it:
+    work that would hold every other game up belongs in a worker thread."""
 
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.slow: list[str] = []
+    def __init__(self, monkeypatch):
+        self.loop_thread = threading.get_ident()
+        self.on_loop: Counter = Counter()
+        self.off_loop: Counter = Counter()
+        for owner, name, what in [(ImageDraw, "Draw", "draw"), (Image.Image, "save", "encode"),
+                                  (yaml, "load", "parse"), (yaml, "safe_load", "parse")]:
+            monkeypatch.setattr(owner, name, self.watched(getattr(owner, name), what))
 
-    def emit(self, record):
-        if "took" in record.getMessage() and "Executing" in record.getMessage():
-            self.slow.append(record.getMessage())
+    def watched(self, function, what: str):
+        def call(*args, **kwargs):
+            (self.on_loop if threading.get_ident() == self.loop_thread else self.off_loop)[what] += 1
+            return function(*args, **kwargs)
+        return call
 
 
 def same_dice(monkeypatch) -> None:
@@ -99,99 +108,94 @@ async def table(fake: FakeDiscord, game_id: int) -> dict:
 
 
 async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loop(monkeypatch, database_url):
+    """Also: from the first command on, no picture is drawn and no content parsed on the event
+    loop (how long the loop's callbacks take is measured by benchmarks/discord_game_bench.py)."""
     same_dice(monkeypatch)
-    loop = asyncio.get_running_loop()
-    watch = SlowCallbacks()
-    logging.getLogger("asyncio").addHandler(watch)
-    try:
-        clock = PlayByPost()
-        async with FakeDiscord(monkeypatch, database_url, clock=clock) as fake:
-            loop.set_debug(True)  # from the first command on: the bot's start (imports) is not play
-            loop.slow_callback_duration = float(os.environ.get("SLOW_CB", "0.1"))
-            thread, game_id = await new_game(fake)
-            opening = fake.in_channel(thread)[-1]
-            # Ann pressed Start: only Bo is pinged for the opening decision
-            assert "<@2>" in opening["content"] and "<@1>" not in opening["content"]
-            assert [a["filename"] for a in opening["attachments"]] == ["board.png"]
-            assert (await table(fake, game_id))["message"] == int(opening["id"])
-            rng, steps, typed, autocompleted = random.Random(5), 0, 0, False
-            posts = edits = rolls = most = shown_actions = redrawn = kept = 0
-            while (info := await fake.bot.service.get(game_id)).status == "active":
-                turn = info.awaited[0]
-                member = MEMBERS[turn.user_id]
-                version, commands = await fake.bot.service.legal_commands(game_id, turn.user_id)
-                index = rng.randrange(len(commands))
-                moves = [c for c in commands if c.startswith("move ")]
-                if moves and not autocompleted:  # autocomplete offers exactly the legal values
-                    who = moves[0].split()[1]
-                    spaces = await fake.autocomplete(member, "move", "space", thread, character=who, space="")
-                    assert spaces == [c.split()[2] for c in moves if c.split()[1] == who][:25]
-                    autocompleted = True
-                stored, sent, messages = await table(fake, game_id), len(fake.sent), len(fake.in_channel(thread))
-                earlier = [line for line in fake.messages[stored["message"]]["content"].splitlines() if line[0] == "•"]
-                if steps % 9 == 4:
-                    await fake.dispatch(fake.slash(member, "play", thread, command=commands[index]))
-                    typed += 1
-                else:
-                    await choose(fake, member, await open_panel(fake, member, thread), commands, index)
-                after = await fake.bot.service.get(game_id)
-                assert after.version == version + 1, commands[index]
-                requests = fake.sent[sent:]
-                most = max(most, len(requests))
-                assert len(requests) <= MOST_REQUESTS, [(r.method, r.path) for r in requests]
-                to_thread = [r for r in requests if r.path.startswith(f"/channels/{thread}/messages")]
-                assert {r.message_id for r in to_thread if r.method == "DELETE"} == set(stored.get("pings") or []), \
-                    "the pings of the last update are deleted, nothing else"
-                tables = [r for r in to_thread if r.method == "PATCH" or (r.method == "POST" and r.files)]
-                assert len(tables) == 1, "one table request per accepted action, whatever else happens"
-                update = tables[0]
-                pictures = [name for name, _ in update.files]
-                if any(e["type"] in ("rolled", "rerolled")
-                       for e in json.loads((await fake.bot.service.log(game_id))[-1].events)):
-                    assert "dice.png" in pictures
-                    rolls += 1
-                new = fake.in_channel(thread)[messages - len(stored.get("pings") or []):]
-                newly = set(awaited(after)) - {turn.user_id} - set(stored["awaited"])  # one ping per decision
-                pings = [r for r in to_thread if r.method == "POST" and not r.files]
-                board_changed = board_key(await fake.bot.service.view(game_id)) != stored.get("board")
-                if update.method == "PATCH":
-                    # the turn pair goes on: the table message is edited, whoever is newly asked gets a short ping
-                    assert update.message_id == stored["message"]
-                    assert ("board.png" in pictures) == board_changed, "a new board picture only when it changed"
-                    redrawn += board_changed
-                    kept += not board_changed
-                    shown = fake.messages[stored["message"]]
-                    assert "board.png" in [a["filename"] for a in shown["attachments"]]
-                    assert [line for line in shown["content"].splitlines() if line[0] == "•"][:len(earlier)] == earlier
-                    assert update.json["allowed_mentions"].get("users", []) == []
-                    assert len(pings) == (1 if newly else 0) and len(new) == len(pings)
-                    if newly:
-                        assert set(map(int, pings[0].json["allowed_mentions"]["users"])) == newly
-                        assert all(f"<@{u}>" in pings[0].json["content"] for u in newly)
-                    assert len((await table(fake, game_id))["turns"]) <= TURNS_PER_TABLE
-                    edits += 1
-                    shown_actions += 1
-                else:  # a third turn (or the game ended): a fresh table message pings the newly awaited once
-                    assert update.method == "POST" and len(new) == 1 and pings == [] and pictures[0] == "board.png"
-                    assert len(stored["turns"]) == TURNS_PER_TABLE or not awaited(after) or after.awaited[0].seat \
-                        not in stored["turns"] and (await table(fake, game_id))["turns"] == []
-                    pinged = set(map(int, update.json["allowed_mentions"]["users"]))
-                    assert pinged == newly
-                    assert all(f"<@{u}>" in new[0]["content"] for u in pinged)
-                    posts += 1
-                    shown_actions = 1
-                hidden = set(await hands(fake, game_id)) - await revealed(fake, game_id, shown_actions)
-                for request in fake.public()[sum(not s.ephemeral for s in fake.sent[:sent]):]:
-                    assert not any(card in request.text for card in hidden), (request.text, hidden)
-                steps += 1
-                clock.now += clock.between_moves
-            final = fake.in_channel(thread)[-1]["content"]
-            assert "Final score" in final and "The game is over" in final
-            assert await table(fake, game_id) is None
-            assert steps > 50 and typed > 3 and posts > 10 and edits > 10 and rolls > 0 and redrawn > 5 and kept > 5
-            assert len(fake.in_channel(thread)) == 1 + 1 + posts  # lobby, opening table, one per new decision
-            assert all(s.path != "/channels/{}/messages".format(CHANNEL_ID) for s in fake.sent[3:])
-    finally:
-        logging.getLogger("asyncio").removeHandler(watch)
-        loop.set_debug(False)
-    assert watch.slow == [], watch.slow
+    clock = PlayByPost()
+    async with FakeDiscord(monkeypatch, database_url, clock=clock) as fake:
+        watch = OffTheLoop(monkeypatch)  # from the first command on: the bot's start is not play
+        thread, game_id = await new_game(fake)
+        opening = fake.in_channel(thread)[-1]
+        # Ann pressed Start: only Bo is pinged for the opening decision
+        assert "<@2>" in opening["content"] and "<@1>" not in opening["content"]
+        assert [a["filename"] for a in opening["attachments"]] == ["board.png"]
+        assert (await table(fake, game_id))["message"] == int(opening["id"])
+        rng, steps, typed, autocompleted = random.Random(5), 0, 0, False
+        posts = edits = rolls = most = shown_actions = redrawn = kept = 0
+        while (info := await fake.bot.service.get(game_id)).status == "active":
+            turn = info.awaited[0]
+            member = MEMBERS[turn.user_id]
+            version, commands = await fake.bot.service.legal_commands(game_id, turn.user_id)
+            index = rng.randrange(len(commands))
+            moves = [c for c in commands if c.startswith("move ")]
+            if moves and not autocompleted:  # autocomplete offers exactly the legal values
+                who = moves[0].split()[1]
+                spaces = await fake.autocomplete(member, "move", "space", thread, character=who, space="")
+                assert spaces == [c.split()[2] for c in moves if c.split()[1] == who][:25]
+                autocompleted = True
+            stored, sent, messages = await table(fake, game_id), len(fake.sent), len(fake.in_channel(thread))
+            earlier = [line for line in fake.messages[stored["message"]]["content"].splitlines() if line[0] == "•"]
+            if steps % 9 == 4:
+                await fake.dispatch(fake.slash(member, "play", thread, command=commands[index]))
+                typed += 1
+            else:
+                await choose(fake, member, await open_panel(fake, member, thread), commands, index)
+            after = await fake.bot.service.get(game_id)
+            assert after.version == version + 1, commands[index]
+            requests = fake.sent[sent:]
+            most = max(most, len(requests))
+            assert len(requests) <= MOST_REQUESTS, [(r.method, r.path) for r in requests]
+            to_thread = [r for r in requests if r.path.startswith(f"/channels/{thread}/messages")]
+            assert {r.message_id for r in to_thread if r.method == "DELETE"} == set(stored.get("pings") or []), \
+                "the pings of the last update are deleted, nothing else"
+            tables = [r for r in to_thread if r.method == "PATCH" or (r.method == "POST" and r.files)]
+            assert len(tables) == 1, "one table request per accepted action, whatever else happens"
+            update = tables[0]
+            pictures = [name for name, _ in update.files]
+            if any(e["type"] in ("rolled", "rerolled")
+                   for e in json.loads((await fake.bot.service.log(game_id))[-1].events)):
+                assert "dice.png" in pictures
+                rolls += 1
+            new = fake.in_channel(thread)[messages - len(stored.get("pings") or []):]
+            newly = set(awaited(after)) - {turn.user_id} - set(stored["awaited"])  # one ping per decision
+            pings = [r for r in to_thread if r.method == "POST" and not r.files]
+            board_changed = board_key(await fake.bot.service.view(game_id)) != stored.get("board")
+            if update.method == "PATCH":
+                # the turn pair goes on: the table message is edited, whoever is newly asked gets a short ping
+                assert update.message_id == stored["message"]
+                assert ("board.png" in pictures) == board_changed, "a new board picture only when it changed"
+                redrawn += board_changed
+                kept += not board_changed
+                shown = fake.messages[stored["message"]]
+                assert "board.png" in [a["filename"] for a in shown["attachments"]]
+                assert [line for line in shown["content"].splitlines() if line[0] == "•"][:len(earlier)] == earlier
+                assert update.json["allowed_mentions"].get("users", []) == []
+                assert len(pings) == (1 if newly else 0) and len(new) == len(pings)
+                if newly:
+                    assert set(map(int, pings[0].json["allowed_mentions"]["users"])) == newly
+                    assert all(f"<@{u}>" in pings[0].json["content"] for u in newly)
+                assert len((await table(fake, game_id))["turns"]) <= TURNS_PER_TABLE
+                edits += 1
+                shown_actions += 1
+            else:  # a third turn (or the game ended): a fresh table message pings the newly awaited once
+                assert update.method == "POST" and len(new) == 1 and pings == [] and pictures[0] == "board.png"
+                assert len(stored["turns"]) == TURNS_PER_TABLE or not awaited(after) or after.awaited[0].seat \
+                    not in stored["turns"] and (await table(fake, game_id))["turns"] == []
+                pinged = set(map(int, update.json["allowed_mentions"]["users"]))
+                assert pinged == newly
+                assert all(f"<@{u}>" in new[0]["content"] for u in pinged)
+                posts += 1
+                shown_actions = 1
+            hidden = set(await hands(fake, game_id)) - await revealed(fake, game_id, shown_actions)
+            for request in fake.public()[sum(not s.ephemeral for s in fake.sent[:sent]):]:
+                assert not any(card in request.text for card in hidden), (request.text, hidden)
+            steps += 1
+            clock.now += clock.between_moves
+        final = fake.in_channel(thread)[-1]["content"]
+        assert "Final score" in final and "The game is over" in final
+        assert await table(fake, game_id) is None
+        assert steps > 50 and typed > 3 and posts > 10 and edits > 10 and rolls > 0 and redrawn > 5 and kept > 5
+        assert len(fake.in_channel(thread)) == 1 + 1 + posts  # lobby, opening table, one per new decision
+        assert all(s.path != "/channels/{}/messages".format(CHANNEL_ID) for s in fake.sent[3:])
+    assert watch.on_loop == {}, watch.on_loop
+    assert watch.off_loop["draw"] > steps and watch.off_loop["encode"] > redrawn, watch.off_loop

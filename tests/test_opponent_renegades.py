@@ -1,6 +1,7 @@
 """The computer crew in Renegades: legal commands only, from its seat's view only, and better
 than random play. Its figures over many games: benchmarks/opponent_bench.py --table renegades."""
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -25,6 +26,12 @@ CONFIGS = {
 }
 
 
+# the hard level's search (its width and its horizon, where the policy plays on before a
+# position is judged) with the normal level's playouts: a complete game in seconds. The hard
+# level itself plays complete games in benchmarks/opponent_bench.py --table renegades.
+HARD_SEARCH = replace(opponent.level("hard"), playouts=opponent.level("normal").playouts)
+
+
 def play(config, seed, computers, level="normal"):
     """A complete game, `computers` seats flown by the computer crew, the others choosing
     uniformly among their legal commands (as opponent_bench's random player); every computer
@@ -35,8 +42,8 @@ def play(config, seed, computers, level="normal"):
     while state.phase != "over":
         seat = rules.awaited(state)[0]
         if seat in computers:
-            choice = opponent.decide("renegades", state, seat, rules.view_for, opponent.level(level), seed,
-                                     timed=False)
+            choice = opponent.decide("renegades", state, seat, rules.view_for,
+                                     HARD_SEARCH if level == "hard" else opponent.level(level), seed, timed=False)
             assert choice.command in rules.legal_commands(state, seat) and choice.errors == 0
             command = choice.command
         else:

@@ -10,13 +10,16 @@ import random
 import signal
 import sqlite3
 import time
+from types import SimpleNamespace
 
 import pytest
 
 from benchmarks import scale_bench
+from tests.test_crash import lines_in, wait_for_acks
 from bot import Config, ReadyRoom, ShardedReadyRoom, make_bot, parse_shard_ids, shard_of
 from db import Database, GameWrite, LogEntry, StaleWrite
 from db.rating_store import RatingStore
+from db import sqlite_backend
 from db.sqlite_backend import enter_wal
 from engine.service import GameService, LobbyError, NotAPlayer, StaleVersion, rating_book, replay
 
@@ -189,7 +192,7 @@ def test_processes_starting_together_on_a_new_database_migrate_once_and_all_writ
     for process in processes:
         process.start()
     for process in processes:
-        process.join(120)
+        process.join(600)  # a guard against a hang: each takes seconds
     assert [p.exitcode for p in processes] == [0] * 4
     asyncio.run(_check_games(database_url, 4))
 
@@ -206,7 +209,14 @@ class _RefusesWalAtFirst:
             raise sqlite3.OperationalError("database is locked")
 
 
-async def test_the_switch_to_wal_is_tried_again_while_another_process_holds_the_new_file():
+@pytest.fixture
+def ticking_clock(monkeypatch):
+    """The SQLite backend's clock moves on 10 ms each time it is read, however slow the machine."""
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(sqlite_backend, "time", SimpleNamespace(monotonic=lambda: next(ticks) * 0.01))
+
+
+async def test_the_switch_to_wal_is_tried_again_while_another_process_holds_the_new_file(ticking_clock):
     # SQLite can refuse the switch at once, without its busy handler, while another process
     # opens the same new file; seen as one process of four failing in CI.
     conn = _RefusesWalAtFirst(refusals=3)
@@ -214,11 +224,11 @@ async def test_the_switch_to_wal_is_tried_again_while_another_process_holds_the_
     assert conn.tries == 4
 
 
-async def test_the_switch_to_wal_gives_up_after_the_busy_timeout():
+async def test_the_switch_to_wal_gives_up_after_the_busy_timeout(ticking_clock):
     conn = _RefusesWalAtFirst(refusals=10**6)
     with pytest.raises(sqlite3.OperationalError, match="locked"):
         await enter_wal(conn, busy_timeout_ms=50)
-    assert 2 <= conn.tries < 100
+    assert conn.tries == 5  # the clock read after each refusal: 10, 20, 30, 40 ms, then 50 ms is the end
 
 
 async def _check_games(url, count):
@@ -368,12 +378,12 @@ def test_one_of_two_processes_killed_mid_load_the_other_goes_on_and_nothing_ackn
     survivor = fork.Process(target=player, args=(database_url, acks[1], 200, 2, 150))
     victim.start()
     survivor.start()
-    deadline = time.time() + 60
-    while (not os.path.exists(acks[0]) or len(acknowledged(acks[0])) < 20) and time.time() < deadline:
-        time.sleep(0.02)
-    os.kill(victim.pid, signal.SIGKILL)
-    victim.join()
-    survivor.join(120)
+    try:
+        wait_for_acks(victim, acks[0], 20)
+    finally:
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.join()
+    survivor.join(600)  # a guard against a hang: 150 moves take seconds
     assert victim.exitcode == -signal.SIGKILL
     assert survivor.exitcode == 0  # it played all its moves, the last ones after the kill
     killed, survived = acknowledged(acks[0]), acknowledged(acks[1])
@@ -390,21 +400,23 @@ def test_two_bot_processes_through_the_fake_discord_one_killed_the_other_goes_on
     plans = [scale_bench.Plan(postgres_url, 2, (shard,), [t for t in tables if shard_of(t.guild_id, 2) == shard],
                               think=0.05, start=now, until=now + 600, acks=str(tmp_path / f"acks-{shard}"),
                               report=str(tmp_path / f"report-{shard}.json"), seed=shard,
-                              moves=None if shard == 0 else 40, double_clicks=0.3)
+                              stop=None if shard == 0 else str(tmp_path / "stop"), double_clicks=0.3)
              for shard in (0, 1)]
     assert all(len(plan.tables) == 4 for plan in plans)  # two guilds, four games, on each shard
     fork = multiprocessing.get_context("fork")
     victim, survivor = (fork.Process(target=scale_bench.bot_process, args=(plan,)) for plan in plans)
     victim.start()
     survivor.start()
-    deadline = time.time() + 240
-    while len(scale_bench.acknowledged(plans[0].acks)) < 10 and time.time() < deadline:
-        time.sleep(0.05)
-    assert survivor.is_alive()  # still playing when the other dies
-    os.kill(victim.pid, signal.SIGKILL)
-    at_kill = len(scale_bench.acknowledged(plans[1].acks))
-    victim.join()
-    survivor.join(300)
+    try:
+        wait_for_acks(survivor, plans[1].acks, 1)
+        wait_for_acks(victim, plans[0].acks, 10)
+    finally:
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.join()
+    at_kill = lines_in(plans[1].acks)  # it goes on playing until told to stop, after 40 moves more
+    wait_for_acks(survivor, plans[1].acks, at_kill + 40)
+    open(plans[1].stop, "w").close()
+    survivor.join(600)  # a guard against a hang: its games stop at the next move
     assert victim.exitcode == -signal.SIGKILL and survivor.exitcode == 0
     with open(plans[1].report) as f:
         report = json.load(f)

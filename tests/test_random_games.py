@@ -1,6 +1,7 @@
-"""Random legal play: 200 two-player complete games, and 100 each of three players, four
+"""Random legal play: 200 two-player complete games, and 20 each of three players, four
 players and 2 vs 2, keep the invariants and replay exactly; so do games where the computer
-opponent plays one seat or more, at tables of two, three and four and in 2 vs 2."""
+opponent plays one seat or more, at tables of two, three and four and in 2 vs 2.
+benchmarks/random_games_bench.py plays 100 of each kind of table with the same checks."""
 import random
 from collections import Counter
 
@@ -17,9 +18,10 @@ from tests.conftest import multi_config, two_player_config
 GAMES = 200
 SEEDS = random.Random(20261122).sample(range(10**9), GAMES)
 LAYOUTS = [None, "standard", "borg-corridor", None, "cube"]
-TABLE_GAMES = 100  # per kind of table below
+ALL_TABLE_GAMES = 100  # per kind of table below, in the benchmark
+TABLE_GAMES = 20  # the first of them, in the tests: every layout, with and without annihilation
 TABLES = {"three": (3, False), "four": (4, False), "teams": (4, True)}
-TABLE_SEEDS = random.Random(20261124).sample(range(10**9), TABLE_GAMES)
+TABLE_SEEDS = random.Random(20261124).sample(range(10**9), ALL_TABLE_GAMES)
 TABLE_LAYOUTS = [None, None, "six", "borg-six"]
 
 
@@ -194,10 +196,20 @@ def test_random_games_keep_invariants_and_replay(chunk):
 @pytest.mark.parametrize("table", TABLES)
 @pytest.mark.parametrize("chunk", range(5))
 def test_three_and_four_player_games_keep_invariants_and_replay(table, chunk):
+    per_chunk = TABLE_GAMES // 5
+    verbs, answered_for_team = play_tables(table, range(chunk * per_chunk, (chunk + 1) * per_chunk))
+    if TABLES[table][1]:  # the second seat of each team answered team decisions too
+        assert answered_for_team > 0
+    for verb in ("board", "start", "place", "move", "attack", "damage", "activate"):
+        assert verbs[verb] > 0, verb
+
+
+def play_tables(table, indices) -> tuple[Counter, int]:
+    """Plays the games of these indices at this kind of table, checking each: the verbs
+    played, and how many team decisions the second seat of a team answered."""
     players, teams = TABLES[table]
     verbs, answered_for_team = Counter(), 0
-    per_chunk = TABLE_GAMES // 5
-    for index in range(chunk * per_chunk, (chunk + 1) * per_chunk):
+    for index in indices:
         seed, layout = TABLE_SEEDS[index], TABLE_LAYOUTS[index % len(TABLE_LAYOUTS)]
         config = multi_config(players, teams=teams, layout=layout, annihilation=teams and index % 2 == 1)
         config, final, log = play_checked(seed, layout, config)
@@ -206,10 +218,7 @@ def test_three_and_four_player_games_keep_invariants_and_replay(table, chunk):
         check_replay(config, seed, final, log)
         verbs.update(command.split()[0] for _, command in log)
         answered_for_team += sum(1 for seat, command in log if seat in ("p3", "p4") and command.split()[0] == "board")
-    if teams:  # the second seat of each team answered team decisions too
-        assert answered_for_team > 0
-    for verb in ("board", "start", "place", "move", "attack", "damage", "activate"):
-        assert verbs[verb] > 0, verb
+    return verbs, answered_for_team
 
 
 COMPUTER_GAMES = [({"p1": "easy"}, None), ({"p2": "easy"}, "cube"), ({"p1": "easy", "p2": "easy"}, "standard"),
