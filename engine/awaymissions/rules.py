@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple, Optional
 
-import msgspec
-
 from engine.awaymissions import actions, cards, effects, setup
 from engine.awaymissions.context import Table
 from engine.awaymissions.setup import new_game  # noqa: F401  (part of the public face)
-from engine.awaymissions.state import Decision, GameState, Player, clone
+from engine.awaymissions.state import Decision, GameState, Player, clone, to_builtins
 from engine.awaymissions.vocabulary import TRIGGERS
 from engine import command_text
 from engine.errors import RuleError
@@ -668,7 +666,7 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     decision's `secret` details (e.g. the cards a search found) to its player only; the
     dice generator and seed to nobody.
     """
-    view = msgspec.to_builtins(state)
+    view = to_builtins(state)
     view.pop("dice", None)
     view.pop("seed", None)
     team = state.player(seat).team if seat else None

@@ -23,7 +23,7 @@ from engine.renegades import (abilities, boarding, bounties, crew_combat, droppe
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
-from engine.renegades.state import Decision, GameState, Turn, clone
+from engine.renegades.state import Decision, GameState, Turn, clone, to_builtins
 
 __all__ = ["new_game", "apply", "canonical", "legal_commands", "awaited", "view_for", "turn_of",
            "display_names", "begin_round", "begin_surface", "run"]
@@ -697,7 +697,7 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     """What `seat` may see (None: everyone): the world, location and surface decks as
     counts only, shut containers without their contents (a seat sees what its own scans
     found), never the dice generator or the seed. The surface is under `surface`."""
-    view = msgspec.to_builtins(state)
+    view = to_builtins(state)
     view.pop("dice", None)
     view.pop("seed", None)
     view["world_deck_count"] = len(view.pop("world_deck", []))
