@@ -451,7 +451,7 @@ def objective_line(view: dict, labels: dict[str, str]) -> str:
     elif obj.get("cell"):
         where = f"at {obj['cell']} (star)"
     elif obj.get("sealed"):
-        where = "sealed in one of the shut containers"
+        where = "sealed in its container, still shut"
     else:
         where = "not on the board"
     if obj.get("run") and not obj.get("delivered"):

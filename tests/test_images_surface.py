@@ -141,6 +141,14 @@ def test_footer_says_who_acts_and_where_the_parameter_is(view):
     assert lines[3].startswith("Last: VES moved B3 > C4 > C5 > D6 > E6; VES attacked HALVERN: 1 wound(s)")
 
 
+def test_a_parameter_still_sealed_in_its_container_is_said_to_be_so():
+    """The view keeps `sealed` (its default, which the state's JSON leaves out) for the picture."""
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "mission": "the-reactor-core"}, 1)
+    view = rules.view_for(state, None)
+    assert view["objective"]["sealed"] is True and view["surface"]["objective"]["sealed"] is True
+    assert surface.objective_line(view, {}) == "Mission: the reactor core, sealed in its container, still shut."
+
+
 def test_dice_board_shows_the_attack_and_test_dice(view):
     events = attack_events() + skill_events()
     image = pixels(crew_dice.render_crew_dice(view, events))

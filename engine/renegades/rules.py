@@ -715,7 +715,13 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     view.pop("bounties", None)
     view["bounties"] = bounties.visible(state, seat)
     view["surface"] = _surface_view(state, seat)
+    view["objective"] = _objective_view(state)
     return view
+
+
+def _objective_view(state: GameState) -> Optional[dict[str, Any]]:
+    """The mission parameter with every field, `sealed` too (its default, left out of the JSON)."""
+    return msgspec.structs.asdict(state.objective) if state.objective else None
 
 
 def _weather_view(g: Game) -> Optional[dict[str, Any]]:
@@ -754,7 +760,7 @@ def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
                     if cell in state.containers},
         "crew": crew,
         "figures": {f.id: msgspec.to_builtins(f) for f in state.figures.values()},
-        "objective": msgspec.to_builtins(state.objective) if state.objective else None,
+        "objective": _objective_view(state),
         "order": list(state.order) if state.phase == "surface" else [],
         "location_deck_count": len(state.surface_deck),
     }
