@@ -9,7 +9,7 @@ from engine.renegades.crew_abilities import attack_bonuses, count_attack, may_at
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember, Figure, Strike
-from engine.renegades.pieces import Piece, card_of, is_giant, opposed, piece, standing, weapons
+from engine.renegades.pieces import Piece, card_of, is_giant, is_npc, opposed, piece, standing, weapons
 
 
 # --- combat --------------------------------------------------------------------------------------
@@ -100,13 +100,14 @@ def finish_strike(g: Game, plan: Strike, red: list[int]) -> None:
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
     defense = [tuple(target.defense)] if target.defense else []
+    npc = is_npc(g, target)
     rerolled: list[int] = []
     if ranged and black and (target.cell in g.ground.obstructed or target.cell in g.state.containers):
-        _, used = orbit.best_defense(hits, black, defense)
+        _, used = orbit.best_defense(hits, black, defense, npc)
         rerolled = sorted((i for i in range(len(black)) if i not in used), key=lambda i: black[i])[:2]
         for i in rerolled:
             black[i] = dice.roll(1)[0]
-    blocked, _ = orbit.best_defense(hits, black, defense)
+    blocked, _ = orbit.best_defense(hits, black, defense, npc)
     wounds = len(hits) - blocked
     if isinstance(target, CrewMember) and target.rounds.get("found") == g.state.round:
         target.rounds["exposed"] = g.state.round  # found by a scan and attacked: no stealth this round (N143)
@@ -200,6 +201,6 @@ def hazard(g: Game, victim: Piece, dice: int, kind: str, by: Optional[str] = Non
     red = g.state.dice.roll(min(orbit.MAX_DICE, dice))
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = g.state.dice.roll(len(hits))
-    blocked, _ = orbit.best_defense(hits, black, [tuple(victim.defense)] if victim.defense else [])
+    blocked, _ = orbit.best_defense(hits, black, [tuple(victim.defense)] if victim.defense else [], is_npc(g, victim))
     g.emit(kind, target=victim.id, attack=red, defense=black, wounds=len(hits) - blocked)
     hurt(g, victim, len(hits) - blocked, by)

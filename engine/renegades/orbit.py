@@ -242,18 +242,19 @@ def finish_attack(g: Game, strike: Strike, red: list[int]) -> None:
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
     defense = bonuses(g, target, "defense") + ([(1, 1)] if boost(g, target, "brace", spend=False) else [])
+    npc = target.seat is None
     rerolled: list[int] = []
     if obstructed and black:  # N9: re-roll up to two dice that block nothing, lowest first
-        _, used = best_defense(hits, black, defense)
+        _, used = best_defense(hits, black, defense, npc)
         idle = sorted((i for i in range(len(black)) if i not in used), key=lambda i: black[i])[:2]
         for i in idle:
             black[i] = dice.roll(1)[0]
         rerolled = idle
     evasive = boost(g, target, "evasive")
     if evasive and black:  # Jink and Roll: re-roll defense dice that block nothing, lowest first (N62)
-        _, used = best_defense(hits, black, defense)
+        _, used = best_defense(hits, black, defense, npc)
         evaded = reroll_lowest(g, black, evasive, lambda i: i not in used)
-    blocked, _ = best_defense(hits, black, defense)
+    blocked, _ = best_defense(hits, black, defense, npc)
     damage = len(hits) - blocked
     extra = {"aimed": aimed} if aimed else {}
     if evasive and black:
@@ -273,10 +274,14 @@ def reroll_lowest(g: Game, faces: list[int], count: int, wasted) -> list[int]:
     return chosen
 
 
-def best_defense(hits: list[int], black: list[int], defense: list[tuple[int, int]]) -> tuple[int, set[int]]:
+def best_defense(hits: list[int], black: list[int], defense: list[tuple[int, int]],
+                 npc: bool = False) -> tuple[int, set[int]]:
     """The most hits the defender can block (a black die at least as high as the red die it
-    is paired with; a 7 or more cannot be blocked), trying every placement of its bonuses.
-    Returns the blocks and the indices of the black dice used."""
+    is paired with; a 7 or more cannot be blocked), trying every placement of its bonuses;
+    an NPC's bonuses go on its highest dice, whatever they block (N10). Returns the blocks
+    and the indices of the black dice used."""
+    if npc:
+        return _pair(hits, placing.highest_first(black, defense))
     plus = [add for add, count in defense for _ in range(count)]
     best = (-1, set())
     for targets in itertools.product(range(len(black)), repeat=len(plus)) if black else [()]:
