@@ -420,8 +420,9 @@ def docked_long(g: Game, ship: Ship) -> bool:
 
 
 def choose_target(g: Game, npc: Ship) -> Optional[Ship]:
-    """N13: the ship that hurt it most this round if it is in orbit; otherwise pair off:
-    the hunted ship fewest NPCs of its kind were given this round, a roll-off among equals.
+    """N13: the ship that hurt it most this round if it is in orbit; otherwise the ship it
+    paired off with this turn while it is still hunted; otherwise pair off: the hunted ship
+    fewest NPCs of its kind were given this round, a roll-off among equals.
     N59: a fighter alone on the board goes for a ship docked on the mission planet first."""
     ships = g.state.ships
     hurt = [(amount, attacker) for attacker, amount in npc.hurt_by.items()
@@ -436,6 +437,8 @@ def choose_target(g: Game, npc: Ship) -> Optional[Ship]:
     docked = [t for t in targets if t.cell is None]
     if npc.kind == "fighter" and docked and sum(1 for x in ships.values() if x.kind == "fighter") == 1:
         targets = docked
+    if ships.get(npc.assigned or "") in targets:  # the pairing (and an odd one's roll) holds for the turn
+        return ships[npc.assigned]
     load = {t.id: 0 for t in targets}
     for other in ships.values():
         if other is not npc and other.seat is None and other.kind == npc.kind and other.assigned in load:
