@@ -13,6 +13,7 @@ from engine.renegades.state import GameState, Ship, Strike
 
 MAX_DICE = 8  # the box holds eight red and eight black dice (N8)
 FIGHTER_BOUNTY = 70  # digits for destroying a villain fighter
+GROUNDING_HULL_DAMAGE = 3  # hull damage that keeps a ship from landing on the mission planet (N194)
 FACTION_RANK = {"renegade": 0, "coalition": 1}  # Renegades first on equal initiative
 
 
@@ -351,11 +352,19 @@ def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
                         else f"{board.planets[planet].name} is not a planet to descend on in this mission.")
     if not board.beside_planet(ship.cell, planet):
         raise RuleError(f"The {ship.name} must be on a square beside {board.planets[planet].name} to descend.")
+    if grounded(g, ship, planet):
+        raise RuleError(f"The {ship.name} has {ship.hull_damage} hull damage: a ship with three or more hull damage "
+                        f"cannot land on {board.planets[planet].name} until it is repaired (N194).")
     if planet == g.surface_planet and not g.free_docks():
         raise RuleError("Every dock on the surface is taken or has somebody standing on it.")
     ship.left_from, ship.cell = ship.cell, None
     ship.docked, ship.docked_round = planet, g.state.round
     g.emit("descended", ship=ship.id, planet=planet, cell=ship.left_from)
+
+
+def grounded(g: Game, ship: Ship, planet: str) -> bool:
+    """N194: a ship with three or more hull damage does not land on the mission planet."""
+    return planet == g.board.mission_planet.code and ship.hull_damage >= GROUNDING_HULL_DAMAGE
 
 
 def boarded(g: Game, ship: Ship) -> bool:
@@ -527,7 +536,7 @@ def _goal(g: Game, npc: Ship):
         landed = any(x.docked == surface for x in renegades)
         all_down = all(x.docked in (surface, mission) for x in renegades if x.cell is None) and not _targets(g, npc)
         chase = obj is not None and obj.run == "renegade" and obj.home  # N148: the findings are down at Port Saven
-        if landed and (all_down or chase):
+        if landed and (all_down or chase) and not grounded(g, npc, surface):
             return ("planet", surface)
     target = choose_target(g, npc)
     if target is None:

@@ -659,7 +659,7 @@ def _legal_orbit(g: Game, ship) -> list[str]:
         for planet in g.board.planets.values() if ship.risen_round != state.round else ():
             bringing = obj is not None and obj.ship == ship.id and state.tier >= 2
             if g.board.beside_planet(ship.cell, planet.code) and (
-                    (planet.code == g.surface_planet and g.free_docks())
+                    (planet.code == g.surface_planet and g.free_docks() and not orbit.grounded(g, ship, planet.code))
                     or (planet.home == ship.faction and (ship.critical or bringing))):
                 options.append(f"descend {ship.id} {planet.code}")
         options += [f"salvage {ship.id} {c}" for c in salvage.reachable(g, ship)]
