@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Optional
+from typing import Iterable, Optional
 
 from PIL import Image, ImageDraw
 
@@ -25,13 +25,14 @@ from images.style import (ATTACK_MARK, COVER, CORRIDOR_FLOOR, FLOOR, GREY, HAZAR
 from images import marks
 from images.orbit import FACTION_STYLES
 from images.grid import GridFrame
-from images.tokens import short_labels
+from images.tokens import short_labels, unique_labels
 
 CELL = 42
 MARGIN = 26
 LINE = 24
 FOOTER = 7 * LINE + 14
 LAST_SIZE = 13  # the smallest size of the line of last actions
+TOKEN = 0.36  # a standing piece's radius, in squares
 WALL_MARK = GREY
 ROCK = MUTED
 # an NPC figure's shape by rank; every figure is dark with a white label
@@ -207,14 +208,23 @@ def style_of(faction: Optional[str]) -> tuple[tuple[int, int, int], str]:
     return FACTION_STYLES.get(faction or "", (GREY, "circle"))
 
 
-def figure_labels(figures: dict[str, dict]) -> dict[str, str]:
-    """Figure id -> a short label: 'SYPHON-W1' -> 'SW1' (the id itself if two would match)."""
-    labels = {}
-    for code in sorted(figures):
-        head, _, tail = code.partition("-")
-        label = (head[:1] + tail)[:4] if tail else code[:3]
-        labels[code] = code if label in labels.values() else label
-    return labels
+def figure_labels(figures: dict[str, dict], taken: Iterable[str] = ()) -> dict[str, str]:
+    """Figure id -> a short label with the number commands name it by: the initial of each
+    word of its card and its number ('SYPHON-W1' -> 'SW1', 'DRONE3' -> 'D3'); a figure alone
+    of its card keeps three letters ('VHORR' -> 'VHO'). A label already used (by the crew's
+    `taken` or an earlier figure) is numbered on."""
+    bases = {}
+    for code in figures:
+        stem = code.rstrip("0123456789")
+        number = code[len(stem):]
+        bases[code] = "".join(word[:1] for word in stem.split("-")) + number if number else stem.replace("-", "")[:3]
+    return unique_labels(bases, set(taken))
+
+
+def label_room(r: float, crew: bool) -> tuple[int, int]:
+    """(width, largest font size) a token of radius `r` gives its label; a label fits when it
+    is no wider than that at the font size `fit_size` picks."""
+    return (int(r * 1.6), max(9, round(r * 0.8))) if crew else (int(r * 1.7), max(9, round(r * 0.7)))
 
 
 def positions_before(surface: dict, events: list[dict]) -> list[tuple[dict, dict[str, Optional[str]]]]:
@@ -275,7 +285,7 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     crew = surface.get("crew", {})
     figures = surface.get("figures", {})
     labels = short_labels(crew)
-    flabels = figure_labels(figures)
+    flabels = figure_labels(figures, labels.values())
     targets = _highlights(draw, frame, surface, events)
     figures = {code: f for code, f in figures.items() if not f.get("boarded")}  # aboard: counted at the dock
     standing = {c["cell"] for c in crew.values() if not c.get("ko")} | {f["cell"] for f in figures.values()}
@@ -289,7 +299,7 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     for code in sorted(figures):
         figure = figures[code]
         cx, cy = frame.centre(figure["cell"])
-        _figure(draw, cx, cy, frame.cell * 0.36, figure, flabels[code])
+        _figure(draw, cx, cy, frame.cell * TOKEN, figure, flabels[code])
         _health(draw, frame, figure["cell"], figure.get("health", 0), figure.get("damage", 0))
     for code in sorted(crew, key=lambda c: (bool(crew[c].get("ko")), c)):  # the fallen last: seen in their corner
         member = crew[code]
@@ -301,7 +311,7 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
                 _crew(draw, cx, cy, frame.cell * 0.3, member, labels[code])
             continue
         cx, cy = frame.centre(member["cell"])
-        _crew(draw, cx, cy, frame.cell * 0.36, member, labels[code])
+        _crew(draw, cx, cy, frame.cell * TOKEN, member, labels[code])
         _health(draw, frame, member["cell"], member.get("health", 0), member.get("wounds", 0))
         if objective.get("holder") == code:
             _star(draw, cx + frame.cell * 0.32, cy - frame.cell * 0.3, frame.cell * 0.17)
@@ -365,7 +375,7 @@ def _crew(draw, cx: float, cy: float, r: float, member: dict, label: str) -> Non
     fill = washed(colour) if member.get("hidden") or member.get("ko") else colour
     draw_shape(draw, shape, cx, cy, r + 2, INK)
     draw_shape(draw, shape, cx, cy, r, fill, outline=WHITE, width=2)
-    centred_text(draw, (cx, cy), label, fit_size(label, int(r * 1.6), max(9, round(r * 0.8))), ink_on(fill))
+    centred_text(draw, (cx, cy), label, fit_size(label, *label_room(r, crew=True)), ink_on(fill))
     if member.get("hidden"):
         ring = r * 1.32
         for i in range(0, 16, 2):
@@ -384,7 +394,7 @@ def _figure(draw, cx: float, cy: float, r: float, figure: dict, label: str) -> N
     draw_shape(draw, shape, cx, cy, r + 2, WHITE)
     draw_shape(draw, shape, cx, cy, r, FIGURE, outline=WHITE, width=1)
     centred_text(draw, (cx, cy + (3 if shape == "triangle" else 0)), label,
-                 fit_size(label, int(r * 1.4), max(9, round(r * 0.7))), WHITE)
+                 fit_size(label, *label_room(r, crew=False)), WHITE)
 
 
 def _health(draw, frame: GridFrame, square: str, health: int, lost: int) -> None:
@@ -451,7 +461,7 @@ def objective_line(view: dict, labels: dict[str, str]) -> str:
     elif obj.get("cell"):
         where = f"at {obj['cell']} (star)"
     elif obj.get("sealed"):
-        where = "sealed in one of the shut containers"
+        where = "sealed in its container, still shut"
     else:
         where = "not on the board"
     if obj.get("run") and not obj.get("delivered"):

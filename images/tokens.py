@@ -7,6 +7,7 @@ ring when incapacitated), a cube for assimilated.
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 from PIL import ImageDraw
 
@@ -23,10 +24,11 @@ def short_labels(characters: dict[str, dict]) -> dict[str, str]:
     return unique_labels(bases)
 
 
-def unique_labels(bases: dict[str, str]) -> dict[str, str]:
-    """Id -> its base label, numbered from 2 where an earlier id (in sorted order) took it."""
+def unique_labels(bases: dict[str, str], used: Optional[set[str]] = None) -> dict[str, str]:
+    """Id -> its base label, numbered from 2 where an earlier id (in sorted order) or one of
+    the labels already `used` took it."""
     labels: dict[str, str] = {}
-    used: set[str] = set()
+    used = set() if used is None else used
     for key in sorted(bases):
         label, n = bases[key], 2
         while label in used:

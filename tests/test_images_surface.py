@@ -10,12 +10,14 @@ import pytest
 from PIL import Image
 
 from engine.renegades import rules
+from engine.renegades.orbit import Game
 from engine.renegades.autoplay import random_command
 from images import crew_dice, pictures, surface
 from images.grid import GridFrame
 from images.demo_surface import attack_events, midgame_view, move_events, skill_events
 from images.style import (ATTACK_MARK, CORRIDOR_FLOOR, FLOOR, HAZARD, INK, MOVE_MARK, MUTED, PAPER, STYLES,
-                          VOID, WHITE, dimmed, washed)
+                          VOID, WHITE, dimmed, fit_size, text_width, washed)
+from images.tokens import short_labels
 
 RENEGADE, COALITION = STYLES[1][0], STYLES[0][0]
 
@@ -139,6 +141,31 @@ def test_footer_says_who_acts_and_where_the_parameter_is(view):
     assert lines[1] == "Ann: the Kestrel party acts · actions left: TAL 2, VES 1"
     assert lines[2] == "Mission: the courier, at G5 (star)."
     assert lines[3].startswith("Last: VES moved B3 > C4 > C5 > D6 > E6; VES attacked HALVERN: 1 wound(s)")
+
+
+def test_a_parameter_still_sealed_in_its_container_is_said_to_be_so():
+    """The view keeps `sealed` (its default, which the state's JSON leaves out) for the picture."""
+    state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}], "mission": "the-reactor-core"}, 1)
+    view = rules.view_for(state, None)
+    assert view["objective"]["sealed"] is True and view["surface"]["objective"]["sealed"] is True
+    assert surface.objective_line(view, {}) == "Mission: the reactor core, sealed in its container, still shut."
+
+
+def test_every_piece_on_the_board_has_its_own_label_that_fits_its_token():
+    """Drones, warriors, a commander and a creature beside the whole crew of both factions:
+    every label differs, fits its token, and keeps the number commands name the figure by."""
+    crew = {code: {} for code in Game(rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, 1)).pack.crew}
+    figures = {code: {} for code in ("DRONE3", "DRONE5", "DRONE12", "SYPHON-W1", "SYPHON-W14", "DREGG-T7", "VHORR",
+                                     "STALKER9")}
+    labels = short_labels(crew)
+    flabels = surface.figure_labels(figures, labels.values())
+    assert [flabels[d] for d in ("DRONE3", "DRONE5", "DRONE12", "SYPHON-W14")] == ["D3", "D5", "D12", "SW14"]
+    every = list(labels.values()) + list(flabels.values())
+    assert len(set(every)) == len(every)
+    r = surface.CELL * surface.TOKEN
+    for label, crewmember in [(x, True) for x in labels.values()] + [(x, False) for x in flabels.values()]:
+        width, largest = surface.label_room(r, crewmember)
+        assert text_width(label, fit_size(label, width, largest)) <= width, label
 
 
 def test_dice_board_shows_the_attack_and_test_dice(view):

@@ -7,7 +7,8 @@ import pytest
 from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades import content, rules
-from engine.renegades.locations import POSITIONS, deal_layout, turned
+from engine.renegades.content import turned
+from engine.renegades.locations import POSITIONS, built_board, deal_layout
 from engine.renegades.orbit import Game
 from engine.renegades.ground import ground_of
 
@@ -83,10 +84,42 @@ def test_too_few_location_cards_cannot_build_a_board():
     ("containers: [D4], elevated: [C1, D1, C2, D2]", "containers: [D4], elevated: [A1, C1, D1, C2, D2]",
      "A1 is the corner's dock and must stay open ground"),
     ("sunken: [B3, C3, D3]", "sunken: [B3, C3, E3]", "E3 is off its 4x4 tile"),
+    ("blocking: [C3], containers: [D2]", "blocking: [C3], containers: [C2]",  # N195: the fuel depot, turned to ne
+     "surface_locations.fuel-depot (ne): the container K3 is 2 squares from the dock L1"),
+    ("containers: [D3, F2, I3, B6, F6, K8, D10, F11, I10]", "containers: [D3, F2, I3, B6, F6, K8, D10, F11, J10]",
+     "surfaces.veyra-outpost: the container J10 is 2 squares from the dock L12"),
+    ("containers: [E2, B8, K5, H11]", "containers: [C2, B8, K5, H11]",
+     "surfaces.earth-spaceport: the container C2 is 2 squares from the dock A1"),
 ])
 def test_bad_location_cards_are_refused_saying_where(tmp_path, old, new, problem):
     problems = _pack_with(tmp_path, old, new, "boards.yaml")
     assert any(problem in p for p in problems), problems
+
+
+@pytest.mark.parametrize("board", ["veyra-outpost", "saven-free-docks", "earth-spaceport"])
+def test_containers_lie_four_squares_from_every_dock_as_far_as_their_tile_allows(board):
+    """N195, on the fixed board and with every location card of it in every position it can
+    take: four squares at least, or three from the dock of its own corner tile (no square of
+    a corner tile is further from its dock)."""
+    spec = PACK.surfaces[board]
+    placed = [(None, spec.containers)] + [
+        ((position, code), built_board("content/renegades", board, ((position, code),)).containers)
+        for code, card in PACK.surface_locations.items() if card.board == board for position in POSITIONS[card.type]]
+    for card, containers in placed:
+        for cell in containers:
+            for dock in spec.docks:
+                own_tile = next(loc for loc in spec.locations if _inside(dock, loc))
+                assert _gap(cell, dock) >= (3 if _inside(cell, own_tile) else 4), (card, cell, dock)
+
+
+def _inside(cell, loc):
+    (x, y), (x0, y0), (x1, y1) = content.cell_xy(cell), content.cell_xy(loc.from_), content.cell_xy(loc.to)
+    return x0 <= x <= x1 and y0 <= y <= y1
+
+
+def _gap(a, b):
+    (ax, ay), (bx, by) = content.cell_xy(a), content.cell_xy(b)
+    return max(abs(ax - bx), abs(ay - by))
 
 
 @pytest.mark.parametrize("layout", [(), (("c", "pump-house"),)])

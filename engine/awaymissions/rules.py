@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple, Optional
 
-import msgspec
-
 from engine.awaymissions import actions, cards, effects, setup
 from engine.awaymissions.context import Table
 from engine.awaymissions.setup import new_game  # noqa: F401  (part of the public face)
-from engine.awaymissions.state import Decision, GameState, Player, clone
+from engine.awaymissions.state import Decision, GameState, Player, clone, to_builtins
 from engine.awaymissions.vocabulary import TRIGGERS
 from engine import command_text
 from engine.errors import RuleError
@@ -685,7 +683,7 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     dice generator and seed to nobody. Each player's interrupt list (the interrupts of
     their deck list) is public, as deck lists are (R95).
     """
-    view = msgspec.to_builtins(state)
+    view = to_builtins(state)
     view.pop("dice", None)
     view.pop("seed", None)
     team = state.player(seat).team if seat else None

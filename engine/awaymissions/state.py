@@ -188,3 +188,4 @@ _codec = StateCodec(GameState)
 to_json = _codec.to_json
 from_json = _codec.from_json
 clone = _codec.clone
+to_builtins = _codec.to_builtins

@@ -29,7 +29,7 @@ from engine.awaymissions.content import pack_ref
 from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.campaign_state import (Campaign, Captain, Hand, Mission, clone, from_json,  # noqa: F401
-                                             to_json)
+                                             to_builtins, to_json)
 from engine.renegades import energy, gear
 from engine.renegades.content import ARMORY, FACTIONS, Pack, load_pack
 from engine.renegades.setup import MODES, _default_crew, _ship_for, check_boards, check_world_cards, stations_for
@@ -457,7 +457,7 @@ def awaited(campaign: Campaign) -> list[str]:
 def view_for(campaign: Campaign, seat: Optional[str]) -> dict[str, Any]:
     """What `seat` may see (None: everyone): decks as counts, other players' offers hidden,
     never the dice or the seed."""
-    view = msgspec.to_builtins(campaign)
+    view = to_builtins(campaign)
     for key in ("dice", "seed", "mission_seed"):
         view.pop(key, None)
     for deck in ("deck", "gear_deck", "upgrade_deck"):

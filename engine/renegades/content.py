@@ -207,6 +207,9 @@ class SurfaceBoard(_Schema):
 
 
 POSITION_CODES = {"nw", "n", "ne", "w", "c", "e", "sw", "s", "se"}  # a built board's nine tiles
+POSITIONS = {"corner": ("nw", "ne", "se", "sw"), "side": ("n", "e", "s", "w"), "center": ("c",)}
+TURNS = {"nw": 0, "n": 0, "c": 0, "ne": 1, "e": 1, "se": 2, "s": 2, "sw": 3, "w": 3}  # quarter turns clockwise
+DOCK_GAP = 4  # squares at least between a container and every dock, as far as its tile allows (N195)
 
 
 class SurfaceLocation(_Schema):
@@ -523,6 +526,47 @@ def xy_cell(x: int, y: int) -> str:
     return f"{chr(ord('A') + x)}{y + 1}"
 
 
+def turned(cell: str, turns: int, size: int) -> tuple[int, int]:
+    """A tile's square turned `turns` quarter turns clockwise: (x, y) within the tile."""
+    x, y = cell_xy(cell)
+    for _ in range(turns):
+        x, y = size - 1 - y, x
+    return x, y
+
+
+def placed(cell: str, position: str, area) -> str:
+    """A location card's square on the board, its card turned to `position` in the tile `area`."""
+    (x0, y0), (x1, _) = cell_xy(area.from_), cell_xy(area.to)
+    x, y = turned(cell, TURNS[position], x1 - x0 + 1)
+    return xy_cell(x0 + x, y0 + y)
+
+
+def _gap(a: str, b: str) -> int:
+    """Squares between two squares, a diagonal step counting one."""
+    (ax, ay), (bx, by) = cell_xy(a), cell_xy(b)
+    return max(abs(ax - bx), abs(ay - by))
+
+
+def _tile_squares(area) -> list[str]:
+    (x0, y0), (x1, y1) = cell_xy(area.from_), cell_xy(area.to)
+    return [xy_cell(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)]
+
+
+def _dock_gap_problems(where: str, containers: list[str], docks: list[str], areas: list) -> list[str]:
+    """N195: a container lies at least DOCK_GAP squares from every dock, or, where no square
+    of its tile is that far from a dock (a corner tile round its own dock), as far as any."""
+    problems = []
+    for cell in containers:
+        squares = next((_tile_squares(a) for a in areas if cell in _tile_squares(a)), [cell])
+        for dock in docks:
+            wanted = min(DOCK_GAP, max(_gap(c, dock) for c in squares))
+            if _gap(cell, dock) < wanted:
+                problems.append(f"{where}: the container {cell} is {_gap(cell, dock)} squares from the dock {dock}; "
+                                f"a container lies at least {DOCK_GAP} from every dock, or as far as its tile "
+                                "allows (N195)")
+    return problems
+
+
 def load_pack(path: str) -> Pack:
     """Load and validate the pack in folder `path`; raise PackError listing every problem."""
     return _load(resolve_pack(path))
@@ -583,6 +627,13 @@ def _location_problems(pack: "Pack") -> list[str]:
         if card.type == "corner" and "A1" in (card.blocking + card.obstructed + card.water + card.containers
                                              + card.elevated + card.sunken):
             problems.append(f"{where}: A1 is the corner's dock and must stay open ground")
+        board = pack.surfaces.get(card.board)
+        if board is not None and card.board in sizes:
+            areas = {loc.code: loc for loc in board.locations}
+            for position in POSITIONS[card.type]:
+                problems += _dock_gap_problems(f"{where} ({position})", [placed(c, position, areas[position])
+                                                                         for c in card.containers],
+                                               board.docks, [areas[position]])
     for mission in pack.missions.values():
         card = pack.surface_locations.get(mission.center)
         if card is None or card.type != "center" or card.board != mission.surface:
@@ -720,6 +771,7 @@ def _cross_check(pack: Pack) -> list[str]:
         off_board(board.doorways, board.width, board.height, f"surfaces.{board.code}")
         where = f"surfaces.{board.code}"
         problems += _doorway_problems(where, board) + _steps_problems(where, board)
+        problems += _dock_gap_problems(where, board.containers, board.docks, board.locations)
         for location in board.locations:
             off_board([location.from_, location.to], board.width, board.height,
                       f"surfaces.{board.code}.locations.{location.code}")

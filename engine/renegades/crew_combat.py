@@ -10,7 +10,7 @@ from engine.renegades.board import distance
 from engine.renegades.orbit import Game
 from engine.renegades.state import CrewMember, Figure, Strike
 from engine.renegades.ground import between
-from engine.renegades.pieces import Piece, card_of, friendly, is_giant, opposed, piece, standing
+from engine.renegades.pieces import Piece, card_of, friendly, is_giant, is_npc, opposed, piece, standing
 
 
 # --- combat --------------------------------------------------------------------------------------
@@ -112,13 +112,14 @@ def finish_strike(g: Game, plan: Strike, red: list[int]) -> None:
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
     defense = defense_of(g, target)
+    npc = is_npc(g, target)
     rerolled: list[int] = []
     if ranged and black and (target.cell in g.ground.obstructed or target.cell in g.state.containers):
-        _, used = orbit.best_defense(hits, black, defense)
+        _, used = orbit.best_defense(hits, black, defense, npc)
         rerolled = sorted((i for i in range(len(black)) if i not in used), key=lambda i: black[i])[:2]
         for i in rerolled:
             black[i] = dice.roll(1)[0]
-    blocked, _ = orbit.best_defense(hits, black, defense)
+    blocked, _ = orbit.best_defense(hits, black, defense, npc)
     wounds = len(hits) - blocked
     if isinstance(target, CrewMember) and target.rounds.get("found") == g.state.round:
         target.rounds["exposed"] = g.state.round  # found by a scan and attacked: no stealth this round (N143)
@@ -219,6 +220,6 @@ def hazard(g: Game, victim: Piece, dice: int, kind: str, by: Optional[str] = Non
     red = g.state.dice.roll(min(orbit.MAX_DICE, dice))
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = g.state.dice.roll(len(hits))
-    blocked, _ = orbit.best_defense(hits, black, defense_of(g, victim))
+    blocked, _ = orbit.best_defense(hits, black, defense_of(g, victim), is_npc(g, victim))
     g.emit(kind, target=victim.id, attack=red, defense=black, wounds=len(hits) - blocked)
     hurt(g, victim, len(hits) - blocked, by)

@@ -448,7 +448,7 @@ def _npc_crewmember(g: Game, crew: CrewMember) -> None:
             else:
                 landing.take(g, crew)
             continue
-        if not _step_towards(g, crew, spot):
+        if not _sneak_towards(g, crew, spot):
             return
 
 
@@ -473,15 +473,36 @@ def _npc_board(g: Game, crew: CrewMember, ship: str) -> bool:
     return _step_towards(g, crew, g.state.docks[ship])
 
 
-def _step_towards(g: Game, crew: CrewMember, goal: str) -> bool:
-    """Move to the reachable square nearest `goal` (then cheapest, then by name); False when
-    no square is nearer or the crewmember failed to elude (this round or now)."""
+def _step_towards(g: Game, crew: CrewMember, goal: str, cover: bool = False) -> bool:
+    """Move to the reachable square nearest `goal` (then cheapest, then by name); with
+    `cover`, to the nearest of those by a wall or in cover when one gets nearer (N31, N196).
+    False when no square is nearer or the crewmember failed to elude (this round or now)."""
     if crew.rounds.get("pinned") == g.state.round:
         return False
-    options = landing.reach(g, crew)
+    options = {c: v for c, v in landing.reach(g, crew).items() if distance(c, goal) < distance(crew.cell, goal)}
+    covered = {c: v for c, v in options.items() if g.ground.by_wall(c) or c in g.state.containers}
+    options = covered if cover and covered else options
     if not options:
         return False
-    best = min(options, key=lambda c: (distance(c, goal), options[c][0], c))
-    if distance(best, goal) >= distance(crew.cell, goal):
-        return False
-    return landing.move(g, crew, best)
+    return landing.move(g, crew, min(options, key=lambda c: (distance(c, goal), options[c][0], c)))
+
+
+def _watched(g: Game, crew: CrewMember, goal: str) -> bool:
+    """Whether a figure or an opponent in sight stands in the crewmember's room or in the
+    room its next move towards `goal` enters."""
+    ahead = landing.reach(g, crew)
+    nearest = min(ahead, key=lambda c: (distance(c, goal), ahead[c][0], c), default=crew.cell)
+    rooms = {g.ground.tile_of(crew.cell), g.ground.tile_of(nearest)}
+    return any(pieces.opposed(crew, p) and not getattr(p, "hidden", False) and g.ground.tile_of(p.cell) in rooms
+               for p in pieces.standing(g))
+
+
+def _sneak_towards(g: Game, crew: CrewMember, goal: str) -> bool:
+    """N196: going for the mission parameter with a figure or an opponent in the room it is
+    in or entering, an NPC crewmember takes its stealth test (once a round) and keeps to the
+    walls and cover; otherwise it steps straight towards the parameter."""
+    if not _watched(g, crew, goal):
+        return _step_towards(g, crew, goal)
+    if landing.hide_refusal(g, crew) is None:
+        landing.hide(g, crew)
+    return _step_towards(g, crew, goal, cover=True)

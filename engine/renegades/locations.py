@@ -12,10 +12,8 @@ import msgspec
 
 from engine.dice import Dice
 from engine.errors import RuleError
-from engine.renegades.content import Orbit, Pack, SurfaceBoard, cell_xy, load_pack, xy_cell
+from engine.renegades.content import POSITIONS, Orbit, Pack, SurfaceBoard, load_pack, placed
 
-POSITIONS = {"corner": ("nw", "ne", "se", "sw"), "side": ("n", "e", "s", "w"), "center": ("c",)}
-TURNS = {"nw": 0, "n": 0, "c": 0, "ne": 1, "e": 1, "se": 2, "s": 2, "sw": 3, "w": 3}  # quarter turns clockwise
 TERRAIN = ("blocking", "obstructed", "water", "containers", "doorways", "elevated", "sunken", "steps")
 
 
@@ -49,14 +47,6 @@ def _deal(cards: dict, center: str | None, dice: Dice, board: str) -> dict[str, 
     return layout
 
 
-def turned(cell: str, turns: int, size: int) -> tuple[int, int]:
-    """A tile's square turned `turns` quarter turns clockwise: (x, y) within the tile."""
-    x, y = cell_xy(cell)
-    for _ in range(turns):
-        x, y = size - 1 - y, x
-    return x, y
-
-
 def _laid(cards: dict, areas: dict, layout, fields) -> tuple[dict[str, list[str]], list]:
     """Each field's squares from the cards of `layout` (position, card), turned and placed
     on their tile areas, and the areas named after their cards."""
@@ -64,11 +54,8 @@ def _laid(cards: dict, areas: dict, layout, fields) -> tuple[dict[str, list[str]
     locations = []
     for position, card_code in layout:
         card, area = cards[card_code], areas[position]
-        (x0, y0), (x1, _) = cell_xy(area.from_), cell_xy(area.to)
         for field in fields:
-            for cell in getattr(card, field):
-                x, y = turned(cell, TURNS[position], x1 - x0 + 1)
-                terrain[field].append(xy_cell(x0 + x, y0 + y))
+            terrain[field] += [placed(cell, position, area) for cell in getattr(card, field)]
         locations.append(msgspec.structs.replace(area, name=card.name))
     order = list(areas)
     locations.sort(key=lambda loc: order.index(loc.code))

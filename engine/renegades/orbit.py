@@ -13,6 +13,7 @@ from engine.renegades.state import GameState, Ship, Strike
 
 MAX_DICE = 8  # the box holds eight red and eight black dice (N8)
 FIGHTER_BOUNTY = 70  # digits for destroying a villain fighter
+GROUNDING_HULL_DAMAGE = 3  # hull damage that keeps a ship from landing on the mission planet (N194)
 FACTION_RANK = {"renegade": 0, "coalition": 1}  # Renegades first on equal initiative
 
 
@@ -242,18 +243,19 @@ def finish_attack(g: Game, strike: Strike, red: list[int]) -> None:
     hits = sorted((r for r in red if r >= 4), reverse=True)
     black = dice.roll(len(hits))
     defense = bonuses(g, target, "defense") + ([(1, 1)] if boost(g, target, "brace", spend=False) else [])
+    npc = target.seat is None
     rerolled: list[int] = []
     if obstructed and black:  # N9: re-roll up to two dice that block nothing, lowest first
-        _, used = best_defense(hits, black, defense)
+        _, used = best_defense(hits, black, defense, npc)
         idle = sorted((i for i in range(len(black)) if i not in used), key=lambda i: black[i])[:2]
         for i in idle:
             black[i] = dice.roll(1)[0]
         rerolled = idle
     evasive = boost(g, target, "evasive")
     if evasive and black:  # Jink and Roll: re-roll defense dice that block nothing, lowest first (N62)
-        _, used = best_defense(hits, black, defense)
+        _, used = best_defense(hits, black, defense, npc)
         evaded = reroll_lowest(g, black, evasive, lambda i: i not in used)
-    blocked, _ = best_defense(hits, black, defense)
+    blocked, _ = best_defense(hits, black, defense, npc)
     damage = len(hits) - blocked
     extra = {"aimed": aimed} if aimed else {}
     if evasive and black:
@@ -273,10 +275,14 @@ def reroll_lowest(g: Game, faces: list[int], count: int, wasted) -> list[int]:
     return chosen
 
 
-def best_defense(hits: list[int], black: list[int], defense: list[tuple[int, int]]) -> tuple[int, set[int]]:
+def best_defense(hits: list[int], black: list[int], defense: list[tuple[int, int]],
+                 npc: bool = False) -> tuple[int, set[int]]:
     """The most hits the defender can block (a black die at least as high as the red die it
-    is paired with; a 7 or more cannot be blocked), trying every placement of its bonuses.
-    Returns the blocks and the indices of the black dice used."""
+    is paired with; a 7 or more cannot be blocked), trying every placement of its bonuses;
+    an NPC's bonuses go on its highest dice, whatever they block (N10). Returns the blocks
+    and the indices of the black dice used."""
+    if npc:
+        return _pair(hits, placing.highest_first(black, defense))
     plus = [add for add, count in defense for _ in range(count)]
     best = (-1, set())
     for targets in itertools.product(range(len(black)), repeat=len(plus)) if black else [()]:
@@ -346,11 +352,19 @@ def descend(g: Game, ship: Ship, planet: Optional[str]) -> None:
                         else f"{board.planets[planet].name} is not a planet to descend on in this mission.")
     if not board.beside_planet(ship.cell, planet):
         raise RuleError(f"The {ship.name} must be on a square beside {board.planets[planet].name} to descend.")
+    if grounded(g, ship, planet):
+        raise RuleError(f"The {ship.name} has {ship.hull_damage} hull damage: a ship with three or more hull damage "
+                        f"cannot land on {board.planets[planet].name} until it is repaired (N194).")
     if planet == g.surface_planet and not g.free_docks():
         raise RuleError("Every dock on the surface is taken or has somebody standing on it.")
     ship.left_from, ship.cell = ship.cell, None
     ship.docked, ship.docked_round = planet, g.state.round
     g.emit("descended", ship=ship.id, planet=planet, cell=ship.left_from)
+
+
+def grounded(g: Game, ship: Ship, planet: str) -> bool:
+    """N194: a ship with three or more hull damage does not land on the mission planet."""
+    return planet == g.board.mission_planet.code and ship.hull_damage >= GROUNDING_HULL_DAMAGE
 
 
 def boarded(g: Game, ship: Ship) -> bool:
@@ -415,8 +429,9 @@ def docked_long(g: Game, ship: Ship) -> bool:
 
 
 def choose_target(g: Game, npc: Ship) -> Optional[Ship]:
-    """N13: the ship that hurt it most this round if it is in orbit; otherwise pair off:
-    the hunted ship fewest NPCs of its kind were given this round, a roll-off among equals.
+    """N13: the ship that hurt it most this round if it is in orbit; otherwise the ship it
+    paired off with this turn while it is still hunted; otherwise pair off: the hunted ship
+    fewest NPCs of its kind were given this round, a roll-off among equals.
     N59: a fighter alone on the board goes for a ship docked on the mission planet first."""
     ships = g.state.ships
     hurt = [(amount, attacker) for attacker, amount in npc.hurt_by.items()
@@ -431,6 +446,8 @@ def choose_target(g: Game, npc: Ship) -> Optional[Ship]:
     docked = [t for t in targets if t.cell is None]
     if npc.kind == "fighter" and docked and sum(1 for x in ships.values() if x.kind == "fighter") == 1:
         targets = docked
+    if ships.get(npc.assigned or "") in targets:  # the pairing (and an odd one's roll) holds for the turn
+        return ships[npc.assigned]
     load = {t.id: 0 for t in targets}
     for other in ships.values():
         if other is not npc and other.seat is None and other.kind == npc.kind and other.assigned in load:
@@ -519,7 +536,7 @@ def _goal(g: Game, npc: Ship):
         landed = any(x.docked == surface for x in renegades)
         all_down = all(x.docked in (surface, mission) for x in renegades if x.cell is None) and not _targets(g, npc)
         chase = obj is not None and obj.run == "renegade" and obj.home  # N148: the findings are down at Port Saven
-        if landed and (all_down or chase):
+        if landed and (all_down or chase) and not grounded(g, npc, surface):
             return ("planet", surface)
     target = choose_target(g, npc)
     if target is None:

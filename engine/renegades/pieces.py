@@ -80,6 +80,12 @@ def friendly(a: Piece, b: Piece) -> bool:
     return not creature and not opposed(a, b)
 
 
+def is_npc(g: Game, piece: Piece) -> bool:
+    """Whether nobody plays the piece: a figure, or crew of a non-player ship."""
+    ship = g.state.ships.get(getattr(piece, "ship", None) or "")
+    return isinstance(piece, Figure) or (ship is not None and ship.seat is None)
+
+
 def holds_back(piece: Piece) -> bool:
     """Whether leaving base contact with `piece` needs an elude test (drones need none)."""
     return not (isinstance(piece, Figure) and piece.rank == "drone")

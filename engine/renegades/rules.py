@@ -23,7 +23,7 @@ from engine.renegades import (abilities, boarding, bounties, crew_combat, draft,
 from engine.renegades.content import STATIONS
 from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
-from engine.renegades.state import Decision, GameState, Turn, clone
+from engine.renegades.state import Decision, GameState, Turn, clone, to_builtins
 
 __all__ = ["new_game", "apply", "canonical", "legal_commands", "awaited", "view_for", "turn_of",
            "display_names", "begin_round", "begin_surface", "run"]
@@ -727,7 +727,7 @@ def _legal_orbit(g: Game, ship) -> list[str]:
         for planet in g.board.planets.values() if ship.risen_round != state.round else ():
             bringing = obj is not None and obj.ship == ship.id and state.tier >= 2
             if g.board.beside_planet(ship.cell, planet.code) and (
-                    (planet.code == g.surface_planet and g.free_docks())
+                    (planet.code == g.surface_planet and g.free_docks() and not orbit.grounded(g, ship, planet.code))
                     or (planet.home == ship.faction and (ship.critical or bringing))):
                 options.append(f"descend {ship.id} {planet.code}")
         options += [f"salvage {ship.id} {c}" for c in salvage.reachable(g, ship)]
@@ -767,7 +767,7 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     """What `seat` may see (None: everyone): the world, location and surface decks as
     counts only, shut containers without their contents (a seat sees what its own scans
     found), never the dice generator or the seed. The surface is under `surface`."""
-    view = msgspec.to_builtins(state)
+    view = to_builtins(state)
     view.pop("dice", None)
     view.pop("seed", None)
     view["world_deck_count"] = len(view.pop("world_deck", []))
@@ -785,7 +785,13 @@ def view_for(state: GameState, seat: Optional[str]) -> dict[str, Any]:
     view.pop("bounties", None)
     view["bounties"] = bounties.visible(state, seat)
     view["surface"] = _surface_view(state, seat) if state.surface else None  # none yet while crews are drafted
+    view["objective"] = _objective_view(state)
     return view
+
+
+def _objective_view(state: GameState) -> Optional[dict[str, Any]]:
+    """The mission parameter with every field, `sealed` too (its default, left out of the JSON)."""
+    return msgspec.structs.asdict(state.objective) if state.objective else None
 
 
 def _weather_view(g: Game) -> Optional[dict[str, Any]]:
@@ -824,7 +830,7 @@ def _surface_view(state: GameState, seat: Optional[str]) -> dict[str, Any]:
                     if cell in state.containers},
         "crew": crew,
         "figures": {f.id: msgspec.to_builtins(f) for f in state.figures.values()},
-        "objective": msgspec.to_builtins(state.objective) if state.objective else None,
+        "objective": _objective_view(state),
         "order": list(state.order) if state.phase == "surface" else [],
         "location_deck_count": len(state.surface_deck),
     }

@@ -76,7 +76,9 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
     bounties (seat -> the crewmember it hunts),
     energy (crewmember -> item -> the tokens on each copy it carries, N181),
     surface_deck, containers, fires, objective; run (a faction: tier 3's run on its home
-    surface under way, N170, its containers and guards stocked, N147, before the other keys)."""
+    surface under way, N170, its containers and guards stocked, N147, before the other keys).
+    A ship given a dock is docked on the surface's planet; the round it docked is its ships
+    entry's `docked_round`, else 0 (before the first round)."""
     if spec.get("run"):
         home_run.switch(Game(state), spec["run"])
     for code, cell in (spec.get("docks") or {}).items():
@@ -86,7 +88,8 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
             ship.left_from, ship.cell = ship.cell, None
             board = Game(state).board
             planet = board.home_of(spec["run"]) if spec.get("run") else board.mission_planet
-            ship.docked, ship.docked_round = planet.code, 0
+            ship.docked = planet.code
+            ship.docked_round = ((spec.get("ships") or {}).get(code) or {}).get("docked_round", 0)
     for code, fields in (spec.get("crew") or {}).items():
         crew = state.crew[code]
         for name, value in fields.items():
