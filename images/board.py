@@ -1,8 +1,9 @@
 """The board snapshot: the mission area, who stands where, and the last action highlighted.
 
 The static layer (floors, walls, open edges, features, coordinates) depends only on
-the pack and the layout, so it is drawn once and copied for every snapshot. Doors,
-tokens, highlights and the footer are drawn on the copy.
+the pack and the layout, so it is drawn once, mapped onto the fixed palette and copied
+for every snapshot. Doors, tokens, highlights and the footer are drawn on the copy,
+straight in the palette.
 """
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from PIL import Image, ImageDraw
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.layout import Geometry, LayoutSpec, geometry
 from images.style import (BOARD_NAME, CORRIDOR_FLOOR, FLOOR, GLYPH, GREY, HAZARD, INK, LIFT_FLOOR,
-                          MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, decider, draw_shape, encode,
-                          side_styles, team_name, teams_of, text, text_width)
+                          MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, decider, draw_shape, encode, pen,
+                          side_styles, team_name, teams_of, text, text_width, to_palette)
 from images import marks
 from images.tokens import draw_token, short_labels
 
@@ -73,7 +74,8 @@ _STATIC: dict[tuple, tuple[Image.Image, Frame]] = {}
 
 
 def static_layer(pack: Pack, spec: LayoutSpec) -> tuple[Image.Image, Frame]:
-    """The drawn mission area without doors or characters, cached per pack and layout."""
+    """The drawn mission area without doors or characters, in the fixed palette, cached
+    per pack and layout (the last 16)."""
     key = (pack.path, spec.key())
     found = _STATIC.get(key)
     if found is None:
@@ -125,7 +127,7 @@ def _draw_static(pack: Pack, geo: Geometry) -> tuple[Image.Image, Frame]:
         draw.rectangle((min(x0, x1) - h, min(y0, y1) - h, max(x0, x1) + h - 1, max(y0, y1) + h - 1), fill=INK)
     _axes(draw, geo, frame)
     draw.rectangle((0, frame.size[1] - FOOTER, frame.size[0], frame.size[1]), fill=PAPER)
-    return image, frame
+    return to_palette(image), frame
 
 
 def _outer_edge(frame: Frame, space, dx: int, dy: int):
@@ -343,13 +345,13 @@ def render_board(view: dict, events: list[dict] | tuple = (), waiting: bool = Tr
 
 
 def board_image(view: dict, events: list[dict] | tuple = (), waiting: bool = True) -> Image.Image:
-    """The board snapshot as a Pillow image (see render_board)."""
+    """The board snapshot as a Pillow image in the fixed palette (see render_board)."""
     pack = load_pack(view["pack"])
     spec = msgspec.convert(view["layout"], LayoutSpec)
     geo = mission_area(pack, spec)
     base, frame = static_layer(pack, spec)
     image = base.copy()
-    draw = ImageDraw.Draw(image)
+    draw = pen(image)
     characters = view.get("characters", {})
     labels = short_labels(characters)
     styles = side_styles(view.get("players", []))

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from engine.awaymissions.content import load_pack
-from images.style import (GREY, INK, MUTED, PAPER, WHITE, centred_text, dashed_line, dimmed, encode, fit_size,
-                          decider, ink_on, side_styles, team_name, teams_of, text, text_width)
+from images.style import (GREY, INK, MUTED, PAPER, WHITE, canvas, centred_text, dashed_line, decider, dimmed, encode,
+                          fit_size, ink_on, pen, side_styles, team_name, teams_of, text, text_width)
 from images.tokens import draw_token, short_labels
 
 WIDTH = 640
@@ -199,8 +199,8 @@ def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
         lines.append(f"Re-roll window open: waiting for {waiting}.")
     rows = max(len(board.dice), len(board.opposing), 1)
     height = TOP + rows * ROW + 24 + 34 + (len(lines) - 1) * 28 + 20
-    image = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(image)
+    image = canvas((WIDTH, height), PAPER)
+    draw = pen(image)
     actor, target = labels.get(board.actor, board.actor), labels.get(board.target, board.target)
     if board.kind == "attack":
         title = f"{actor} attacks {target}" + (f" with {board.weapon}" if board.weapon else "")

@@ -20,7 +20,7 @@ from engine.renegades.content import xy_cell
 from engine.renegades.state import Ship
 from images import marks
 from images.style import (GREY, HAZARD, INK, MUTED, PAPER, STYLES, VOID, WHITE, blend, centred_text, draw_shape,
-                          encode, fit_size, ink_on, text, washed)
+                          encode, fit_size, ink_on, pen, text, to_palette, washed)
 from images.grid import GridFrame
 from images.tokens import unique_labels
 
@@ -86,7 +86,7 @@ def static_layer(pack_path: str, layout: tuple = ()) -> tuple[Image.Image, GridF
         _planet(draw, frame, planet)
     _axes(draw, board, frame)
     draw.rectangle((0, frame.size[1] - FOOTER, frame.size[0], frame.size[1]), fill=PAPER)
-    return image, frame
+    return to_palette(image), frame
 
 
 def _wave(draw, x0: float, x1: float, y: float, colour) -> None:
@@ -248,7 +248,7 @@ def orbit_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     board = orbit_of(view["pack"], layout)
     base, frame = static_layer(view["pack"], layout)
     image = base.copy()
-    draw = ImageDraw.Draw(image)
+    draw = pen(image)
     ships = ships_of(view)
     view = {**view, "ships": ships}
     labels = ship_labels(ships)

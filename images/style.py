@@ -1,5 +1,9 @@
 """Shared look of every picture: colours, side styles, fonts, token shapes and PNG encoding.
 
+Table pictures are drawn straight into a fixed palette (`canvas`, `pen`): each colour is
+its palette entry, anti-aliased text blends through the palette's steps, and the PNG is
+written without quantizing at the compression level chosen in docs/performance.md.
+
 Colours come from the Okabe-Ito palette, which stays distinguishable for the common
 kinds of colour blindness; sides also differ by token shape, so colour is never the
 only cue.
@@ -9,8 +13,9 @@ from __future__ import annotations
 import functools
 import io
 import math
+from typing import Callable
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 INK = (24, 28, 33)
 PAPER = (246, 246, 243)
@@ -89,6 +94,88 @@ def _palette() -> Image.Image:
 
 
 PALETTE = _palette()
+_PALETTE_BYTES = PALETTE.getpalette()
+COMPRESS_LEVEL = 3  # zlib level: about half the time of level 6 for 1.2-1.3x the bytes (docs/performance.md)
+
+
+def to_palette(image: Image.Image) -> Image.Image:
+    """An RGB picture mapped onto the fixed palette (nearest colour, no dithering)."""
+    return image.quantize(palette=PALETTE, dither=Image.Dither.NONE)
+
+
+@functools.lru_cache(maxsize=1024)
+def ink(colour) -> int:
+    """The palette entry a colour is drawn as: the one quantizing would give, so a picture
+    drawn in the palette matches one drawn in RGB and quantized."""
+    return to_palette(Image.new("RGB", (1, 1), tuple(colour))).getpixel((0, 0))
+
+
+def _entry(colour):
+    return ink(colour) if isinstance(colour, tuple) else colour
+
+
+class PaletteDraw(ImageDraw.ImageDraw):
+    """Drawing on a picture in the fixed palette: colours are given as RGB, as everywhere,
+    and land as their palette entry (see `ink`)."""
+
+    def __init__(self, image: Image.Image):
+        super().__init__(image)
+        self.picture = image
+
+    def _getink(self, ink_colour, fill=None):
+        return super()._getink(_entry(ink_colour), _entry(fill))
+
+
+def canvas(size: tuple[int, int], colour) -> Image.Image:
+    """A blank picture in the fixed palette, filled with `colour`."""
+    image = Image.new("P", size, ink(colour))
+    image.putpalette(_PALETTE_BYTES)
+    return image
+
+
+def pen(image: Image.Image) -> ImageDraw.ImageDraw:
+    """A drawing context for `image`: palette-aware for a palette picture."""
+    return PaletteDraw(image) if image.mode == "P" else ImageDraw.Draw(image)
+
+
+_STAMPS: dict[tuple, tuple[Image.Image, Image.Image, int, int]] = {}
+_STAMPS_LIMIT = 1024
+
+
+def stamp(draw: ImageDraw.ImageDraw, key: tuple, cx: float, cy: float, reach: int,
+          paint: Callable[[ImageDraw.ImageDraw, float, float], None]) -> None:
+    """What `paint(draw, cx, cy)` draws within `reach` pixels of (cx, cy), drawn once per
+    `key` (everything it depends on) and sub-pixel offset, then pasted: tokens and ships
+    recur from picture to picture. On an RGB picture it simply paints."""
+    if not isinstance(draw, PaletteDraw):
+        paint(draw, cx, cy)
+        return
+    x, y = math.floor(cx), math.floor(cy)
+    # the stamp's anchor pixel keeps the parity of (x, y): round() breaks ties to even
+    ox, oy = reach + (x - reach) % 2, reach + (y - reach) % 2
+    found_key = (key, cx - x, cy - y, ox, oy)
+    found = _STAMPS.get(found_key)
+    if found is None:
+        if len(_STAMPS) >= _STAMPS_LIMIT:
+            _STAMPS.pop(next(iter(_STAMPS)))
+        found = _STAMPS[found_key] = _draw_stamp((ox, oy), (cx - x, cy - y), paint)
+    piece, cover, left, top = found
+    draw.picture.paste(piece, (x + left, y + top), cover)
+
+
+def _draw_stamp(origin: tuple[int, int], offset: tuple[float, float],
+                paint) -> tuple[Image.Image, Image.Image, int, int]:
+    """The piece in the palette and the pixels it covers (those that come out the same on
+    two grounds), cropped to them, with its offset from the anchor pixel `origin`."""
+    (ox, oy), (dx, dy) = origin, offset
+    grounds = []
+    for ground in (INK, WHITE):
+        image = Image.new("RGB", (2 * ox + 2, 2 * oy + 2), ground)
+        paint(ImageDraw.Draw(image), ox + dx, oy + dy)
+        grounds.append(image)
+    cover = ImageChops.difference(*grounds).convert("L").point([255] + [0] * 255)
+    box = cover.getbbox() or (0, 0, 1, 1)
+    return to_palette(grounds[0].crop(box)), cover.crop(box), box[0] - ox, box[1] - oy
 
 
 def side_styles(players: list[dict]) -> dict[str, tuple[tuple[int, int, int], str]]:
@@ -146,20 +233,53 @@ def fit_size(text: str, width: int, largest: int, smallest: int = 9) -> int:
 
 
 @functools.lru_cache(maxsize=4096)
-def _text_mask(string: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """Anti-aliased coverage of a text, rendered once and reused (most labels repeat)."""
+def _text_mask(string: str, size: int, anchor: str) -> tuple[Image.Image, Image.Image, int, int]:
+    """Anti-aliased coverage of a text and where it covers at all, rendered once and
+    reused (most labels repeat)."""
     left, top, right, bottom = font(size).getbbox(string, anchor=anchor)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
     ImageDraw.Draw(mask).text((-left, -top), string, font=font(size), fill=255, anchor=anchor)
-    return mask, left, top
+    mask.coverage = mask.tobytes()  # for bytes.translate through a ramp
+    return mask, mask.point([0] + [255] * 255), left, top
+
+
+@functools.lru_cache(maxsize=512)
+def _ramp(fill: tuple, ground: int) -> bytes:
+    """Coverage 0-255 -> the palette entry of `fill` blended over the entry `ground`, as
+    blending in RGB and then quantizing gives it (a table for bytes.translate)."""
+    strip = Image.new("RGB", (256, 1), tuple(_PALETTE_BYTES[3 * ground:3 * ground + 3]))
+    ImageDraw.Draw(strip).bitmap((0, 0), Image.frombytes("L", (256, 1), bytes(range(256))), fill=fill)
+    return to_palette(strip).tobytes()
+
+
+def _blend_text(draw: PaletteDraw, xy: tuple[int, int], mask: Image.Image, cover: Image.Image, fill) -> None:
+    """Anti-aliased text on a palette picture: over one colour through a cached ramp of
+    palette entries, over several by blending that patch in RGB."""
+    x, y = xy
+    box = (x, y, x + mask.width, y + mask.height)
+    image = draw.picture
+    ground = image.crop(box)
+    low, high = ground.getextrema()
+    inside = 0 <= x and 0 <= y and box[2] <= image.width and box[3] <= image.height
+    if low == high and inside:
+        patch = Image.frombytes("P", mask.size, mask.coverage.translate(_ramp(tuple(fill), low)))
+    else:
+        blended = ground.convert("RGB")
+        ImageDraw.Draw(blended).bitmap((0, 0), mask, fill=tuple(fill))
+        patch = to_palette(blended)
+    image.paste(patch, box, cover)
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int, fill,
          anchor: str = "la") -> None:
     """Text at a point, placed by a Pillow anchor ('la' top-left, 'mm' centre, 'lm', 'rm', 'rb' ...)."""
     if string:
-        mask, left, top = _text_mask(string, size, anchor)
-        draw.bitmap((round(xy[0]) + left, round(xy[1]) + top), mask, fill=fill)
+        mask, cover, left, top = _text_mask(string, size, anchor)
+        at = (round(xy[0]) + left, round(xy[1]) + top)
+        if isinstance(draw, PaletteDraw):
+            _blend_text(draw, at, mask, cover, fill)
+        else:
+            draw.bitmap(at, mask, fill=fill)
 
 
 def centred_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int, fill) -> None:
@@ -207,7 +327,8 @@ def dashed_line(draw: ImageDraw.ImageDraw, a, b, fill, width: int, dash: float, 
 
 
 def encode(image: Image.Image) -> bytes:
-    """PNG bytes of an RGB picture, mapped onto the fixed palette (fast, small, deterministic)."""
+    """PNG bytes of a picture in the fixed palette (an RGB one is mapped onto it first):
+    fast, small, deterministic."""
     out = io.BytesIO()
-    image.quantize(palette=PALETTE, dither=Image.Dither.NONE).save(out, "PNG")
+    (image if image.mode == "P" else to_palette(image)).save(out, "PNG", compress_level=COMPRESS_LEVEL)
     return out.getvalue()

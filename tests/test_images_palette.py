@@ -1,0 +1,57 @@
+"""Drawing straight into the fixed palette gives the picture that drawing in RGB and then
+quantizing gave: solid colours, anti-aliased text over one colour or several, and stamped
+tokens pasted from the cache."""
+from PIL import ImageDraw
+
+from images import style
+from images.style import FLOOR, INK, MOVE_MARK, PAPER, STYLES, WHITE, canvas, pen, text, to_palette
+from images.tokens import draw_token
+
+RED, BLUE = STYLES[1][0], STYLES[0][0]
+
+
+def both(size, ground, paint):
+    """The same drawing on an RGB picture then quantized, and straight on a palette picture."""
+    rgb = canvas(size, ground).convert("RGB")
+    paint(ImageDraw.Draw(rgb))
+    direct = canvas(size, ground)
+    paint(pen(direct))
+    return to_palette(rgb).tobytes(), direct.tobytes()
+
+
+def test_solid_shapes_land_on_the_entry_quantizing_gives():
+    def paint(draw):
+        draw.rectangle((4, 4, 40, 30), fill=RED, outline=INK, width=3)
+        draw.ellipse((50, 8, 90, 40), fill=(120, 130, 140))  # not a palette colour: its nearest entry
+        draw.line([(0, 45), (99, 45)], fill=MOVE_MARK, width=4)
+    rgb, direct = both((100, 50), PAPER, paint)
+    assert direct == rgb
+
+
+def test_text_over_one_colour_is_anti_aliased_as_before():
+    rgb, direct = both((220, 40), PAPER, lambda draw: text(draw, (6, 8), "Waiting for Ann", 20, INK))
+    assert direct == rgb
+    assert len(set(direct)) > 3  # the edge steps survive, not only ink and paper
+
+
+def test_text_across_several_colours_is_blended_patch_by_patch():
+    def paint(draw):
+        draw.rectangle((0, 0, 60, 40), fill=FLOOR)
+        draw.rectangle((60, 0, 120, 40), fill=BLUE)
+        text(draw, (10, 8), "CORRIDOR", 22, WHITE)
+        text(draw, (100, 30), "edge", 18, INK)  # runs past the picture's border
+    rgb, direct = both((120, 40), PAPER, paint)
+    assert direct == rgb
+
+
+def test_a_stamped_token_matches_one_painted_in_place_and_is_drawn_once():
+    style._STAMPS.clear()
+    character = {"activated": True, "cover": True, "stun": 2, "assimilated": True}
+    for centre in ((45.5, 50.25), (70.0, 60.5)):
+        rgb, direct = both((140, 120), FLOOR, lambda draw: draw_token(draw, *centre, 22.68, (RED, "square"),
+                                                                      "REY", character))
+        assert direct == rgb
+    assert len(style._STAMPS) == 2  # one per sub-pixel offset (and parity)
+    picture = canvas((140, 120), FLOOR)
+    draw_token(pen(picture), 45.5, 50.25, 22.68, (RED, "square"), "REY", character)
+    assert len(style._STAMPS) == 2  # reused, not drawn again
