@@ -17,8 +17,8 @@ from PIL import Image, ImageDraw
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.layout import Geometry, LayoutSpec, geometry
 from images.style import (BOARD_NAME, CORRIDOR_FLOOR, FLOOR, GLYPH, GREY, HAZARD, INK, LIFT_FLOOR,
-                          MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, decider, draw_shape, encode, pen,
-                          side_styles, team_name, teams_of, text, text_width, to_palette)
+                          MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, decider, draw_shape, encode,
+                          pen, side_styles, team_name, teams_of, text, text_width, to_palette)
 from images import marks
 from images.tokens import draw_token, short_labels
 

@@ -7,6 +7,7 @@ was re-rolled shows the faces it replaced, struck through, on its outer side.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -14,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine.awaymissions.content import load_pack
 from images.style import (GREY, INK, MUTED, PAPER, WHITE, canvas, centred_text, dashed_line, decider, dimmed, encode,
-                          fit_size, ink_on, pen, side_styles, team_name, teams_of, text, text_width)
+                          fit_size, ink_on, pen, side_styles, stamp, team_name, teams_of, text, text_width)
 from images.tokens import draw_token, short_labels
 
 WIDTH = 640
@@ -99,6 +100,11 @@ def gather(events: list[dict]) -> Board | None:
 def draw_die(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, face: int, colour, dim: bool = False,
              ring: bool = False) -> None:
     """A die face with pips (a number above six); dimmed dice are washed out and struck through."""
+    stamp(draw, ("die", size, face, tuple(colour), dim, ring), cx, cy, math.ceil(size / 2 + 8),
+          lambda d, x, y: _paint_die(d, x, y, size, face, colour, dim, ring))
+
+
+def _paint_die(draw, cx: float, cy: float, size: float, face: int, colour, dim: bool, ring: bool) -> None:
     h = size / 2
     fill = dimmed(colour) if dim else colour
     pip = MUTED if dim else ink_on(colour)

@@ -125,6 +125,22 @@ class PaletteDraw(ImageDraw.ImageDraw):
     def _getink(self, ink_colour, fill=None):
         return super()._getink(_entry(ink_colour), _entry(fill))
 
+    def polygon(self, xy, fill=None, outline=None, width: int = 1) -> None:
+        """As ImageDraw's, but a thick outline is drawn on the patch around the polygon:
+        Pillow masks it with a blank picture the size of the whole canvas."""
+        if outline is None or width <= 1:
+            super().polygon(xy, fill, outline, width)
+            return
+        xs, ys = [x for x, _ in xy], [y for _, y in xy]
+        left, top = max(0, math.floor(min(xs)) - width - 2), max(0, math.floor(min(ys)) - width - 2)
+        box = (left, top, min(self.picture.width, math.ceil(max(xs)) + width + 3),
+               min(self.picture.height, math.ceil(max(ys)) + width + 3))
+        if box[0] >= box[2] or box[1] >= box[3]:
+            return
+        patch = self.picture.crop(box)
+        ImageDraw.ImageDraw.polygon(PaletteDraw(patch), [(x - left, y - top) for x, y in xy], fill, outline, width)
+        self.picture.paste(patch, box[:2])
+
 
 def canvas(size: tuple[int, int], colour) -> Image.Image:
     """A blank picture in the fixed palette, filled with `colour`."""
@@ -218,6 +234,7 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
 
+@functools.lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> int:
     left, _, right, _ = font(size).getbbox(text)
     return right - left
@@ -252,9 +269,17 @@ def _ramp(fill: tuple, ground: int) -> bytes:
     return to_palette(strip).tobytes()
 
 
-def _blend_text(draw: PaletteDraw, xy: tuple[int, int], mask: Image.Image, cover: Image.Image, fill) -> None:
-    """Anti-aliased text on a palette picture: over one colour through a cached ramp of
-    palette entries, over several by blending that patch in RGB."""
+@functools.lru_cache(maxsize=4096)
+def _text_patch(string: str, size: int, anchor: str, fill: tuple, ground: int) -> Image.Image:
+    """A text's pixels over one palette entry (see _ramp), drawn once per text and colours."""
+    mask = _text_mask(string, size, anchor)[0]
+    return Image.frombytes("P", mask.size, mask.coverage.translate(_ramp(fill, ground)))
+
+
+def _blend_text(draw: PaletteDraw, xy: tuple[int, int], string: str, size: int, anchor: str, fill) -> None:
+    """Anti-aliased text on a palette picture: over one colour as a cached patch of ramp
+    entries, over several by blending that patch in RGB."""
+    mask, cover, _, _ = _text_mask(string, size, anchor)
     x, y = xy
     box = (x, y, x + mask.width, y + mask.height)
     image = draw.picture
@@ -262,7 +287,7 @@ def _blend_text(draw: PaletteDraw, xy: tuple[int, int], mask: Image.Image, cover
     low, high = ground.getextrema()
     inside = 0 <= x and 0 <= y and box[2] <= image.width and box[3] <= image.height
     if low == high and inside:
-        patch = Image.frombytes("P", mask.size, mask.coverage.translate(_ramp(tuple(fill), low)))
+        patch = _text_patch(string, size, anchor, tuple(fill), low)
     else:
         blended = ground.convert("RGB")
         ImageDraw.Draw(blended).bitmap((0, 0), mask, fill=tuple(fill))
@@ -274,10 +299,10 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: 
          anchor: str = "la") -> None:
     """Text at a point, placed by a Pillow anchor ('la' top-left, 'mm' centre, 'lm', 'rm', 'rb' ...)."""
     if string:
-        mask, cover, left, top = _text_mask(string, size, anchor)
+        mask, _, left, top = _text_mask(string, size, anchor)
         at = (round(xy[0]) + left, round(xy[1]) + top)
         if isinstance(draw, PaletteDraw):
-            _blend_text(draw, at, mask, cover, fill)
+            _blend_text(draw, at, string, size, anchor, fill)
         else:
             draw.bitmap(at, mask, fill=fill)
 

@@ -24,6 +24,8 @@ def test_solid_shapes_land_on_the_entry_quantizing_gives():
         draw.rectangle((4, 4, 40, 30), fill=RED, outline=INK, width=3)
         draw.ellipse((50, 8, 90, 40), fill=(120, 130, 140))  # not a palette colour: its nearest entry
         draw.line([(0, 45), (99, 45)], fill=MOVE_MARK, width=4)
+        draw.polygon([(60, 2), (75, 20), (52.5, 28.3)], fill=BLUE, outline=INK, width=3)  # outlined on a patch
+        draw.polygon([(92, -5), (110, 20), (85, 30)], fill=RED, outline=WHITE, width=2)  # past the border
     rgb, direct = both((100, 50), PAPER, paint)
     assert direct == rgb
 
@@ -55,3 +57,12 @@ def test_a_stamped_token_matches_one_painted_in_place_and_is_drawn_once():
     picture = canvas((140, 120), FLOOR)
     draw_token(pen(picture), 45.5, 50.25, 22.68, (RED, "square"), "REY", character)
     assert len(style._STAMPS) == 2  # reused, not drawn again
+
+
+def test_a_picture_does_not_depend_on_what_was_cached_before():
+    from images import render_board, render_dice
+    from images.demo import attack_events, midgame_view, move_events
+    warm = render_board(midgame_view(), move_events()), render_dice(midgame_view(), attack_events())
+    style._STAMPS.clear()
+    style._text_patch.cache_clear()
+    assert (render_board(midgame_view(), move_events()), render_dice(midgame_view(), attack_events())) == warm
