@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass
 
 import msgspec
@@ -18,7 +19,7 @@ from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.layout import Geometry, LayoutSpec, geometry
 from images.style import (BOARD_NAME, CORRIDOR_FLOOR, FLOOR, GLYPH, GREY, HAZARD, INK, LIFT_FLOOR,
                           MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, decider, draw_shape, encode,
-                          pen, side_styles, team_name, teams_of, text, text_width, to_palette)
+                          pen, side_styles, stamp, team_name, teams_of, text, text_width, to_palette)
 from images import marks
 from images.tokens import draw_token, short_labels
 
@@ -209,8 +210,16 @@ def _axes(draw, geo: Geometry, frame: Frame) -> None:
 
 
 def _door(draw, frame: Frame, a, b, is_open: bool) -> None:
-    """Closed: a wall-thick bar striped yellow. Open: only the frame ends, a thin dashed line between."""
+    """Closed: a wall-thick bar striped yellow. Open: only the frame ends, a thin dashed line
+    between. Each kind of door is drawn once and stamped."""
     (x0, y0), (x1, y1) = frame.edge(a, b)
+    half = ((x1 - x0) / 2, (y1 - y0) / 2)
+    stamp(draw, ("door", half, is_open, frame.cell), (x0 + x1) / 2, (y0 + y1) / 2, math.ceil(frame.cell / 2 + WALL),
+          lambda d, cx, cy: _paint_door(d, frame, (cx - half[0], cy - half[1]), (cx + half[0], cy + half[1]), is_open))
+
+
+def _paint_door(draw, frame: Frame, start, end, is_open: bool) -> None:
+    (x0, y0), (x1, y1) = start, end
     h = WALL / 2
     if not is_open:
         draw.rectangle((min(x0, x1) - h, min(y0, y1) - h, max(x0, x1) + h - 1, max(y0, y1) + h - 1), fill=INK)

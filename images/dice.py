@@ -233,7 +233,7 @@ def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
         if a and d:
             draw.line([(LEFT_X, cy), (RIGHT_X, cy)], fill=INK if result == "hit" else MUTED, width=6)
         elif a and board.target is not None:
-            dashed_line(draw, (LEFT_X, cy), (RIGHT_X - DIE / 2 - 4, cy), MUTED, 3, 8, 7)
+            stamp(draw, ("uncontested",), RIGHT_X, cy, RIGHT_X - LEFT_X + 4, _paint_uncontested)
         if a:
             draw_die(draw, LEFT_X, cy, DIE, a.face, actor_colour, dim=result in ("cancelled", "miss"),
                      ring=result == "hit")
@@ -242,22 +242,13 @@ def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
             draw_die(draw, RIGHT_X, cy, DIE, d.face, target_colour, dim=a is None and board.resolved is not None,
                      ring=result == "cancelled")
             _history(draw, d, RIGHT_X + DIE / 2 + 22 + SMALL / 2, 1, cy, target_colour)
-        elif a and board.target is not None:
-            h = DIE / 2
-            corners = [(RIGHT_X - h, cy - h), (RIGHT_X + h, cy - h), (RIGHT_X + h, cy + h), (RIGHT_X - h, cy + h)]
-            for p, q in zip(corners, corners[1:] + corners[:1]):
-                dashed_line(draw, p, q, MUTED, 2, 7, 6)
-            centred_text(draw, (RIGHT_X, cy), "none", 15, MUTED)
         tag = tags.get(result) if result else ("ignored" if d and not a and board.resolved else None)
         if tag and a and not d and result in ("hit", "miss"):
             tag = ("4+ " if result == "hit" else "1-3 ") + tag
         if tag:
             size = 19 if result == "hit" else 16
-            w = text_width(tag, size)
-            mx = (LEFT_X + RIGHT_X) / 2
-            draw.rounded_rectangle((mx - w / 2 - 7, cy - 13, mx + w / 2 + 7, cy + 13), radius=6,
-                                   fill=INK if result == "hit" else PAPER, outline=INK if result == "hit" else MUTED)
-            centred_text(draw, (mx, cy), tag, size, WHITE if result == "hit" else MUTED)
+            stamp(draw, ("tag", tag, result == "hit"), (LEFT_X + RIGHT_X) / 2, cy, text_width(tag, size) // 2 + 10,
+                  lambda d, x, y: _paint_tag(d, x, y, tag, size, result == "hit"))
     y = TOP + rows * ROW + 24
     for i, line in enumerate(lines):
         size = 24 if i == 0 else 17
@@ -265,6 +256,26 @@ def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
         text(draw, (20, y), line, size, MUTED if line.startswith("Re-roll:") else INK)
         y += 34 if i == 0 else 28
     return image
+
+
+def _paint_uncontested(draw, cx: float, cy: float) -> None:
+    """The dashed line from an uncontested die (at LEFT_X) to the empty slot facing it at cx,
+    on the dice board's paper (so the word in it is stamped whole)."""
+    dashed_line(draw, (cx - (RIGHT_X - LEFT_X), cy), (cx - DIE / 2 - 4, cy), MUTED, 3, 8, 7)
+    h = DIE / 2
+    draw.rectangle((cx - h + 2, cy - h + 2, cx + h - 2, cy + h - 2), fill=PAPER)
+    corners = [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
+    for p, q in zip(corners, corners[1:] + corners[:1]):
+        dashed_line(draw, p, q, MUTED, 2, 7, 6)
+    centred_text(draw, (cx, cy), "none", 15, MUTED)
+
+
+def _paint_tag(draw, mx: float, cy: float, tag: str, size: int, hit: bool) -> None:
+    """A pill naming a pair's outcome: solid for a hit or success."""
+    w = text_width(tag, size)
+    draw.rounded_rectangle((mx - w / 2 - 7, cy - 13, mx + w / 2 + 7, cy + 13), radius=6,
+                           fill=INK if hit else PAPER, outline=INK if hit else MUTED)
+    centred_text(draw, (mx, cy), tag, size, WHITE if hit else MUTED)
 
 
 def _history(draw, die: Die, x: float, direction: int, cy: float, colour) -> None:

@@ -162,7 +162,8 @@ def stamp(draw: ImageDraw.ImageDraw, key: tuple, cx: float, cy: float, reach: in
           paint: Callable[[ImageDraw.ImageDraw, float, float], None]) -> None:
     """What `paint(draw, cx, cy)` draws within `reach` pixels of (cx, cy), drawn once per
     `key` (everything it depends on) and sub-pixel offset, then pasted: tokens and ships
-    recur from picture to picture. On an RGB picture it simply paints."""
+    recur from picture to picture. Only what it paints fully is pasted, so anti-aliased
+    text must lie on a ground it paints too. On an RGB picture it simply paints."""
     if not isinstance(draw, PaletteDraw):
         paint(draw, cx, cy)
         return
