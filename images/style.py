@@ -161,38 +161,55 @@ _STAMPS_LIMIT = 1024
 def stamp(draw: ImageDraw.ImageDraw, key: tuple, cx: float, cy: float, reach: int,
           paint: Callable[[ImageDraw.ImageDraw, float, float], None]) -> None:
     """What `paint(draw, cx, cy)` draws within `reach` pixels of (cx, cy), drawn once per
-    `key` (everything it depends on) and sub-pixel offset, then pasted: tokens and ships
-    recur from picture to picture. Only what it paints fully is pasted, so anti-aliased
-    text must lie on a ground it paints too. On an RGB picture it simply paints."""
-    if not isinstance(draw, PaletteDraw):
+    `key` (everything it depends on) and place (see _anchor), then pasted: tokens, dice and
+    doors recur from picture to picture. Only what it paints fully is pasted, so anti-aliased
+    text must lie on a ground it paints too. On an RGB picture, or reaching past the top or
+    left edge, it simply paints."""
+    x, y = math.floor(cx), math.floor(cy)
+    if not isinstance(draw, PaletteDraw) or min(x, y) < reach + 2:
         paint(draw, cx, cy)
         return
-    x, y = math.floor(cx), math.floor(cy)
-    # the stamp's anchor pixel keeps the parity of (x, y): round() breaks ties to even
-    ox, oy = reach + (x - reach) % 2, reach + (y - reach) % 2
-    found_key = (key, cx - x, cy - y, ox, oy)
+    (ox, where_x), (oy, where_y) = _anchor(cx, reach), _anchor(cy, reach)
+    found_key = (key, cx - x, cy - y, where_x, where_y, reach)
     found = _STAMPS.get(found_key)
     if found is None:
         if len(_STAMPS) >= _STAMPS_LIMIT:
             _STAMPS.pop(next(iter(_STAMPS)))
-        found = _STAMPS[found_key] = _draw_stamp((ox, oy), (cx - x, cy - y), paint)
+        found = _STAMPS[found_key] = _draw_stamp((ox, oy), (cx - x, cy - y), reach, paint)
     piece, cover, left, top = found
     draw.picture.paste(piece, (x + left, y + top), cover)
 
 
-def _draw_stamp(origin: tuple[int, int], offset: tuple[float, float],
+def _anchor(centre: float, reach: int) -> tuple[int, tuple]:
+    """The pixel a stamp for `centre` is drawn around on its own canvas, and what of the
+    place that keeps: floating-point sums round alike only between numbers of one binary
+    order of magnitude, so a piece is drawn in the same power-of-two range as in place
+    (with the same parity, as round() breaks ties to even), or at the very place when its
+    reach crosses from one range into the next. Then every pixel comes out as in place."""
+    pixel = math.floor(centre)
+    low, high = pixel - reach - 2, pixel + reach + 2
+    if low >= 1:
+        base = 1 << (low.bit_length() - 1)
+        if high < 2 * base:
+            return base + reach + 2 + (pixel - base - reach - 2) % 2, ("range", base, pixel % 2)
+    return pixel, ("at", pixel)
+
+
+def _draw_stamp(origin: tuple[int, int], offset: tuple[float, float], reach: int,
                 paint) -> tuple[Image.Image, Image.Image, int, int]:
     """The piece in the palette and the pixels it covers (those that come out the same on
     two grounds), cropped to them, with its offset from the anchor pixel `origin`."""
     (ox, oy), (dx, dy) = origin, offset
+    box = (max(0, ox - reach - 1), max(0, oy - reach - 1), ox + reach + 2, oy + reach + 2)
     grounds = []
     for ground in (INK, WHITE):
-        image = Image.new("RGB", (2 * ox + 2, 2 * oy + 2), ground)
+        image = Image.new("RGB", box[2:], ground)
         paint(ImageDraw.Draw(image), ox + dx, oy + dy)
-        grounds.append(image)
+        grounds.append(image.crop(box))
     cover = ImageChops.difference(*grounds).convert("L").point([255] + [0] * 255)
-    box = cover.getbbox() or (0, 0, 1, 1)
-    return to_palette(grounds[0].crop(box)), cover.crop(box), box[0] - ox, box[1] - oy
+    inner = cover.getbbox() or (0, 0, 1, 1)
+    return (to_palette(grounds[0].crop(inner)), cover.crop(inner), box[0] + inner[0] - ox,
+            box[1] + inner[1] - oy)
 
 
 def side_styles(players: list[dict]) -> dict[str, tuple[tuple[int, int, int], str]]:

@@ -66,3 +66,15 @@ def test_a_picture_does_not_depend_on_what_was_cached_before():
     style._STAMPS.clear()
     style._text_patch.cache_clear()
     assert (render_board(midgame_view(), move_events()), render_dice(midgame_view(), attack_events())) == warm
+
+
+def test_stamps_keep_every_pixel_wherever_they_land():
+    """A diamond's slanted edges pass through pixel corners, where a rounding error of one
+    binary digit moves a pixel: a stamp is drawn where floating point rounds as in place."""
+    from images.style import draw_shape, stamp
+
+    def diamonds(draw):
+        for x, y in ((104, 74), (148, 250), (192, 426), (500.5, 602), (620, 140.25), (30, 660)):
+            stamp(draw, ("diamond",), x, y, 24, lambda d, cx, cy: draw_shape(d, "diamond", cx, cy, 19.6, INK, WHITE))
+    rgb, direct = both((700, 700), FLOOR, diamonds)
+    assert direct == rgb
