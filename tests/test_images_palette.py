@@ -49,13 +49,13 @@ def test_text_across_several_colours_is_blended_patch_by_patch():
 def test_a_stamped_token_matches_one_painted_in_place_and_is_drawn_once():
     style._STAMPS.clear()
     character = {"activated": True, "cover": True, "stun": 2, "assimilated": True}
-    for centre in ((45.5, 50.25), (70.0, 60.5)):
-        rgb, direct = both((140, 120), FLOOR, lambda draw: draw_token(draw, *centre, 22.68, (RED, "square"),
+    for centre in ((145.5, 150.25), (170.0, 160.5)):
+        rgb, direct = both((240, 220), FLOOR, lambda draw: draw_token(draw, *centre, 22.68, (RED, "square"),
                                                                       "REY", character))
         assert direct == rgb
     assert len(style._STAMPS) == 2  # one per sub-pixel offset (and parity)
-    picture = canvas((140, 120), FLOOR)
-    draw_token(pen(picture), 45.5, 50.25, 22.68, (RED, "square"), "REY", character)
+    picture = canvas((240, 220), FLOOR)
+    draw_token(pen(picture), 145.5, 150.25, 22.68, (RED, "square"), "REY", character)
     assert len(style._STAMPS) == 2  # reused, not drawn again
 
 
