@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import io
 import math
+import threading
 from typing import Callable
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
@@ -155,7 +156,8 @@ def pen(image: Image.Image) -> ImageDraw.ImageDraw:
 
 
 _STAMPS: dict[tuple, tuple[Image.Image, Image.Image, int, int]] = {}
-_STAMPS_LIMIT = 1024
+_STAMPS_LIMIT = 1024  # pieces cropped to what they cover: a few KB each
+_STAMPS_LOCK = threading.Lock()
 
 
 def stamp(draw: ImageDraw.ImageDraw, key: tuple, cx: float, cy: float, reach: int,
@@ -173,11 +175,13 @@ def stamp(draw: ImageDraw.ImageDraw, key: tuple, cx: float, cy: float, reach: in
     found_key = (key, cx - x, cy - y, where_x, where_y, reach)
     found = _STAMPS.get(found_key)
     if found is None:
-        if len(_STAMPS) >= _STAMPS_LIMIT:
-            _STAMPS.pop(next(iter(_STAMPS)))
-        found = _STAMPS[found_key] = _draw_stamp((ox, oy), (cx - x, cy - y), reach, paint)
+        found = _draw_stamp((ox, oy), (cx - x, cy - y), reach, paint)
+        with _STAMPS_LOCK:  # pictures are drawn on worker threads
+            if len(_STAMPS) >= _STAMPS_LIMIT:
+                _STAMPS.pop(next(iter(_STAMPS)))
+            _STAMPS[found_key] = found
     piece, cover, left, top = found
-    draw.picture.paste(piece, (x + left, y + top), cover)
+    draw.picture.im.paste(piece.im, (x + left, y + top, x + left + piece.width, y + top + piece.height), cover.im)
 
 
 def _anchor(centre: float, reach: int) -> tuple[int, tuple]:
@@ -296,21 +300,21 @@ def _text_patch(string: str, size: int, anchor: str, fill: tuple, ground: int) -
 
 def _blend_text(draw: PaletteDraw, xy: tuple[int, int], string: str, size: int, anchor: str, fill) -> None:
     """Anti-aliased text on a palette picture: over one colour as a cached patch of ramp
-    entries, over several by blending that patch in RGB."""
+    entries, over several by blending that patch in RGB. (Pillow's core calls: most labels
+    are small, and the wrappers cost more than the pixels.)"""
     mask, cover, _, _ = _text_mask(string, size, anchor)
     x, y = xy
     box = (x, y, x + mask.width, y + mask.height)
     image = draw.picture
-    ground = image.crop(box)
-    low, high = ground.getextrema()
     inside = 0 <= x and 0 <= y and box[2] <= image.width and box[3] <= image.height
-    if low == high and inside:
+    low, high = image.im.crop(box).getextrema() if inside else (0, 1)
+    if low == high:
         patch = _text_patch(string, size, anchor, tuple(fill), low)
     else:
-        blended = ground.convert("RGB")
+        blended = image.crop(box).convert("RGB")
         ImageDraw.Draw(blended).bitmap((0, 0), mask, fill=tuple(fill))
         patch = to_palette(blended)
-    image.paste(patch, box, cover)
+    image.im.paste(patch.im, box, cover.im)
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int, fill,
