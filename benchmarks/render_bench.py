@@ -4,14 +4,15 @@ bytes; then a full action (the engine applies an attack, the public view is buil
 board and dice pictures are drawn) against the encode of its pictures.
 
     python benchmarks/render_bench.py [--runs N]
-    python benchmarks/render_bench.py --base /tmp/pictures-base [--runs N]
+    python benchmarks/render_bench.py --base /tmp/pictures-base [--runs N] [--levels]
 
 With --base (a checkout of an earlier commit: `git worktree add /tmp/pictures-base main`)
 both trees are measured side by side: one worker process per tree, taking turns case by
 case and round by round, so a machine loaded by others weighs on both alike. Targets on an
 idle machine: board <= 10 ms and dice <= 4 ms CPU p50, a full action <= 1.3x the encode of
-its pictures at p95, PNGs within 1.5x of the bytes before the palette work. This prints
-figures; it asserts nothing.
+its pictures at p95, PNGs within 1.5x of the bytes before the palette work. --levels adds
+the encoder's choices (zlib level and strategy) for the main picture kinds: CPU and bytes,
+how COMPRESS_LEVEL in images/style.py was chosen. This prints figures; it asserts nothing.
 """
 from __future__ import annotations
 
@@ -132,6 +133,28 @@ def measure(name: str, runs: int) -> dict:
             "size": f"{image.width}x{image.height}"}
 
 
+LEVEL_KINDS = ("board standard (move)", "dice attack + re-rolls", "renegades orbit (move)", "renegades ship status")
+STRATEGIES = {"default": -1, "filtered": 1, "rle": 3}
+
+
+def levels(runs: int) -> dict:
+    """Per picture kind, per zlib level and strategy: p50 CPU ms of writing the PNG, and its bytes."""
+    import io
+    from images.style import to_palette
+    found = {}
+    for name in LEVEL_KINDS:
+        image = cases()[name][1]()
+        image = image if image.mode == "P" else to_palette(image)
+        for strategy, number in STRATEGIES.items():
+            for level in (1, 2, 3, 4, 6, 9):
+                def write():
+                    out = io.BytesIO()
+                    image.save(out, "PNG", compress_level=level, compress_type=number)
+                    return out.getvalue()
+                found[f"{name}|{strategy}|{level}"] = (p50(cpu_ms(write, runs)), len(write()))
+    return found
+
+
 def first_boards() -> dict:
     """CPU ms of the first board of a layout and of a Renegades pack (static layer drawn)."""
     from images import board, demo_renegades, orbit, render_board
@@ -145,10 +168,10 @@ def first_boards() -> dict:
 def worker() -> None:
     """Serve measurements for the tree this runs in: one JSON request a line, one answer."""
     sys.path.insert(0, os.getcwd())
-    answers = {"first": first_boards, "cases": lambda: list(cases()) + [FULL_ACTION]}
+    answers = {"first": first_boards, "cases": lambda: list(cases()) + [FULL_ACTION], "levels": levels}
     for line in sys.stdin:
         request = json.loads(line)
-        answer = answers[request[0]]() if request[0] in answers else measure(request[1], request[2])
+        answer = answers[request[0]](*request[1:]) if request[0] in answers else measure(request[1], request[2])
         print(json.dumps(answer), flush=True)
 
 
@@ -175,7 +198,8 @@ def commit_of(root: str) -> str:
     return found.stdout.strip()[:70]
 
 
-def report(trees: list[Tree], runs: int) -> None:
+def report(trees: list[Tree], runs: int) -> dict[str, int]:
+    """Print every case side by side; returns the first tree's bytes per case."""
     loads = os.getloadavg()
     print(f"machine: {platform.node()}, {os.cpu_count()} cores, {platform.processor() or platform.machine()}, "
           f"Python {platform.python_version()}, load average {loads[0]:.1f} at start")
@@ -190,6 +214,7 @@ def report(trees: list[Tree], runs: int) -> None:
     head = f"{'picture':48} {'tree':4} {'p50':>7} {'p95':>7} {'encode':>7} {'ratio':>6} {'p95/enc':>7} {'bytes':>7}"
     print(head)
     print("-" * len(head))
+    first_bytes = {}
     for name in names:
         found = {tree.label: {"render": [], "encode": [], "bytes": 0} for tree in trees}
         for _ in range(rounds):
@@ -203,6 +228,7 @@ def report(trees: list[Tree], runs: int) -> None:
             enc50, enc95 = p50(f["encode"]), p95(f["encode"])
             print(f"{name:48} {tree.label:4} {p50(f['render']):>5.2f}ms {p95(f['render']):>5.2f}ms {enc50:>5.2f}ms "
                   f"{p50(f['render']) / enc50:>5.2f}x {p95(f['render']) / enc95:>6.2f}x {f['bytes']:>7}")
+        first_bytes[name] = found[trees[0].label]["bytes"]
         if len(trees) == 2:
             old, new = (found[t.label] for t in trees)
             print(f"{'':48} new/old: p50 {p50(new['render']) / p50(old['render']):.2f}x, "
@@ -210,12 +236,31 @@ def report(trees: list[Tree], runs: int) -> None:
     print("\np50, p95: CPU time to draw and encode the picture (a full action: apply, view, draw both).")
     print("encode: p50 CPU time to only encode the finished picture (old: quantize + PNG; new: PNG): the floor.")
     print("ratio: p50 / encode p50; p95/enc: p95 / encode p95 (1.00x would mean drawing costs nothing).")
+    return first_bytes
+
+
+def report_levels(tree: Tree, runs: int, before: dict[str, int]) -> None:
+    """The encoder's choices for the main picture kinds, measured in `tree`; bytes also
+    against `before` (each kind's PNG bytes in the old tree, if measured)."""
+    found = tree.ask("levels", max(5, runs // 4))
+    print(f"\nPNG writing only, by zlib level and strategy ({tree.label} tree's pictures; "
+          f"x: bytes against the old PNG)")
+    print(f"{'picture':26} {'strategy':9} " + " ".join(f"{'level ' + str(n):>17}" for n in (1, 2, 3, 4, 6, 9)))
+    for name in LEVEL_KINDS:
+        for strategy in STRATEGIES:
+            cells = []
+            for level in (1, 2, 3, 4, 6, 9):
+                ms, size = found[f"{name}|{strategy}|{level}"]
+                ratio = f" {size / before[name]:.2f}x" if name in before else ""
+                cells.append(f"{ms:>5.2f}ms {size // 1024:>3}K{ratio}")
+            print(f"{name[:26]:26} {strategy:9} " + " ".join(f"{c:>17}" for c in cells))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=100, help="calls per case and tree")
     parser.add_argument("--base", help="a checkout of an earlier commit, measured side by side as 'old'")
+    parser.add_argument("--levels", action="store_true", help="also the PNG encoder's levels and strategies")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -224,7 +269,9 @@ def main() -> None:
     trees = ([Tree("old", os.path.abspath(args.base))] if args.base else []) + [Tree("new" if args.base else "this",
                                                                                      HERE)]
     try:
-        report(trees, args.runs)
+        before = report(trees, args.runs)
+        if args.levels:
+            report_levels(trees[-1], args.runs, before if args.base else {})
     finally:
         for tree in trees:
             tree.close()
