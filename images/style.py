@@ -350,11 +350,13 @@ def polygon_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[flo
 
 def draw_shape(draw: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, fill, outline=None,
                width: int = 1) -> None:
-    """A token shape centred on (cx, cy)."""
-    if shape == "circle":
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
-    else:
-        draw.polygon(polygon_points(shape, cx, cy, r), fill=fill, outline=outline, width=width)
+    """A token shape centred on (cx, cy) (stamped on a palette picture)."""
+    def paint(draw, cx: float, cy: float) -> None:
+        if shape == "circle":
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
+        else:
+            draw.polygon(polygon_points(shape, cx, cy, r), fill=fill, outline=outline, width=width)
+    stamp(draw, ("shape", shape, r, fill, outline, width), cx, cy, math.ceil(1.3 * r) + width + 3, paint)
 
 
 def dashed_line(draw: ImageDraw.ImageDraw, a, b, fill, width: int, dash: float, gap: float) -> None:
