@@ -155,7 +155,7 @@ def pen(image: Image.Image) -> ImageDraw.ImageDraw:
     return PaletteDraw(image) if image.mode == "P" else ImageDraw.Draw(image)
 
 
-_STAMPS: dict[tuple, tuple[Image.Image, Image.Image, int, int]] = {}
+_STAMPS: dict[tuple, tuple] = {}  # key -> (piece, cover: Pillow core images; its box around the anchor)
 _STAMPS_LIMIT = 1024  # pieces cropped to what they cover: a few KB each
 _STAMPS_LOCK = threading.Lock()
 
@@ -180,8 +180,8 @@ def stamp(draw: ImageDraw.ImageDraw, key: tuple, cx: float, cy: float, reach: in
             if len(_STAMPS) >= _STAMPS_LIMIT:
                 _STAMPS.pop(next(iter(_STAMPS)))
             _STAMPS[found_key] = found
-    piece, cover, left, top = found
-    draw.picture.im.paste(piece.im, (x + left, y + top, x + left + piece.width, y + top + piece.height), cover.im)
+    piece, cover, left, top, right, bottom = found
+    draw.im.paste(piece, (x + left, y + top, x + right, y + bottom), cover)
 
 
 def _anchor(centre: float, reach: int) -> tuple[int, tuple]:
@@ -200,9 +200,10 @@ def _anchor(centre: float, reach: int) -> tuple[int, tuple]:
 
 
 def _draw_stamp(origin: tuple[int, int], offset: tuple[float, float], reach: int,
-                paint) -> tuple[Image.Image, Image.Image, int, int]:
+                paint) -> tuple:
     """The piece in the palette and the pixels it covers (those that come out the same on
-    two grounds), cropped to them, with its offset from the anchor pixel `origin`."""
+    two grounds), cropped to them, as Pillow's core images (pasted without the wrappers'
+    cost), and their box around the anchor pixel `origin`."""
     (ox, oy), (dx, dy) = origin, offset
     box = (max(0, ox - reach - 1), max(0, oy - reach - 1), ox + reach + 2, oy + reach + 2)
     grounds = []
@@ -212,8 +213,9 @@ def _draw_stamp(origin: tuple[int, int], offset: tuple[float, float], reach: int
         grounds.append(image.crop(box))
     cover = ImageChops.difference(*grounds).convert("L").point([255] + [0] * 255)
     inner = cover.getbbox() or (0, 0, 1, 1)
-    return (to_palette(grounds[0].crop(inner)), cover.crop(inner), box[0] + inner[0] - ox,
-            box[1] + inner[1] - oy)
+    left, top = box[0] + inner[0] - ox, box[1] + inner[1] - oy
+    return (to_palette(grounds[0].crop(inner)).im, cover.crop(inner).im, left, top,
+            left + inner[2] - inner[0], top + inner[3] - inner[1])
 
 
 def side_styles(players: list[dict]) -> dict[str, tuple[tuple[int, int, int], str]]:
@@ -307,14 +309,14 @@ def _blend_text(draw: PaletteDraw, xy: tuple[int, int], string: str, size: int, 
     box = (x, y, x + mask.width, y + mask.height)
     image = draw.picture
     inside = 0 <= x and 0 <= y and box[2] <= image.width and box[3] <= image.height
-    low, high = image.im.crop(box).getextrema() if inside else (0, 1)
+    low, high = draw.im.crop(box).getextrema() if inside else (0, 1)
     if low == high:
         patch = _text_patch(string, size, anchor, tuple(fill), low)
     else:
         blended = image.crop(box).convert("RGB")
         ImageDraw.Draw(blended).bitmap((0, 0), mask, fill=tuple(fill))
         patch = to_palette(blended)
-    image.im.paste(patch.im, box, cover.im)
+    draw.im.paste(patch.im, box, cover.im)
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int, fill,
