@@ -129,7 +129,7 @@ class PaletteDraw(ImageDraw.ImageDraw):
     def polygon(self, xy, fill=None, outline=None, width: int = 1) -> None:
         """As ImageDraw's, but a thick outline is drawn on the patch around the polygon:
         Pillow masks it with a blank picture the size of the whole canvas."""
-        if outline is None or width <= 1:
+        if outline is None or width <= 1 or not isinstance(xy[0], (tuple, list)):
             super().polygon(xy, fill, outline, width)
             return
         xs, ys = [x for x, _ in xy], [y for _, y in xy]
