@@ -1,13 +1,15 @@
 """The board snapshot: the mission area, who stands where, and the last action highlighted.
 
 The static layer (floors, walls, open edges, features, coordinates) depends only on
-the pack and the layout, so it is drawn once and copied for every snapshot. Doors,
-tokens, highlights and the footer are drawn on the copy.
+the pack and the layout, so it is drawn once, mapped onto the fixed palette and copied
+for every snapshot. Doors, tokens, highlights and the footer are drawn on the copy,
+straight in the palette.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass
 
 import msgspec
@@ -17,7 +19,7 @@ from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.layout import Geometry, LayoutSpec, geometry
 from images.style import (BOARD_NAME, CORRIDOR_FLOOR, FLOOR, GLYPH, GREY, HAZARD, INK, LIFT_FLOOR,
                           MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, decider, draw_shape, encode,
-                          side_styles, team_name, teams_of, text, text_width)
+                          pen, side_styles, stamp, team_name, teams_of, text, text_width, to_palette)
 from images import marks
 from images.tokens import draw_token, short_labels
 
@@ -73,7 +75,8 @@ _STATIC: dict[tuple, tuple[Image.Image, Frame]] = {}
 
 
 def static_layer(pack: Pack, spec: LayoutSpec) -> tuple[Image.Image, Frame]:
-    """The drawn mission area without doors or characters, cached per pack and layout."""
+    """The drawn mission area without doors or characters, in the fixed palette, cached
+    per pack and layout (the last 16)."""
     key = (pack.path, spec.key())
     found = _STATIC.get(key)
     if found is None:
@@ -125,7 +128,7 @@ def _draw_static(pack: Pack, geo: Geometry) -> tuple[Image.Image, Frame]:
         draw.rectangle((min(x0, x1) - h, min(y0, y1) - h, max(x0, x1) + h - 1, max(y0, y1) + h - 1), fill=INK)
     _axes(draw, geo, frame)
     draw.rectangle((0, frame.size[1] - FOOTER, frame.size[0], frame.size[1]), fill=PAPER)
-    return image, frame
+    return to_palette(image), frame
 
 
 def _outer_edge(frame: Frame, space, dx: int, dy: int):
@@ -207,8 +210,16 @@ def _axes(draw, geo: Geometry, frame: Frame) -> None:
 
 
 def _door(draw, frame: Frame, a, b, is_open: bool) -> None:
-    """Closed: a wall-thick bar striped yellow. Open: only the frame ends, a thin dashed line between."""
+    """Closed: a wall-thick bar striped yellow. Open: only the frame ends, a thin dashed line
+    between. Each kind of door is drawn once and stamped."""
     (x0, y0), (x1, y1) = frame.edge(a, b)
+    half = ((x1 - x0) / 2, (y1 - y0) / 2)
+    stamp(draw, ("door", half, is_open, frame.cell), (x0 + x1) / 2, (y0 + y1) / 2, math.ceil(frame.cell / 2 + WALL),
+          lambda d, cx, cy: _paint_door(d, frame, (cx - half[0], cy - half[1]), (cx + half[0], cy + half[1]), is_open))
+
+
+def _paint_door(draw, frame: Frame, start, end, is_open: bool) -> None:
+    (x0, y0), (x1, y1) = start, end
     h = WALL / 2
     if not is_open:
         draw.rectangle((min(x0, x1) - h, min(y0, y1) - h, max(x0, x1) + h - 1, max(y0, y1) + h - 1), fill=INK)
@@ -343,13 +354,13 @@ def render_board(view: dict, events: list[dict] | tuple = (), waiting: bool = Tr
 
 
 def board_image(view: dict, events: list[dict] | tuple = (), waiting: bool = True) -> Image.Image:
-    """The board snapshot as a Pillow image (see render_board)."""
+    """The board snapshot as a Pillow image in the fixed palette (see render_board)."""
     pack = load_pack(view["pack"])
     spec = msgspec.convert(view["layout"], LayoutSpec)
     geo = mission_area(pack, spec)
     base, frame = static_layer(pack, spec)
     image = base.copy()
-    draw = ImageDraw.Draw(image)
+    draw = pen(image)
     characters = view.get("characters", {})
     labels = short_labels(characters)
     styles = side_styles(view.get("players", []))

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from images.dice import draw_die
-from images.style import INK, MUTED, PAPER, STYLES, WHITE, centred_text, encode, fit_size, ink_on, text
+from images.style import INK, MUTED, PAPER, STYLES, WHITE, canvas, centred_text, encode, fit_size, ink_on, pen, text
 
 WIDTH = 600
 DIE = 44
@@ -54,8 +54,8 @@ def crew_dice_image(view: dict, events: list[dict]) -> Optional[Image.Image]:
     shown, skipped = found[-MOST:], len(found) - MOST
     names = _names(view)
     height = sum(_height(e) for e in shown) + (LINE if skipped > 0 else 0) + 8
-    image = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(image)
+    image = canvas((WIDTH, height), PAPER)
+    draw = pen(image)
     top = 0
     if skipped > 0:
         text(draw, (16, LINE / 2), f"{skipped} earlier roll(s) not shown.", 15, MUTED, "lm")

@@ -7,14 +7,15 @@ was re-rolled shows the faces it replaced, struck through, on its outer side.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
 from engine.awaymissions.content import load_pack
-from images.style import (GREY, INK, MUTED, PAPER, WHITE, centred_text, dashed_line, dimmed, encode, fit_size,
-                          decider, ink_on, side_styles, team_name, teams_of, text, text_width)
+from images.style import (GREY, INK, MUTED, PAPER, WHITE, canvas, centred_text, dashed_line, decider, dimmed, encode,
+                          fit_size, ink_on, pen, side_styles, stamp, team_name, teams_of, text, text_width)
 from images.tokens import draw_token, short_labels
 
 WIDTH = 640
@@ -99,6 +100,11 @@ def gather(events: list[dict]) -> Board | None:
 def draw_die(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, face: int, colour, dim: bool = False,
              ring: bool = False) -> None:
     """A die face with pips (a number above six); dimmed dice are washed out and struck through."""
+    stamp(draw, ("die", size, face, tuple(colour), dim, ring), cx, cy, math.ceil(size / 2 + 8),
+          lambda d, x, y: _paint_die(d, x, y, size, face, colour, dim, ring))
+
+
+def _paint_die(draw, cx: float, cy: float, size: float, face: int, colour, dim: bool, ring: bool) -> None:
     h = size / 2
     fill = dimmed(colour) if dim else colour
     pip = MUTED if dim else ink_on(colour)
@@ -199,8 +205,8 @@ def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
         lines.append(f"Re-roll window open: waiting for {waiting}.")
     rows = max(len(board.dice), len(board.opposing), 1)
     height = TOP + rows * ROW + 24 + 34 + (len(lines) - 1) * 28 + 20
-    image = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(image)
+    image = canvas((WIDTH, height), PAPER)
+    draw = pen(image)
     actor, target = labels.get(board.actor, board.actor), labels.get(board.target, board.target)
     if board.kind == "attack":
         title = f"{actor} attacks {target}" + (f" with {board.weapon}" if board.weapon else "")
@@ -227,7 +233,7 @@ def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
         if a and d:
             draw.line([(LEFT_X, cy), (RIGHT_X, cy)], fill=INK if result == "hit" else MUTED, width=6)
         elif a and board.target is not None:
-            dashed_line(draw, (LEFT_X, cy), (RIGHT_X - DIE / 2 - 4, cy), MUTED, 3, 8, 7)
+            stamp(draw, ("uncontested",), RIGHT_X, cy, RIGHT_X - LEFT_X + 4, _paint_uncontested)
         if a:
             draw_die(draw, LEFT_X, cy, DIE, a.face, actor_colour, dim=result in ("cancelled", "miss"),
                      ring=result == "hit")
@@ -236,22 +242,13 @@ def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
             draw_die(draw, RIGHT_X, cy, DIE, d.face, target_colour, dim=a is None and board.resolved is not None,
                      ring=result == "cancelled")
             _history(draw, d, RIGHT_X + DIE / 2 + 22 + SMALL / 2, 1, cy, target_colour)
-        elif a and board.target is not None:
-            h = DIE / 2
-            corners = [(RIGHT_X - h, cy - h), (RIGHT_X + h, cy - h), (RIGHT_X + h, cy + h), (RIGHT_X - h, cy + h)]
-            for p, q in zip(corners, corners[1:] + corners[:1]):
-                dashed_line(draw, p, q, MUTED, 2, 7, 6)
-            centred_text(draw, (RIGHT_X, cy), "none", 15, MUTED)
         tag = tags.get(result) if result else ("ignored" if d and not a and board.resolved else None)
         if tag and a and not d and result in ("hit", "miss"):
             tag = ("4+ " if result == "hit" else "1-3 ") + tag
         if tag:
             size = 19 if result == "hit" else 16
-            w = text_width(tag, size)
-            mx = (LEFT_X + RIGHT_X) / 2
-            draw.rounded_rectangle((mx - w / 2 - 7, cy - 13, mx + w / 2 + 7, cy + 13), radius=6,
-                                   fill=INK if result == "hit" else PAPER, outline=INK if result == "hit" else MUTED)
-            centred_text(draw, (mx, cy), tag, size, WHITE if result == "hit" else MUTED)
+            stamp(draw, ("tag", tag, result == "hit"), (LEFT_X + RIGHT_X) / 2, cy, text_width(tag, size) // 2 + 10,
+                  lambda d, x, y: _paint_tag(d, x, y, tag, size, result == "hit"))
     y = TOP + rows * ROW + 24
     for i, line in enumerate(lines):
         size = 24 if i == 0 else 17
@@ -259,6 +256,26 @@ def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
         text(draw, (20, y), line, size, MUTED if line.startswith("Re-roll:") else INK)
         y += 34 if i == 0 else 28
     return image
+
+
+def _paint_uncontested(draw, cx: float, cy: float) -> None:
+    """The dashed line from an uncontested die (at LEFT_X) to the empty slot facing it at cx,
+    on the dice board's paper (so the word in it is stamped whole)."""
+    dashed_line(draw, (cx - (RIGHT_X - LEFT_X), cy), (cx - DIE / 2 - 4, cy), MUTED, 3, 8, 7)
+    h = DIE / 2
+    draw.rectangle((cx - h + 2, cy - h + 2, cx + h - 2, cy + h - 2), fill=PAPER)
+    corners = [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
+    for p, q in zip(corners, corners[1:] + corners[:1]):
+        dashed_line(draw, p, q, MUTED, 2, 7, 6)
+    centred_text(draw, (cx, cy), "none", 15, MUTED)
+
+
+def _paint_tag(draw, mx: float, cy: float, tag: str, size: int, hit: bool) -> None:
+    """A pill naming a pair's outcome: solid for a hit or success."""
+    w = text_width(tag, size)
+    draw.rounded_rectangle((mx - w / 2 - 7, cy - 13, mx + w / 2 + 7, cy + 13), radius=6,
+                           fill=INK if hit else PAPER, outline=INK if hit else MUTED)
+    centred_text(draw, (mx, cy), tag, size, WHITE if hit else MUTED)
 
 
 def _history(draw, die: Die, x: float, direction: int, cy: float, colour) -> None:

@@ -6,9 +6,10 @@ Missions spaces and the Renegades squares alike.
 """
 from __future__ import annotations
 
+import math
 from typing import Iterable, Sequence
 
-from images.style import ATTACK_MARK, INK, MOVE_MARK, dashed_line
+from images.style import ATTACK_MARK, INK, MOVE_MARK, dashed_line, stamp
 
 Point = tuple[float, float]
 
@@ -19,9 +20,12 @@ def arrow_head(draw, a: Point, b: Point, colour, size: float) -> None:
     length = max(1e-6, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
     mx, my = (x0 + x1) / 2 + ux * size / 2, (y0 + y1) / 2 + uy * size / 2
-    points = [(mx, my), (mx - ux * size - uy * size * 0.6, my - uy * size + ux * size * 0.6),
-              (mx - ux * size + uy * size * 0.6, my - uy * size - ux * size * 0.6)]
-    draw.polygon(points, fill=colour, outline=INK, width=2)
+
+    def paint(draw, mx: float, my: float) -> None:
+        points = [(mx, my), (mx - ux * size - uy * size * 0.6, my - uy * size + ux * size * 0.6),
+                  (mx - ux * size + uy * size * 0.6, my - uy * size - ux * size * 0.6)]
+        draw.polygon(points, fill=colour, outline=INK, width=2)
+    stamp(draw, ("arrow", ux, uy, tuple(colour), size), mx, my, math.ceil(size * 1.3) + 3, paint)
 
 
 def path(draw, points: Sequence[Point], cell: float, ground, jumps: Iterable[int] = ()) -> None:

@@ -20,7 +20,7 @@ from engine.renegades.content import xy_cell
 from engine.renegades.state import Ship
 from images import marks
 from images.style import (GREY, HAZARD, INK, MUTED, PAPER, STYLES, VOID, WHITE, blend, centred_text, draw_shape,
-                          encode, fit_size, ink_on, text, washed)
+                          encode, fit_size, ink_on, pen, stamp, text, to_palette, washed)
 from images.grid import GridFrame
 from images.tokens import unique_labels
 
@@ -86,7 +86,7 @@ def static_layer(pack_path: str, layout: tuple = ()) -> tuple[Image.Image, GridF
         _planet(draw, frame, planet)
     _axes(draw, board, frame)
     draw.rectangle((0, frame.size[1] - FOOTER, frame.size[0], frame.size[1]), fill=PAPER)
-    return image, frame
+    return to_palette(image), frame
 
 
 def _wave(draw, x0: float, x1: float, y: float, colour) -> None:
@@ -191,6 +191,13 @@ def ship_spot(frame: GridFrame, board: OrbitBoard, view: dict, code: str) -> Opt
 def draw_ship(draw, cx: float, cy: float, r: float, ship: dict, label: str, acting: bool = False) -> None:
     """A ship token: faction shape and colour, a white nose towards its facing, its label;
     a ring when it is acting, a star when critically damaged, washed out when docked."""
+    critical = ship.get("kind") == "ship" and ship.get("damage", 0) >= ship.get("shields", 0) + ship.get("hull", 0)
+    key = ("ship", style_of(ship), bool(ship.get("cell")), ship.get("facing", "N"), critical, label, acting, r)
+    stamp(draw, key, cx, cy, math.ceil(1.7 * r + 6),
+          lambda d, x, y: _paint_ship(d, x, y, r, ship, label, acting, critical))
+
+
+def _paint_ship(draw, cx: float, cy: float, r: float, ship: dict, label: str, acting: bool, critical: bool) -> None:
     colour, shape = style_of(ship)
     fill = washed(colour) if not ship.get("cell") else colour
     dx, dy = DELTA.get(ship.get("facing", "N"), (0, -1))
@@ -206,7 +213,7 @@ def draw_ship(draw, cx: float, cy: float, r: float, ship: dict, label: str, acti
     draw_shape(draw, shape, cx, cy, r, fill, outline=WHITE, width=2)
     draw.polygon(nose, fill=WHITE, outline=INK, width=2)
     centred_text(draw, (cx, cy), label, fit_size(label, int(r * 1.5), max(10, round(r * 0.95))), ink_on(fill))
-    if ship.get("kind") == "ship" and ship.get("damage", 0) >= ship.get("shields", 0) + ship.get("hull", 0):
+    if critical:
         _star(draw, cx - r * 0.9, cy - r * 0.9, r * 0.42)
 
 
@@ -248,7 +255,7 @@ def orbit_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     board = orbit_of(view["pack"], layout)
     base, frame = static_layer(view["pack"], layout)
     image = base.copy()
-    draw = ImageDraw.Draw(image)
+    draw = pen(image)
     ships = ships_of(view)
     view = {**view, "ships": ships}
     labels = ship_labels(ships)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Optional
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from images.dice import draw_die
 from images.orbit import ships_of
-from images.style import INK, MUTED, PAPER, STYLES, WHITE, centred_text, encode, fit_size, text
+from images.style import INK, MUTED, PAPER, STYLES, WHITE, canvas, centred_text, encode, fit_size, pen, text
 
 WIDTH = 600
 DIE = 46
@@ -46,8 +46,8 @@ def ship_dice_image(view: dict, events: list[dict]) -> Optional[Image.Image]:
         return None
     ships = ships_of(view)
     height = sum(_block_height(a) for a in found) + 10
-    image = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(image)
+    image = canvas((WIDTH, height), PAPER)
+    draw = pen(image)
     top = 0
     for attack in found:
         _block(draw, top, attack, ships)

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.renegades.content import STATIONS, load_pack
 from images import marks
 from images.orbit import FACTION_NAMES, ship_labels, ships_of, style_of
-from images.style import (DIM_INK, HAZARD, INK, MUTED, PAPER, RULE, WHITE, draw_shape, encode, fit_size, text,
-                          text_width)
+from images.style import (DIM_INK, HAZARD, INK, MUTED, PAPER, RULE, WHITE, canvas, draw_shape, encode, fit_size, pen,
+                          text, text_width)
 
 WIDTH = 560
 GAP = 14
@@ -139,8 +139,8 @@ def ship_status_image(view: dict, seat: str | None = None) -> Image.Image:
     codes = shown_ships(view, seat)
     fighters = sorted(c for c, s in view["ships"].items() if s.get("kind") == "fighter")
     height = GAP + sum(_card_height(view, c) for c in codes) + (LINE * 2 if fighters and seat is None else 0) + GAP
-    image = Image.new("RGB", (WIDTH, max(height, 80)), PAPER)
-    draw = ImageDraw.Draw(image)
+    image = canvas((WIDTH, max(height, 80)), PAPER)
+    draw = pen(image)
     names = {p["seat"]: p["name"] for p in view.get("players", [])}
     labels = ship_labels(view["ships"])
     top = GAP

@@ -6,12 +6,12 @@ cube marker and say whose they were.
 """
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.awaymissions.content import RATINGS, load_pack
 from images.board import score
-from images.style import (DIM_INK, GREY, INK, MUTED, PAPER, RULE, WHITE, draw_shape, encode, fit_size, side_styles,
-                          team_name, teams_of, text, text_width)
+from images.style import (DIM_INK, GREY, INK, MUTED, PAPER, RULE, WHITE, canvas, draw_shape, encode, fit_size, pen,
+                          side_styles, team_name, teams_of, text, text_width)
 from images import marks
 from images.tokens import draw_token, short_labels
 
@@ -139,8 +139,8 @@ def status_image(view: dict, seat: str | None = None) -> Image.Image:
     styles = side_styles(view.get("players", []))
     names = {p["seat"]: p["name"] for p in view.get("players", [])}
     size, heads, rows, holes_max = panel_layout(view, seat)
-    image = Image.new("RGB", size, PAPER)
-    draw = ImageDraw.Draw(image)
+    image = canvas(size, PAPER)
+    draw = pen(image)
     for player, x, top in heads:
         colour, shape = styles[player["seat"]]
         middle = top + (HEADER - 6) / 2

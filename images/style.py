@@ -1,5 +1,9 @@
 """Shared look of every picture: colours, side styles, fonts, token shapes and PNG encoding.
 
+Table pictures are drawn straight into a fixed palette (`canvas`, `pen`): each colour is
+its palette entry, anti-aliased text blends through the palette's steps, and the PNG is
+written without quantizing at the compression level chosen in docs/performance.md.
+
 Colours come from the Okabe-Ito palette, which stays distinguishable for the common
 kinds of colour blindness; sides also differ by token shape, so colour is never the
 only cue.
@@ -9,8 +13,10 @@ from __future__ import annotations
 import functools
 import io
 import math
+import threading
+from typing import Callable
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 INK = (24, 28, 33)
 PAPER = (246, 246, 243)
@@ -89,6 +95,127 @@ def _palette() -> Image.Image:
 
 
 PALETTE = _palette()
+_PALETTE_BYTES = PALETTE.getpalette()
+COMPRESS_LEVEL = 3  # zlib level: about half the time of level 6 for 1.2-1.3x the bytes (docs/performance.md)
+
+
+def to_palette(image: Image.Image) -> Image.Image:
+    """An RGB picture mapped onto the fixed palette (nearest colour, no dithering)."""
+    return image.quantize(palette=PALETTE, dither=Image.Dither.NONE)
+
+
+@functools.lru_cache(maxsize=1024)
+def ink(colour) -> int:
+    """The palette entry a colour is drawn as: the one quantizing would give, so a picture
+    drawn in the palette matches one drawn in RGB and quantized."""
+    return to_palette(Image.new("RGB", (1, 1), tuple(colour))).getpixel((0, 0))
+
+
+def _entry(colour):
+    return ink(colour) if isinstance(colour, tuple) else colour
+
+
+class PaletteDraw(ImageDraw.ImageDraw):
+    """Drawing on a picture in the fixed palette: colours are given as RGB, as everywhere,
+    and land as their palette entry (see `ink`)."""
+
+    def __init__(self, image: Image.Image):
+        super().__init__(image)
+        self.picture = image
+
+    def _getink(self, ink_colour, fill=None):
+        return super()._getink(_entry(ink_colour), _entry(fill))
+
+    def polygon(self, xy, fill=None, outline=None, width: int = 1) -> None:
+        """As ImageDraw's, but a thick outline is drawn on the patch around the polygon:
+        Pillow masks it with a blank picture the size of the whole canvas."""
+        if outline is None or width <= 1 or not isinstance(xy[0], (tuple, list)):
+            super().polygon(xy, fill, outline, width)
+            return
+        xs, ys = [x for x, _ in xy], [y for _, y in xy]
+        left, top = max(0, math.floor(min(xs)) - width - 2), max(0, math.floor(min(ys)) - width - 2)
+        box = (left, top, min(self.picture.width, math.ceil(max(xs)) + width + 3),
+               min(self.picture.height, math.ceil(max(ys)) + width + 3))
+        if box[0] >= box[2] or box[1] >= box[3]:
+            return
+        patch = self.picture.crop(box)
+        ImageDraw.ImageDraw.polygon(PaletteDraw(patch), [(x - left, y - top) for x, y in xy], fill, outline, width)
+        self.picture.paste(patch, box[:2])
+
+
+def canvas(size: tuple[int, int], colour) -> Image.Image:
+    """A blank picture in the fixed palette, filled with `colour`."""
+    image = Image.new("P", size, ink(colour))
+    image.putpalette(_PALETTE_BYTES)
+    return image
+
+
+def pen(image: Image.Image) -> ImageDraw.ImageDraw:
+    """A drawing context for `image`: palette-aware for a palette picture."""
+    return PaletteDraw(image) if image.mode == "P" else ImageDraw.Draw(image)
+
+
+_STAMPS: dict[tuple, tuple] = {}  # key -> (piece, cover: Pillow core images; its box around the anchor)
+_STAMPS_LIMIT = 1024  # pieces cropped to what they cover: a few KB each
+_STAMPS_LOCK = threading.Lock()
+
+
+def stamp(draw: ImageDraw.ImageDraw, key: tuple, cx: float, cy: float, reach: int,
+          paint: Callable[[ImageDraw.ImageDraw, float, float], None]) -> None:
+    """What `paint(draw, cx, cy)` draws within `reach` pixels of (cx, cy), drawn once per
+    `key` (everything it depends on) and place (see _anchor), then pasted: tokens, dice and
+    doors recur from picture to picture. Only what it paints fully is pasted, so anti-aliased
+    text must lie on a ground it paints too. On an RGB picture, or reaching past the top or
+    left edge, it simply paints."""
+    x, y = math.floor(cx), math.floor(cy)
+    if not isinstance(draw, PaletteDraw) or min(x, y) < reach + 2:
+        paint(draw, cx, cy)
+        return
+    (ox, where_x), (oy, where_y) = _anchor(cx, reach), _anchor(cy, reach)
+    found_key = (key, cx - x, cy - y, where_x, where_y, reach)
+    found = _STAMPS.get(found_key)
+    if found is None:
+        found = _draw_stamp((ox, oy), (cx - x, cy - y), reach, paint)
+        with _STAMPS_LOCK:  # pictures are drawn on worker threads
+            if len(_STAMPS) >= _STAMPS_LIMIT:
+                _STAMPS.pop(next(iter(_STAMPS)))
+            _STAMPS[found_key] = found
+    piece, cover, left, top, right, bottom = found
+    draw.im.paste(piece, (x + left, y + top, x + right, y + bottom), cover)
+
+
+def _anchor(centre: float, reach: int) -> tuple[int, tuple]:
+    """The pixel a stamp for `centre` is drawn around on its own canvas, and what of the
+    place that keeps: floating-point sums round alike only between numbers of one binary
+    order of magnitude, so a piece is drawn in the same power-of-two range as in place
+    (with the same parity, as round() breaks ties to even), or at the very place when its
+    reach crosses from one range into the next. Then every pixel comes out as in place."""
+    pixel = math.floor(centre)
+    low, high = pixel - reach - 2, pixel + reach + 2
+    if low >= 1:
+        base = 1 << (low.bit_length() - 1)
+        if high < 2 * base:
+            return base + reach + 2 + (pixel - base - reach - 2) % 2, ("range", base, pixel % 2)
+    return pixel, ("at", pixel)
+
+
+def _draw_stamp(origin: tuple[int, int], offset: tuple[float, float], reach: int,
+                paint) -> tuple:
+    """The piece in the palette and the pixels it covers (those that come out the same on
+    two grounds), cropped to them, as Pillow's core images (pasted without the wrappers'
+    cost), and their box around the anchor pixel `origin`."""
+    (ox, oy), (dx, dy) = origin, offset
+    box = (max(0, ox - reach - 1), max(0, oy - reach - 1), ox + reach + 2, oy + reach + 2)
+    grounds = []
+    for ground in (INK, WHITE):
+        image = Image.new("RGB", box[2:], ground)
+        paint(ImageDraw.Draw(image), ox + dx, oy + dy)
+        grounds.append(image.crop(box))
+    cover = ImageChops.difference(*grounds).convert("L").point([255] + [0] * 255)
+    inner = cover.getbbox() or (0, 0, 1, 1)
+    left, top = box[0] + inner[0] - ox, box[1] + inner[1] - oy
+    return (to_palette(grounds[0].crop(inner)).im, cover.crop(inner).im, left, top,
+            left + inner[2] - inner[0], top + inner[3] - inner[1])
 
 
 def side_styles(players: list[dict]) -> dict[str, tuple[tuple[int, int, int], str]]:
@@ -131,6 +258,7 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
 
+@functools.lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> int:
     left, _, right, _ = font(size).getbbox(text)
     return right - left
@@ -146,20 +274,61 @@ def fit_size(text: str, width: int, largest: int, smallest: int = 9) -> int:
 
 
 @functools.lru_cache(maxsize=4096)
-def _text_mask(string: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """Anti-aliased coverage of a text, rendered once and reused (most labels repeat)."""
+def _text_mask(string: str, size: int, anchor: str) -> tuple[Image.Image, Image.Image, int, int]:
+    """Anti-aliased coverage of a text and where it covers at all, rendered once and
+    reused (most labels repeat)."""
     left, top, right, bottom = font(size).getbbox(string, anchor=anchor)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
     ImageDraw.Draw(mask).text((-left, -top), string, font=font(size), fill=255, anchor=anchor)
-    return mask, left, top
+    mask.coverage = mask.tobytes()  # for bytes.translate through a ramp
+    return mask, mask.point([0] + [255] * 255), left, top
+
+
+@functools.lru_cache(maxsize=512)
+def _ramp(fill: tuple, ground: int) -> bytes:
+    """Coverage 0-255 -> the palette entry of `fill` blended over the entry `ground`, as
+    blending in RGB and then quantizing gives it (a table for bytes.translate)."""
+    strip = Image.new("RGB", (256, 1), tuple(_PALETTE_BYTES[3 * ground:3 * ground + 3]))
+    ImageDraw.Draw(strip).bitmap((0, 0), Image.frombytes("L", (256, 1), bytes(range(256))), fill=fill)
+    return to_palette(strip).tobytes()
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_patch(string: str, size: int, anchor: str, fill: tuple, ground: int) -> Image.Image:
+    """A text's pixels over one palette entry (see _ramp), drawn once per text and colours."""
+    mask = _text_mask(string, size, anchor)[0]
+    return Image.frombytes("P", mask.size, mask.coverage.translate(_ramp(fill, ground)))
+
+
+def _blend_text(draw: PaletteDraw, xy: tuple[int, int], string: str, size: int, anchor: str, fill) -> None:
+    """Anti-aliased text on a palette picture: over one colour as a cached patch of ramp
+    entries, over several by blending that patch in RGB. (Pillow's core calls: most labels
+    are small, and the wrappers cost more than the pixels.)"""
+    mask, cover, _, _ = _text_mask(string, size, anchor)
+    x, y = xy
+    box = (x, y, x + mask.width, y + mask.height)
+    image = draw.picture
+    inside = 0 <= x and 0 <= y and box[2] <= image.width and box[3] <= image.height
+    low, high = draw.im.crop(box).getextrema() if inside else (0, 1)
+    if low == high:
+        patch = _text_patch(string, size, anchor, tuple(fill), low)
+    else:
+        blended = image.crop(box).convert("RGB")
+        ImageDraw.Draw(blended).bitmap((0, 0), mask, fill=tuple(fill))
+        patch = to_palette(blended)
+    draw.im.paste(patch.im, box, cover.im)
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int, fill,
          anchor: str = "la") -> None:
     """Text at a point, placed by a Pillow anchor ('la' top-left, 'mm' centre, 'lm', 'rm', 'rb' ...)."""
     if string:
-        mask, left, top = _text_mask(string, size, anchor)
-        draw.bitmap((round(xy[0]) + left, round(xy[1]) + top), mask, fill=fill)
+        mask, _, left, top = _text_mask(string, size, anchor)
+        at = (round(xy[0]) + left, round(xy[1]) + top)
+        if isinstance(draw, PaletteDraw):
+            _blend_text(draw, at, string, size, anchor, fill)
+        else:
+            draw.bitmap(at, mask, fill=fill)
 
 
 def centred_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int, fill) -> None:
@@ -183,11 +352,13 @@ def polygon_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[flo
 
 def draw_shape(draw: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, fill, outline=None,
                width: int = 1) -> None:
-    """A token shape centred on (cx, cy)."""
-    if shape == "circle":
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
-    else:
-        draw.polygon(polygon_points(shape, cx, cy, r), fill=fill, outline=outline, width=width)
+    """A token shape centred on (cx, cy) (stamped on a palette picture)."""
+    def paint(draw, cx: float, cy: float) -> None:
+        if shape == "circle":
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=width)
+        else:
+            draw.polygon(polygon_points(shape, cx, cy, r), fill=fill, outline=outline, width=width)
+    stamp(draw, ("shape", shape, r, fill, outline, width), cx, cy, math.ceil(1.3 * r) + width + 3, paint)
 
 
 def dashed_line(draw: ImageDraw.ImageDraw, a, b, fill, width: int, dash: float, gap: float) -> None:
@@ -207,7 +378,8 @@ def dashed_line(draw: ImageDraw.ImageDraw, a, b, fill, width: int, dash: float, 
 
 
 def encode(image: Image.Image) -> bytes:
-    """PNG bytes of an RGB picture, mapped onto the fixed palette (fast, small, deterministic)."""
+    """PNG bytes of a picture in the fixed palette (an RGB one is mapped onto it first):
+    fast, small, deterministic."""
     out = io.BytesIO()
-    image.quantize(palette=PALETTE, dither=Image.Dither.NONE).save(out, "PNG")
+    (image if image.mode == "P" else to_palette(image)).save(out, "PNG", compress_level=COMPRESS_LEVEL)
     return out.getvalue()

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from engine.renegades.content import cell_xy, xy_cell
 from images.style import (ATTACK_MARK, COVER, CORRIDOR_FLOOR, FLOOR, GREY, HAZARD, INK, MOVE_MARK, MUTED, PAPER,
                           VOID, WHITE, blend, centred_text, dashed_line, draw_shape, encode, fit_size,
-                          ink_on, text, text_width, washed)
+                          ink_on, pen, text, text_width, to_palette, washed)
 from images import marks
 from images.orbit import FACTION_STYLES
 from images.grid import GridFrame
@@ -97,7 +97,7 @@ def static_layer(key: tuple) -> tuple[Image.Image, GridFrame]:
         _tile_name(draw, frame, name, start, end)
     _axes(draw, frame)
     draw.rectangle((0, frame.size[1] - FOOTER, frame.size[0], frame.size[1]), fill=PAPER)
-    return image, frame
+    return to_palette(image), frame
 
 
 def _wall(draw, frame: GridFrame, square: str) -> None:
@@ -272,7 +272,7 @@ def surface_image(view: dict, events: list[dict] | tuple = ()) -> Image.Image:
     surface = view["surface"]
     base, frame = static_layer(_terrain_key(surface))
     image = base.copy()
-    draw = ImageDraw.Draw(image)
+    draw = pen(image)
     ships = view.get("ships", {})
     for code, square in sorted(surface.get("docked", {}).items()):
         _docked_ship(draw, frame, square, code, ships.get(code, {}), len(surface.get("boarded", {}).get(code, [])))

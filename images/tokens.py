@@ -11,7 +11,8 @@ from typing import Optional
 
 from PIL import ImageDraw
 
-from images.style import ASSIMILATED, COVER, HAZARD, INK, WHITE, centred_text, draw_shape, fit_size, ink_on, washed
+from images.style import (ASSIMILATED, COVER, HAZARD, INK, WHITE, centred_text, draw_shape, fit_size, ink_on, stamp,
+                          washed)
 
 
 def short_labels(characters: dict[str, dict]) -> dict[str, str]:
@@ -40,6 +41,12 @@ def unique_labels(bases: dict[str, str], used: Optional[set[str]] = None) -> dic
 
 def draw_token(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, style, label: str, character: dict) -> None:
     """One character token with its label and state markers, centred on (cx, cy)."""
+    marks = tuple(character.get(k) for k in ("activated", "cover", "stun", "assimilated"))
+    stamp(draw, ("token", tuple(style), label, marks, r), cx, cy, math.ceil(1.5 * r + 12),
+          lambda d, x, y: _paint_token(d, x, y, r, style, label, character))
+
+
+def _paint_token(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, style, label: str, character: dict) -> None:
     colour, shape = style
     fill = washed(colour) if character.get("activated") else colour
     draw_shape(draw, shape, cx, cy, r + 3, INK)

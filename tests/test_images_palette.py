@@ -1,0 +1,80 @@
+"""Drawing straight into the fixed palette gives the picture that drawing in RGB and then
+quantizing gave: solid colours, anti-aliased text over one colour or several, and stamped
+tokens pasted from the cache."""
+from PIL import ImageDraw
+
+from images import style
+from images.style import FLOOR, INK, MOVE_MARK, PAPER, STYLES, WHITE, canvas, pen, text, to_palette
+from images.tokens import draw_token
+
+RED, BLUE = STYLES[1][0], STYLES[0][0]
+
+
+def both(size, ground, paint):
+    """The same drawing on an RGB picture then quantized, and straight on a palette picture."""
+    rgb = canvas(size, ground).convert("RGB")
+    paint(ImageDraw.Draw(rgb))
+    direct = canvas(size, ground)
+    paint(pen(direct))
+    return to_palette(rgb).tobytes(), direct.tobytes()
+
+
+def test_solid_shapes_land_on_the_entry_quantizing_gives():
+    def paint(draw):
+        draw.rectangle((4, 4, 40, 30), fill=RED, outline=INK, width=3)
+        draw.ellipse((50, 8, 90, 40), fill=(120, 130, 140))  # not a palette colour: its nearest entry
+        draw.line([(0, 45), (99, 45)], fill=MOVE_MARK, width=4)
+        draw.polygon([(60, 2), (75, 20), (52.5, 28.3)], fill=BLUE, outline=INK, width=3)  # outlined on a patch
+        draw.polygon([(92, -5), (110, 20), (85, 30)], fill=RED, outline=WHITE, width=2)  # past the border
+    rgb, direct = both((100, 50), PAPER, paint)
+    assert direct == rgb
+
+
+def test_text_over_one_colour_is_anti_aliased_as_before():
+    rgb, direct = both((220, 40), PAPER, lambda draw: text(draw, (6, 8), "Waiting for Ann", 20, INK))
+    assert direct == rgb
+    assert len(set(direct)) > 3  # the edge steps survive, not only ink and paper
+
+
+def test_text_across_several_colours_is_blended_patch_by_patch():
+    def paint(draw):
+        draw.rectangle((0, 0, 60, 40), fill=FLOOR)
+        draw.rectangle((60, 0, 120, 40), fill=BLUE)
+        text(draw, (10, 8), "CORRIDOR", 22, WHITE)
+        text(draw, (100, 30), "edge", 18, INK)  # runs past the picture's border
+    rgb, direct = both((120, 40), PAPER, paint)
+    assert direct == rgb
+
+
+def test_a_stamped_token_matches_one_painted_in_place_and_is_drawn_once():
+    style._STAMPS.clear()
+    character = {"activated": True, "cover": True, "stun": 2, "assimilated": True}
+    for centre in ((145.5, 150.25), (170.0, 160.5)):
+        rgb, direct = both((240, 220), FLOOR, lambda draw: draw_token(draw, *centre, 22.68, (RED, "square"),
+                                                                      "REY", character))
+        assert direct == rgb
+    assert len(style._STAMPS) == 2  # one per sub-pixel offset (and parity)
+    picture = canvas((240, 220), FLOOR)
+    draw_token(pen(picture), 145.5, 150.25, 22.68, (RED, "square"), "REY", character)
+    assert len(style._STAMPS) == 2  # reused, not drawn again
+
+
+def test_a_picture_does_not_depend_on_what_was_cached_before():
+    from images import render_board, render_dice
+    from images.demo import attack_events, midgame_view, move_events
+    warm = render_board(midgame_view(), move_events()), render_dice(midgame_view(), attack_events())
+    style._STAMPS.clear()
+    style._text_patch.cache_clear()
+    assert (render_board(midgame_view(), move_events()), render_dice(midgame_view(), attack_events())) == warm
+
+
+def test_stamps_keep_every_pixel_wherever_they_land():
+    """A diamond's slanted edges pass through pixel corners, where a rounding error of one
+    binary digit moves a pixel: a stamp is drawn where floating point rounds as in place."""
+    from images.style import draw_shape, stamp
+
+    def diamonds(draw):
+        for x, y in ((104, 74), (148, 250), (192, 426), (500.5, 602), (620, 140.25), (30, 660)):
+            stamp(draw, ("diamond",), x, y, 24, lambda d, cx, cy: draw_shape(d, "diamond", cx, cy, 19.6, INK, WHITE))
+    rgb, direct = both((700, 700), FLOOR, diamonds)
+    assert direct == rgb
