@@ -112,6 +112,7 @@ class Tally:
     pings: Counter  # user -> notifications: mentions let through in posted messages, and DMs
     pictures: Counter  # channel -> files uploaded to public messages there
     requests: int  # requests that are not interaction responses
+    private_pictures: int = 0  # files uploaded to private answers (a player's panel)
 
 
 @dataclass
@@ -396,7 +397,7 @@ class FakeDiscord:
         channel (deleted later or not), notifications per user (mentions let through,
         and every DM), files uploaded per channel, and requests that are not interaction
         responses."""
-        posted, pings, pictures, requests = Counter(), Counter(), Counter(), 0
+        posted, pings, pictures, requests, private = Counter(), Counter(), Counter(), 0, 0
         for request in self.sent[since:until]:
             requests += request.rest
             recipients = self.channels.get(request.channel_id, {}).get("recipients") or []
@@ -406,7 +407,9 @@ class FakeDiscord:
                 pings.update(int(r["id"]) for r in recipients)  # a DM notifies its reader
             if request.files and not request.ephemeral and request.json is not None:
                 pictures[request.channel_id] += len(request.files)
-        return Tally(posted, pings, pictures, requests)
+            elif request.files and request.json is not None:
+                private += len(request.files)
+        return Tally(posted, pings, pictures, requests, private)
 
     def in_channel(self, channel_id: int) -> list[dict]:
         """Messages everyone in a channel sees (ephemeral ones left out), oldest first."""

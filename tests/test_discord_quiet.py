@@ -17,6 +17,7 @@ from types import SimpleNamespace
 import pytest
 
 import engine.service.service as service_module
+from engine.service import reactions
 from cogs.pings import LIVE_GRACE
 from tests.discord_harness import GUILD_ID, FakeDiscord, choose, open_panel
 from tests.test_discord_game import MEMBERS, PlayByPost, hands, new_game, revealed, same_dice
@@ -33,6 +34,7 @@ class Round:
     left: int = 0  # messages still in the thread after the round
     pictures: int = 0  # files uploaded to the thread
     boards: int = 0  # board pictures among them
+    panel_pictures: int = 0  # pictures on the acting player's private panel
     moves: int = 0  # commands the game took (a player's, or a pass made for them)
     actions: int = 0  # presses that sent a command (answers and standing choices)
     requests: int = 0  # requests that are not interaction responses
@@ -51,7 +53,7 @@ class Round:
         players = "; ".join(f"{MEMBERS[u]['username']}: pings {self.pings[u]}, hand-overs {self.handovers[u]}"
                             for u in MEMBERS)
         return (f"  round {number}: posted {self.posted}, left {self.left}, pictures {self.pictures} "
-                f"(boards {self.boards}) over {self.activations} activations and {self.moves} moves, "
+                f"(boards {self.boards}; on a panel {self.panel_pictures}) over {self.activations} activations and {self.moves} moves, "
                 f"requests per action {self.requests / max(self.actions, 1):.2f}, 'Your move' presses per activation "
                 f"{self.presses / max(self.activations, 1):.2f}; {players}")
 
@@ -114,6 +116,7 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool = False, clock=N
         tally = fake.tally(before_sent)
         shown_round.posted += tally.posted[thread]
         shown_round.pictures += tally.pictures[thread]
+        shown_round.panel_pictures += tally.private_pictures
         shown_round.boards += sum(name == "board.png" for r in fake.sent[before_sent:] for name, _ in r.files or ()
                                   if not r.ephemeral)
         shown_round.requests += tally.requests
@@ -175,7 +178,7 @@ async def test_by_post_a_round_is_within_what_a_phone_can_live_with(monkeypatch,
 
 
 MODES = {"live, answering every window": (False, False), "by post, answering every window": (False, True),
-         "by post, passing ahead each round": (True, True)}
+         "by post, passing ahead each round": (True, True)}  # (passing ahead, by post)
 
 
 @pytest.mark.parametrize("seed", [3, 11])
@@ -185,6 +188,8 @@ async def test_a_round_is_quiet_enough_for_a_phone(monkeypatch, tmp_path, seed, 
     for n, (mode, (prepass, by_post)) in enumerate(MODES.items()):
         clock = PlayByPost() if by_post else None
         async with FakeDiscord(monkeypatch, str(tmp_path / f"g{n}.db"), clock=clock) as fake:
+            for user in MEMBERS:  # asked at every window, whether they could play or not (P23)
+                await fake.bot.service.set_reaction_preference(user, reactions.EVERY)
             figures[mode] = await play_game(fake, seed, prepass, clock)
         with capsys.disabled():
             report(f"seed {seed}, {mode}:", figures[mode])
@@ -193,9 +198,10 @@ async def test_a_round_is_quiet_enough_for_a_phone(monkeypatch, tmp_path, seed, 
     assert sum(r.prepasses for r in ahead.values()) > 0 and sum(r.activations for r in ahead.values()) > 10
     assert sum(max(r.pings.values(), default=0) for r in ahead.values()) \
         < sum(max(r.pings.values(), default=0) for r in by_post.values()), "passing ahead saves pings"
-    for rounds in figures.values():  # one table message per turn pair: the thread keeps at most 12 a round
-        assert max(r.left for r in rounds.values()) <= 12
+    assert max(r.left for r in live.values()) <= 12, "live, one table message per turn pair"
     assert max(r.posted for r in live.values()) <= 12, "live, nothing is posted only to notify"
+    for rounds in (by_post, ahead):  # by post, one message per hand-over, none deleted (P7)
+        assert all(r.left == r.posted for r in rounds.values())
     assert max(max(r.pings.values(), default=0) for r in live.values()) <= 1, "nobody playing live is pinged again"
     # set-up, by post: at most 6 pings per player and 12 new messages
     assert max(ahead[0].pings.values()) <= 6 and max(by_post[0].pings.values()) <= 6 and ahead[0].posted <= 12
@@ -276,6 +282,8 @@ async def test_passing_ahead_when_your_part_is_done_is_private_and_no_window_of_
         async with FakeDiscord(monkeypatch, str(tmp_path / f"g{press}.db"), clock=PlayByPost()) as fake:
             thread, game_id = await new_game(fake)
             rng, service = random.Random(PASS_AHEAD_SEED), fake.bot.service
+            for member in MEMBERS:  # every window asked, so that one is there to pass ahead (P23)
+                await service.set_reaction_preference(member, reactions.EVERY)
             user, done, ahead = await until_done_offers_passing_ahead(fake, thread, game_id, rng)
             if press:
                 assert done["content"].startswith("Done:")
