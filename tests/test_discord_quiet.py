@@ -153,28 +153,55 @@ def report(title: str, rounds: dict[int, Round]) -> None:
         print(shown.line(number))
 
 
-async def test_by_post_a_round_is_within_what_a_phone_can_live_with(monkeypatch, tmp_path, capsys):
-    """Two players by post over several games, default settings: each round printed per
-    player; the measured figures over rounds 1-3 against the targets."""
+TARGETS = {  # issue 25, default settings, by post, rounds 1-3 (met: asserted; not met yet: printed)
+    "posted per round, median": 10, "posted per round, p95": 14,
+    "pings per player per round beyond their own hand-overs": 1,
+    "board pictures per round beyond the activations": 2, "requests per action, mean": 1.2}
+MET = ("requests per action, mean",)  # the targets the bot meets today, which the test holds it to
+
+
+def measured(games: dict[int, dict[int, Round]]) -> dict[str, float]:
+    """The figures of TARGETS over rounds 1 to LAST_ROUND of these games."""
+    played = [r for rounds in games.values() for n, r in rounds.items() if 1 <= n <= LAST_ROUND]
+    posted = [r.posted for r in played]
+    return {"posted per round, median": statistics.median(posted),
+            "posted per round, p95": nearest_rank(posted, 0.95),
+            "pings per player per round beyond their own hand-overs":
+                max(r.pings[u] - r.handovers[u] for r in played for u in MEMBERS),
+            "board pictures per round beyond the activations": max(r.boards - r.activations for r in played),
+            "requests per action, mean": sum(r.requests for r in played) / sum(r.actions for r in played)}
+
+
+def against_targets(figures: dict[str, float]) -> str:
+    """The figures beside their targets, one a line."""
+    return "\n".join(f"  {name}: {figures[name]:.2f} (target {target}{'' if figures[name] <= target else ', NOT MET'})"
+                     for name, target in TARGETS.items())
+
+
+async def by_post(monkeypatch, tmp_path, seeds) -> dict[int, dict[int, Round]]:
+    """Games by post with default settings, one per seed (its dice and its players' choices)."""
     games = {}
-    for seed in SEEDS:
+    for seed in seeds:
         dice_seed(monkeypatch, seed)
         clock = PlayByPost()
         async with FakeDiscord(monkeypatch, str(tmp_path / f"g{seed}.db"), clock=clock) as fake:
             games[seed] = await play_game(fake, seed, clock=clock)
-    played = [r for rounds in games.values() for n, r in rounds.items() if 1 <= n <= LAST_ROUND]
-    posted = [r.posted for r in played]
-    beyond = [r.pings[u] - r.handovers[u] for r in played for u in MEMBERS]
-    pictures = [r.boards - r.activations for r in played]
-    requests = sum(r.requests for r in played) / sum(r.actions for r in played)
+    return games
+
+
+async def test_by_post_a_round_is_within_what_a_phone_can_live_with(monkeypatch, tmp_path, capsys):
+    """Two players by post over several games, default settings: each round printed per
+    player; the figures over rounds 1-3 against the targets, failing over those met."""
+    games = await by_post(monkeypatch, tmp_path, SEEDS)
+    figures = measured(games)
     with capsys.disabled():
         for seed, rounds in games.items():
             report(f"seed {seed}, by post, default settings:", rounds)
-        print(f"\nrounds 1-{LAST_ROUND} over {len(games)} games: posted per round median "
-              f"{statistics.median(posted)}, p95 {nearest_rank(posted, 0.95)} (target 10, 14); pings per player "
-              f"per round beyond their own hand-overs: most {max(beyond)} (target 1); board pictures beyond the "
-              f"activations: most {max(pictures)} (target 2); requests per action mean {requests:.2f} (target 1.2)")
-    assert len(played) == len(SEEDS) * LAST_ROUND and all(r.activations for r in played)
+        print(f"\nrounds 1-{LAST_ROUND} over {len(games)} games by post:\n{against_targets(figures)}")
+    assert all(len([n for n in rounds if n]) == LAST_ROUND and all(r.activations for n, r in rounds.items() if n)
+               for rounds in games.values())
+    for name in MET:
+        assert figures[name] <= TARGETS[name], (name, figures[name])
 
 
 MODES = {"live, answering every window": (False, False), "by post, answering every window": (False, True),
