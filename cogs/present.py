@@ -590,6 +590,11 @@ async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id
     view = panel_view(game_id, shown, layout, group, page)
     if take_back is not None and layout.rows + bool(shown.standing) < panel.MAX_ROWS:
         view.add_item(buttons.TakeBackAsk(game_id, take_back, row=panel.MAX_ROWS - 1))
+    if shown.window:  # when to be asked at all (P23), where the question comes up, if a row is free
+        try:
+            view.add_item(buttons.ReactionPick(await bot.service.reaction_preference(user)))
+        except ValueError:  # discord.py: no row left for a select
+            pass
     files = {} if pictures is None else {"attachments": as_files(pictures)}
     await interaction.edit_original_response(content=clip(text or "Your move:"), view=view, **files)
 

@@ -88,6 +88,12 @@ async def test_a_window_bo_could_only_pass_closes_at_once_by_default_and_stays_o
             if chosen == reactions.EVERY:  # asked, called, and only a pass to give
                 assert BO_ID in awaited and tally.pings[BO_ID] == 1
                 assert (await service.legal_commands(game_id, BO_ID))[1] == ["pass"]
+                panel = await open_panel(fake, BO, thread)  # the window's panel lets him change his mind
+                pick = fake.component(panel, "rr:react")
+                assert [o["value"] for o in pick["options"] if o.get("default")] == [reactions.EVERY]
+                await fake.dispatch(fake.click(BO, int(panel["id"]), "rr:react", [reactions.NEVER]))
+                assert await service.reaction_preference(BO_ID) == reactions.NEVER
+                await service.set_reaction_preference(BO_ID, reactions.EVERY)
             else:  # closed at once in his name: no call, nothing posted for him
                 assert BO_ID not in awaited and tally.pings[BO_ID] == 0
                 assert (last.user_id, last.command) == (BO_ID, "pass")

@@ -120,6 +120,7 @@ class Panel:
     hand: Optional[list[str]]
     names: dict[str, str]  # card codes and seats -> what people call them
     standing: list[tuple[str, str]] = field(default_factory=list)  # (label, command) offered beside the decision
+    window: Optional[str] = None  # the reaction window asked, if the decision is one
 
 
 @dataclass(frozen=True)
@@ -631,7 +632,8 @@ class GameService:
                          question=text.question(decision, names) if decision else "",
                          commands=commands, labels=[text.readable(c, names) for c in commands], odds=odds,
                          hand=None if hand is None else [names.get(card, card) for card in hand], names=names,
-                         standing=hot.ruleset.standing_choices(state, seat))
+                         standing=hot.ruleset.standing_choices(state, seat),
+                         window=hot.ruleset.window_asked(state, seat))
 
     async def take_back(self, game_id: int, user_id: int, version: int) -> Update:
         """Take back the last action of the game at `version`, with the consent of `user_id`,
