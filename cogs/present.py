@@ -264,7 +264,7 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
         lines = (table["lines"] + update.public)[-TABLE_LINES:]
         place = table.get("channel") or info.thread_id or info.channel_id
         # the actor going on with nobody else following live sees the new board on their panel (act)
-        for_actor = actor_id in awaited and not pings.watched(bot, update, actor_id)
+        for_actor = key is not None and actor_id in awaited and not pings.watched(bot, update, actor_id)
         new_board = "board" in update.images and (key is None or key != shown_board) and not for_actor
         drawn = await drawings(bot, update.game_id, update.events,
                                [w for w in update.images if w != "board" or new_board], limit, view, waiting=False)
