@@ -369,6 +369,6 @@ class ReactionPick(discord.ui.DynamicItem[discord.ui.Select], template=r"rr:reac
         await present.reply(interaction, f"Saved for all your games: {reactions.CHOICES[self.item.values[0]]}.")
 
 
-ITEMS = (YourMove, WhyButton, CommandButton, CommandPick, StandingButton, ReactionPick, TakeBackAsk, TakeBackAnswer, CardPick,
-         OpenGroup, PageButton, JoinButton, StartButton,
+ITEMS = (YourMove, WhyButton, CommandButton, CommandPick, StandingButton, ReactionPick, TakeBackAsk, TakeBackAnswer,
+         CardPick, OpenGroup, PageButton, JoinButton, StartButton,
          TeamButton, CommanderPick, SwapPick)

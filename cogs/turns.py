@@ -246,7 +246,8 @@ class Turns(commands.Cog):
         await present.reply(interaction, "Digest on." if enabled else "Digest off.")
 
     @settings.command(name="reactions", description="When to ask you at a reaction window, in every game")
-    @app_commands.choices(ask=[app_commands.Choice(name=said, value=chosen) for chosen, said in reactions.CHOICES.items()])
+    @app_commands.choices(ask=[app_commands.Choice(name=said, value=chosen)
+                               for chosen, said in reactions.CHOICES.items()])
     async def reactions_setting(self, interaction: discord.Interaction, ask: app_commands.Choice[str]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.service.set_reaction_preference(interaction.user.id, ask.value)
