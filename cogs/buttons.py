@@ -10,6 +10,7 @@ from __future__ import annotations
 import discord
 
 from cogs import present
+from engine.service import reactions
 
 GAME = r"(?P<game>\d+)"
 VERSION = r"(?P<version>\d+)"
@@ -345,6 +346,29 @@ async def choose(interaction: discord.Interaction, game: int, version: int, pick
     await present.act(bot, interaction, game, version, command)
 
 
-ITEMS = (YourMove, WhyButton, CommandButton, CommandPick, StandingButton, TakeBackAsk, TakeBackAnswer, CardPick,
-         OpenGroup, PageButton, JoinButton, StartButton,
+class ReactionPick(discord.ui.DynamicItem[discord.ui.Select], template=r"rr:react"):
+    """On a panel that asks a reaction window: the presser's standing reaction preference
+    (ruling P23), for every game from the next window on."""
+
+    def __init__(self, chosen: str, row: int | None = None):
+        options = [discord.SelectOption(label=f"From now on: {said}"[:100], value=value, default=value == chosen)
+                   for value, said in reactions.CHOICES.items()]
+        super().__init__(discord.ui.Select(options=options, row=row, custom_id="rr:react"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(reactions.DEFAULT)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await interaction.client.service.set_reaction_preference(interaction.user.id, self.item.values[0])
+        except present.ServiceError as refused:
+            await present.reply(interaction, refused.message)
+            return
+        await present.reply(interaction, f"Saved for all your games: {reactions.CHOICES[self.item.values[0]]}.")
+
+
+ITEMS = (YourMove, WhyButton, CommandButton, CommandPick, StandingButton, ReactionPick, TakeBackAsk, TakeBackAnswer,
+         CardPick, OpenGroup, PageButton, JoinButton, StartButton,
          TeamButton, CommanderPick, SwapPick)

@@ -137,7 +137,7 @@ class Game(commands.Cog):
         waiting = ", ".join(t.name for t in info.awaited) or "nobody"
         text = (f"**Game #{info.id}** · {info.status} · move {info.version}\n"
                 f"Players: {', '.join(f'{s.name} ({s.seat})' for s in info.seats)}\nWaiting for {waiting}.")
-        text = "\n".join([text, *await status_lines(self.bot, info)])
+        text = "\n".join([text, *await status_lines(self.bot, info), await self.bot.service.reaction_line(info.id)])
         drawn = await present.drawings(self.bot, info.id, [], ["board", "status"] if info.status == "active" else [],
                                        interaction.filesize_limit)
         await interaction.edit_original_response(content=text, attachments=present.as_files(drawn))

@@ -7,7 +7,7 @@ ratings and availability.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from engine.service import Update, is_computer
 from engine.service.players import Away, PlayerDesk
@@ -71,6 +71,14 @@ async def wait_for_live(bot: "ReadyRoom", update: Update, ping: list[int]) -> li
         else:
             pinged.append(user_id)
     return pinged
+
+
+def watched(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> bool:
+    """Whether a player other than the actor acted in this game less than LIVE_GRACE ago
+    (in this process): somebody is following the table live."""
+    now = bot.now()
+    return any(now - bot.last_acted.get((update.game_id, user_id), -LIVE_GRACE) < LIVE_GRACE
+               for user_id in update.players.values() if user_id != actor_id)
 
 
 def away_notes(update: Update, away: dict[int, Away]) -> dict[int, str]:

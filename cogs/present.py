@@ -239,14 +239,17 @@ async def forget_table(bot: "ReadyRoom", info: GameInfo) -> None:
 async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> bool:
     """Show the update on the game's table message: summary, board, dice, whose move.
 
-    One table message per turn pair (two turns: a player's activation and the next one, or
-    two set-up steps): while it lasts the message is edited (lines added, a new board picture
-    only when the board changed, the dice when rolled). Somebody newly asked meanwhile is
-    mentioned in a short ping message, deleted at the next update, so the thread keeps one
-    message per turn pair (ruling P7). A third turn, or the end of the game, gets a fresh
-    table message that mentions the newly awaited once. The record lives in the guild's
-    settings, so this holds across restarts; a deleted table message is replaced. A post
-    that fails is tried again, then made in the game's channel instead of its thread.
+    One message per hand-over (ruling P7): when the game passes to somebody who is called
+    now, a fresh table message shows the table and mentions them, the one notification for
+    that hand-over. Otherwise (nobody to call: the actor goes on, or everyone awaited is
+    watching live, or away) the table message is edited, for at most a turn pair (two
+    turns: a player's activation and the next one, or two set-up steps): lines added, the
+    dice when rolled, a new board picture only when the board changed since the last one
+    uploaded (a fresh message leaves it out when the message above shows the same board),
+    and not while the actor goes on unwatched: their panel shows it (`act`).
+    A third turn, or the end of the game, gets a fresh message too. The record lives in the
+    guild's settings, so this holds across restarts; a deleted table message is replaced. A
+    post that fails is tried again, then made in the game's channel instead of its thread.
     Returns False when the table could not be updated anywhere (the move itself is
     stored; the caller tells the actor).
     """
@@ -259,23 +262,23 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     ping = await pings.hold_pings(bot, update, ping, away)
     ping = await pings.wait_for_live(bot, update, ping)
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ping])
-    if table is not None:
-        await _unping(bot, table, info)
     away = pings.away_notes(update, away)
     drawn_here = "characters" in view  # the board picture and its key are Away Missions' (images.board)
     doing = activation_line(view, short_labels(view["characters"])) if drawn_here else ""
     key = board_key(view) if drawn_here else None
     limit = upload_limit(bot, info.guild_id)
-    message, place, ping_messages = None, None, []
-    turns = _turns_shown(table, awaited, update.turn)
+    message, place = None, None
+    shown_board = table.get("board") if table else None  # the board last uploaded to the thread
+    turns = None if ping else _turns_shown(table, awaited, update.turn)  # a hand-over is a fresh message
     if turns is not None:
         lines = (table["lines"] + update.public)[-TABLE_LINES:]
         place = table.get("channel") or info.thread_id or info.channel_id
-        new_board = "board" in update.images and (key is None or key != table.get("board"))
+        # the actor going on with nobody else following live sees the new board on their panel (act)
+        for_actor = key is not None and actor_id in awaited and not pings.watched(bot, update, actor_id)
+        new_board = "board" in update.images and (key is None or key != shown_board) and not for_actor
         drawn = await drawings(bot, update.game_id, update.events,
                                [w for w in update.images if w != "board" or new_board], limit, view, waiting=False)
         kept = _kept_pictures(bot, table, drawn, same_turn=turns == table.get("turns"))
-        board = key if any(name == "board.png" for name, _ in drawn) else table.get("board")
         pictures = {} if not drawn and len(kept) == len(table.get("files") or {}) else {
             "attachments": kept + as_files(drawn)}
         try:
@@ -284,24 +287,26 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
                 allowed_mentions=NO_MENTIONS, **pictures)
         except discord.NotFound:
             log.info("table message of game %s is gone; posting a new one", info.id)
+            shown_board = None
         except discord.HTTPException as error:
             log.warning("table message of game %s could not be edited (%s); posting a new one", info.id, error)
-        if message is not None and ping:
-            ping_messages = await _ping(bot, update, info, ping, mentions)
-            if not ping_messages:
-                message = None  # nobody could be told: a fresh table message tries to
+            shown_board = None
     if message is None:
         turns = [update.turn] if update.turn is not None else []
         lines = update.public[-TABLE_LINES:]
-        drawn = await drawings(bot, update.game_id, update.events, update.images, limit, view, waiting=False)
-        board = key if any(name == "board.png" for name, _ in drawn) else None
+        same_board = key is not None and key == shown_board and update.status == "active"
+        drawn = await drawings(bot, update.game_id, update.events,
+                               [w for w in update.images if w != "board" or not same_board], limit, view,
+                               waiting=False)
         message, place = await _post(bot, info, summary(update, info, ping, lines, doing, away), drawn,
                                      turn_view(update) if awaited else None, mentions)
+    if any(name == "board.png" for name, _ in drawn):
+        shown_board = key
     if message is not None and awaited:
         files = {a.filename: a.to_dict() for a in getattr(message, "attachments", [])}
         await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), {
             "message": message.id, "channel": place, "awaited": awaited, "lines": lines, "turn": update.turn,
-            "turns": turns, "pings": ping_messages, "files": files, "board": board if "board.png" in files else None})
+            "turns": turns, "files": files, "board": shown_board})
     elif message is not None:
         await forget_table(bot, info)
     await deliver_private(bot, update, skip=actor_id)
@@ -334,26 +339,6 @@ def _kept_pictures(bot: "ReadyRoom", table: dict, drawn: list[tuple[str, bytes]]
     fresh = {name for name, _ in drawn}
     return [discord.Attachment(data=data, state=bot._connection) for name, data in (table.get("files") or {}).items()
             if name not in fresh and (name != "dice.png" or same_turn)]
-
-
-async def _ping(bot: "ReadyRoom", update: Update, info: GameInfo, users: list[int],
-                mentions: discord.AllowedMentions) -> list[int]:
-    """A short message mentioning `users`, asked while the table message is edited; its id,
-    to delete later. Tried again, then in the channel, like a table message; [] if nothing took it."""
-    asked = ", ".join(f"<@{u}>" for u in users)
-    sent, _ = await _post(bot, info, f"{asked}: your decision in game #{update.game_id} (the table message above).",
-                          [], turn_view(update), mentions)
-    return [sent.id] if sent is not None else []
-
-
-async def _unping(bot: "ReadyRoom", table: dict, info: GameInfo) -> None:
-    """Delete the ping messages of the table's last update: they have done their job."""
-    place = table.get("channel") or info.thread_id or info.channel_id
-    for message_id in table.get("pings") or []:
-        try:
-            await bot.get_partial_messageable(place).get_partial_message(message_id).delete()
-        except discord.HTTPException as error:
-            log.info("ping message %s not deleted: %s", message_id, error)
 
 
 COMPUTER_MOVES = 5000  # a computer-only game ends well within this many moves
@@ -444,7 +429,8 @@ async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, 
         return update
     take_back = update.version if update.can_take_back else None
     if any(t.user_id == user for t in update.awaited):
-        await show_panel(bot, interaction, game_id, note="\n".join(done), take_back=take_back)  # it follows you
+        await show_panel(bot, interaction, game_id, note="\n".join(done), take_back=take_back,  # it follows you
+                         pictures=await board_not_shown(bot, update))
     else:
         view = discord.ui.View(timeout=None)
         if take_back is not None:
@@ -454,6 +440,17 @@ async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, 
             view.add_item(buttons.StandingButton(game_id, ahead.version, n, label[:panel.LABEL], row=1))
         await interaction.edit_original_response(content=clip("\n".join(done)), view=view if view.children else None)
     return update
+
+
+async def board_not_shown(bot: "ReadyRoom", update: Update) -> list[tuple[str, bytes]]:
+    """The board picture, when the table's last upload is older than the board (the actor
+    went on while nobody else followed live): for the actor's panel. [] otherwise."""
+    info = await bot.service.get(update.game_id)
+    view = await bot.service.view(update.game_id)
+    table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id)) or {}
+    if "characters" not in view or board_key(view) == table.get("board"):
+        return []
+    return await drawings(bot, update.game_id, update.events, ["board"], UPLOAD_LIMIT, view, waiting=False)
 
 
 async def ask_take_back(interaction: discord.Interaction, game_id: int, version: int) -> None:
@@ -572,12 +569,14 @@ def catch_up_text(lines: list[str]) -> str:
 
 async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int,
                      group: int = -1, page: int = 0, version: Optional[int] = None, note: str = "",
-                     catch_up: bool = False, take_back: Optional[int] = None) -> None:
+                     catch_up: bool = False, take_back: Optional[int] = None,
+                     pictures: Optional[list[tuple[str, bytes]]] = None) -> None:
     """Show (or turn to a page of) the user's private panel; the interaction is deferred.
 
     With `version`, a panel made for an older version of the game is refused. `note`
     (what the user just did) goes above the question; with `catch_up`, a player back
-    after a while first reads what happened since their last action.
+    after a while first reads what happened since their last action. `pictures` replace
+    the panel's own (a board the table does not show yet).
     """
     user = interaction.user.id
     try:
@@ -604,7 +603,13 @@ async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id
     view = panel_view(game_id, shown, layout, group, page)
     if take_back is not None and layout.rows + bool(shown.standing) < panel.MAX_ROWS:
         view.add_item(buttons.TakeBackAsk(game_id, take_back, row=panel.MAX_ROWS - 1))
-    await interaction.edit_original_response(content=clip(text or "Your move:"), view=view)
+    if shown.window:  # when to be asked at all (P23), where the question comes up, if a row is free
+        try:
+            view.add_item(buttons.ReactionPick(await bot.service.reaction_preference(user)))
+        except ValueError:  # discord.py: no row left for a select
+            pass
+    files = {} if pictures is None else {"attachments": as_files(pictures)}
+    await interaction.edit_original_response(content=clip(text or "Your move:"), view=view, **files)
 
 
 # ---- the lobby ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from cogs import buttons, present
 from cogs.clock import start_every
 from cogs.pings import desk_of
 from db import DueReminder
-from engine.service import GameInfo, ServiceError, is_computer
+from engine.service import GameInfo, ServiceError, is_computer, reactions
 
 log = logging.getLogger("ready_room.turns")
 
@@ -244,6 +244,15 @@ class Turns(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.service.set_user_setting(interaction.user.id, "digest", enabled or None)
         await present.reply(interaction, "Digest on." if enabled else "Digest off.")
+
+    @settings.command(name="reactions", description="When to ask you at a reaction window, in every game")
+    @app_commands.choices(ask=[app_commands.Choice(name=said, value=chosen)
+                               for chosen, said in reactions.CHOICES.items()])
+    async def reactions_setting(self, interaction: discord.Interaction, ask: app_commands.Choice[str]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.service.set_reaction_preference(interaction.user.id, ask.value)
+        await present.reply(interaction, f"Saved for all your games: {reactions.CHOICES[ask.value]}. The other "
+                                         "players see it on the table (ruling P23).")
 
 
 async def setup(bot) -> None:

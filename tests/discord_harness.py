@@ -25,6 +25,7 @@ import json
 import logging
 import re
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -63,11 +64,56 @@ class Sent:
     files: list[tuple[str, bytes]] = field(default_factory=list)
     ephemeral: bool = False
     message_id: Optional[int] = None
+    channel_id: Optional[int] = None  # where the message it posts, edits or deletes is
 
     @property
     def text(self) -> str:
         """Everything textual in the request."""
         return json.dumps(self.json) if self.json is not None else ""
+
+    @property
+    def rest(self) -> bool:
+        """A request that is not an interaction response (a post, edit or delete, a thread
+        operation): these count against the bot's 50 requests a second."""
+        return self.method != "GET" and self.path != "callback" and not self.path.startswith("/webhooks/")
+
+    @property
+    def posts(self) -> bool:
+        """Whether the request created a message (a phone notices a new message, also one
+        deleted later; an edit notifies nobody)."""
+        if self.path == "callback":
+            return (self.json or {}).get("type") in (4, 5)
+        return self.method == "POST" and self.message_id is not None
+
+    @property
+    def content(self) -> str:
+        """The text of the message the request posts or edits."""
+        body = (self.json or {}).get("data") or {} if self.path == "callback" else self.json or {}
+        return body.get("content") or ""
+
+    def mentioned(self) -> set[int]:
+        """Users this request notifies by a mention: those named in a posted public message
+        that its allowed_mentions lets through (Discord's default, when it has none, lets
+        every mention through)."""
+        if not self.posts or self.ephemeral:
+            return set()
+        named = {int(u) for u in re.findall(r"<@!?(\d+)>", self.content)}
+        body = (self.json or {}).get("data") or {} if self.path == "callback" else self.json or {}
+        allowed = body.get("allowed_mentions")
+        if allowed is None or "users" in allowed.get("parse", []):
+            return named
+        return named & {int(u) for u in allowed.get("users") or []}
+
+
+@dataclass
+class Tally:
+    """What phones count over a stretch of requests."""
+
+    posted: Counter  # channel -> messages posted there, those deleted later too
+    pings: Counter  # user -> notifications: mentions let through in posted messages, and DMs
+    pictures: Counter  # channel -> files uploaded to public messages there
+    requests: int  # requests that are not interaction responses
+    private_pictures: int = 0  # files uploaded to private answers (a player's panel)
 
 
 @dataclass
@@ -104,6 +150,7 @@ class FakeDiscord:
         self.messages: dict[int, dict] = {}
         self._in: dict[int, list[int]] = {}  # channel -> ids of the messages sent there, oldest first
         self.deleted: list[int] = []  # ids of messages the bot deleted
+        self.channel_of: dict[int, int] = {}  # message id -> its channel, kept after a deletion
         self.channels: dict[int, dict] = {}
         self.add_channel(GUILD_ID, CHANNEL_ID)
         self.answering = False  # dispatch waits for each interaction's answer only (see answer)
@@ -346,6 +393,25 @@ class FakeDiscord:
         """Requests whose content anyone in the channel could see."""
         return [s for s in self.sent if not s.ephemeral and s.json is not None]
 
+    def tally(self, since: int = 0, until: Optional[int] = None) -> Tally:
+        """What phones count over the requests `sent[since:until]`: messages posted per
+        channel (deleted later or not), notifications per user (mentions let through,
+        and every DM), files uploaded per channel, and requests that are not interaction
+        responses."""
+        posted, pings, pictures, requests, private = Counter(), Counter(), Counter(), 0, 0
+        for request in self.sent[since:until]:
+            requests += request.rest
+            recipients = self.channels.get(request.channel_id, {}).get("recipients") or []
+            if request.posts and (not request.ephemeral or recipients):  # a private answer is not counted
+                posted[request.channel_id] += 1
+                pings.update(request.mentioned())
+                pings.update(int(r["id"]) for r in recipients)  # a DM notifies its reader
+            if request.files and not request.ephemeral and request.json is not None:
+                pictures[request.channel_id] += len(request.files)
+            elif request.files and request.json is not None:
+                private += len(request.files)
+        return Tally(posted, pings, pictures, requests, private)
+
     def in_channel(self, channel_id: int) -> list[dict]:
         """Messages everyone in a channel sees (ephemeral ones left out), oldest first."""
         messages = (self.messages.get(m) for m in self._in.get(channel_id, []))
@@ -366,6 +432,7 @@ class FakeDiscord:
         if self.channels.get(channel_id, {}).get("type") != 1:
             message["guild_id"] = self.channels.get(channel_id, {}).get("guild_id", str(GUILD_ID))
         self.messages[message_id] = message
+        self.channel_of[message_id] = channel_id
         self._in.setdefault(channel_id, []).append(message_id)
         return self._edit(message_id, body, files)
 
@@ -395,7 +462,7 @@ class FakeDiscord:
 
     def _record(self, method, path, body, files, ephemeral=False, message_id=None) -> None:
         if self.record:
-            self.sent.append(Sent(method, path, body, files, ephemeral, message_id))
+            self.sent.append(Sent(method, path, body, files, ephemeral, message_id, self.channel_of.get(message_id)))
 
     def fail(self, method: str, pattern: str, status: int, times: Optional[int] = None) -> None:
         """Make REST requests `method` to paths matching `pattern` fail with `status`

@@ -23,6 +23,8 @@ async def sealed(tmp_path):
     game = await service.create(creator=1, channel_id=5, guild_id=9, seed=1234567890123)
     await service.join(game.id, 1, "Ann", **FED)
     await service.join(game.id, 2, "Bo", **BORG)
+    for user in (1, 2):  # every window answered by a command of the script (P23)
+        await service.set_reaction_preference(user, "every")
     await desk.seal(game.id)
     update = await service.start(game.id, 1)
     rng = random.Random(7)

@@ -26,6 +26,7 @@ async def play_against_the_computer(fake: FakeDiscord, moves: int, pick) -> tupl
     thread = thread_of(fake)
     game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
     mine = 0
+    await fake.bot.service.set_reaction_preference(1, "every")  # each of Ann's moves is a click of hers (P23)
     while (info := await fake.bot.service.get(game_id)).status == "active" and mine < moves:
         assert [t.user_id for t in info.awaited] == [1], info.awaited  # never left waiting on the computer
         version, commands = await fake.bot.service.legal_commands(game_id, 1)

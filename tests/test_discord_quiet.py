@@ -1,106 +1,211 @@
 """Complete games through the fake Discord as two people play them, counting what a
-phone sees: new thread messages and pings per round, "Your move" presses per activation.
+phone counts: every message posted in the thread (also those deleted later), every
+mention let through, per player, the pictures uploaded, and the requests that are not
+interaction responses, per action; and "Your move" presses per activation.
 
 Players use the panel only: they press "Your move" when they are pinged or see the
 button, and keep answering on the same private message while it follows them.
 """
 import json
+import math
 import random
-from collections import Counter, defaultdict
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 import pytest
 
+import engine.service.service as service_module
+from engine.service import reactions
 from cogs.pings import LIVE_GRACE
 from tests.discord_harness import GUILD_ID, FakeDiscord, choose, open_panel
 from tests.test_discord_game import MEMBERS, PlayByPost, hands, new_game, revealed, same_dice
 
+LAST_ROUND = 3  # the rounds measured: set-up (0) and rounds 1 to 3
+SEEDS = (1, 2, 3, 4, 5, 6)  # games by post measured against the targets (more: benchmarks/quiet_bench.py)
 
-async def play_game(fake: FakeDiscord, seed: int, prepass: bool, clock=None) -> dict:
-    """Play one game at random through the panels; the figures, per round and overall.
-    With `prepass`, a player asked a reaction window passes every window for the round;
-    with a `clock`, ten minutes pass between answers (play by post), else none (live)."""
+
+@dataclass
+class Round:
+    """What one round cost, as phones count it."""
+
+    posted: int = 0  # messages posted in the thread, those deleted later too
+    left: int = 0  # messages still in the thread after the round
+    pictures: int = 0  # files uploaded to the thread
+    boards: int = 0  # board pictures among them
+    panel_pictures: int = 0  # pictures on the acting player's private panel
+    moves: int = 0  # commands the game took (a player's, or a pass made for them)
+    actions: int = 0  # presses that sent a command (answers and standing choices)
+    requests: int = 0  # requests that are not interaction responses
+    presses: int = 0  # "Your move" presses
+    prepasses: int = 0  # presses of "Pass reactions for the rest of this round"
+    pings: Counter = field(default_factory=Counter)  # user -> notifications
+    handovers: Counter = field(default_factory=Counter)  # user -> activations their side started
+
+    @property
+    def activations(self) -> int:
+        """Activations started in the round."""
+        return sum(self.handovers.values())
+
+    def line(self, number: int) -> str:
+        """The round in one printed line, per player."""
+        players = "; ".join(f"{MEMBERS[u]['username']}: pings {self.pings[u]}, hand-overs {self.handovers[u]}"
+                            for u in MEMBERS)
+        return (f"  round {number}: posted {self.posted}, left {self.left}, pictures {self.pictures} "
+                f"(boards {self.boards}; on a panel {self.panel_pictures}) over {self.activations} activations and {self.moves} moves, "
+                f"requests per action {self.requests / max(self.actions, 1):.2f}, 'Your move' presses per activation "
+                f"{self.presses / max(self.activations, 1):.2f}; {players}")
+
+
+def dice_seed(monkeypatch, seed: int) -> None:
+    """Every new game gets the dice seed `seed`."""
+    monkeypatch.setattr(service_module, "secrets", SimpleNamespace(randbits=lambda bits: seed))
+
+
+async def play_game(fake: FakeDiscord, seed: int, prepass: bool = False, clock=None,
+                    last_round: int = LAST_ROUND) -> dict[int, Round]:
+    """Play one game at random through the panels to the end of `last_round`: its rounds.
+    With `prepass`, a player offered it passes every window for the round ahead; with a
+    `clock`, ten minutes pass between answers (play by post), else none (live)."""
     thread, game_id = await new_game(fake)
-    rng = random.Random(seed)
+    service, rng = fake.bot.service, random.Random(seed)
     panels: dict[int, dict] = {}  # user -> their private panel, while it shows their decision
-    messages, posted, pings, starts = Counter(), Counter(), defaultdict(Counter), defaultdict(Counter)
-    boards, pressed, activated, moves = Counter(), Counter(), Counter(), Counter()
-    presses = activations = prepasses = 0
+    rounds: dict[int, Round] = {}
     pinged_decisions: set[tuple[int, int]] = set()
     table_message, table_since = None, 0  # the table message shown now, and the log entries before it
-    while (info := await fake.bot.service.get(game_id)).status == "active":
-        round_number = (await fake.bot.service.view(game_id)).get("round", 0)
+    round_number = 0
+    while (info := await service.get(game_id)).status == "active":
+        round_number = (await service.view(game_id)).get("round", 0)
+        if round_number > last_round:
+            break
+        shown_round = rounds.setdefault(round_number, Round())
         user = info.awaited[0].user_id
         member = MEMBERS[user]
-        version, commands = await fake.bot.service.legal_commands(game_id, user)
+        before_sent, before_messages = len(fake.sent), len(fake.in_channel(thread))
+        entries_before = len(await service.log(game_id))
+        version, commands = await service.legal_commands(game_id, user)
         shown = panels.get(user)
         if shown is None or not fake.components(shown) or f":{version}:" not in json.dumps(fake.components(shown)):
             shown = await open_panel(fake, member, thread)
-            presses += 1
-            pressed[round_number] += 1
-        before_sent, before_messages = len(fake.sent), len(fake.in_channel(thread))
+            shown_round.presses += 1
         ahead = [c["custom_id"] for c in fake.components(shown)
                  if c["custom_id"].startswith("rr:stand:") and c["label"].endswith("round")]
         if prepass and ahead:
             await fake.dispatch(fake.click(member, int(shown["id"]), ahead[0]))
-            prepasses += 1
+            shown_round.prepasses += 1
         else:
             await choose(fake, member, shown, commands, rng.randrange(len(commands)))
+        shown_round.actions += 1
         panels[user] = fake.messages[int(shown["id"])]
         done = [c["custom_id"] for c in fake.components(panels[user])
                 if c["custom_id"].startswith("rr:stand:") and c["label"].endswith("round")]
-        if prepass and done and user not in {t.user_id for t in (await fake.bot.service.get(game_id)).awaited}:
+        if prepass and done and user not in {t.user_id for t in (await service.get(game_id)).awaited}:
             await fake.dispatch(fake.click(member, int(shown["id"]), done[0]))  # on "Done": pass the round ahead
-            prepasses += 1
+            shown_round.actions += 1
+            shown_round.prepasses += 1
         if clock is not None:
             clock.now += clock.between_moves
             await fake.run(fake.bot.get_cog("Turns").send_due())  # any reminder due is a ping too
-        events = json.loads((await fake.bot.service.log(game_id))[-1].events)
-        activations += sum(e["type"] == "activated" for e in events)
-        activated[round_number] += sum(e["type"] == "activated" for e in events)
-        moves[round_number] += 1
-        boards[round_number] += sum(name == "board.png" for r in fake.sent[before_sent:] for name, _ in r.files or ())
+        log = await service.log(game_id)
+        events = [e for entry in log[entries_before:] for e in json.loads(entry.events)]
+        shown_round.moves += len(log) - entries_before
         for event in events:
-            if event["type"] == "activated":  # the activations each player starts, a call each at most
-                starts[round_number][next(s.user_id for s in info.seats if s.seat == event["seat"])] += 1
-        messages[round_number] += len(fake.in_channel(thread)) - before_messages  # pings are deleted later
-        posted[round_number] += sum(r.method == "POST" and r.path == f"/channels/{thread}/messages"
-                                    for r in fake.sent[before_sent:])
-        after = await fake.bot.service.get(game_id)
-        for request in fake.sent[before_sent:]:
-            if request.ephemeral or not request.json or "allowed_mentions" not in request.json:
-                continue
-            for pinged in map(int, request.json["allowed_mentions"].get("users", [])):
-                decision = (pinged, after.version)
-                assert decision not in pinged_decisions, "a decision pinged twice"
-                pinged_decisions.add(decision)
-                pings[round_number][pinged] += 1
-        table = await fake.bot.service.guild_setting(GUILD_ID, f"table:{game_id}") or {}
-        entries = len(await fake.bot.service.log(game_id))
+            if event["type"] == "activated":  # the activations each player's side starts: a hand-over each
+                shown_round.handovers[next(s.user_id for s in info.seats if s.seat == event["seat"])] += 1
+        tally = fake.tally(before_sent)
+        shown_round.posted += tally.posted[thread]
+        shown_round.pictures += tally.pictures[thread]
+        shown_round.panel_pictures += tally.private_pictures
+        shown_round.boards += sum(name == "board.png" for r in fake.sent[before_sent:] for name, _ in r.files or ()
+                                  if not r.ephemeral)
+        shown_round.requests += tally.requests
+        shown_round.left += len(fake.in_channel(thread)) - before_messages
+        shown_round.pings.update(tally.pings)
+        after = await service.get(game_id)
+        for pinged in tally.pings:
+            decision = (pinged, after.version)
+            assert decision not in pinged_decisions, "a decision pinged twice"
+            pinged_decisions.add(decision)
+        table = await service.guild_setting(GUILD_ID, f"table:{game_id}") or {}
+        entries = len(log)
         if table.get("message") != table_message:  # a fresh table message shows this action's lines only
-            table_message, table_since = table.get("message"), entries - 1
+            table_message, table_since = table.get("message"), entries_before
         hidden = set(await hands(fake, game_id)) - await revealed(fake, game_id, entries - table_since)
         for request in [r for r in fake.sent[before_sent:] if not r.ephemeral]:
             assert not any(card in request.text for card in hidden), (request.text, hidden)
     shown = "\n".join(m["content"] for m in fake.in_channel(thread))
-    for number in (1, 2, 3):  # each round ends with a compact summary in the thread
+    for number in range(1, round_number):  # each round ends with a compact summary in the thread
         assert f"Round {number} is over · Ann " in shown and " in play · Bo " in shown
-    rounds = sorted(messages)
-    return {
-        "messages": [messages[r] for r in rounds],
-        "posted": [posted[r] for r in rounds],
-        "pings": [max(pings[r].values(), default=0) for r in rounds],
-        "beyond": [max((pings[r][u] - starts[r][u] for u in MEMBERS), default=0) for r in rounds if r],
-        "boards": [boards[r] for r in rounds],
-        "moves": [moves[r] for r in rounds],
-        "presses": [round(pressed[r] / activated[r], 2) if activated[r] else pressed[r] for r in rounds],
-        "presses_per_activation": presses / max(activations, 1),
-        "activations": activations,
-        "prepasses": prepasses,
-    }
+    return rounds
+
+
+def nearest_rank(values: list[float], share: float) -> float:
+    """The `share` percentile of `values` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[max(math.ceil(share * len(ordered)) - 1, 0)]
+
+
+def report(title: str, rounds: dict[int, Round]) -> None:
+    """Print a game's rounds, one line each."""
+    print(f"\n{title}")
+    for number, shown in sorted(rounds.items()):
+        print(shown.line(number))
+
+
+TARGETS = {  # issue 25, default settings, by post, rounds 1-3 (met: asserted; not met yet: printed)
+    "posted per round, median": 10, "posted per round, p95": 14,
+    "pings per player per round beyond their own hand-overs": 1,
+    "board pictures per round beyond the activations": 2, "requests per action, mean": 1.2}
+MET = ("requests per action, mean",)  # the targets the bot meets today, which the test holds it to
+
+
+def measured(games: dict[int, dict[int, Round]]) -> dict[str, float]:
+    """The figures of TARGETS over rounds 1 to LAST_ROUND of these games."""
+    played = [r for rounds in games.values() for n, r in rounds.items() if 1 <= n <= LAST_ROUND]
+    posted = [r.posted for r in played]
+    return {"posted per round, median": statistics.median(posted),
+            "posted per round, p95": nearest_rank(posted, 0.95),
+            "pings per player per round beyond their own hand-overs":
+                max(r.pings[u] - r.handovers[u] for r in played for u in MEMBERS),
+            "board pictures per round beyond the activations": max(r.boards - r.activations for r in played),
+            "requests per action, mean": sum(r.requests for r in played) / sum(r.actions for r in played)}
+
+
+def against_targets(figures: dict[str, float]) -> str:
+    """The figures beside their targets, one a line."""
+    return "\n".join(f"  {name}: {figures[name]:.2f} (target {target}{'' if figures[name] <= target else ', NOT MET'})"
+                     for name, target in TARGETS.items())
+
+
+async def by_post(monkeypatch, tmp_path, seeds) -> dict[int, dict[int, Round]]:
+    """Games by post with default settings, one per seed (its dice and its players' choices)."""
+    games = {}
+    for seed in seeds:
+        dice_seed(monkeypatch, seed)
+        clock = PlayByPost()
+        async with FakeDiscord(monkeypatch, str(tmp_path / f"g{seed}.db"), clock=clock) as fake:
+            games[seed] = await play_game(fake, seed, clock=clock)
+    return games
+
+
+async def test_by_post_a_round_is_within_what_a_phone_can_live_with(monkeypatch, tmp_path, capsys):
+    """Two players by post over several games, default settings: each round printed per
+    player; the figures over rounds 1-3 against the targets, failing over those met."""
+    games = await by_post(monkeypatch, tmp_path, SEEDS)
+    figures = measured(games)
+    with capsys.disabled():
+        for seed, rounds in games.items():
+            report(f"seed {seed}, by post, default settings:", rounds)
+        print(f"\nrounds 1-{LAST_ROUND} over {len(games)} games by post:\n{against_targets(figures)}")
+    assert all(len([n for n in rounds if n]) == LAST_ROUND and all(r.activations for n, r in rounds.items() if n)
+               for rounds in games.values())
+    for name in MET:
+        assert figures[name] <= TARGETS[name], (name, figures[name])
 
 
 MODES = {"live, answering every window": (False, False), "by post, answering every window": (False, True),
-         "by post, passing ahead each round": (True, True)}
+         "by post, passing ahead each round": (True, True)}  # (passing ahead, by post)
 
 
 @pytest.mark.parametrize("seed", [3, 11])
@@ -110,27 +215,26 @@ async def test_a_round_is_quiet_enough_for_a_phone(monkeypatch, tmp_path, seed, 
     for n, (mode, (prepass, by_post)) in enumerate(MODES.items()):
         clock = PlayByPost() if by_post else None
         async with FakeDiscord(monkeypatch, str(tmp_path / f"g{n}.db"), clock=clock) as fake:
-            figures[mode] = shown = await play_game(fake, seed, prepass, clock)
+            for user in MEMBERS:  # asked at every window, whether they could play or not (P23)
+                await fake.bot.service.set_reaction_preference(user, reactions.EVERY)
+            figures[mode] = await play_game(fake, seed, prepass, clock)
         with capsys.disabled():
-            print(f"\nseed {seed}, {mode}: thread messages left per round {shown['messages']} (posted, pings "
-                  f"included: {shown['posted']}), most pings for one player per round {shown['pings']}, "
-                  f"board pictures uploaded per round {shown['boards']} over {shown['moves']} moves, "
-                  f"'Your move' presses per activation "
-                  f"per round {shown['presses']} (set-up: presses), in all {shown['presses_per_activation']:.2f} "
-                  f"over {shown['activations']} activations; pings beyond a player's own activation starts "
-                  f"per round {shown['beyond']}")
+            report(f"seed {seed}, {mode}:", figures[mode])
     live, by_post = figures["live, answering every window"], figures["by post, answering every window"]
     ahead = figures["by post, passing ahead each round"]
-    assert ahead["prepasses"] > 0 and ahead["activations"] > 10
-    assert sum(ahead["pings"]) < sum(by_post["pings"]), "passing ahead saves pings"
-    for shown in figures.values():  # one table message per turn pair: the thread keeps at most 12 a round
-        assert max(shown["messages"]) <= 12
-    assert max(live["posted"]) <= 12 and max(live["pings"]) <= 1, "nobody playing live is pinged again"
+    assert sum(r.prepasses for r in ahead.values()) > 0 and sum(r.activations for r in ahead.values()) > 10
+    assert sum(max(r.pings.values(), default=0) for r in ahead.values()) \
+        < sum(max(r.pings.values(), default=0) for r in by_post.values()), "passing ahead saves pings"
+    assert max(r.left for r in live.values()) <= 12, "live, one table message per turn pair"
+    assert max(r.posted for r in live.values()) <= 12, "live, nothing is posted only to notify"
+    for rounds in (by_post, ahead):  # by post, one message per hand-over, none deleted (P7)
+        assert all(r.left == r.posted for r in rounds.values())
+    assert max(max(r.pings.values(), default=0) for r in live.values()) <= 1, "nobody playing live is pinged again"
     # set-up, by post: at most 6 pings per player and 12 new messages
-    assert ahead["pings"][0] <= 6 and by_post["pings"][0] <= 6 and ahead["posted"][0] <= 12
+    assert max(ahead[0].pings.values()) <= 6 and max(by_post[0].pings.values()) <= 6 and ahead[0].posted <= 12
     # by post, passing ahead: a call for each activation a player starts, and at most 2 more a round
     # (a damage spread to choose, a discard, the first window of a round before the round is passed)
-    assert max(ahead["beyond"]) <= 2, ahead
+    assert max(r.pings[u] - r.handovers[u] for n, r in ahead.items() if n for u in MEMBERS) <= 2
 
 
 async def test_a_live_player_is_reminded_after_the_grace_only_if_they_have_not_answered(monkeypatch, tmp_path):
@@ -205,6 +309,8 @@ async def test_passing_ahead_when_your_part_is_done_is_private_and_no_window_of_
         async with FakeDiscord(monkeypatch, str(tmp_path / f"g{press}.db"), clock=PlayByPost()) as fake:
             thread, game_id = await new_game(fake)
             rng, service = random.Random(PASS_AHEAD_SEED), fake.bot.service
+            for member in MEMBERS:  # every window asked, so that one is there to pass ahead (P23)
+                await service.set_reaction_preference(member, reactions.EVERY)
             user, done, ahead = await until_done_offers_passing_ahead(fake, thread, game_id, rng)
             if press:
                 assert done["content"].startswith("Done:")

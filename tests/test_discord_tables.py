@@ -8,6 +8,7 @@ from engine.awaymissions.content import load_pack
 from engine.service import is_computer
 from tests.discord_harness import EPHEMERAL, FakeDiscord, choose, open_panel, thread_of, user
 from tests.test_discord_game import PlayByPost, revealed, same_dice
+from tests.test_discord_quiet import Round
 
 ANN, BO, CY, DI, ED = user(1, "Ann"), user(2, "Bo"), user(3, "Cy"), user(4, "Di"), user(5, "Ed")
 MEMBERS = {1: ANN, 2: BO, 3: CY, 4: DI, 5: ED}
@@ -158,7 +159,10 @@ async def test_a_complete_2_vs_2_game_through_the_panels_keeps_each_teams_hands_
         names = {code: card.name for code, card in PACK.cards.items()}
         rng, seen_public, pinged = random.Random(5), set(), set()
         team_answers = both_pinged = checked = cards_shown = 0
+        rounds: dict[int, Round] = {}  # what phones count, per round (as tests/test_discord_quiet.py)
         while (info := await fake.bot.service.get(game_id)).status == "active":
+            counted = rounds.setdefault((await fake.bot.service.view(game_id)).get("round", 0), Round())
+            entries = len(await fake.bot.service.log(game_id))
             awaited = [t.user_id for t in info.awaited]
             user_id = rng.choice(awaited)
             version, commands = await fake.bot.service.legal_commands(game_id, user_id)
@@ -168,6 +172,14 @@ async def test_a_complete_2_vs_2_game_through_the_panels_keeps_each_teams_hands_
             await choose(fake, MEMBERS[user_id], await open_panel(fake, MEMBERS[user_id], thread), commands,
                          rng.randrange(len(commands)))
             clock.now += clock.between_moves
+            tally, seats = fake.tally(sent), {s.seat: s.user_id for s in info.seats}
+            counted.actions += 1
+            counted.posted += tally.posted[thread]
+            counted.requests += tally.requests
+            counted.boards += sum(n == "board.png" for r in fake.sent[sent:] if not r.ephemeral for n, _ in r.files)
+            counted.pings.update(tally.pings)
+            counted.handovers.update(seats[e["seat"]] for entry in (await fake.bot.service.log(game_id))[entries:]
+                                     for e in json.loads(entry.events) if e["type"] == "activated")
             seen_public |= await revealed(fake, game_id)
             after = await fake.bot.service.get(game_id)
             if team_prompt and after.status == "active":
@@ -217,7 +229,13 @@ async def test_a_complete_2_vs_2_game_through_the_panels_keeps_each_teams_hands_
             print(f"\n2 vs 2 through the panels: {after.version} moves, {team_answers} team decisions, "
                   f"{len(fake.in_channel(thread))} game-thread messages left, {edits} team-message edits, "
                   f"{len(pinged)} pings ({both_pinged} naming both teammates), {checked} game-thread requests "
-                  f"checked for hand cards")
+                  f"checked for hand cards; per round (pings/hand-overs per player):")
+            for number, counted in sorted(rounds.items()):
+                players = ", ".join(f"{MEMBERS[u]['username']} {counted.pings[u]}/{counted.handovers[u]}"
+                                    for u in (1, 2, 3, 4))
+                print(f"  round {number}: posted {counted.posted}, boards {counted.boards} over "
+                      f"{counted.activations} activations, requests per action "
+                      f"{counted.requests / max(counted.actions, 1):.2f}; {players}")
 
 
 async def three_at_table(fake: FakeDiscord) -> tuple[int, int]:

@@ -20,6 +20,8 @@ async def played(tmp_path):
     game = await service.create(creator=1, channel_id=5, seed=99)
     await service.join(game.id, 1, "Ann", **FED)
     await service.join(game.id, 2, "Bo", **BORG)
+    for user in (1, 2):  # every window answered by a command of the script (P23)
+        await service.set_reaction_preference(user, "every")
     update = await service.start(game.id, 1)
     rng = random.Random(99)
     for _ in range(60):

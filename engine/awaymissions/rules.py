@@ -412,6 +412,15 @@ def _on_mute(state: GameState, seat: str, args: list[str], mute: bool) -> tuple[
     return new, events
 
 
+def window_asked(state: GameState, seat: str) -> Optional[str]:
+    """The reaction window `seat` is asked now ("reroll" or an interrupt moment), or None
+    when its decision (if any) is not one: a window may always be passed."""
+    if state.phase == "over":
+        return None
+    asked = next((d for d in state.pending if d.answerable_by(seat)), None)
+    return _window_of(asked) if asked is not None else None
+
+
 def _window_of(decision: Decision) -> Optional[str]:
     """The window a decision is, if it is one ("reroll" or an interrupt moment)."""
     if decision.kind == "reroll":

@@ -38,6 +38,7 @@ class Ruleset:
     preview: Callable[[Any, str, str], Any] = lambda state, seat, command: None  # odds of a command, or None
     standing: Callable[[str], bool] = lambda command: False  # a choice sent at any time, answering no decision
     standing_choices: Callable[[Any, str], list[tuple[str, str]]] = lambda state, seat: []  # (label, command) to offer
+    window_asked: Callable[[Any, str], Optional[str]] = lambda state, seat: None  # the reaction window a seat is asked
     turn_of: Callable[[Any], Optional[str]] = lambda state: None  # whose turn it is (one table message per turn)
     can_take_back: Callable[[list[dict]], bool] = lambda events: False  # nothing rolled or revealed by them
     load_pack: Callable[[str], Any] = lambda path: None  # parse (and cache) a content pack of this ruleset
@@ -85,6 +86,7 @@ AWAY_MISSIONS = Ruleset(
     preview=awaymissions_odds.preview,
     standing=awaymissions_rules.is_standing,
     standing_choices=awaymissions_rules.standing_choices,
+    window_asked=awaymissions_rules.window_asked,
     turn_of=awaymissions_rules.turn_of,
     can_take_back=awaymissions_rules.can_take_back,
     load_pack=awaymissions_content.load_pack,

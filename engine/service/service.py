@@ -22,7 +22,7 @@ from typing import Any, AsyncIterator, Callable, Optional
 from db import (BUSY_TIMEOUT_MS, AwaitedGame, Database, DueReminder, GameRow, GameWrite, LogEntry, PlaceTaken,
                 Reminder, SeatRow, StaleWrite, Wait, is_busy)
 from engine.errors import PackError, RuleError
-from engine.service import rules_version, text
+from engine.service import reactions, rules_version, text
 from engine.service.errors import (DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
                                    NotAllowed, NotAPlayer, NotYourDecision, StaleVersion, StorageBusy,
                                    UnknownGame)
@@ -35,6 +35,7 @@ DEFAULT_REMIND_AFTER = 24 * 3600.0
 CATCH_UP_AFTER = 15 * 60.0  # a player back after this long sees what happened since their last action
 TEAM_SIZE = 2  # seats per side in a team game
 PASS = "pass"
+MAX_STANDING_PASSES = 50  # windows passed by preference after one command (a round has far fewer)
 
 
 def why_key(game_id: int) -> str:
@@ -119,6 +120,7 @@ class Panel:
     hand: Optional[list[str]]
     names: dict[str, str]  # card codes and seats -> what people call them
     standing: list[tuple[str, str]] = field(default_factory=list)  # (label, command) offered beside the decision
+    window: Optional[str] = None  # the reaction window asked, if the decision is one
 
 
 @dataclass(frozen=True)
@@ -485,7 +487,7 @@ class GameService:
             waits = self._rewait(hot, change, state, None, now)
             await self._commit(hot, change)
             hot.config, hot.state, hot.waits = config, state, waits
-            return self._update(hot, ["The game begins."], ["board"], {})
+            return self._update(hot, ["The game begins.", await self._reaction_line(hot)], ["board"], {})
         return await self._seat_change(game_id, change)
 
     async def abort(self, game_id: int, user_id: int, *, force: bool = False) -> GameInfo:
@@ -527,13 +529,18 @@ class GameService:
             answered = not standing or (seat in awaited and hot.ruleset.legal_commands(hot.state, seat)
                                         != hot.ruleset.legal_commands(state, seat))
             now = self._clock()
+            log = [LogEntry(state.version, seat, user_id, command, json.dumps(events), now)]
+            passed = await self._pass_standing(hot, state, now) if answered else []
+            if passed:
+                state = passed[-1][0]
+                log += [entry for _, entry in passed]
+            every = events + [e for entry in log[1:] for e in json.loads(entry.events)]
             over = state.phase == "over"
             change = GameWrite(
                 game_id=hot.row.id, from_version=hot.row.version, from_status="active",
                 version=state.version, status="over" if over else "active",
                 state=hot.ruleset.to_json(state).decode(), at=now,
-                result=json.dumps(state.result) if over else None,
-                log=[LogEntry(state.version, seat, user_id, command, json.dumps(events), now)])
+                result=json.dumps(state.result) if over else None, log=log)
             waits = self._rewait(hot, change, state, seat if answered else None, now)  # a standing choice keeps the clock
             del state  # nothing holds a live state while the commit waits (change.state has it)
             hot.let_go()
@@ -541,14 +548,38 @@ class GameService:
             hot.waits = waits
             names = hot.names()
             images = ["board"] if answered else []  # a standing choice alone changes nothing on the table
-            if any(e["type"] in hot.ruleset.dice_events for e in events):
+            if any(e["type"] in hot.ruleset.dice_events for e in every):
                 images.append("dice")
-            lines = hot.ruleset.public_lines(events, names)
+            lines = hot.ruleset.public_lines(every, names)
             update = self._update(hot, lines, images,
-                                  text.private_lines(events, names))
+                                  text.private_lines(every, names))
             return dataclasses.replace(update, said=text.readable(command, names),
-                                       can_take_back=answered and hot.ruleset.can_take_back(events), events=[
-                {k: v for k, v in e.items() if k != "private"} for e in events])
+                                       can_take_back=answered and not passed and hot.ruleset.can_take_back(events),
+                                       events=[{k: v for k, v in e.items() if k != "private"} for e in every])
+
+    async def _pass_standing(self, hot: _Hot, state: Any, now: float) -> list[tuple[Any, LogEntry]]:
+        """The passes the players' standing reaction preferences make now, one after the
+        other (a pass may open the next window): (state after it, its log entry) each.
+        A window is passed only when every seat it is put to (a team's) passes it by
+        preference; computer seats are left to the computer."""
+        passed: list[tuple[Any, LogEntry]] = []
+        users = {s.seat: s.user_id for s in hot.seats}
+        chosen: dict[int, str] = {}
+        for _ in range(MAX_STANDING_PASSES):
+            if state.phase == "over":
+                break
+            asked = hot.ruleset.awaited(state)
+            if not asked or any(hot.ruleset.window_asked(state, seat) is None or is_computer(users[seat])
+                                for seat in asked):
+                break
+            for seat in asked:
+                if users[seat] not in chosen:
+                    chosen[users[seat]] = await self.reaction_preference(users[seat])
+            if not all(reactions.passes(chosen[users[seat]], hot.ruleset.legal_commands(state, seat)) for seat in asked):
+                break
+            state, events = hot.ruleset.apply(state, asked[0], PASS)
+            passed.append((state, LogEntry(state.version, asked[0], users[asked[0]], PASS, json.dumps(events), now)))
+        return passed
 
     async def concede(self, game_id: int, user_id: int) -> Update:
         """The user's side gives up (in a team game, the whole team); every other seat wins."""
@@ -623,7 +654,8 @@ class GameService:
                          question=text.question(decision, names) if decision else "",
                          commands=commands, labels=[text.readable(c, names) for c in commands], odds=odds,
                          hand=None if hand is None else [names.get(card, card) for card in hand], names=names,
-                         standing=hot.ruleset.standing_choices(state, seat))
+                         standing=hot.ruleset.standing_choices(state, seat),
+                         window=hot.ruleset.window_asked(state, seat))
 
     async def take_back(self, game_id: int, user_id: int, version: int) -> Update:
         """Take back the last action of the game at `version`, with the consent of `user_id`,
@@ -741,6 +773,26 @@ class GameService:
     async def set_user_setting(self, user_id: int, key: str, value: Any) -> None:
         """Set a user's setting (None clears it)."""
         await self.db.set_user_setting(user_id, key, None if value is None else json.dumps(value))
+
+    async def reaction_preference(self, user_id: int) -> str:
+        """The user's standing reaction preference (engine.service.reactions; the default if unset)."""
+        return reactions.preference(await self.user_setting(user_id, reactions.SETTING))
+
+    async def reaction_line(self, game_id: int) -> str:
+        """What every person at the table chose to be asked (their standing reaction preference)."""
+        async with self._game(game_id) as hot:
+            return await self._reaction_line(hot)
+
+    async def _reaction_line(self, hot: _Hot) -> str:
+        people = [s for s in hot.seats if not is_computer(s.user_id)]
+        shown = [f"{s.name} {reactions.SHOWN[await self.reaction_preference(s.user_id)]}" for s in people]
+        return "Reactions: " + "; ".join(shown) + "."
+
+    async def set_reaction_preference(self, user_id: int, chosen: str) -> None:
+        """Keep the user's standing reaction preference for every game, this one and later ones."""
+        if chosen not in reactions.CHOICES:
+            raise NotAllowed(f"Choose one of: {', '.join(reactions.CHOICES)}.")
+        await self.set_user_setting(user_id, reactions.SETTING, None if chosen == reactions.DEFAULT else chosen)
 
     # ---- helpers ----------------------------------------------------------------------------
 

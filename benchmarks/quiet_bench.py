@@ -1,0 +1,45 @@
+"""What a phone receives in a game by post, over many games: the figures of issue 25.
+
+Plays 2-player starter games by post (players answering ten minutes apart, at random,
+through the panels of the fake Discord) to the end of round 3, one per seed, and prints
+the per-round figures against the targets (see tests/test_discord_quiet.py, which runs
+six of them):
+
+    python3 -m benchmarks.quiet_bench [--games 30] [--first 1]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import pathlib
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import pytest  # noqa: E402  (its MonkeyPatch swaps discord.py's HTTP layer for the fake's)
+
+from tests.test_discord_quiet import against_targets, by_post, measured  # noqa: E402
+
+
+async def run(games: int, first: int) -> None:
+    """Play the games and print the figures."""
+    began = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as monkeypatch:
+        played = await by_post(monkeypatch, pathlib.Path(folder), range(first, first + games))
+    print(f"{games} games by post, rounds 1-3 ({time.perf_counter() - began:.0f} s):")
+    print(against_targets(measured(played)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--first", type=int, default=1, help="the first seed")
+    args = parser.parse_args()
+    asyncio.run(run(args.games, args.first))
+
+
+if __name__ == "__main__":
+    main()
