@@ -18,9 +18,9 @@ from engine.awaymissions.autoplay import play_out, random_command  # noqa: E402
 from engine.awaymissions.content import load_pack  # noqa: E402
 from engine.awaymissions.geometry import line_of_sight  # noqa: E402
 from engine.awaymissions.layout import PRESETS, geometry, preset  # noqa: E402
+from engine.awaymissions.scenario import build  # noqa: E402
 from engine.renegades import autoplay as renegades_autoplay  # noqa: E402
 from engine.renegades import rules as renegades_rules  # noqa: E402
-from engine.scenario import build  # noqa: E402
 
 CONFIG = {
     "pack": "content/starter",

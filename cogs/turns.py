@@ -18,8 +18,7 @@ from discord.ext import commands
 from cogs import buttons, present
 from cogs.clock import start_every
 from cogs.pings import desk_of
-from db import DueReminder
-from engine.service import GameInfo, ServiceError, is_computer, reactions
+from engine.service import DueReminder, GameInfo, ServiceError, is_computer, reactions
 
 log = logging.getLogger("ready_room.turns")
 

@@ -5,12 +5,12 @@ import shutil
 import pytest
 
 from engine.awaymissions import rules
+from engine.awaymissions.scenario import build
 from engine.renegades import rules as renegades
 from engine.errors import RuleError
 from engine.glossary import Entry, Glossary, load_entries, load_glossary, normalise
 from engine.glossary.cards import answer, card_index
 from engine.glossary.validate import glossary_problems
-from engine.scenario import build
 from images.card import render_card
 from tests.conftest import two_player_config
 
@@ -219,14 +219,15 @@ NOT_CARDS = {"surfaces", "crew_abilities"}  # the surface boards; abilities prin
 def test_every_card_of_every_pack_is_found_by_its_name():
     """Every section of every pack that holds cards is indexed: each card by its name and
     its code (a weapon and its shore leave gear card are one card)."""
-    from engine.glossary.cards import READERS, packs
+    from engine.glossary.cards import packs
+    from engine.rulesets import RULESETS
     from engine.renegades.content import SECTIONS
     assert set(SECTIONS) == set(CARD_SECTIONS["renegades"]) | NOT_CARDS
     index = card_index()
     rulesets = set()
     for folder, ruleset in packs():
         rulesets.add(ruleset)
-        pack = READERS[ruleset][0](folder)
+        pack = RULESETS[ruleset].load_pack(folder)
         for section in CARD_SECTIONS[ruleset]:
             for code, card in getattr(pack, section).items():
                 found = index.find(card.name, prefer=ruleset)

@@ -15,9 +15,9 @@ import pytest
 
 from engine.awaymissions import combat, odds, rules
 from engine.awaymissions.autoplay import random_command
+from engine.awaymissions.scenario import build
 from engine.awaymissions.state import to_json
 from engine.errors import RuleError
-from engine.scenario import build
 from tests.conftest import two_player_config
 
 FACES = range(1, 7)

@@ -3,7 +3,8 @@ import glob
 
 import pytest
 
-from engine.scenario import build, run_file
+from engine.awaymissions.scenario import build
+from engine.scenario import run_file
 
 FILES = sorted(glob.glob("scenarios/*.yaml"))
 

@@ -4,8 +4,8 @@ import pytest
 
 from engine.awaymissions import effects, rules, vocabulary as v
 from engine.awaymissions.context import Table
+from engine.awaymissions.scenario import build
 from engine.awaymissions.state import clone
-from engine.scenario import build
 
 POSITION = {
     "layout": "standard",

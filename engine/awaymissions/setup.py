@@ -6,13 +6,14 @@ from collections import Counter
 from typing import Any, Optional
 
 from engine.awaymissions import cards
-from engine.awaymissions.content import Pack, load_pack, pack_ref
+from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.context import Table
 from engine.awaymissions.layout import (LayoutSpec, PRESETS, SIX_BOARD_PRESETS, best_placement, placement_problem,
                                         preset)
 from engine.awaymissions.state import Character, GameState, Player
 from engine.dice import Dice
 from engine.errors import RuleError
+from engine.packs import pack_ref
 
 HAND = 5  # support cards and mission cards each
 ROUNDS = 3

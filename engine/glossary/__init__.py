@@ -17,8 +17,8 @@ import msgspec
 import yaml
 from rapidfuzz import fuzz, process
 
-from engine.awaymissions.content import PROJECT_ROOT, UniqueKeyLoader
 from engine.errors import PackError
+from engine.packs import PROJECT_ROOT, UniqueKeyLoader
 
 GLOSSARY_DIR = os.path.join(PROJECT_ROOT, "content", "glossary")
 RULESET_NAMES = {"awaymissions": "Away Missions", "renegades": "Renegades", "leagues": "Organised play"}

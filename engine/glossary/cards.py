@@ -15,16 +15,11 @@ from typing import Optional
 import yaml
 from rapidfuzz import fuzz, process
 
-from engine.awaymissions import card_facts as awaymissions_cards
-from engine.awaymissions import content as awaymissions_content
-from engine.awaymissions.content import PROJECT_ROOT
 from engine.glossary import Entry, Glossary, load_glossary, normalise, wanted_words
-from engine.renegades import card_facts as renegades_cards
-from engine.renegades import content as renegades_content
+from engine.packs import PROJECT_ROOT
+from engine.rulesets import ruleset as ruleset_named
 
 FUZZY_CUTOFF = 70
-READERS = {"awaymissions": (awaymissions_content.load_pack, awaymissions_cards.card_facts),
-           "renegades": (renegades_content.load_pack, renegades_cards.card_facts)}  # load a pack, its cards in words
 
 
 @dataclass(frozen=True)
@@ -62,13 +57,18 @@ def ruleset_of(folder: str) -> str:
     return info.get("ruleset", "awaymissions") if isinstance(info, dict) else "awaymissions"
 
 
+def card_words(folder: str, ruleset: str) -> list[dict]:
+    """Every card of the pack in `folder` in words, as its ruleset (found by name) tells them."""
+    rules = ruleset_named(ruleset)
+    return rules.card_facts(rules.load_pack(folder))
+
+
 def card_infos(glossary: Glossary, folders: Optional[list[tuple[str, str]]] = None) -> list[CardInfo]:
     """Every card and character of the packs ((folder, ruleset) pairs; default: every pack),
     with the glossary entries that concern it."""
     infos = []
     for folder, ruleset in folders or packs():
-        load, words = READERS[ruleset]
-        for card in words(load(folder)):
+        for card in card_words(folder, ruleset):
             about = glossary.about_card(card["code"])
             infos.append(CardInfo(pack=folder, ruleset=ruleset, entries=tuple(e.key for e in about),
                                   rulings=tuple(dict.fromkeys(r for e in about for r in e.rulings)), **card))

@@ -11,10 +11,10 @@ import re
 import sys
 from typing import Optional
 
-from engine.awaymissions.content import PROJECT_ROOT
 from engine.errors import PackError
 from engine.glossary import GLOSSARY_DIR, Glossary, load_entries
-from engine.glossary.cards import READERS, packs as all_packs, ruleset_of
+from engine.glossary.cards import card_words, packs as all_packs, ruleset_of
+from engine.packs import PROJECT_ROOT
 
 RULING_FILES = ("docs/rulings.md", "docs/leagues.md")
 _RULING = re.compile(r"\*\*([A-Z]\d+)\. ")
@@ -46,8 +46,7 @@ def glossary_problems(folder: str = GLOSSARY_DIR, packs: Optional[list[str]] = N
     rulings = ruling_ids()
     cards: set[str] = set()
     for pack in packs:
-        load, words = READERS[ruleset_of(pack)]
-        cards.update(card["code"] for card in words(load(pack)))
+        cards.update(card["code"] for card in card_words(pack, ruleset_of(pack)))
     for entry in entries:
         where = f"{entry.source}: {entry.term}"
         problems += [f"{where}: see '{link}' is no entry" for link in entry.see

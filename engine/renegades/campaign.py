@@ -25,7 +25,7 @@ from typing import Any, Callable, Optional
 import msgspec
 
 from engine import command_text
-from engine.awaymissions.content import pack_ref
+from engine.packs import pack_ref
 from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.campaign_state import (Campaign, Captain, Hand, Mission, clone, from_json,  # noqa: F401

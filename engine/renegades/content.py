@@ -15,7 +15,7 @@ from typing import Annotated, Literal, Optional
 
 import msgspec
 
-from engine.awaymissions.content import _convert, read_sections, resolve_pack
+from engine.packs import convert as _convert, read_sections, resolve_pack
 from engine.errors import PackError
 
 STATIONS = ("commander", "navigation", "weapons", "comms", "engineering")

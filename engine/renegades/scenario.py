@@ -10,6 +10,7 @@ from engine.renegades import figures, gear, home_run, rules
 from engine.renegades.content import load_pack
 from engine.renegades.orbit import Game
 from engine.renegades.state import GameState, Objective, Ship
+from engine.scenario_checks import SHARED, check_shared as _check_shared, full as _full, match as _match
 
 
 def build(spec: dict[str, Any]) -> GameState:
@@ -132,8 +133,6 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
 
 def check(state: GameState, events: list[dict], expect: dict[str, Any]) -> list[str]:
     """Compare the state (and the last command's events) with expectations."""
-    from engine.scenario import SHARED, _check_shared, _full, _match
-
     failures = []
     view = _full(state)
     for code, ship in state.ships.items():

@@ -8,7 +8,7 @@ from typing import Any, Optional
 from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.board import layout_key, orbit_of
-from engine.awaymissions.content import pack_ref
+from engine.packs import pack_ref
 from engine.renegades import bounties, draft, figures, gear, landing, locations, missions, pieces, salvage
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
 from engine.renegades.orbit import Game

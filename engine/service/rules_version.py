@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from engine.awaymissions.content import resolve_pack
+from engine.packs import resolve_pack
 from engine.service.rulesets import Ruleset
 
 ENGINE = Path(__file__).resolve().parents[1]
