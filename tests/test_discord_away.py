@@ -5,7 +5,7 @@ import random
 from datetime import datetime, timezone
 
 from tests.discord_harness import GUILD_ID, FakeDiscord, choose, open_panel
-from tests.test_discord_game import ANN, BO, new_game
+from tests.test_discord_game import ANN, BO, new_game, same_dice
 from tests.test_discord_turns import Clock, play_until_a_reaction_window
 
 NINE_PM_UTC = datetime(2026, 11, 24, 21, 0, tzinfo=timezone.utc).timestamp()  # 23:00 at +02:00
@@ -128,6 +128,7 @@ async def test_a_vacation_moves_deadlines_by_its_length_and_back_early_moves_the
 
 
 async def test_a_reaction_window_does_not_pass_by_itself_while_its_player_is_on_vacation(monkeypatch, tmp_path):
+    same_dice(monkeypatch)  # the same game every run
     clock = Clock()
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
         thread, game_id = await game_with_deadlines(fake, 3600.0)

@@ -3,7 +3,7 @@ import dataclasses
 
 from bot import shard_of
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord
-from tests.test_discord_game import ANN, BO, new_game
+from tests.test_discord_game import ANN, BO, new_game, same_dice
 from tests.test_discord_turns import Clock, play_until_a_reaction_window
 
 
@@ -75,6 +75,7 @@ async def test_a_server_error_backs_off_and_is_retried_once_later(monkeypatch, t
 
 
 async def test_a_reminder_for_a_decision_a_deadline_just_ended_is_not_sent(monkeypatch, tmp_path):
+    same_dice(monkeypatch)  # the same game every run
     clock = Clock()
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
         await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", 3600.0)

@@ -5,7 +5,7 @@ import pytest
 
 from cogs import panel
 from tests.discord_harness import EPHEMERAL, OWNER_ID, FakeDiscord, choose, open_panel, thread_of, turn_button, user
-from tests.test_discord_game import ANN, BO, MEMBERS, new_game, table
+from tests.test_discord_game import ANN, BO, MEMBERS, new_game, same_dice, table
 
 CY = user(3, "Cy")
 
@@ -171,7 +171,10 @@ def test_panels_fit_discord_limits_and_offer_every_command(count):
 
 
 async def play_until_a_reaction_window(service, game_id: int) -> dict:
-    """Random legal play (fixed seed) until someone is asked to react; the view then."""
+    """Random legal play (fixed seed) until someone is asked to react; the view then. Both
+    players are asked at every window (P23), so a window the random play reaches is asked."""
+    for user_id in (1, 2):
+        await service.set_reaction_preference(user_id, "every")
     rng = random.Random(4)
     for _ in range(600):
         view = await service.view(game_id)
@@ -185,6 +188,7 @@ async def play_until_a_reaction_window(service, game_id: int) -> dict:
 
 
 async def test_a_reaction_window_passes_by_itself_at_its_deadline(monkeypatch, tmp_path):
+    same_dice(monkeypatch)  # the same game every run
     from tests.discord_harness import GUILD_ID
 
     clock = Clock()

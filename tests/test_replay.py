@@ -169,6 +169,8 @@ async def _first_game_with_an_assimilation(service):
         game = await service.create(creator=1, channel_id=seed, seed=seed, options={"seats": 4, "layout": "six"})
         for user, name, side in [(1, "Ann", FED), (2, "Bo", BORG), (3, "Cy", FED), (4, "Di", BORG)]:
             await service.join(game.id, user, name, **side)
+        for user in (1, 2, 3, 4):  # every window answered by a command of the script (P23)
+            await service.set_reaction_preference(user, "every")
         await service.start(game.id, 1)
         row = await service.db.game(game.id)
         state, rng, commands, first = rules.new_game(json.loads(row.config), row.seed), random.Random(seed), [], None
