@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import discord
 
-from cogs import present
-from engine.service import reactions
+from cogs import lobby_message, panel, private_panel, replies, table_message, team_choice
+from engine.service import reactions, ServiceError
 
 GAME = r"(?P<game>\d+)"
 VERSION = r"(?P<version>\d+)"
@@ -44,7 +44,7 @@ class YourMove(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:turn:{G
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await present.show_panel(interaction.client, interaction, self.game, catch_up=True)
+        await private_panel.show_panel(interaction.client, interaction, self.game, catch_up=True)
 
 
 class CommandButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -100,13 +100,13 @@ class StandingButton(discord.ui.DynamicItem[discord.ui.Button],
         await interaction.response.defer()
         try:
             shown = await interaction.client.service.panel(self.game, interaction.user.id)
-        except present.ServiceError as refused:
-            await present.reply(interaction, refused.message)
+        except ServiceError as refused:
+            await replies.reply(interaction, refused.message)
             return
         if shown.version != self.version or self.n >= len(shown.standing):
-            await present.reply(interaction, "The game moved on since this panel was shown; press **Your move** again.")
+            await replies.reply(interaction, "The game moved on since this panel was shown; press **Your move** again.")
             return
-        await present.act(interaction.client, interaction, self.game, self.version, shown.standing[self.n][1])
+        await private_panel.act(interaction.client, interaction, self.game, self.version, shown.standing[self.n][1])
 
 
 class TakeBackAsk(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:takeback:{GAME}:{VERSION}"):
@@ -123,7 +123,7 @@ class TakeBackAsk(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:take
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
-        await present.ask_take_back(interaction, self.game, self.version)
+        await private_panel.ask_take_back(interaction, self.game, self.version)
 
 
 class TakeBackAnswer(discord.ui.DynamicItem[discord.ui.Button],
@@ -142,7 +142,7 @@ class TakeBackAnswer(discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
-        await present.answer_take_back(interaction, self.game, self.version, self.answer == "yes")
+        await private_panel.answer_take_back(interaction, self.game, self.version, self.answer == "yes")
 
 
 class CardPick(discord.ui.DynamicItem[discord.ui.Select],
@@ -163,7 +163,7 @@ class CardPick(discord.ui.DynamicItem[discord.ui.Select],
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
         def command(commands: list[str]) -> str:
-            _, cards = present.panel.card_choice(commands)
+            _, cards = panel.card_choice(commands)
             return " ".join([self.verb] + [cards[_index(v)] for v in sorted(self.item.values)])
         await choose(interaction, self.game, self.version, command)
 
@@ -186,9 +186,9 @@ class OpenGroup(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:open:{
         try:
             group = _index(self.item.values[0])
         except IndexError:
-            await present.reply(interaction, STALE_CHOICE)
+            await replies.reply(interaction, STALE_CHOICE)
             return
-        await present.show_panel(interaction.client, interaction, self.game, group, version=self.version)
+        await private_panel.show_panel(interaction.client, interaction, self.game, group, version=self.version)
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -206,8 +206,8 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
-        await present.show_panel(interaction.client, interaction, self.game, self.group, self.page,
-                                 version=self.version)
+        await private_panel.show_panel(interaction.client, interaction, self.game, self.group, self.page,
+                                       version=self.version)
 
 
 class JoinButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -225,10 +225,10 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.invited and interaction.user.id != self.invited:
-            await present.reply(interaction, f"This seat is kept for <@{self.invited}>.")
+            await replies.reply(interaction, f"This seat is kept for <@{self.invited}>.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await present.join(interaction, self.game, self.side)
+        await lobby_message.join(interaction, self.game, self.side)
 
 
 class StartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:start:{GAME}"):
@@ -245,7 +245,7 @@ class StartButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:star
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
-        await present.start(interaction, self.game)
+        await lobby_message.start(interaction, self.game)
 
 
 class _Private(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:private:(?P<game>\d+)"):
@@ -277,7 +277,7 @@ class TeamButton(_Private, template=rf"rr:team:{GAME}"):
     prefix, label = "team", "Away team"
 
     async def show(self, interaction: discord.Interaction) -> None:
-        await present.show_team(interaction, self.game)
+        await team_choice.show_team(interaction, self.game)
 
 
 class WhyButton(_Private, template=rf"rr:why:{GAME}"):
@@ -286,7 +286,7 @@ class WhyButton(_Private, template=rf"rr:why:{GAME}"):
     prefix, label = "why", "Why?"
 
     async def show(self, interaction: discord.Interaction) -> None:
-        await present.show_why(interaction.client, interaction, self.game)
+        await table_message.show_why(interaction.client, interaction, self.game)
 
 
 class CommanderPick(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:commander:{GAME}"):
@@ -303,7 +303,7 @@ class CommanderPick(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:co
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
-        await present.change_team(interaction, self.game, commander=self.item.values[0])
+        await team_choice.change_team(interaction, self.game, commander=self.item.values[0])
 
 
 class SwapPick(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:swap:{GAME}:(?P<old>[A-Za-z0-9_-]+)"):
@@ -320,7 +320,7 @@ class SwapPick(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:swap:{G
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
-        await present.change_team(interaction, self.game, swap=(self.old, self.item.values[0]))
+        await team_choice.change_team(interaction, self.game, swap=(self.old, self.item.values[0]))
 
 
 async def choose(interaction: discord.Interaction, game: int, version: int, pick) -> None:
@@ -328,22 +328,22 @@ async def choose(interaction: discord.Interaction, game: int, version: int, pick
     bot = interaction.client
     try:
         current, commands = await bot.service.legal_commands(game, interaction.user.id)
-    except present.ServiceError as refused:
-        await present.reply(interaction, refused.message)
+    except ServiceError as refused:
+        await replies.reply(interaction, refused.message)
         return
     if current != version:
-        await present.reply(interaction, "The game moved on since this panel was shown; "
+        await replies.reply(interaction, "The game moved on since this panel was shown; "
                                          "press **Your move** again.")
         return
     if not commands:
-        await present.reply(interaction, "It is not your decision.")
+        await replies.reply(interaction, "It is not your decision.")
         return
     try:
         command = pick(commands)
     except (IndexError, KeyError, TypeError):
-        await present.reply(interaction, STALE_CHOICE)
+        await replies.reply(interaction, STALE_CHOICE)
         return
-    await present.act(bot, interaction, game, version, command)
+    await private_panel.act(bot, interaction, game, version, command)
 
 
 class ReactionPick(discord.ui.DynamicItem[discord.ui.Select], template=r"rr:react"):
@@ -363,10 +363,10 @@ class ReactionPick(discord.ui.DynamicItem[discord.ui.Select], template=r"rr:reac
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             await interaction.client.service.set_reaction_preference(interaction.user.id, self.item.values[0])
-        except present.ServiceError as refused:
-            await present.reply(interaction, refused.message)
+        except ServiceError as refused:
+            await replies.reply(interaction, refused.message)
             return
-        await present.reply(interaction, f"Saved for all your games: {reactions.CHOICES[self.item.values[0]]}.")
+        await replies.reply(interaction, f"Saved for all your games: {reactions.CHOICES[self.item.values[0]]}.")
 
 
 ITEMS = (YourMove, WhyButton, CommandButton, CommandPick, StandingButton, ReactionPick, TakeBackAsk, TakeBackAnswer,

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import present
+from cogs import replies, table_message
 from cogs.options import Typed
 from cogs.renegades import MODES
 from engine.service import ServiceError, Update
@@ -41,7 +41,7 @@ def shore_view(campaign_id: int, choices: list[tuple[str, str]]) -> tuple[Option
     shown.append(done)
     view = discord.ui.View(timeout=None)
     for part in range(0, len(shown), SELECT_LIMIT):
-        options = [discord.SelectOption(label=present.clip(label, VALUE_LIMIT), value=command)
+        options = [discord.SelectOption(label=replies.clip(label, VALUE_LIMIT), value=command)
                    for command, label in shown[part:part + SELECT_LIMIT]]
         view.add_item(ShoreStep(campaign_id, options, part // SELECT_LIMIT))
     named = ", ".join(left[:NAMED]) + (", ..." if len(left) > NAMED else "")
@@ -99,10 +99,10 @@ class Campaigns(commands.Cog):
             text += "\nShore leave is open: " + " ".join(f"<@{u}>" for u in users) + \
                     ", use /campaign shore here (privately)."
         await self.bot.get_partial_messageable(where).send(
-            present.clip(text), allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
+            replies.clip(text), allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
 
     async def _here(self, interaction: discord.Interaction) -> int:
-        return (await self.desk.in_place(*present.place_of(interaction))).id
+        return (await self.desk.in_place(*replies.place_of(interaction))).id
 
     # ---- commands -----------------------------------------------------------------------
 
@@ -119,12 +119,12 @@ class Campaigns(commands.Cog):
                   boards: Literal["fixed", "built"] = "fixed") -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
-            await present.reply(interaction, "Start campaigns in a server text channel (not a thread or DM).")
+            await replies.reply(interaction, "Start campaigns in a server text channel (not a thread or DM).")
             return
         engine_mode, seats = MODES[mode]
         if (seats == 2) != (opponent is not None) or opponent is not None and (
                 opponent.id == interaction.user.id or opponent.bot):
-            await present.reply(interaction, "Solo is played alone; co-op and coalition vs renegades need "
+            await replies.reply(interaction, "Solo is played alone; co-op and coalition vs renegades need "
                                              "another person as the opponent.")
             return
         players = [(interaction.user.id, interaction.user.display_name, {"faction": "renegade"})]
@@ -143,7 +143,7 @@ class Campaigns(commands.Cog):
             return
         roster = await self.desk.roster(update.campaign_id)
         users = [u for u, _, _ in players]
-        await thread.send(present.clip("\n".join(update.public + roster + [
+        await thread.send(replies.clip("\n".join(update.public + roster + [
             " ".join(f"<@{u}>" for u in users) + ": launch mission 1 with /campaign continue in this thread."])),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
         await interaction.edit_original_response(content=f"Campaign #{update.campaign_id} is in {thread.mention}.")
@@ -156,11 +156,11 @@ class Campaigns(commands.Cog):
             lines = await self.desk.roster(campaign_id, interaction.user.id)
             picture = await self.desk.roster_picture(campaign_id)
         except ServiceError as refused:
-            await present.refuse(interaction, refused)
+            await replies.refuse(interaction, refused)
             return
         if settled is not None:
             await self.announce(settled, ping=True)
-        await present.reply(interaction, "\n".join(lines), file=discord.File(io.BytesIO(picture), "roster.png"))
+        await replies.reply(interaction, "\n".join(lines), file=discord.File(io.BytesIO(picture), "roster.png"))
 
     @campaign.command(name="continue", description="Record a finished mission, or launch the next one")
     async def continue_(self, interaction: discord.Interaction) -> None:
@@ -168,14 +168,14 @@ class Campaigns(commands.Cog):
         try:
             update = await self.desk.continue_(await self._here(interaction), interaction.user.id)
         except ServiceError as refused:
-            await present.refuse(interaction, refused)
+            await replies.refuse(interaction, refused)
             return
         await self.announce(update, ping=update.phase == "shore_leave")
         if update.mission_start is not None:
-            await present.publish(self.bot, update.mission_start, interaction.user.id)
+            await table_message.publish(self.bot, update.mission_start, interaction.user.id)
         said = f"Mission game #{update.game_id} is under way in this thread." if update.game_id else \
             "\n".join(update.public) or "Nothing to do yet."
-        await interaction.edit_original_response(content=present.clip(said))
+        await interaction.edit_original_response(content=replies.clip(said))
 
     @campaign.command(name="shore", description="Your shore leave, privately: buy, train, sell, recruit, prisoners")
     @app_commands.describe(step="A step typed out, e.g. 'crew VESK LINNET RHEE MOTT GRUND' (empty: the panel)")
@@ -184,7 +184,7 @@ class Campaigns(commands.Cog):
         try:
             campaign_id = await self._here(interaction)
         except ServiceError as refused:
-            await present.refuse(interaction, refused)
+            await replies.refuse(interaction, refused)
             return
         if step is not None:
             await self.step(interaction, campaign_id, step)
@@ -197,14 +197,14 @@ class Campaigns(commands.Cog):
             choices = await self.desk.shore_choices(campaign_id, interaction.user.id)
             lines = await self.desk.roster(campaign_id, interaction.user.id)
         except ServiceError as refused:
-            await present.refuse(interaction, refused)
+            await replies.refuse(interaction, refused)
             return
         head = [note] if note else []
         if not choices:
             head.append("Your shore leave is not open (or you are done).")
         view, left_out = shore_view(campaign_id, choices)
         head += [left_out] if left_out else []
-        await interaction.edit_original_response(content=present.clip("\n".join(head + lines)), view=view)
+        await interaction.edit_original_response(content=replies.clip("\n".join(head + lines)), view=view)
 
     async def step(self, interaction: discord.Interaction, campaign_id: int, command: str) -> None:
         """Apply one shore leave step for the user; the panel shows what it did."""
@@ -222,10 +222,10 @@ class Campaigns(commands.Cog):
         try:
             update = await self.desk.abandon(await self._here(interaction), interaction.user.id)
         except ServiceError as refused:
-            await present.refuse(interaction, refused)
+            await replies.refuse(interaction, refused)
             return
         await self.announce(update)
-        await present.reply(interaction, "The campaign is abandoned.")
+        await replies.reply(interaction, "The campaign is abandoned.")
 
     # ---- a mission's game ends ----------------------------------------------------------
 

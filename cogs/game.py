@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import lobby, present, renegades, tables
+from cogs import lobby, lobby_message, pictures, renegades, replies, table_message, tables, team_choice
 from cogs.options import Code
 from cogs.players import status_lines
 from engine.service import NotAllowed, ServiceError
@@ -48,44 +48,44 @@ class Game(commands.Cog):
                   world_cards: Optional[app_commands.Range[int, 5, 10]] = None) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
-            await present.reply(interaction, "Start games in a server text channel (not a thread or DM).")
+            await replies.reply(interaction, "Start games in a server text channel (not a thread or DM).")
             return
         if opponent is not None and (opponent.id == interaction.user.id or opponent.bot):
-            await present.reply(interaction, "Invite another person, or leave the opponent empty.")
+            await replies.reply(interaction, "Invite another person, or leave the opponent empty.")
             return
         if opponent is not None and computer is not None:
-            await present.reply(interaction, "Invite a person or play the computer, not both.")
+            await replies.reply(interaction, "Invite a person or play the computer, not both.")
             return
         if ruleset == "renegades" or mode in renegades.MODES:
             refused = renegades.refusal(ruleset, mission, quick, world_cards)
             if lobby.MODES.get(mode):
                 refused = f"{mode} is an Away Missions table; Renegades modes are solo, co-op and coalition vs renegades."
             if refused:
-                await present.reply(interaction, refused)
+                await replies.reply(interaction, refused)
                 return
             await renegades.new(self.bot, interaction, channel, mode, opponent,
                                 None if remind_hours is None else remind_hours * 3600,
                                 renegades.game_options(mode, mission, quick, boards, world_cards), computer)
             return
         if mission is not None or quick or boards != "fixed" or world_cards is not None:
-            await present.reply(interaction, "Mission, quick, boards and world cards are Renegades options: "
+            await replies.reply(interaction, "Mission, quick, boards and world cards are Renegades options: "
                                              "choose ruleset renegades.")
             return
         table = lobby.MODES[mode]
         if table and (opponent is not None or lobby.layout_problem(mode, layout)):
-            await present.reply(interaction, lobby.layout_problem(mode, layout)
+            await replies.reply(interaction, lobby.layout_problem(mode, layout)
                                 or "Tables of three or four are open lobbies: leave the opponent empty.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            path, content = await present.game_pack(pack)
+            path, content = await team_choice.game_pack(pack)
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
             return
         thread = await channel.create_thread(name=f"Away Mission: {interaction.user.display_name}",
                                              type=discord.ChannelType.public_thread)
         options = {"pack": path, **lobby.table_options(mode, layout)}
-        seat = present.side_options(content, side)
+        seat = team_choice.side_options(content, side)
         if options.get("mode") == "teams":
             seat["side"] = "team-a"
         try:
@@ -98,39 +98,39 @@ class Game(commands.Cog):
                 await lobby.open_table(self.bot, interaction, thread, info, computer)
                 if computer is None:
                     await interaction.edit_original_response(
-                        content=f"Game #{info.id} is open in {thread.mention}.\n" + present.team_text(content, seat),
-                        view=present.team_view(info.id, content, seat))
+                        content=f"Game #{info.id} is open in {thread.mention}.\n" + team_choice.team_text(content, seat),
+                        view=team_choice.team_view(info.id, content, seat))
                 return
             if computer is not None:
                 info = await self.bot.service.add_computer(
-                    info.id, computer, **present.side_options(content, present.other_side(side)))
+                    info.id, computer, **team_choice.side_options(content, team_choice.other_side(side)))
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
             return
         if computer is not None:
-            await thread.send(present.lobby_text(info), allowed_mentions=present.NO_MENTIONS)
+            await thread.send(lobby_message.lobby_text(info), allowed_mentions=replies.NO_MENTIONS)
             await interaction.edit_original_response(
                 content=f"Game #{info.id} against the computer ({computer}) is in {thread.mention}.")
             try:
                 update = await self.bot.service.start(info.id, interaction.user.id)
             except ServiceError as refused:
-                await thread.send(refused.message, allowed_mentions=present.NO_MENTIONS)
+                await thread.send(refused.message, allowed_mentions=replies.NO_MENTIONS)
                 return
-            await present.publish(self.bot, update, interaction.user.id)
+            await table_message.publish(self.bot, update, interaction.user.id)
             return
         invited = opponent.id if opponent else 0
-        await thread.send(present.lobby_text(info, invited),
-                          view=present.lobby_view(info, invited, present.other_side(side)),
+        await thread.send(lobby_message.lobby_text(info, invited),
+                          view=lobby_message.lobby_view(info, invited, team_choice.other_side(side)),
                           allowed_mentions=discord.AllowedMentions(users=[opponent] if opponent else False))
         await interaction.edit_original_response(
-            content=f"Game #{info.id} is open in {thread.mention}.\n" + present.team_text(content, seat),
-            view=present.team_view(info.id, content, seat))
+            content=f"Game #{info.id} is open in {thread.mention}.\n" + team_choice.team_text(content, seat),
+            view=team_choice.team_view(info.id, content, seat))
 
     @game.command(name="status", description="The table as it stands, privately")
     async def status(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            info = await present.game_here(self.bot, interaction)
+            info = await replies.game_here(self.bot, interaction)
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
             return
@@ -138,15 +138,15 @@ class Game(commands.Cog):
         text = (f"**Game #{info.id}** · {info.status} · move {info.version}\n"
                 f"Players: {', '.join(f'{s.name} ({s.seat})' for s in info.seats)}\nWaiting for {waiting}.")
         text = "\n".join([text, *await status_lines(self.bot, info), await self.bot.service.reaction_line(info.id)])
-        drawn = await present.drawings(self.bot, info.id, [], ["board", "status"] if info.status == "active" else [],
-                                       interaction.filesize_limit)
-        await interaction.edit_original_response(content=text, attachments=present.as_files(drawn))
+        drawn = await pictures.drawings(self.bot, info.id, [], ["board", "status"] if info.status == "active" else [],
+                                        interaction.filesize_limit)
+        await interaction.edit_original_response(content=text, attachments=pictures.as_files(drawn))
 
     @game.command(name="log", description="The moves so far, as everyone may read them, a page at a time")
     async def log(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            info = await present.game_here(self.bot, interaction)
+            info = await replies.game_here(self.bot, interaction)
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
             return
@@ -156,12 +156,12 @@ class Game(commands.Cog):
     async def concede(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            info = await present.game_here(self.bot, interaction)
+            info = await replies.game_here(self.bot, interaction)
             update = await self.bot.service.concede(info.id, interaction.user.id)
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
             return
-        await present.publish(self.bot, update, interaction.user.id)
+        await table_message.publish(self.bot, update, interaction.user.id)
         await interaction.edit_original_response(content="You conceded.")
 
     @game.command(name="abort", description="End this game without a result (creator or Manage Server; "
@@ -170,7 +170,7 @@ class Game(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         moderator = bool(interaction.permissions.manage_guild)
         try:
-            info = await present.game_here(self.bot, interaction)
+            info = await replies.game_here(self.bot, interaction)
             if not moderator and interaction.user.id != info.created_by and len(info.seats) > 2:
                 await tables.vote_abort(self.bot, interaction, info)  # a table of three or four votes (R63)
                 return
@@ -180,10 +180,10 @@ class Game(commands.Cog):
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
             return
-        await present.forget_table(self.bot, info)
+        await table_message.forget_table(self.bot, info)
         channel = self.bot.get_partial_messageable(info.thread_id or info.channel_id)
         await channel.send(f"**Game #{info.id}** was aborted by {interaction.user.display_name}.",
-                           allowed_mentions=present.NO_MENTIONS)
+                           allowed_mentions=replies.NO_MENTIONS)
         await interaction.edit_original_response(content="Game aborted.")
 
     @game.command(name="leave", description="Leave a running game of three or four; the computer takes your seat")
@@ -195,7 +195,7 @@ class Game(commands.Cog):
     async def mine(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         waiting = await self.bot.service.awaiting(interaction.user.id)
-        await interaction.edit_original_response(content=present.clip(present.my_games(waiting)))
+        await interaction.edit_original_response(content=replies.clip(replies.my_games(waiting)))
 
 
 def log_page(game_id: int, moments: list, page: Optional[int]) -> tuple[str, Optional[discord.ui.View]]:
@@ -210,7 +210,7 @@ def log_page(game_id: int, moments: list, page: Optional[int]) -> tuple[str, Opt
         view.add_item(LogPage(game_id, page - 1, "Earlier"))
     if page < pages - 1:
         view.add_item(LogPage(game_id, page + 1, "Later"))
-    return present.clip("\n".join(lines) if moments else "No moves yet."), view if view.children else None
+    return replies.clip("\n".join(lines) if moments else "No moves yet."), view if view.children else None
 
 
 async def show_log(interaction: discord.Interaction, game_id: int, page: Optional[int]) -> None:

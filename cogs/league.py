@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import present
+from cogs import replies, table_message, team_choice
 from cogs.options import Code, Event, Sheet, Typed
 from cogs.clock import start_every
 from engine.league import clock
@@ -87,7 +87,7 @@ class VerifyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rrl:ver
         try:
             name, sheet, build_hash = await desk_of(interaction.client).opponent_build(self.event, interaction.user.id)
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
         lines = [f"{e.name} ({e.kind or 'entry'}): {e.points}" for e in sheet.entries]
         if sheet.resource:
@@ -95,7 +95,7 @@ class VerifyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rrl:ver
         text = "\n".join([f"{name}'s build, {sheet.total} points, hash {build_hash}:", *lines])
         view = discord.ui.View(timeout=None)
         view.add_item(SignOffButton(self.event, build_hash))
-        await interaction.edit_original_response(content=present.clip(text), view=view)
+        await interaction.edit_original_response(content=replies.clip(text), view=view)
 
 
 async def sheet_or_refusal(interaction: discord.Interaction, kind: str, text: str) -> Optional[dict]:
@@ -103,7 +103,7 @@ async def sheet_or_refusal(interaction: discord.Interaction, kind: str, text: st
     try:
         return parse_sheet(kind, text)
     except ServiceError as refused:
-        await present.reply(interaction, refused.message)
+        await replies.reply(interaction, refused.message)
         return None
 
 
@@ -124,9 +124,9 @@ class SignOffButton(discord.ui.DynamicItem[discord.ui.Button],
         try:
             update = await desk_of(interaction.client).verify_build(self.event, interaction.user.id, self.hash)
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
-        await present.reply(interaction, "\n".join(update.public))
+        await replies.reply(interaction, "\n".join(update.public))
 
 
 class AcceptClaim(discord.ui.DynamicItem[discord.ui.Button],
@@ -230,7 +230,7 @@ class League(commands.Cog):
         """Post an update's lines in the event's channel (and other places given)."""
         for where in dict.fromkeys((update.channel_id, *elsewhere)):
             if where is not None and update.public:
-                await self.bot.get_partial_messageable(where).send(present.clip("\n".join(update.public)))
+                await self.bot.get_partial_messageable(where).send(replies.clip("\n".join(update.public)))
 
     # ---- bot-run games --------------------------------------------------------------------
 
@@ -254,12 +254,12 @@ class League(commands.Cog):
         try:
             pairing = await self.desk.pairing_to_play(event, interaction.user.id)
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
-        channel_id, thread_id = present.place_of(interaction)
+        channel_id, thread_id = replies.place_of(interaction)
         if thread_id is None:
             if not isinstance(interaction.channel, discord.TextChannel):
-                await present.reply(interaction, "Use this in a server text channel or your pairing's thread.")
+                await replies.reply(interaction, "Use this in a server text channel or your pairing's thread.")
                 return
             thread = await interaction.channel.create_thread(
                 name=f"Round {pairing.round}: {pairing.names[0]} vs {pairing.names[1]}"[:100],
@@ -270,22 +270,22 @@ class League(commands.Cog):
             info = await service.create(creator=interaction.user.id, guild_id=interaction.guild_id,
                                         channel_id=channel_id, thread_id=thread_id)
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
         me = pairing.players.index(interaction.user.id)
-        seats = ((me, side), (1 - me, present.other_side(side)))
+        seats = ((me, side), (1 - me, team_choice.other_side(side)))
         try:
             await self.desk.link_game(event, pairing.round, pairing.table, info.id)
             for who, their_side in seats:
-                await service.join(info.id, pairing.players[who], pairing.names[who], **present.SIDES[their_side])
+                await service.join(info.id, pairing.players[who], pairing.names[who], **team_choice.SIDES[their_side])
             update = await service.start(info.id, interaction.user.id)
         except ServiceError as refused:
             await service.abort(info.id, interaction.user.id, force=True)
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
-        await present.publish(self.bot, update, None)
-        await present.reply(interaction, f"Game #{info.id} plays round {pairing.round} table {pairing.table}: "
-                                         f"{present.link(interaction.guild_id, thread_id)}. It reports itself when it ends.")
+        await table_message.publish(self.bot, update, None)
+        await replies.reply(interaction, f"Game #{info.id} plays round {pairing.round} table {pairing.table}: "
+                                         f"{replies.link(interaction.guild_id, thread_id)}. It reports itself when it ends.")
 
     # ---- commands -------------------------------------------------------------------------
 
@@ -295,10 +295,10 @@ class League(commands.Cog):
         try:
             update = await call
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return None
         extra = {"view": view} if view is not None else {}
-        await interaction.response.send_message(present.clip("\n".join(update.public)), ephemeral=not public, **extra)
+        await interaction.response.send_message(replies.clip("\n".join(update.public)), ephemeral=not public, **extra)
         return update
 
     async def arena_answer(self, interaction: discord.Interaction, call) -> None:
@@ -306,9 +306,9 @@ class League(commands.Cog):
         try:
             update = await call
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
-        text = present.clip("\n".join(update.public))
+        text = replies.clip("\n".join(update.public))
         if update.battle is None:  # captains named, the opponent's still to come
             await interaction.response.send_message(text)
             return
@@ -335,9 +335,9 @@ class League(commands.Cog):
         try:
             await self.desk.set_organiser_role(interaction.guild_id, actor_of(interaction), role.id)
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
-        await present.reply(interaction, f"Members of {role.name} now run events here.")
+        await replies.reply(interaction, f"Members of {role.name} now run events here.")
 
     @league.command(name="create", description="Create an event (organisers)")
     async def create(self, interaction: discord.Interaction, name: Code,
@@ -449,10 +449,10 @@ class League(commands.Cog):
         try:
             _state, queue = await self.desk.disputes(event, actor_of(interaction))
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
         if not queue:
-            await present.reply(interaction, "No disputed results.")
+            await replies.reply(interaction, "No disputed results.")
             return
         shown = queue[:MAX_DISPUTES]
         embeds, view = [], discord.ui.View(timeout=None)
@@ -489,9 +489,9 @@ class League(commands.Cog):
         try:
             lines = await self.desk.audit(event, actor_of(interaction))
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
-        await present.reply(interaction, "\n".join(lines[-AUDIT_LINES:]) or "Nothing yet.")
+        await replies.reply(interaction, "\n".join(lines[-AUDIT_LINES:]) or "Nothing yet.")
 
     @league.command(name="latejoin", description="Add a late player with their build (organisers)")
     async def latejoin(self, interaction: discord.Interaction, event: Event, player: discord.Member, sheet: Sheet,
@@ -507,7 +507,7 @@ class League(commands.Cog):
             state, rated = await self.desk.ratings_of(event)
             csv = await self.desk.standings_csv(event)
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
         played = len(state.swiss_rounds())
         stage = f"after round {played} of {state.rounds_planned}" if played else "before round 1"
@@ -517,7 +517,7 @@ class League(commands.Cog):
                                           state.profile.tiebreak_short, f"Standings {stage}")
         note = ["Ratings are the server's, from bot games and event results (mu - 3 sigma; /profile)."] if rated else []
         text = "\n".join([f"Standings of '{state.name}':", *standing_lines(state, rated), *note])
-        await interaction.response.send_message(present.clip(text), files=[
+        await interaction.response.send_message(replies.clip(text), files=[
             discord.File(io.BytesIO(picture), filename=f"event-{event}.png"),
             discord.File(io.BytesIO(csv.encode()), filename=f"event-{event}.csv")])
 
@@ -526,7 +526,7 @@ class League(commands.Cog):
         try:
             state, files = await self.desk.exports(event)
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
         played = len(state.swiss_rounds())
         stage = "Final standings" if state.status == "closed" else f"Standings after round {played}"
@@ -542,13 +542,13 @@ class League(commands.Cog):
         try:
             _row, state = await self.desk.get(event)
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
         live = state.live_rounds()
         text = "\n".join([f"Round {live[-1].number}:", *pairing_lines(state, live[-1])]) if live else "No round yet."
         if live and clock.live(live[-1]):
             text += f"\nRound clock: {clock_words(state, live[-1], int(self.desk.now()))}"
-        await present.reply(interaction, text)
+        await replies.reply(interaction, text)
 
     @app_commands.command(name="roundclock", description="Pause, resume or extend this round's clock (organisers)")
     @app_commands.describe(minutes="With extend: minutes to add (1-120)")

@@ -13,10 +13,10 @@ from typing import Optional
 
 import discord
 
-from cogs import present
+from cogs import buttons, lobby_message, replies, table_message, team_choice
 from cogs.buttons import _Private
 from engine.awaymissions.content import load_pack
-from engine.service import GameInfo, ServiceError
+from engine.service import GameInfo, LobbyError, NotAPlayer, ServiceError
 
 MODES = {"2 players": {}, "3 players": {"seats": 3}, "4 players": {"seats": 4}, "2 vs 2": {"mode": "teams"}}
 TEAMS = {"team-a": "Team A", "team-b": "Team B"}
@@ -86,12 +86,12 @@ def lobby_view(info: GameInfo, config: dict, sides: dict[str, dict]) -> Optional
     for team in (TEAMS if teamed else ["any"]):
         full = teamed and sum(team_of(o) == team for o in sides.values()) >= 2
         if free and not full:
-            for side in present.SIDES:
+            for side in team_choice.SIDES:
                 view.add_item(SeatButton(info.id, team, side))
     if free:
         view.add_item(FillButton(info.id))
-    view.add_item(present.buttons.StartButton(info.id))
-    view.add_item(present.buttons.TeamButton(info.id))
+    view.add_item(buttons.StartButton(info.id))
+    view.add_item(buttons.TeamButton(info.id))
     view.add_item(LeaveButton(info.id))
     return view
 
@@ -110,7 +110,7 @@ async def refresh(bot, message: discord.Message | discord.PartialMessage, game_i
     config = (await bot.service.seat_options(game_id, 0))[0]
     sides = await seat_sides(bot, game_id, info)
     await message.edit(content=lobby_text(info, config, sides), view=lobby_view(info, config, sides),
-                       allowed_mentions=present.NO_MENTIONS)
+                       allowed_mentions=replies.NO_MENTIONS)
 
 
 async def open_table(bot, interaction: discord.Interaction, thread: discord.Thread, info: GameInfo,
@@ -121,14 +121,14 @@ async def open_table(bot, interaction: discord.Interaction, thread: discord.Thre
         info = await fill(bot, info.id, computer)
         await interaction.edit_original_response(content=f"Game #{info.id} is in {thread.mention}.")
         update = await bot.service.start(info.id, interaction.user.id)
-        seated = await present.started_lobby_text(bot, await bot.service.get(info.id))  # who sits where, by team
-        await thread.send(f"You and the computer ({computer}).\n{seated}", allowed_mentions=present.NO_MENTIONS)
-        await present.publish(bot, update, interaction.user.id)
+        seated = await lobby_message.started_lobby_text(bot, await bot.service.get(info.id))  # who sits where, by team
+        await thread.send(f"You and the computer ({computer}).\n{seated}", allowed_mentions=replies.NO_MENTIONS)
+        await table_message.publish(bot, update, interaction.user.id)
         return
     config = (await bot.service.seat_options(info.id, 0))[0]
     sides = await seat_sides(bot, info.id, info)
     await thread.send(lobby_text(info, config, sides), view=lobby_view(info, config, sides),
-                      allowed_mentions=present.NO_MENTIONS)
+                      allowed_mentions=replies.NO_MENTIONS)
 
 
 async def fill(bot, game_id: int, level: str) -> GameInfo:
@@ -140,8 +140,8 @@ async def fill(bot, game_id: int, level: str) -> GameInfo:
     while len(info.seats) < seat_count(info, config):
         sides = await seat_sides(bot, game_id, info)
         played = [o.get("affiliation") for o in sides.values()]
-        side = min(present.SIDES, key=played.count)
-        options = present.side_options(pack, side)
+        side = min(team_choice.SIDES, key=played.count)
+        options = team_choice.side_options(pack, side)
         if config.get("mode") == "teams":
             options["side"] = min(TEAMS, key=lambda t: sum(team_of(o) == t for o in sides.values()))
         info = await bot.service.add_computer(game_id, level, **options)
@@ -166,20 +166,20 @@ class SeatButton(discord.ui.DynamicItem[discord.ui.Button],
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot, user = interaction.client, interaction.user
         try:
-            if self.side not in present.SIDES or (self.team != "any" and self.team not in TEAMS):
-                raise present.LobbyError("That seat is not offered here.")
+            if self.side not in team_choice.SIDES or (self.team != "any" and self.team not in TEAMS):
+                raise LobbyError("That seat is not offered here.")
             config, _ = await bot.service.seat_options(self.game, user.id)
             pack = await asyncio.to_thread(load_pack, config["pack"])
-            options = present.side_options(pack, self.side)
+            options = team_choice.side_options(pack, self.side)
             if self.team != "any":
                 options["side"] = self.team
             await bot.service.join(self.game, user.id, user.display_name, **options)
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
         await refresh(bot, interaction.message, self.game)
-        await interaction.edit_original_response(content=present.team_text(pack, options),
-                                                 view=present.team_view(self.game, pack, options))
+        await interaction.edit_original_response(content=team_choice.team_text(pack, options),
+                                                 view=team_choice.team_view(self.game, pack, options))
 
 
 class FillButton(_Private, template=r"rr:fill:(?P<game>\d+)"):
@@ -191,16 +191,16 @@ class FillButton(_Private, template=r"rr:fill:(?P<game>\d+)"):
         bot = interaction.client
         try:
             info = await bot.service.get(self.game)
-            if present.seat_of(info, interaction.user.id) is None:
-                raise present.NotAPlayer("Only a seated player can call in the computer.")
+            if replies.seat_of(info, interaction.user.id) is None:
+                raise NotAPlayer("Only a seated player can call in the computer.")
             if info.status != "lobby":
-                raise present.LobbyError("The game has already started.")
+                raise LobbyError("The game has already started.")
             await fill(bot, self.game, FILL_LEVEL)
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
         await refresh(bot, interaction.message, self.game)
-        await present.reply(interaction, f"The computer ({FILL_LEVEL}) sits in every empty seat.")
+        await replies.reply(interaction, f"The computer ({FILL_LEVEL}) sits in every empty seat.")
 
 
 class LeaveButton(_Private, template=r"rr:unseat:(?P<game>\d+)"):
@@ -212,10 +212,10 @@ class LeaveButton(_Private, template=r"rr:unseat:(?P<game>\d+)"):
         try:
             await interaction.client.service.leave(self.game, interaction.user.id)
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
         await refresh(interaction.client, interaction.message, self.game)
-        await present.reply(interaction, "You left the table.")
+        await replies.reply(interaction, "You left the table.")
 
 
 ITEMS = (SeatButton, FillButton, LeaveButton)

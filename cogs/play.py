@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import present
+from cogs import private_panel, replies
 from cogs.options import Code, Typed
 from engine.service import ServiceError
 
@@ -40,7 +40,7 @@ def complete(verb: str, position: int, *earlier: str):
     parameters holding arguments 1..position-1."""
     async def callback(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         try:
-            info = await present.game_here(interaction.client, interaction)
+            info = await replies.game_here(interaction.client, interaction)
             _, legal = await interaction.client.service.legal_commands(info.id, interaction.user.id)
         except ServiceError:
             return []
@@ -55,7 +55,7 @@ async def complete_any(interaction: discord.Interaction, current: str) -> list[a
     longer than a choice may be is never offered cut short: the panel's multi-select
     sends it exactly."""
     try:
-        info = await present.game_here(interaction.client, interaction)
+        info = await replies.game_here(interaction.client, interaction)
         _, legal = await interaction.client.service.legal_commands(info.id, interaction.user.id)
     except ServiceError:
         return []
@@ -73,11 +73,11 @@ class Play(commands.Cog):
         """Submit the command made of `words` (empty ones dropped) for this thread's game."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            info = await present.game_here(self.bot, interaction)
+            info = await replies.game_here(self.bot, interaction)
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
             return
-        await present.act(self.bot, interaction, info.id, info.version, " ".join(w for w in words if w))
+        await private_panel.act(self.bot, interaction, info.id, info.version, " ".join(w for w in words if w))
 
     @app_commands.command(name="move", description="Move action")
     @app_commands.autocomplete(character=complete("move", 1), space=complete("move", 2, "character"))
@@ -131,12 +131,12 @@ class Play(commands.Cog):
     async def hand(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            info = await present.game_here(self.bot, interaction)
+            info = await replies.game_here(self.bot, interaction)
             shown = await self.bot.service.panel(info.id, interaction.user.id)
         except ServiceError as refused:
             await interaction.edit_original_response(content=refused.message)
             return
-        await interaction.edit_original_response(content=present.panel_text(shown) or "Nothing to show.")
+        await interaction.edit_original_response(content=private_panel.panel_text(shown) or "Nothing to show.")
 
 
 async def setup(bot) -> None:

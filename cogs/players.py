@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import present
+from cogs import replies
 from cogs.options import Code
 from cogs.clock import start_every
 from cogs.league import actor_of
@@ -76,7 +76,7 @@ def profile_text(profile: Profile, name: str) -> str:
                  + (f" over {profile.answers} answers" if profile.answers else ""))
     if profile.away is not None:
         lines += profile.away.words(name)
-    return present.clip("\n".join(lines))
+    return replies.clip("\n".join(lines))
 
 
 def plural(count: int, noun: str) -> str:
@@ -102,9 +102,9 @@ async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[
     try:
         outcome = await work()
     except ServiceError as refused:
-        await present.reply(interaction, refused.message)
+        await replies.reply(interaction, refused.message)
         return
-    await present.reply(interaction, words(outcome))
+    await replies.reply(interaction, words(outcome))
 
 
 async def show_board(interaction: discord.Interaction, guild_id: int, page: int) -> None:
@@ -117,7 +117,7 @@ async def show_board(interaction: discord.Interaction, guild_id: int, page: int)
     if page < found[1]:
         view.add_item(BoardPage(guild_id, page + 1, "Next"))
     await interaction.edit_original_response(content=leaderboard_text(found, page), view=view)
-    present.unlisten(view)
+    replies.unlisten(view)
 
 
 class BoardPage(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:board:(?P<guild>\d+):(?P<page>\d+)"):
@@ -208,7 +208,7 @@ class Players(commands.Cog):
                  f"`python -m engine.service.replay <database> {game_id} --verify`)."]
         changes = await desk.rating_changes(game_id)
         if changes:
-            names = present.names_of(info)
+            names = replies.names_of(info)
             by_user = {s.user_id: names[s.seat] for s in info.seats}
             lines.append("Ratings: " + ", ".join(f"{by_user.get(u, u)} {before:.1f} → {after:.1f} (mu)"
                                                   for u, (before, after) in changes.items()))
@@ -216,7 +216,7 @@ class Players(commands.Cog):
         view.add_item(VerifyDice(game_id))
         try:
             await self.bot.get_partial_messageable(info.thread_id or info.channel_id).send(
-                present.clip("\n".join(lines)), view=view, allowed_mentions=present.NO_MENTIONS)
+                replies.clip("\n".join(lines)), view=view, allowed_mentions=replies.NO_MENTIONS)
         except (discord.Forbidden, discord.NotFound) as error:
             log.info("game %s: seed not revealed, its thread is gone (%s)", game_id, error)
         await desk.revealed(game_id)
@@ -250,12 +250,12 @@ class Players(commands.Cog):
                     "at its first game of the season and settles again with the season's games.")
                 return
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
         seasons = await book.seasons(interaction.guild_id)
         lines = [f"Season {s.number} '{s.name}'" + (f", from <t:{int(s.starts)}:f>" if s.starts else "")
                  + (f" (begun by <@{s.started_by}>)" if s.started_by else "") for s in seasons]
-        await present.reply(interaction, "\n".join([f"Rating seasons here (the current one is {seasons[-1].number}):",
+        await replies.reply(interaction, "\n".join([f"Rating seasons here (the current one is {seasons[-1].number}):",
                                                      *lines]))
 
     @away.command(name="quiet", description="Daily quiet hours: no pings, reminders wait until they end")

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import present
+from cogs import replies
 from engine.service import ServiceError
 from engine.service.privacy import PrivacyDesk
 
@@ -36,15 +36,15 @@ class ForgetMe(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:forget:(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.user_id:
-            await present.reply(interaction, "Only the person who asked to be forgotten can confirm it.")
+            await replies.reply(interaction, "Only the person who asked to be forgotten can confirm it.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             renamed = await interaction.client.get_cog("Privacy").desk.forget(self.user_id)
         except ServiceError as refused:
-            await present.reply(interaction, refused.message)
+            await replies.reply(interaction, refused.message)
             return
-        await present.reply(interaction, f"You are forgotten: your settings, quiet hours, vacations and ratings "
+        await replies.reply(interaction, f"You are forgotten: your settings, quiet hours, vacations and ratings "
                                          f"are gone, and {renamed} stored seats of yours now read \"Player N\".")
 
 
@@ -67,13 +67,13 @@ class Privacy(commands.Cog):
     async def show(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         lines = await self.desk.held(interaction.user.id)
-        await present.reply(interaction, "\n".join(lines + ["/privacy forget erases it."]))
+        await replies.reply(interaction, "\n".join(lines + ["/privacy forget erases it."]))
 
     @privacy.command(name="forget", description="Erase your settings, ratings and profile; your seats become 'Player N'")
     async def forget(self, interaction: discord.Interaction) -> None:
         view = discord.ui.View(timeout=None)
         view.add_item(ForgetMe(interaction.user.id))
-        await present.reply(interaction, FORGETTING + "\nPress **Forget me** to go ahead; dismiss this to keep "
+        await replies.reply(interaction, FORGETTING + "\nPress **Forget me** to go ahead; dismiss this to keep "
                                                       "everything.", view=view)
 
 

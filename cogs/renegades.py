@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Optional
 import discord
 from discord import app_commands
 
-from cogs import buttons, present
+from cogs import buttons, replies, table_message
 from engine.command_text import quote
 from engine.errors import RuleError
 from engine.renegades.content import Pack
@@ -131,7 +131,7 @@ async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: disco
     crew, the first table at once); `options` from game_options."""
     seats = options["seats"]
     if seats == 1 and (opponent is not None or computer is not None):
-        await present.reply(interaction, "Solo is you against the NPC Coalition: leave the opponent and the "
+        await replies.reply(interaction, "Solo is you against the NPC Coalition: leave the opponent and the "
                             "computer empty, or choose co-op or coalition vs renegades to fly beside or against "
                             "another crew.")
         return
@@ -150,16 +150,16 @@ async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: disco
         await interaction.edit_original_response(content=refused.message)
         return
     if len(info.seats) == seats:
-        await thread.send(lobby_text(info, seats), allowed_mentions=present.NO_MENTIONS)
+        await thread.send(lobby_text(info, seats), allowed_mentions=replies.NO_MENTIONS)
         against = f", against the computer crew ({computer})" if computer else ""
         await interaction.edit_original_response(content=f"Renegades #{info.id} ({mode}{against}) is in "
                                                  f"{thread.mention}.")
         try:
             update = await bot.service.start(info.id, interaction.user.id)
         except ServiceError as refused:
-            await thread.send(refused.message, allowed_mentions=present.NO_MENTIONS)
+            await thread.send(refused.message, allowed_mentions=replies.NO_MENTIONS)
             return
-        await present.publish(bot, update, interaction.user.id)
+        await table_message.publish(bot, update, interaction.user.id)
         return
     config, _ = await bot.service.seat_options(info.id, interaction.user.id)
     invited = opponent.id if opponent else 0
@@ -176,9 +176,9 @@ async def join(interaction: discord.Interaction, game_id: int, side: str) -> Non
         info = await service.join(game_id, interaction.user.id, interaction.user.display_name, faction=side)
         config, _ = await service.seat_options(game_id, interaction.user.id)
     except ServiceError as refused:
-        await present.reply(interaction, refused.message)
+        await replies.reply(interaction, refused.message)
         return
     wanted = seats_wanted(config)
     await interaction.message.edit(content=lobby_text(info, wanted), view=lobby_view(info, wanted, 0, side),
-                                   allowed_mentions=present.NO_MENTIONS)
+                                   allowed_mentions=replies.NO_MENTIONS)
     await interaction.edit_original_response(content=crew_text(side))

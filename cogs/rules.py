@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import present
+from cogs import replies
 from cogs.options import Code
 from engine.command_text import quote
 from engine.glossary import RULESET_NAMES, Entry, load_glossary
@@ -42,7 +42,7 @@ def entry_text(entry: Entry) -> str:
     cards = card_names(entry)
     if cards:
         lines.append("Cards: " + ", ".join(cards))
-    return present.clip("\n".join(lines))
+    return replies.clip("\n".join(lines))
 
 
 def entry_view(entry: Entry) -> discord.ui.View:
@@ -70,7 +70,7 @@ def browse_pages() -> list[tuple[str, list[Entry]]]:
         page: list[Entry] = []
         size = 0
         for entry in glossary.letter(letter):
-            if page and size + len(_line(entry)) + 1 > present.MAX_CONTENT - PAGE_HEADROOM:
+            if page and size + len(_line(entry)) + 1 > replies.MAX_CONTENT - PAGE_HEADROOM:
                 pages.append((letter, page))
                 page, size = [], 0
             page.append(entry)
@@ -109,7 +109,7 @@ def card_text(card: CardInfo) -> str:
         lines.append(f"When: {card.timing}")
     if card.rulings:
         lines.append("Rulings: " + ", ".join(card.rulings))
-    return present.clip("\n".join(line for line in lines if line))
+    return replies.clip("\n".join(line for line in lines if line))
 
 
 async def _card_files(card: CardInfo) -> list[discord.File]:
@@ -121,8 +121,8 @@ async def show_entry(interaction: discord.Interaction, entry: Entry, *, public: 
     """Answer with the entry (privately unless shared)."""
     view = discord.utils.MISSING if public else entry_view(entry)
     await interaction.response.send_message(entry_text(entry), view=view, ephemeral=not public,
-                                            allowed_mentions=present.NO_MENTIONS)
-    present.unlisten(view)
+                                            allowed_mentions=replies.NO_MENTIONS)
+    replies.unlisten(view)
 
 
 async def show_card(interaction: discord.Interaction, card: CardInfo, *, public: bool = False) -> None:
@@ -132,8 +132,8 @@ async def show_card(interaction: discord.Interaction, card: CardInfo, *, public:
     if not public:
         view.add_item(ShareButton("card", card.code))
     await interaction.followup.send(card_text(card), files=await _card_files(card), view=view,
-                                    ephemeral=not public, allowed_mentions=present.NO_MENTIONS)
-    present.unlisten(view)
+                                    ephemeral=not public, allowed_mentions=replies.NO_MENTIONS)
+    replies.unlisten(view)
 
 
 class RuleButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:rule:(?P<key>[a-z]+/[a-z0-9-]+)"):
@@ -151,7 +151,7 @@ class RuleButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:rule:(
     async def callback(self, interaction: discord.Interaction) -> None:
         entry = load_glossary().get(self.key)
         if entry is None:
-            await present.reply(interaction, "That glossary entry no longer exists; try /rules.")
+            await replies.reply(interaction, "That glossary entry no longer exists; try /rules.")
             return
         await show_entry(interaction, entry)
 
@@ -201,7 +201,7 @@ class ShareButton(discord.ui.DynamicItem[discord.ui.Button],
             if card is not None:
                 await show_card(interaction, card, public=True)
                 return
-        await present.reply(interaction, "That is no longer in the glossary.")
+        await replies.reply(interaction, "That is no longer in the glossary.")
 
 
 ITEMS = (RuleButton, LetterButton, ShareButton)
@@ -211,7 +211,7 @@ async def table_ruleset(interaction: discord.Interaction) -> Optional[str]:
     """The ruleset of the game in this channel or thread, if there is one: its terms and
     cards are preferred."""
     try:
-        return (await present.game_here(interaction.client, interaction)).ruleset
+        return (await replies.game_here(interaction.client, interaction)).ruleset
     except ServiceError:
         return None
 
@@ -249,7 +249,7 @@ class Rules(commands.Cog):
         if not term:
             content, view = letter_page("A")
             await interaction.response.send_message(content, view=view, ephemeral=True)
-            present.unlisten(view)
+            replies.unlisten(view)
             return
         found = answer(term, await table_ruleset(interaction))
         if found.card is not None:
@@ -258,7 +258,7 @@ class Rules(commands.Cog):
             await show_entry(interaction, found.entry)
         else:
             nearest = ", ".join(f"{e.term} ({RULESET_NAMES.get(e.ruleset, e.ruleset)})" for e in found.nearest)
-            await present.reply(interaction, f"No rule or term like '{quote(term)}'. Nearest: {nearest}. "
+            await replies.reply(interaction, f"No rule or term like '{quote(term)}'. Nearest: {nearest}. "
                                              "Or try /rules with no term to browse A-Z.")
 
     @app_commands.command(name="card", description="Look up a card or character, with its picture")
@@ -269,7 +269,7 @@ class Rules(commands.Cog):
         found = index.get(name) or next(iter(index.find(name, prefer=prefer)), None)
         if found is None:
             nearest = ", ".join(c.name for c in index.nearest(name, prefer))
-            await present.reply(interaction, f"No card like '{quote(name)}'. Nearest: {nearest}.")
+            await replies.reply(interaction, f"No card like '{quote(name)}'. Nearest: {nearest}.")
             return
         await show_card(interaction, found)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import discord
 
-from cogs import present
+from cogs import replies, table_message
 from cogs.turns import STAND_IN
 from engine.service import GameInfo, NotAPlayer, ServiceError, is_computer
 
@@ -33,14 +33,14 @@ def votes_needed(info: GameInfo) -> int:
 async def leave(bot, interaction: discord.Interaction) -> None:
     """The user leaves the running game of this thread; the computer takes the seat (deferred)."""
     try:
-        info = await present.game_here(bot, interaction)
+        info = await replies.game_here(bot, interaction)
         stand_in = bool(await bot.service.guild_setting(info.guild_id or 0, STAND_IN))
         update = await bot.service.vacate(info.id, interaction.user.id, stand_in=stand_in)
     except ServiceError as refused:
-        await present.reply(interaction, refused.message)
+        await replies.reply(interaction, refused.message)
         return
-    await present.publish(bot, update, None)  # the computer then plays the seat where it is awaited
-    await present.reply(interaction, "You left the game; the computer has your seat.")
+    await table_message.publish(bot, update, None)  # the computer then plays the seat where it is awaited
+    await replies.reply(interaction, "You left the game; the computer has your seat.")
 
 
 async def vote_abort(bot, interaction: discord.Interaction, info: GameInfo) -> None:
@@ -56,15 +56,15 @@ async def vote_abort(bot, interaction: discord.Interaction, info: GameInfo) -> N
             await bot.get_partial_messageable(info.thread_id or info.channel_id).send(
                 f"**Game #{info.id}**: {interaction.user.display_name} votes to abort "
                 f"({len(voted)} of {votes_needed(info)} votes needed; /game abort to vote).",
-                allowed_mentions=present.NO_MENTIONS)
-            await present.reply(interaction, "Your vote is counted.")
+                allowed_mentions=replies.NO_MENTIONS)
+            await replies.reply(interaction, "Your vote is counted.")
             return
         info = await bot.service.abort(info.id, interaction.user.id)
     except ServiceError as refused:
-        await present.reply(interaction, refused.message)
+        await replies.reply(interaction, refused.message)
         return
     await bot.service.set_guild_setting(info.guild_id or 0, votes_key(info.id), None)
-    await present.forget_table(bot, info)
+    await table_message.forget_table(bot, info)
     await bot.get_partial_messageable(info.thread_id or info.channel_id).send(
-        f"**Game #{info.id}** was aborted by a vote of the table.", allowed_mentions=present.NO_MENTIONS)
-    await present.reply(interaction, "Game aborted by vote.")
+        f"**Game #{info.id}** was aborted by a vote of the table.", allowed_mentions=replies.NO_MENTIONS)
+    await replies.reply(interaction, "Game aborted by vote.")

@@ -16,7 +16,7 @@ from typing import Optional
 import discord
 from discord.ext import commands
 
-from cogs import present
+from cogs import replies
 from engine.awaymissions.content import load_pack
 from engine.service import GameInfo, ServiceError, Update, is_computer
 
@@ -61,7 +61,7 @@ def hands_text(game_id: int, team: str, view: dict, info: GameInfo, names: dict[
         lines.append(answered)
     if info.status != "active":
         lines.append("The game is over." if info.status == "over" else "The game was aborted.")
-    return present.clip("\n".join(lines))
+    return replies.clip("\n".join(lines))
 
 
 class Teams(commands.Cog):
@@ -98,7 +98,7 @@ class Teams(commands.Cog):
         pack = await asyncio.to_thread(load_pack, config["pack"])
         names = {code: card.name for code, card in pack.cards.items()}
         users = {s.seat: s.user_id for s in info.seats}
-        actor = present.seat_of(info, actor_id) if actor_id is not None else None
+        actor = replies.seat_of(info, actor_id) if actor_id is not None else None
         for team, seats in members.items():
             entry = record.get(team)
             if entry is None:
@@ -112,7 +112,7 @@ class Teams(commands.Cog):
             if text != entry.get("text"):
                 channel = self.bot.get_partial_messageable(entry["thread"])
                 await channel.get_partial_message(entry["message"]).edit(content=text,
-                                                                          allowed_mentions=present.NO_MENTIONS)
+                                                                          allowed_mentions=replies.NO_MENTIONS)
                 entry["text"] = text
         await service.set_guild_setting(info.guild_id or 0, threads_key(info.id),
                                         None if info.status != "active" else record)
@@ -136,7 +136,7 @@ class Teams(commands.Cog):
             who = ", ".join(f"<@{seats[s].user_id}>" if not is_computer(seats[s].user_id) else seats[s].name
                             for s in team_seats)
             message = await thread.send(f"{TEAM_NAMES.get(team, team)}: {who}.",
-                                        allowed_mentions=present.NO_MENTIONS)
+                                        allowed_mentions=replies.NO_MENTIONS)
             record[team] = {"thread": thread.id, "message": message.id, "text": "", "asked": []}
             await self.bot.service.set_guild_setting(info.guild_id or 0, threads_key(info.id), record)
         return record

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import buttons, present
+from cogs import buttons, replies, table_message
 from cogs.clock import start_every
 from cogs.pings import desk_of
 from engine.service import DueReminder, GameInfo, ServiceError, is_computer, reactions
@@ -100,7 +100,7 @@ class Turns(commands.Cog):
         for (game_id, kind), group in nudges.items():
             handled += await self.deliver(group, self.nudge(game_id, kind, [r.user_id for r in group]))
         for user_id, group in digests.items():
-            text = present.my_games(await service.awaiting(user_id))
+            text = replies.my_games(await service.awaiting(user_id))
             handled += await self.deliver(group, self.digest_dm(user_id, text))
         return handled
 
@@ -146,7 +146,7 @@ class Turns(commands.Cog):
         text = f"Game #{first.game_id}: a reminder for {users} could not be delivered ({reason})."
         for place in dict.fromkeys(p for p in (first.thread_id, first.channel_id) if p):
             try:
-                await self.bot.get_partial_messageable(place).send(text, allowed_mentions=present.NO_MENTIONS)
+                await self.bot.get_partial_messageable(place).send(text, allowed_mentions=replies.NO_MENTIONS)
                 return
             except discord.HTTPException as error:
                 log.info("could not tell game %s's table in %s: %s", first.game_id, place, error)
@@ -164,12 +164,12 @@ class Turns(commands.Cog):
         info = await self.bot.service.get(reminder.game_id)
         user = self.bot.get_user(reminder.user_id) or await self.bot.fetch_user(reminder.user_id)
         await user.send(nudge_text(info.id, reminder.kind, [reminder.user_id])
-                        + f"\n{present.link(info.guild_id, info.thread_id or info.channel_id)}", view=your_move(info))
+                        + f"\n{replies.link(info.guild_id, info.thread_id or info.channel_id)}", view=your_move(info))
 
     async def digest_dm(self, user_id: int, text: str) -> None:
         """The digest: one DM listing every game waiting for the user."""
         user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-        await user.send(present.clip(text), allowed_mentions=present.NO_MENTIONS)
+        await user.send(replies.clip(text), allowed_mentions=replies.NO_MENTIONS)
 
     async def expire(self, reminder: DueReminder) -> bool:
         """At a deadline, a reaction window (re-roll or interrupt moment) passes by itself;
@@ -186,10 +186,10 @@ class Turns(commands.Cog):
             update = await self.bot.service.submit(reminder.game_id, reminder.user_id, "pass", view.get("version", 0))
         except ServiceError:
             return False  # answered in the meantime
-        names = present.names_of(await self.bot.service.get(update.game_id))
+        names = replies.names_of(await self.bot.service.get(update.game_id))
         what = "keeps the dice" if waiting[0]["kind"] == "reroll" else "lets the moment pass"
         update.public.insert(0, f"Time ran out: {names[reminder.seat]} {what}.")
-        await present.publish(self.bot, update, reminder.user_id)
+        await table_message.publish(self.bot, update, reminder.user_id)
         return True
 
     async def stand_in(self, reminder: DueReminder) -> bool:
@@ -201,18 +201,18 @@ class Turns(commands.Cog):
             update = await self.bot.service.play_for(reminder.game_id, reminder.user_id, "normal")
         except ServiceError:
             return False  # answered in the meantime
-        names = present.names_of(await self.bot.service.get(update.game_id))
+        names = replies.names_of(await self.bot.service.get(update.game_id))
         update.public.insert(0, f"Time ran out: the computer plays for {names[reminder.seat]}.")
-        await present.publish(self.bot, update, reminder.user_id)
+        await table_message.publish(self.bot, update, reminder.user_id)
         return True
 
     async def _guild_hours(self, interaction: discord.Interaction, key: str, hours: float) -> None:
         if interaction.guild_id is None or not interaction.permissions.manage_guild:
-            await present.reply(interaction, "Only members with Manage Server can change this, in a server.")
+            await replies.reply(interaction, "Only members with Manage Server can change this, in a server.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.service.set_guild_setting(interaction.guild_id, key, hours * 3600 if hours else None)
-        await present.reply(interaction, "Saved. New games use it." if hours else "Cleared.")
+        await replies.reply(interaction, "Saved. New games use it." if hours else "Cleared.")
 
     @settings.command(name="reminders", description="Remind awaited players after this many hours (0: default)")
     async def reminders(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0, 720]) -> None:
@@ -225,24 +225,24 @@ class Turns(commands.Cog):
     @settings.command(name="stand-in", description="At a deadline the computer plays for the absent player (default off)")
     async def stand_in_setting(self, interaction: discord.Interaction, enabled: bool) -> None:
         if interaction.guild_id is None or not interaction.permissions.manage_guild:
-            await present.reply(interaction, "Only members with Manage Server can change this, in a server.")
+            await replies.reply(interaction, "Only members with Manage Server can change this, in a server.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.service.set_guild_setting(interaction.guild_id, STAND_IN, enabled or None)
-        await present.reply(interaction, "The computer now plays for players whose time runs out." if enabled
+        await replies.reply(interaction, "The computer now plays for players whose time runs out." if enabled
                             else "The computer no longer stands in.")
 
     @settings.command(name="dm", description="Get reminders and private results by direct message")
     async def dm(self, interaction: discord.Interaction, enabled: bool) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.service.set_user_setting(interaction.user.id, "dm", enabled or None)
-        await present.reply(interaction, "DMs on." if enabled else "DMs off.")
+        await replies.reply(interaction, "DMs on." if enabled else "DMs off.")
 
     @settings.command(name="digest", description="Reminders as one DM listing all my waiting games, not one per game")
     async def digest(self, interaction: discord.Interaction, enabled: bool) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.service.set_user_setting(interaction.user.id, "digest", enabled or None)
-        await present.reply(interaction, "Digest on." if enabled else "Digest off.")
+        await replies.reply(interaction, "Digest on." if enabled else "Digest off.")
 
     @settings.command(name="reactions", description="When to ask you at a reaction window, in every game")
     @app_commands.choices(ask=[app_commands.Choice(name=said, value=chosen)
@@ -250,7 +250,7 @@ class Turns(commands.Cog):
     async def reactions_setting(self, interaction: discord.Interaction, ask: app_commands.Choice[str]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.service.set_reaction_preference(interaction.user.id, ask.value)
-        await present.reply(interaction, f"Saved for all your games: {reactions.CHOICES[ask.value]}. The other "
+        await replies.reply(interaction, f"Saved for all your games: {reactions.CHOICES[ask.value]}. The other "
                                          "players see it on the table (ruling P23).")
 
 

@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 import engine.service.service as service_module
 
-from cogs.present import TURNS_PER_TABLE
+from cogs.table_message import TURNS_PER_TABLE
 from images.board import board_key
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord, choose, open_panel, thread_of, user
 

@@ -159,7 +159,8 @@ async def test_the_log_reads_in_words_and_pages(monkeypatch, tmp_path):
 
 
 def test_a_long_catch_up_is_cut_but_never_the_question_or_the_hand():
-    from cogs.present import MAX_CONTENT, panel_text
+    from cogs.private_panel import panel_text
+    from cogs.replies import MAX_CONTENT
     from engine.service import Panel
     shown = Panel(version=3, seat="p1", question="Which dice do Kestrel's attack bonuses raise?", commands=["pass"],
                   labels=["pass"], odds={}, hand=["Hold the Ship"], names={})

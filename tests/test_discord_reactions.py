@@ -5,7 +5,7 @@ because they chose "never ask me". Set with /settings reactions, kept across gam
 on the table and in /game status."""
 import random
 
-from cogs import present
+from cogs import table_message
 from engine.service import reactions
 from tests.discord_harness import FakeDiscord, choose, open_panel
 from tests.test_discord_game import ANN, BO, PlayByPost, new_game, same_dice
@@ -59,7 +59,7 @@ async def window_game(fake: FakeDiscord, clock: PlayByPost, script: list[str]) -
         info = await service.get(game_id)
         user = info.awaited[0].user_id
         update = await service.submit(game_id, user, command, info.version)
-    await fake.run(present.publish(fake.bot, update, user))  # the table as it stands before Ann's press
+    await fake.run(table_message.publish(fake.bot, update, user))  # the table as it stands before Ann's press
     clock.now += clock.between_moves
     user = (await service.get(game_id)).awaited[0].user_id
     assert user == ANN_ID, "Ann's command opens Bo's window"

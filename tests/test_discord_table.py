@@ -2,7 +2,7 @@
 pictures kept within the server's upload limit."""
 import random
 
-from cogs import present
+from cogs import pictures
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord
 from tests.test_discord_game import MEMBERS, awaited, new_game, same_dice, table
 
@@ -55,17 +55,17 @@ async def test_the_table_message_is_edited_after_a_restart_and_replaced_when_del
 
 def test_pictures_over_the_upload_limit_go_dice_first_then_board():
     drawn = [("board.png", b"b" * 10), ("dice.png", b"d" * 5)]
-    assert present.within(drawn, 15) == drawn
-    assert present.within(drawn, 14) == drawn[:1]
-    assert present.within(drawn, 9) == []
+    assert pictures.within(drawn, 15) == drawn
+    assert pictures.within(drawn, 14) == drawn[:1]
+    assert pictures.within(drawn, 9) == []
 
 
 async def test_the_upload_limit_is_the_servers_and_the_message_goes_out_without_pictures(monkeypatch, tmp_path):
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
-        assert present.upload_limit(fake.bot, GUILD_ID) == 10 << 20  # server not known yet: Discord's default
+        assert pictures.upload_limit(fake.bot, GUILD_ID) == 10 << 20  # server not known yet: Discord's default
         fake.guild(premium_tier=2)
-        assert present.upload_limit(fake.bot, GUILD_ID) == 50 << 20
-        monkeypatch.setattr(present, "UPLOAD_LIMIT", 1)
+        assert pictures.upload_limit(fake.bot, GUILD_ID) == 50 << 20
+        monkeypatch.setattr(pictures, "UPLOAD_LIMIT", 1)
         monkeypatch.setattr(fake.bot, "get_guild", lambda guild_id: None)
         thread, game_id = await new_game(fake)
         opening = fake.in_channel(thread)[-1]

@@ -352,7 +352,7 @@ async def test_a_team_window_reminds_each_teammate_once_and_its_deadline_passes_
 
 
 async def test_a_left_seat_passes_every_window_and_still_plays_its_turns(monkeypatch, tmp_path):
-    from cogs import present
+    from cogs import table_message
     same_dice(monkeypatch)
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
         thread, game_id = await three_at_table(fake)
@@ -365,7 +365,7 @@ async def test_a_left_seat_passes_every_window_and_still_plays_its_turns(monkeyp
             user_id = rng.choice([t.user_id for t in info.awaited])
             version, commands = await fake.bot.service.legal_commands(game_id, user_id)
             await fake.bot.service.submit(game_id, user_id, rng.choice(commands), version)
-            await fake.run(present.computers_play(fake.bot, game_id))
+            await fake.run(table_message.computers_play(fake.bot, game_id))
         left = [e.command for e in await fake.bot.service.log(game_id) if e.seat == "p3" and is_computer(e.user_id)]
         assert "pass" in left and any(c.startswith(("activate", "move", "attack")) for c in left)
         assert not any(c.startswith(("play ", "reroll ")) for c in left), left  # it never answers a window
