@@ -14,8 +14,10 @@ took more damage). Prints the first level's score (a win 1, a draw 1/2) with a 9
 interval, its score per seat (or side) it played (at a table of two p1 flies Federation, so
 that line shows the faction bias of the starter game), and per level the decision times
 (p50, p95, max) over every decision it made and over those with more than one legal
-command. Not a test: nothing fails.
-The time caps of the levels apply (as in play) unless --untimed. Ctrl-C (or kill -INT or
+command, in wall-clock time and in processor time (the worker's own, which load on the
+machine hardly changes: the figure the levels' budgets are chosen by), and how many searches
+the levels' safety caps cut short. Not a test: nothing
+fails. The levels' safety caps apply (as in play) unless --untimed. Ctrl-C (or kill -INT or
 -TERM of the main process) prints the figures of the games finished so far.
 """
 import argparse
@@ -30,6 +32,7 @@ import multiprocessing
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engine_bench import CONFIG, table_config  # noqa: E402  (also puts the project on the path and in the working folder)
+import greedy  # noqa: E402
 
 from engine import opponent  # noqa: E402
 from engine.awaymissions import rules  # noqa: E402
@@ -73,7 +76,8 @@ def score(table, state, mine):
 
 
 def play(job):
-    """One game: (first level's seats, its score, the result, {level: [(seconds, choices)]})."""
+    """One game: (first level's seats, its score, the result, {level: [(seconds, processor
+    seconds, choices, whether the safety cap cut the search)]})."""
     first, second, seed, table, layout, timed, changes = job
     levels = tuned(changes)
     ruleset, state, mine = new_table(table, seed, layout)
@@ -86,13 +90,15 @@ def play(job):
         seat = next((s for s in (decision.player, *also) if s in mine), decision.player)
         who = first if seat in mine else second
         legal = ruleset.legal_commands(state, seat)
-        start = time.perf_counter()
+        start, cpu, cut = time.perf_counter(), time.process_time(), False
         if who == "random":
             command = rng.choice(legal)
+        elif who == "greedy":
+            command = greedy.command(state, seat, legal, rng)
         else:
-            command = opponent.decide(name, state, seat, ruleset.view_for, levels[who], seed=seed,
-                                      timed=timed).command
-        times[who].append((time.perf_counter() - start, len(legal)))
+            choice = opponent.decide(name, state, seat, ruleset.view_for, levels[who], seed=seed, timed=timed)
+            command, cut = choice.command, choice.cut is not None
+        times[who].append((time.perf_counter() - start, time.process_time() - cpu, len(legal), cut))
         state, _ = ruleset.apply(state, seat, command)
     return mine, score(table, state, mine), state.result, times
 
@@ -143,7 +149,7 @@ def main():
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--pairings", default="normal:random,hard:normal")
     parser.add_argument("--layout", default="standard", help="a preset layout, or 'setup' to place boards")
-    parser.add_argument("--untimed", action="store_true", help="ignore the levels' time caps")
+    parser.add_argument("--untimed", action="store_true", help="ignore the levels' safety caps")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
     parser.add_argument("--table", choices=TABLES, default="two", help="who sits at the table (default two)")
     parser.add_argument("--set", action="append", default=[], metavar="LEVEL.FIELD=VALUE",
@@ -189,14 +195,16 @@ def main():
         print("  by seat: " + "; ".join(f"as {seats} {points:g} of {games} ({points / games:.1%})"
                                         for seats, (points, games) in sorted(by_seats.items())), flush=True)
         for who in dict.fromkeys((first, second)):  # once each, also when a level plays itself
-            if who == "random" or not times[who]:  # random does not think; no game finished
+            if who in ("random", "greedy") or not times[who]:  # they do not search; no game finished
                 continue
-            every = [t for t, _ in times[who]]
-            real = [t for t, options in times[who] if options > 1]
-            print(f"  {who}: decision time p50 {percentile(every, .5) * 1e3:.1f} ms, "
-                  f"p95 {percentile(every, .95) * 1e3:.1f} ms, max {max(every) * 1e3:.0f} ms over {len(every)} "
-                  f"decisions; with a real choice ({len(real)}): p50 {percentile(real, .5) * 1e3:.1f} ms, "
-                  f"p95 {percentile(real, .95) * 1e3:.1f} ms", flush=True)
+            for clock, column in (("decision time", 0), ("processor time", 1)):
+                every = [row[column] for row in times[who]]
+                real = [row[column] for row in times[who] if row[2] > 1]
+                print(f"  {who}: {clock} p50 {percentile(every, .5) * 1e3:.1f} ms, "
+                      f"p95 {percentile(every, .95) * 1e3:.1f} ms, max {max(every) * 1e3:.0f} ms over {len(every)} "
+                      f"decisions; with a real choice ({len(real)}): p50 {percentile(real, .5) * 1e3:.1f} ms, "
+                      f"p95 {percentile(real, .95) * 1e3:.1f} ms", flush=True)
+            print(f"  {who}: the safety cap cut {sum(row[3] for row in times[who])} searches short", flush=True)
 
 
 if __name__ == "__main__":
