@@ -3,12 +3,15 @@
     python benchmarks/opponent_bench.py [--games N] [--workers W] [--pairings normal:random,hard:normal]
                                         [--layout standard|setup] [--untimed] [--progress]
                                         [--table two|three|four|teams|renegades]
-                                        [--set hard.playouts=320 --set hard.horizon=1 ...]
+                                        [--set hard.playouts=320 --set hard.horizon=1 ...] [--ladder]
 
-Each pairing plays N games, Federation against Borg with the starter teams. At a table of
-two the first level is p1 in even games; at three or four it plays one seat (p1, p2, ... in
-turn) against the second level at every other seat; in 2 vs 2 it plays one team (both
-seats) in turn; `renegades` is a Renegades versus game, the first level flying the Renegade
+Each pairing plays N games, Federation against Borg with the starter teams. A side may be
+a level, `random` (any legal command) or `greedy` (benchmarks/greedy.py: the best immediate
+gain). `--ladder` plays the ladder's pairings (easy:random, normal:greedy, hard:normal,
+normal:easy; or those of --pairings) and ends with a table of their scores, intervals and
+targets. At a table of two the first level is p1 in even games; at three or four it plays
+one seat (p1, p2, ... in turn) against the second level at every other seat; in 2 vs 2 it
+plays one team (both seats) in turn; `renegades` is a Renegades versus game, the first level flying the Renegade
 or the Coalition ship in turn (a game that ends unfinished is won by the side whose enemy ship
 took more damage). Prints the first level's score (a win 1, a draw 1/2) with a 95% Wilson
 interval, its score per seat (or side) it played (at a table of two p1 flies Federation, so
@@ -16,8 +19,8 @@ that line shows the faction bias of the starter game), and per level the decisio
 (p50, p95, max) over every decision it made and over those with more than one legal
 command, in wall-clock time and in processor time (the worker's own, which load on the
 machine hardly changes: the figure the levels' budgets are chosen by), and how many searches
-the levels' safety caps cut short. Not a test: nothing
-fails. The levels' safety caps apply (as in play) unless --untimed. Ctrl-C (or kill -INT or
+the levels' safety caps cut short. Not a test: nothing fails. The levels' safety caps
+apply (as in play) unless --untimed. Ctrl-C (or kill -INT or
 -TERM of the main process) prints the figures of the games finished so far.
 """
 import argparse
@@ -124,6 +127,30 @@ def wilson(score, n, z=1.96):
     return centre - half, centre + half
 
 
+# the ladder (issue 26): pairing -> (what it must show, whether the score and its interval show it)
+LADDER = {
+    "easy:random": ("easy beats random in at least 90%", lambda p, low, high: p >= 0.9),
+    "normal:greedy": ("normal beats the one-ply greedy player in at least 70%", lambda p, low, high: p >= 0.7),
+    "hard:normal": ("hard beats normal, the interval's lower end above 55%", lambda p, low, high: low > 0.55),
+    "normal:easy": ("easy clearly below normal: normal's interval above 50%", lambda p, low, high: low > 0.5),
+}
+LADDER_GAMES = 200  # games a pairing the issue asks for
+
+
+def ladder(results):
+    """The ladder as a table: each pairing's score, 95% Wilson interval, target and verdict."""
+    lines = ["ladder (seats swapped game by game; score of the first named, 95% Wilson interval):"]
+    for pairing, (target, holds) in LADDER.items():
+        total, n = results.get(pairing, (0.0, 0))
+        low, high = wilson(total, n)
+        verdict = "not played" if not n else "holds" if holds(total / n, low, high) else "does NOT hold"
+        if 0 < n < LADDER_GAMES:
+            verdict += f" (only {n} games: the ladder asks {LADDER_GAMES})"
+        lines.append(f"  {pairing:<14} {n:>4} games  {total / max(n, 1):6.1%}  [{low:6.1%}, {high:6.1%}]  "
+                     f"{target}: {verdict}")
+    return "\n".join(lines)
+
+
 def percentile(values, q):
     values = sorted(values)
     return values[min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))] if values else float("nan")
@@ -147,7 +174,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--pairings", default="normal:random,hard:normal")
+    parser.add_argument("--pairings", help="default normal:random,hard:normal; with --ladder its pairings")
     parser.add_argument("--layout", default="standard", help="a preset layout, or 'setup' to place boards")
     parser.add_argument("--untimed", action="store_true", help="ignore the levels' safety caps")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
@@ -155,7 +182,11 @@ def main():
     parser.add_argument("--set", action="append", default=[], metavar="LEVEL.FIELD=VALUE",
                         help="change a level's setting for this run, e.g. hard.horizon=1")
     parser.add_argument("--progress", action="store_true", help="a line per finished game, with the running score")
+    parser.add_argument("--ladder", action="store_true",
+                        help=f"play the ladder's pairings ({','.join(LADDER)}) and print it with its targets")
     args = parser.parse_args()
+    args.pairings = args.pairings or (",".join(LADDER) if args.ladder else "normal:random,hard:normal")
+    results = {}  # pairing -> (score, games)
     layout = None if args.layout == "setup" else args.layout
     tuned(args.set)  # a bad --set fails here, before any game
     if args.set:
@@ -189,6 +220,7 @@ def main():
         finally:
             pool.terminate()  # the workers stop too, also when the run was interrupted
         low, high = wilson(total, n)
+        results[pairing] = (total, n)
         print(f"{first} vs {second} ({args.table}): {n} games, {wins} won, {draws} drawn, {n - wins - draws} lost; "
               f"score {total / max(n, 1):.1%} (95% Wilson interval {low:.1%} to {high:.1%}); "
               f"{time.perf_counter() - start:.0f} s with {args.workers} workers", flush=True)
@@ -205,6 +237,8 @@ def main():
                       f"decisions; with a real choice ({len(real)}): p50 {percentile(real, .5) * 1e3:.1f} ms, "
                       f"p95 {percentile(real, .95) * 1e3:.1f} ms", flush=True)
             print(f"  {who}: the safety cap cut {sum(row[3] for row in times[who])} searches short", flush=True)
+    if args.ladder:
+        print(ladder(results), flush=True)
 
 
 if __name__ == "__main__":

@@ -324,12 +324,12 @@ _REFUNDS: dict[tuple[str, str, str], bool] = {}  # (pack, character card, action
 
 def _refunds_only(state: GameState, command: str) -> bool:
     words = command.split()
-    t = Table(state)
-    character = t.character(words[1])
+    character = state.characters[words[1].upper()]
     key = (state.pack, character.card, words[2])
     found = _REFUNDS.get(key)
     if found is None:
-        action = next((a for code, _, a in cards.special_sources(t, character) if code == words[2]), None)
+        sources = cards.special_sources(Table(state), character)
+        action = next((a for code, _, a in sources if code == words[2]), None)
         granted = _granted(action.effects) if isinstance(action, SpecialAction) else None
         found = _REFUNDS[key] = granted is not None and granted <= 1
     return found

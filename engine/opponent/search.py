@@ -36,8 +36,8 @@ class Level:
     cap: float  # safety net: seconds of wall clock after which a search stops, budget spent or not
 
 
-# budgets measured in processor time per decision (docs/rulings.md R58): p95 easy <= 50 ms,
-# normal <= 300 ms, hard <= 1 s; the caps are several times that
+# budgets checked in processor time per decision (docs/rulings.md R100): p95 easy <= 50 ms,
+# normal <= 300 ms, hard <= 1 s; the caps are many times that
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", playouts=0, width=1, horizon=0, cap=1.0),
     "normal": Level("normal", playouts=24, width=6, horizon=0, cap=2.0),
