@@ -3,19 +3,24 @@
     python benchmarks/opponent_bench.py [--games N] [--workers W] [--pairings normal:random,hard:normal]
                                         [--layout standard|setup] [--untimed] [--progress]
                                         [--table two|three|four|teams|renegades]
-                                        [--set hard.playouts=320 --set hard.horizon=1 ...]
+                                        [--set hard.playouts=320 --set hard.horizon=1 ...] [--ladder]
 
-Each pairing plays N games, Federation against Borg with the starter teams. At a table of
-two the first level is p1 in even games; at three or four it plays one seat (p1, p2, ... in
-turn) against the second level at every other seat; in 2 vs 2 it plays one team (both
-seats) in turn; `renegades` is a Renegades versus game, the first level flying the Renegade
+Each pairing plays N games, Federation against Borg with the starter teams. A side may be
+a level, `random` (any legal command) or `greedy` (benchmarks/greedy.py: the best immediate
+gain). `--ladder` plays the ladder's pairings (easy:random, normal:greedy, hard:normal,
+normal:easy; or those of --pairings) and ends with a table of their scores, intervals and
+targets. At a table of two the first level is p1 in even games; at three or four it plays
+one seat (p1, p2, ... in turn) against the second level at every other seat; in 2 vs 2 it
+plays one team (both seats) in turn; `renegades` is a Renegades versus game, the first level flying the Renegade
 or the Coalition ship in turn (a game that ends unfinished is won by the side whose enemy ship
 took more damage). Prints the first level's score (a win 1, a draw 1/2) with a 95% Wilson
 interval, its score per seat (or side) it played (at a table of two p1 flies Federation, so
 that line shows the faction bias of the starter game), and per level the decision times
 (p50, p95, max) over every decision it made and over those with more than one legal
-command. Not a test: nothing fails.
-The time caps of the levels apply (as in play) unless --untimed. Ctrl-C (or kill -INT or
+command, in wall-clock time and in processor time (the worker's own, which load on the
+machine hardly changes: the figure the levels' budgets are chosen by), and how many searches
+the levels' safety caps cut short. Not a test: nothing fails. The levels' safety caps
+apply (as in play) unless --untimed. Ctrl-C (or kill -INT or
 -TERM of the main process) prints the figures of the games finished so far.
 """
 import argparse
@@ -30,6 +35,7 @@ import multiprocessing
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engine_bench import CONFIG, table_config  # noqa: E402  (also puts the project on the path and in the working folder)
+import greedy  # noqa: E402
 
 from engine import opponent  # noqa: E402
 from engine.awaymissions import rules  # noqa: E402
@@ -73,7 +79,8 @@ def score(table, state, mine):
 
 
 def play(job):
-    """One game: (first level's seats, its score, the result, {level: [(seconds, choices)]})."""
+    """One game: (first level's seats, its score, the result, {level: [(seconds, processor
+    seconds, choices, whether the safety cap cut the search)]})."""
     first, second, seed, table, layout, timed, changes = job
     levels = tuned(changes)
     ruleset, state, mine = new_table(table, seed, layout)
@@ -86,13 +93,15 @@ def play(job):
         seat = next((s for s in (decision.player, *also) if s in mine), decision.player)
         who = first if seat in mine else second
         legal = ruleset.legal_commands(state, seat)
-        start = time.perf_counter()
+        start, cpu, cut = time.perf_counter(), time.process_time(), False
         if who == "random":
             command = rng.choice(legal)
+        elif who == "greedy":
+            command = greedy.command(state, seat, legal, rng)
         else:
-            command = opponent.decide(name, state, seat, ruleset.view_for, levels[who], seed=seed,
-                                      timed=timed).command
-        times[who].append((time.perf_counter() - start, len(legal)))
+            choice = opponent.decide(name, state, seat, ruleset.view_for, levels[who], seed=seed, timed=timed)
+            command, cut = choice.command, choice.cut is not None
+        times[who].append((time.perf_counter() - start, time.process_time() - cpu, len(legal), cut))
         state, _ = ruleset.apply(state, seat, command)
     return mine, score(table, state, mine), state.result, times
 
@@ -118,6 +127,30 @@ def wilson(score, n, z=1.96):
     return centre - half, centre + half
 
 
+# the ladder (issue 26): pairing -> (what it must show, whether the score and its interval show it)
+LADDER = {
+    "easy:random": ("easy beats random in at least 90%", lambda p, low, high: p >= 0.9),
+    "normal:greedy": ("normal beats the one-ply greedy player in at least 70%", lambda p, low, high: p >= 0.7),
+    "hard:normal": ("hard beats normal, the interval's lower end above 55%", lambda p, low, high: low > 0.55),
+    "normal:easy": ("easy clearly below normal: normal's interval above 50%", lambda p, low, high: low > 0.5),
+}
+LADDER_GAMES = 200  # games a pairing the issue asks for
+
+
+def ladder(results):
+    """The ladder as a table: each pairing's score, 95% Wilson interval, target and verdict."""
+    lines = ["ladder (seats swapped game by game; score of the first named, 95% Wilson interval):"]
+    for pairing, (target, holds) in LADDER.items():
+        total, n = results.get(pairing, (0.0, 0))
+        low, high = wilson(total, n)
+        verdict = "not played" if not n else "holds" if holds(total / n, low, high) else "does NOT hold"
+        if 0 < n < LADDER_GAMES:
+            verdict += f" (only {n} games: the ladder asks {LADDER_GAMES})"
+        lines.append(f"  {pairing:<14} {n:>4} games  {total / max(n, 1):6.1%}  [{low:6.1%}, {high:6.1%}]  "
+                     f"{target}: {verdict}")
+    return "\n".join(lines)
+
+
 def percentile(values, q):
     values = sorted(values)
     return values[min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))] if values else float("nan")
@@ -141,15 +174,19 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--pairings", default="normal:random,hard:normal")
+    parser.add_argument("--pairings", help="default normal:random,hard:normal; with --ladder its pairings")
     parser.add_argument("--layout", default="standard", help="a preset layout, or 'setup' to place boards")
-    parser.add_argument("--untimed", action="store_true", help="ignore the levels' time caps")
+    parser.add_argument("--untimed", action="store_true", help="ignore the levels' safety caps")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
     parser.add_argument("--table", choices=TABLES, default="two", help="who sits at the table (default two)")
     parser.add_argument("--set", action="append", default=[], metavar="LEVEL.FIELD=VALUE",
                         help="change a level's setting for this run, e.g. hard.horizon=1")
     parser.add_argument("--progress", action="store_true", help="a line per finished game, with the running score")
+    parser.add_argument("--ladder", action="store_true",
+                        help=f"play the ladder's pairings ({','.join(LADDER)}) and print it with its targets")
     args = parser.parse_args()
+    args.pairings = args.pairings or (",".join(LADDER) if args.ladder else "normal:random,hard:normal")
+    results = {}  # pairing -> (score, games)
     layout = None if args.layout == "setup" else args.layout
     tuned(args.set)  # a bad --set fails here, before any game
     if args.set:
@@ -183,20 +220,25 @@ def main():
         finally:
             pool.terminate()  # the workers stop too, also when the run was interrupted
         low, high = wilson(total, n)
+        results[pairing] = (total, n)
         print(f"{first} vs {second} ({args.table}): {n} games, {wins} won, {draws} drawn, {n - wins - draws} lost; "
               f"score {total / max(n, 1):.1%} (95% Wilson interval {low:.1%} to {high:.1%}); "
               f"{time.perf_counter() - start:.0f} s with {args.workers} workers", flush=True)
         print("  by seat: " + "; ".join(f"as {seats} {points:g} of {games} ({points / games:.1%})"
                                         for seats, (points, games) in sorted(by_seats.items())), flush=True)
         for who in dict.fromkeys((first, second)):  # once each, also when a level plays itself
-            if who == "random" or not times[who]:  # random does not think; no game finished
+            if who in ("random", "greedy") or not times[who]:  # they do not search; no game finished
                 continue
-            every = [t for t, _ in times[who]]
-            real = [t for t, options in times[who] if options > 1]
-            print(f"  {who}: decision time p50 {percentile(every, .5) * 1e3:.1f} ms, "
-                  f"p95 {percentile(every, .95) * 1e3:.1f} ms, max {max(every) * 1e3:.0f} ms over {len(every)} "
-                  f"decisions; with a real choice ({len(real)}): p50 {percentile(real, .5) * 1e3:.1f} ms, "
-                  f"p95 {percentile(real, .95) * 1e3:.1f} ms", flush=True)
+            for clock, column in (("decision time", 0), ("processor time", 1)):
+                every = [row[column] for row in times[who]]
+                real = [row[column] for row in times[who] if row[2] > 1]
+                print(f"  {who}: {clock} p50 {percentile(every, .5) * 1e3:.1f} ms, "
+                      f"p95 {percentile(every, .95) * 1e3:.1f} ms, max {max(every) * 1e3:.0f} ms over {len(every)} "
+                      f"decisions; with a real choice ({len(real)}): p50 {percentile(real, .5) * 1e3:.1f} ms, "
+                      f"p95 {percentile(real, .95) * 1e3:.1f} ms", flush=True)
+            print(f"  {who}: the safety cap cut {sum(row[3] for row in times[who])} searches short", flush=True)
+    if args.ladder:
+        print(ladder(results), flush=True)
 
 
 if __name__ == "__main__":

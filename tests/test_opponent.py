@@ -4,7 +4,9 @@ The central proof: change what the seat cannot see (the opponent's hand, the ord
 every deck, the dice generator) and, with the same seed and level, the computer still
 chooses the same command with the same estimates.
 """
+import itertools
 import random
+import threading
 from collections import Counter
 
 import pytest
@@ -14,7 +16,11 @@ from engine.awaymissions import rules
 from engine.awaymissions.autoplay import random_command
 from engine.awaymissions.state import clone, to_json
 from engine.dice import Dice
-from engine.opponent.awaymissions import Determiniser, evaluate, prior
+from engine.opponent import search
+from engine.opponent.awaymissions import Determiniser, evaluate, policy, prior, worth
+from engine.scenario import build
+from engine.service import GameService
+from engine.service.service import why_key
 from tests.conftest import multi_config, two_player_config
 
 NORMAL = opponent.LEVELS["normal"]
@@ -186,15 +192,59 @@ def test_the_explanation_shows_three_candidates_with_win_rates_and_no_card_in_ha
     assert "borg-regroup" not in text and "draw" not in text
 
 
-def test_out_of_time_the_computer_plays_its_best_first_guess_and_weighs_no_half_batch():
+def test_cut_short_by_the_safety_cap_the_computer_plays_its_best_first_guess_and_says_so():
     state, seat = positions(4, 1)[0]
     view = rules.view_for(state, seat)
-    rushed = opponent.Level("rushed", playouts=24, width=6, horizon=0, seconds=0.0)
+    rushed = opponent.Level("rushed", playouts=24, width=6, horizon=0, cap=0.0)
     choice = opponent.choose("awaymissions", view, seat, rushed, seed=9)
     legal = rules.legal_commands(state, seat)
     scores = prior(state, seat, legal)
     assert choice.playouts == 0 and {c.playouts for c in choice.candidates} == {0}
     assert choice.command == legal[scores.index(max(scores))]
+    assert choice.cut == 0.0 and choice.budget == 24
+    text = opponent.explanation(choice, state.player(seat).hand)
+    assert text.splitlines()[-1] == "Out of time: the 0 s safety cap stopped the search after 0 of its 24 playouts."
+    full = opponent.choose("awaymissions", view, seat, NORMAL, seed=9)
+    assert full.cut is None and "Out of time" not in opponent.explanation(full)
+
+
+def _busy(stop):
+    """Work that competes for the processor (and the interpreter) until `stop` is set."""
+    while not stop.is_set():
+        sum(i * i for i in range(2000))
+
+
+@pytest.mark.safety_cap
+@pytest.mark.parametrize("level, jump, old_cap", [("normal", 0.02, 0.2), ("hard", 0.01, 0.8)])
+def test_a_level_is_a_budget_the_same_decision_beside_a_busy_thread_and_on_a_slow_clock(level, jump, old_cap,
+                                                                                         monkeypatch):
+    """A level thinks its whole budget whatever the machine's load: beside a busy thread, and
+    with a clock that jumps at every look (a machine many times slower than the budgets were
+    measured on: the old time caps of 0.2 s and 0.8 s ran out), the choice and every estimate
+    are those of the search without any cap."""
+    chosen = opponent.level(level)
+    (state, seat), = positions(4, 1)
+    view = rules.view_for(state, seat)
+    idle = opponent.choose("awaymissions", view, seat, chosen, seed=9, timed=False)
+    assert idle.playouts > 0 and idle.cut is None
+
+    def estimates(choice):
+        return choice.command, [(c.command, c.playouts, c.win_rate) for c in choice.candidates]
+
+    stop = threading.Event()
+    worker = threading.Thread(target=_busy, args=(stop,))
+    worker.start()
+    try:
+        loaded = opponent.choose("awaymissions", view, seat, chosen, seed=9)
+    finally:
+        stop.set()
+        worker.join()
+    assert estimates(loaded) == estimates(idle) and loaded.cut is None
+    ticks = itertools.count()
+    monkeypatch.setattr(search, "clock", lambda: jump * next(ticks))
+    slow = opponent.choose("awaymissions", view, seat, chosen, seed=9)
+    assert estimates(slow) == estimates(idle) and slow.cut is None
+    assert jump * next(ticks) > old_cap  # the clock was read, and ran on past the level's old cap
 
 
 def test_an_unknown_level_is_refused():
@@ -213,3 +263,78 @@ def test_at_easy_level_the_explanation_names_the_rule_of_thumb_and_no_card():
     assert len(seen) > 1  # it says which rule it followed, not one sentence for everything
     forced = opponent.Choice("pass", [opponent.Candidate("pass")])
     assert opponent.explanation(forced) == ""  # a forced move needs no explaining
+
+
+def test_the_computer_never_weighs_an_action_whose_only_effect_is_to_refund_itself():
+    """Reyes's Steady the line gives back, on a success, the action it used and does nothing
+    else: neither the search nor the rule of thumb (easy, and the playouts) ever plays it,
+    and every other command stays in the running (R105)."""
+    state = build({"layout": "standard", "start": {"round": 1, "phase": "action", "turn": "p1"},
+                   "characters": {"REYES": {"space": "C5"}, "D4-12": {"space": "I7"}}})
+    state, _ = rules.apply(state, "p1", "activate REYES")
+    legal = rules.legal_commands(state, "p1")
+    steady = "special REYES steady-the-line"
+    assert steady in legal
+    assert worth(state, "p1", legal) == [c for c in legal if c != steady]
+    picks = {policy(state, "p1", legal, random.Random(n)) for n in range(300)}
+    assert steady not in picks and len(picks) > 3  # the rule of thumb also tries random commands
+    view = rules.view_for(state, "p1")
+    for level in ("easy", "normal"):
+        choice = opponent.choose("awaymissions", view, "p1", opponent.level(level), seed=3, timed=False)
+        assert choice.command != steady and steady not in [c.command for c in choice.candidates]
+
+
+def longest_activation(log):
+    """The most commands (by any seat) from an activation's start to its end, in a game's log of
+    (state before, command)."""
+    longest = run = 0
+    for before, command in log:
+        if command.split()[0] in ("activate", "bonus"):
+            run = 0
+        if before.activation is not None or command.split()[0] in ("activate", "bonus"):
+            run += 1
+            longest = max(longest, run)
+    return longest
+
+
+@pytest.mark.parametrize("level, seeds", [("easy", range(18)), ("normal", range(2))])
+def test_no_activation_of_a_computer_game_runs_over_twenty_commands(level, seeds):
+    """Computer against computer, 20 games in all: no activation loops (issue 26: Steady the
+    line was used 165 times in a row in one activation at normal)."""
+    for seed in seeds:
+        state = rules.new_game(two_player_config(layout="standard"), seed)
+        log = []
+        while state.phase != "over":
+            seat = rules.awaited(state)[0]
+            command = opponent.decide("awaymissions", state, seat, rules.view_for, opponent.level(level), seed,
+                                      timed=False).command
+            log.append((state, command))
+            state, _ = rules.apply(state, seat, command)
+        assert longest_activation(log) <= 20, (seed, longest_activation(log))
+
+
+@pytest.mark.safety_cap
+async def test_when_the_safety_cap_cuts_a_search_the_log_and_why_say_so(tmp_path, monkeypatch, caplog):
+    """A clock that jumps 10 s at every look: the computer's first search stops at once; its
+    move is still played, the bot's log warns, and Why? ends with the note (R100)."""
+    service = await GameService.open(str(tmp_path / "games.db"))
+    try:
+        game = await service.create(creator=1, guild_id=10, channel_id=20, seed=7)
+        await service.join(game.id, 1, "Ann", affiliation="federation", team="federation-away-team")
+        await service.add_computer(game.id, "normal", affiliation="borg", team="borg-away-team")
+        update = await service.start(game.id, 1)
+        ticks = itertools.count()
+        monkeypatch.setattr(search, "clock", lambda: 10.0 * next(ticks))
+        rng, why = random.Random(3), None
+        while update.status == "active" and not (why and why["lines"][-1].startswith("Out of time")):
+            update = await service.computer_turn(game.id)
+            if update is None:
+                version, commands = await service.legal_commands(game.id, 1)
+                update = await service.submit(game.id, 1, rng.choice(commands), version)
+            why = await service.guild_setting(10, why_key(game.id))
+        assert why["lines"][-1] == "Out of time: the 2 s safety cap stopped the search after 0 of its 24 playouts."
+        assert why["version"] == update.version and why["level"] == "normal"
+        warned = [r for r in caplog.records if r.name == "ready_room.service" and r.levelname == "WARNING"]
+        assert len(warned) == 1 and "Out of time" in warned[0].getMessage()
+    finally:
+        await service.close()

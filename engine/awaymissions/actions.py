@@ -294,7 +294,7 @@ def special_options(t: Table, character: Character) -> list[tuple[str, Optional[
         return []
     options = []
     for code, card, action in cards.special_sources(t, character):
-        if not effects.all_hold(t, action.requires, character.controller, character):
+        if _used_up(t, code, action) or not effects.all_hold(t, action.requires, character.controller, character):
             continue
         test = _first_test(action.effects)
         if test is not None and character.incapacitated:
@@ -304,6 +304,12 @@ def special_options(t: Table, character: Character) -> list[tuple[str, Optional[
         else:
             options.append((code, None))
     return options
+
+
+def _used_up(t: Table, code: str, action) -> bool:
+    """A special action allowed once an activation that this activation has already taken (R104)."""
+    activation = t.state.activation
+    return getattr(action, "once", None) == "activation" and activation is not None and code in activation.specials
 
 
 def _first_test(effect_list):
@@ -321,6 +327,8 @@ def check_special(t: Table, seat: str, code: str, action_code: str,
     if found is None:
         raise RuleError(f"{character.name} has no special action '{action_code}'.")
     card, action = found
+    if _used_up(t, action_code.lower(), action):
+        raise RuleError(f"{action.name} can be taken once in an activation, and this one has taken it.")
     effects.require(t, action.requires, seat, character, action.name)
     test = _first_test(action.effects)
     if challenger is not None and (test is None or not test.opposed):
@@ -337,6 +345,8 @@ def check_special(t: Table, seat: str, code: str, action_code: str,
 def special(t: Table, seat: str, code: str, action_code: str, challenger: Optional[str]) -> None:
     character, card, action = check_special(t, seat, code, action_code, challenger)
     start_action(t)
+    if getattr(action, "once", None) == "activation" and t.state.activation is not None:
+        t.state.activation.specials.append(action_code.lower())
     t.emit("special", character=character.id, action=action_code.lower(), card=card)
     effects.queue_effects(t, seat, card or action.code, character.id, action.effects)
     if challenger is not None:

@@ -62,6 +62,7 @@ class SpecialAction(_Schema):
     name: str
     requires: list[Condition] = []
     effects: list[Effect] = []
+    once: Optional[Literal["activation"]] = None  # at most once in an activation (R104)
     text: str = ""
 
 

@@ -119,6 +119,7 @@ class Activation(_Data):
     in_action: bool = False  # an action has started and is still being resolved
     acted: bool = False  # an action has been taken (equipment may no longer be played)
     boosts: list[dict[str, Any]] = []  # dice and DAMAGE waiting for a character's next roll
+    specials: list[str] = []  # special actions allowed once an activation, taken in this one (R104)
 
 
 class Roll(_Data):

@@ -20,7 +20,8 @@ from engine.opponent import renegades as _rg
 from engine.renegades import rules as _rg_rules
 from engine.opponent.search import LEVELS, Candidate, Choice, Game, Level, choose as _choose
 
-__all__ = ["LEVELS", "Level", "Choice", "Candidate", "Game", "GAMES", "choose", "decide", "level", "explanation"]
+__all__ = ["LEVELS", "Level", "Choice", "Candidate", "Game", "GAMES", "choose", "decide", "level", "explanation",
+           "cut_note"]
 
 AWAY_MISSIONS = Game(
     determiniser=_am.Determiniser,
@@ -34,6 +35,7 @@ AWAY_MISSIONS = Game(
     searched=_am.searched,
     turn_starts=_am.turn_starts,
     reason=_am.reason,
+    worth=_am.worth,
 )
 
 RENEGADES = Game(
@@ -75,10 +77,19 @@ def decide(ruleset: str, state: Any, seat: str, view_for, level: Level, seed: in
 def explanation(choice: Choice, hidden: Sequence[str] = ()) -> str:
     """The best 3 candidates with their estimated win rates, one line each; cards the computer
     holds (`hidden`) read 'a card', so an explanation shows no hand. A choice made without a
-    search (the easy level, set-up choices) names its rule of thumb; a forced one says nothing."""
+    search (the easy level, set-up choices) names its rule of thumb; a forced one says nothing.
+    A search the time cap cut short says so on a last line (`cut_note`)."""
     def masked(command: str) -> str:
         return " ".join("a card" if word in hidden else word for word in command.split())
     if not any(c.playouts for c in choice.candidates):
-        return f"Rule of thumb: {choice.reason}." if choice.reason else ""
-    return "\n".join(f"{n}. {masked(c.command)}: {c.win_rate:.0%} estimated win rate ({c.playouts} playouts)"
-                     for n, c in enumerate(choice.top(3), 1))
+        lines = [f"Rule of thumb: {choice.reason}."] if choice.reason else []
+    else:
+        lines = [f"{n}. {masked(c.command)}: {c.win_rate:.0%} estimated win rate ({c.playouts} playouts)"
+                 for n, c in enumerate(choice.top(3), 1)]
+    return "\n".join(lines + ([cut_note(choice)] if choice.cut is not None else []))
+
+
+def cut_note(choice: Choice) -> str:
+    """The line saying that the time cap, not the budget, ended a search."""
+    return (f"Out of time: the {choice.cut:g} s safety cap stopped the search after {choice.playouts} "
+            f"of its {choice.budget} playouts.")

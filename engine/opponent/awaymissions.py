@@ -9,6 +9,7 @@
 - `policy`: a cheap rule of thumb that answers any decision (the playouts' player and
   the easy level).
 - `prior`: which candidate commands the search looks at first when there are many.
+- `worth`: the commands worth weighing at all (not an action that only refunds itself).
 """
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ from typing import Any, Optional
 
 import msgspec
 
-from engine.awaymissions import effects, rules
+from engine.awaymissions import cards, effects, rules
 from engine.awaymissions import vocabulary as v
-from engine.awaymissions.content import Pack, load_pack
+from engine.awaymissions.content import Pack, SpecialAction, load_pack
 from engine.awaymissions.context import Table
 from engine.awaymissions.state import GameState, clone
 from engine.dice import Dice
@@ -312,8 +313,48 @@ def _goal_spaces(t: Table, seat: str) -> list[tuple[int, int]]:
     return [xy for kind in wanted for xy in terminals.get(kind, ())]
 
 
+def worth(state: GameState, seat: str, legal: list[str]) -> list[str]:
+    """The commands worth weighing: all but a special action whose only effect is to give back
+    the action it uses (R105); the search and the rule of thumb never weigh one."""
+    return [command for command in legal if not (command.startswith("special ") and _refunds_only(state, command))]
+
+
+_REFUNDS: dict[tuple[str, str, str], bool] = {}  # (pack, character card, action code) -> refunds only
+
+
+def _refunds_only(state: GameState, command: str) -> bool:
+    words = command.split()
+    character = state.characters[words[1].upper()]
+    key = (state.pack, character.card, words[2])
+    found = _REFUNDS.get(key)
+    if found is None:
+        sources = cards.special_sources(Table(state), character)
+        action = next((a for code, _, a in sources if code == words[2]), None)
+        granted = _granted(action.effects) if isinstance(action, SpecialAction) else None
+        found = _REFUNDS[key] = granted is not None and granted <= 1
+    return found
+
+
+def _granted(effect_list) -> Optional[int]:
+    """The most actions these effects give the activation in any outcome; None if they do
+    anything else (a test counts by its better branch; extra successes count as more)."""
+    total = 0
+    for e in effect_list:
+        if isinstance(e, v.GrantActions):
+            total += e.count
+        elif isinstance(e, v.SkillTest) and not e.per_extra:
+            branches = [_granted(e.success), _granted(e.failure)]
+            if None in branches:
+                return None
+            total += max(branches)
+        else:
+            return None
+    return total
+
+
 def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) -> str:
     """A fast rule-of-thumb answer: score missions, attack, head for goals; pass on re-rolls."""
+    legal = worth(state, seat, legal) or legal
     if len(legal) == 1:
         return legal[0]
     kind = decision_kind(state, seat)
@@ -357,6 +398,7 @@ def reason(state: GameState, seat: str, command: str) -> str:
     if kind in ("search", "simultaneous", "free_action"):
         return "take what a card offers rather than pass"
     legal = rules.legal_commands(state, seat)
+    legal = worth(state, seat, legal) or legal
     if wandered(legal, prior(state, seat, legal), command):
         return "try something different now and then (a random legal command)"
     if verb == "play":

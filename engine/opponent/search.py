@@ -9,8 +9,10 @@ judges the position with the heuristic evaluation. Candidates share determinisat
 spread by sequential halving: every candidate gets playouts, the worse half is dropped,
 the rest get more, until one is left standing.
 
-Nothing here reads the real state: `choose` takes the seat's view, and the same view,
-seed and level always give the same command (unless a time cap cuts the thinking short).
+A level is a budget of playouts, not a time: the same view, seed and level give the same
+command on an idle machine and on a loaded one. A generous wall-clock cap is only a safety
+net; when it cuts a search short the choice says so (`Choice.cut`), and the service logs it.
+Nothing here reads the real state: `choose` takes the seat's view.
 """
 from __future__ import annotations
 
@@ -28,17 +30,21 @@ class Level:
     """How hard the computer thinks: playouts per decision, candidates, playout length."""
 
     name: str
-    playouts: int  # 0: answer with the rule-of-thumb policy alone
+    playouts: int  # the budget: 0 answers with the rule-of-thumb policy alone
     width: int  # at most this many candidate commands are searched (the best by the prior)
     horizon: int  # turns (new actions or activations) the policy plays on before the position is judged
-    seconds: float  # thinking-time cap per decision in play (None of it in tests)
+    cap: float  # safety net: seconds of wall clock after which a search stops, budget spent or not
 
 
+# budgets checked in processor time per decision (docs/rulings.md R100): p95 easy <= 50 ms,
+# normal <= 300 ms, hard <= 1 s; the caps are many times that
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", playouts=0, width=1, horizon=0, seconds=0.05),
-    "normal": Level("normal", playouts=24, width=6, horizon=0, seconds=0.2),
-    "hard": Level("hard", playouts=320, width=12, horizon=1, seconds=0.8),
+    "easy": Level("easy", playouts=0, width=1, horizon=0, cap=1.0),
+    "normal": Level("normal", playouts=24, width=6, horizon=0, cap=2.0),
+    "hard": Level("hard", playouts=320, width=12, horizon=1, cap=10.0),
 }
+
+clock = time.perf_counter  # the safety net's clock (a test may make it jump)
 
 
 @dataclass
@@ -63,6 +69,8 @@ class Choice:
     playouts: int = 0
     errors: int = 0  # playouts the engine refused part-way (judged where they stopped)
     reason: str = ""  # the rule of thumb behind a command chosen without a search
+    budget: int = 0  # the playouts the level allows
+    cut: Optional[float] = None  # the cap in seconds, when it stopped the search before the budget was spent
 
     def top(self, n: int = 3) -> list[Candidate]:
         return self.candidates[:n]
@@ -111,9 +119,9 @@ def decision_rng(view: dict, seat: str, level: Level, seed: int) -> random.Rando
 
 
 def choose(game: Game, view: dict, seat: str, level: Level, seed: int = 0, *, timed: bool = True) -> Choice:
-    """The command `seat` plays, from its view alone. `timed=False` ignores the time cap
-    (the result is then a pure function of view, seat, level and seed)."""
-    start = time.perf_counter()
+    """The command `seat` plays, from its view alone: a pure function of view, seat, level and
+    seed, unless the level's cap (a safety net; `timed=False` turns it off) cuts it short."""
+    start = clock()
     rng = decision_rng(view, seat, level, seed)
     determiniser = game.determiniser(view, seat)
     state = determiniser.sample(rng)
@@ -129,7 +137,7 @@ def choose(game: Game, view: dict, seat: str, level: Level, seed: int = 0, *, ti
     scores = game.prior(state, seat, legal)
     ranked = sorted(range(len(legal)), key=lambda i: (-scores[i], i))[:level.width]
     candidates = [Candidate(legal[i]) for i in ranked]
-    deadline = start + level.seconds if timed else None
+    deadline = start + level.cap if timed else None
     seeds = [rng.getrandbits(64) for _ in range(level.playouts)]
     choice = Choice(candidates[0].command, [])
     alive = list(candidates)
@@ -144,7 +152,7 @@ def choose(game: Game, view: dict, seat: str, level: Level, seed: int = 0, *, ti
             sample += 1
             batch = []  # every candidate in the same imagined world, or none of them
             for candidate in alive:
-                late = deadline is not None and time.perf_counter() > deadline
+                late = deadline is not None and clock() > deadline
                 if late:
                     break
                 world = random.Random(world_seed)
@@ -159,7 +167,8 @@ def choose(game: Game, view: dict, seat: str, level: Level, seed: int = 0, *, ti
         if len(alive) > 1:
             alive.sort(key=lambda c: -c.win_rate)
             alive = alive[:max(1, (len(alive) + 1) // 2)]
-    choice.playouts = used
+    choice.playouts, choice.budget = used, level.playouts
+    choice.cut = level.cap if late else None
     ordered = sorted(candidates, key=lambda c: (-c.playouts, -c.win_rate))
     choice.candidates = sorted(ordered, key=lambda c: (-(c in alive), -c.win_rate))
     choice.command = choice.candidates[0].command

@@ -166,6 +166,8 @@ class Console:
             text = opponent.explanation(choice, _hand(view, seat))
             if text:
                 self.say("  The computer weighed:\n" + "\n".join(f"    {line}" for line in text.splitlines()))
+        elif choice.cut is not None:  # the explanation says it too
+            self.say("  " + opponent.cut_note(choice))
         return choice.command
 
     async def command_from(self, name: str, user_id: int, legal: list[str]) -> Optional[str]:

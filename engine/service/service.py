@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import dataclasses
 import json
+import logging
 import os
 import secrets
 import socket
@@ -36,6 +37,7 @@ CATCH_UP_AFTER = 15 * 60.0  # a player back after this long sees what happened s
 TEAM_SIZE = 2  # seats per side in a team game
 PASS = "pass"
 MAX_STANDING_PASSES = 50  # windows passed by preference after one command (a round has far fewer)
+log = logging.getLogger("ready_room.service")
 
 
 def why_key(game_id: int) -> str:
@@ -405,6 +407,8 @@ class GameService:
         chosen = opponent.level(level or options.get("computer", "normal"))
         choice = await asyncio.to_thread(opponent.choose, ruleset, view, seat, chosen, game_key(game_id))
         update = await self.submit(game_id, user_id, choice.command, version)
+        if choice.cut is not None:  # the safety net, not the level's budget, ended the search (R58)
+            log.warning("game %s, %s at %s: %s", game_id, seat, chosen.name, opponent.cut_note(choice))
         hand = next((p.get("hand", []) for p in view.get("players", []) if p.get("seat") == seat), [])
         lines = opponent.explanation(choice, hand).splitlines()
         if lines:  # what it weighed or its rule of thumb, for the table's "Why?" (no card of its hand shown)
