@@ -18,7 +18,7 @@ from engine.awaymissions.state import clone, to_json
 from engine.dice import Dice
 from engine.opponent import search
 from engine.opponent.awaymissions import Determiniser, evaluate, policy, prior, worth
-from engine.scenario import build
+from engine.awaymissions.scenario import build
 from engine.service import GameService
 from engine.service.service import why_key
 from tests.conftest import multi_config, two_player_config
