@@ -92,6 +92,7 @@ class Geometry:
         self.doors = sorted({tuple(sorted(e)) for e, kind in edges.items() if kind == "door"})
         self.boards = sorted({s.board for s in spaces.values()})
         self.los_memo: dict = {}
+        self.sight_memo: dict = {}  # (a, b, occupied, screens) -> line of sight (Table.sees)
 
     def board_spaces(self, board: str) -> list[str]:
         return [s.id for s in self.spaces.values() if s.board == board]
