@@ -2,7 +2,8 @@
 
     python benchmarks/engine_bench.py [GAMES] [renegades]    (renegades: only the Renegades games)
 
-Prints medians (and p95) in microseconds or milliseconds. Not a test: nothing fails here.
+Prints medians (and p95) in microseconds or milliseconds; complete games also in CPU time
+(time.process_time), the figure to compare on a shared machine. Not a test: nothing fails here.
 """
 import os
 import random
@@ -47,15 +48,17 @@ def p95(values):
 
 
 def time_games(count, layout, base=CONFIG):
-    times, commands = [], []
+    """Wall-clock and CPU seconds of each complete game, and its command count."""
+    times, cpu, commands = [], [], []
     for seed in range(count):
         config = dict(base, layout=layout) if layout else base
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         state = rules.new_game(config, seed)
         state, log = play_out(state, random.Random(seed))
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
         commands.append(len(log))
-    return times, commands
+    return times, cpu, commands
 
 
 def time_legal_commands(samples=3000):
@@ -128,10 +131,11 @@ def time_away_missions(games):
                                 ("3 players, boards placed", None, table_config(3)),
                                 ("4 players, boards placed", None, table_config(4)),
                                 ("2 vs 2, boards placed", None, table_config(4, teams=True))):
-        times, commands = time_games(games, layout, base)
+        times, cpu, commands = time_games(games, layout, base)
         medians[label] = statistics.median(times)
         print(f"complete random game, {label}: median {statistics.median(times) * 1e3:.1f} ms, "
-              f"p95 {p95(times) * 1e3:.1f} ms, {statistics.median(commands):.0f} commands "
+              f"p95 {p95(times) * 1e3:.1f} ms; CPU p50 {statistics.median(cpu) * 1e3:.1f} ms, "
+              f"p95 {p95(cpu) * 1e3:.1f} ms; {statistics.median(commands):.0f} commands "
               f"(random player included), {games} games")
     two = medians["boards placed in setup"]
     print(f"4-player game / 2-player game (medians): {medians['4 players, boards placed'] / two:.2f}x; "
