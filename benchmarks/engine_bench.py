@@ -2,7 +2,8 @@
 
     python benchmarks/engine_bench.py [GAMES] [renegades]    (renegades: only the Renegades games)
 
-Prints medians (and p95) in microseconds or milliseconds. Not a test: nothing fails here.
+Prints medians (and p95) in microseconds or milliseconds; complete games also in CPU time
+(time.process_time), the figure to compare on a shared machine. Not a test: nothing fails here.
 """
 import os
 import random
@@ -16,6 +17,7 @@ os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from engine.awaymissions import rules  # noqa: E402
 from engine.awaymissions.autoplay import play_out, random_command  # noqa: E402
 from engine.awaymissions.content import load_pack  # noqa: E402
+from engine.awaymissions import geometry as sight  # noqa: E402
 from engine.awaymissions.geometry import line_of_sight  # noqa: E402
 from engine.awaymissions.layout import PRESETS, geometry, preset  # noqa: E402
 from engine.awaymissions.scenario import build  # noqa: E402
@@ -47,15 +49,17 @@ def p95(values):
 
 
 def time_games(count, layout, base=CONFIG):
-    times, commands = [], []
+    """Wall-clock and CPU seconds of each complete game, and its command count."""
+    times, cpu, commands = [], [], []
     for seed in range(count):
         config = dict(base, layout=layout) if layout else base
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         state = rules.new_game(config, seed)
         state, log = play_out(state, random.Random(seed))
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
         commands.append(len(log))
-    return times, commands
+    return times, cpu, commands
 
 
 def time_legal_commands(samples=3000):
@@ -88,11 +92,13 @@ def time_attack(samples=3000):
 
 
 def time_line_of_sight():
-    """Per preset layout: every pair's first check (growing the lines) and a repeat."""
+    """Per preset layout: every pair's first check (growing the lines, none grown for any
+    layout before) and a repeat."""
     pack = load_pack("content/starter")
     for name in PRESETS:
         geo = geometry(pack, preset(pack, name))
         geo.los_memo.clear()
+        sight._CROSSINGS.clear()  # the crossings shared by every layout, grown afresh
         names = sorted(geo.spaces)
         pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
         for doors, occupied in (("open", set(names)), ("closed", set())):
@@ -128,10 +134,11 @@ def time_away_missions(games):
                                 ("3 players, boards placed", None, table_config(3)),
                                 ("4 players, boards placed", None, table_config(4)),
                                 ("2 vs 2, boards placed", None, table_config(4, teams=True))):
-        times, commands = time_games(games, layout, base)
+        times, cpu, commands = time_games(games, layout, base)
         medians[label] = statistics.median(times)
         print(f"complete random game, {label}: median {statistics.median(times) * 1e3:.1f} ms, "
-              f"p95 {p95(times) * 1e3:.1f} ms, {statistics.median(commands):.0f} commands "
+              f"p95 {p95(times) * 1e3:.1f} ms; CPU p50 {statistics.median(cpu) * 1e3:.1f} ms, "
+              f"p95 {p95(cpu) * 1e3:.1f} ms; {statistics.median(commands):.0f} commands "
               f"(random player included), {games} games")
     two = medians["boards placed in setup"]
     print(f"4-player game / 2-player game (medians): {medians['4 players, boards placed'] / two:.2f}x; "

@@ -23,13 +23,22 @@ def pack_ref(path: str) -> str:
     return full if inside.startswith("..") else inside
 
 
+_IN_PROJECT: dict[str, str] = {}  # references found under the project (every game names one, every command)
+
+
 def resolve_pack(path: str) -> str:
     """The folder a pack reference points to: absolute, under the project, or under the
-    current directory, in that order."""
+    current directory, in that order. A reference found under the project is remembered,
+    so the filesystem is asked once, not on every command."""
     if os.path.isabs(path):
         return path
-    in_project = os.path.join(PROJECT_ROOT, path)
-    return os.path.abspath(in_project if os.path.isdir(in_project) else path)
+    found = _IN_PROJECT.get(path)
+    if found is None:
+        in_project = os.path.join(PROJECT_ROOT, path)
+        if not os.path.isdir(in_project):
+            return os.path.abspath(path)
+        found = _IN_PROJECT[path] = os.path.abspath(in_project)
+    return found
 
 
 def read_sections(path: str, known: set[str], problems: list[str]) -> dict[str, tuple[str, object]]:

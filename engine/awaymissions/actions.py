@@ -8,7 +8,7 @@ from typing import Optional
 from engine.awaymissions import cards, combat, effects
 from engine.awaymissions.vocabulary import SkillTest
 from engine.awaymissions.context import Table
-from engine.awaymissions.geometry import adjacent, line_of_sight, reachable
+from engine.awaymissions.geometry import reachable
 from engine.awaymissions.state import Activation, Attack, Character, Pending, Roll
 from engine.errors import RuleError
 
@@ -121,7 +121,8 @@ def move_options(t: Table, character: Character) -> dict[str, list[str]]:
     steps = effects.rating(t, character, "move")
     if t.decision is not None and t.decision.kind == "effect_move":
         steps = t.decision.info["steps"]
-    return reachable(t.geo, character.space, steps, can_enter, can_stop)
+    with t.still():
+        return reachable(t.geo, character.space, steps, can_enter, can_stop)
 
 
 def move(t: Table, seat: str, code: str, target: str) -> None:
@@ -146,17 +147,17 @@ def move(t: Table, seat: str, code: str, target: str) -> None:
 # --- attack --------------------------------------------------------------------------
 def attack_targets(t: Table, character: Character, weapon: Attack) -> list[Character]:
     """Hostile characters this attack may target: in line of sight, and adjacent for melee."""
-    targets = []
-    occupied, screens = t.occupied(), t.screens(character)
-    for other in t.state.characters.values():
-        if not other.in_play or t.friendly(other, character):
-            continue
-        if weapon.melee:
-            if not adjacent(t.geo, character.space, other.space, occupied):
-                continue
-        if line_of_sight(t.geo, character.space, other.space, occupied, screens):
-            targets.append(other)
-    return targets
+    with t.still():
+        return [other for other in t.state.characters.values() if can_target(t, character, weapon, other)]
+
+
+def can_target(t: Table, character: Character, weapon: Attack, other: Character) -> bool:
+    """Whether this attack may target `other`: hostile, in line of sight, adjacent for melee."""
+    if not other.in_play or t.friendly(other, character):
+        return False
+    if weapon.melee and not t.adjacent(character.space, other.space):
+        return False
+    return t.sees(character, other.space)
 
 
 def attacks_of(t: Table, character: Character) -> list[Attack]:
@@ -192,7 +193,7 @@ def check_attack(t: Table, seat: str, code: str, target_code: str,
         raise RuleError(f"{target.name} is not in the mission area.")
     if t.friendly(target, character):
         raise RuleError("You cannot attack a friendly character.")
-    if target not in attack_targets(t, character, weapon):
+    if not can_target(t, character, weapon, target):
         reason = "is not in an adjacent space" if weapon.melee and not _adjacent(t, character, target) else \
             "cannot be seen (walls, closed doors or friendly characters block the line of sight)"
         raise RuleError(f"{target.name} {reason} from {character.space}.")
@@ -216,7 +217,7 @@ def roll_attack(t: Table) -> None:
     roll = t.state.roll
     character, target = t.state.characters[roll.actor], t.state.characters[roll.target]
     weapon = roll.attack
-    if not (character.in_play and target.in_play and target in attack_targets(t, character, weapon)):
+    if not (character.in_play and target.in_play and can_target(t, character, weapon, target)):
         t.state.roll = None  # an interrupt made the attack impossible: it ends unresolved
         t.emit("cancelled", what="attack")
         return
@@ -570,12 +571,13 @@ def drone_spaces(t: Table, character: Character, near: str) -> list[str]:
     any such space may hold it, otherwise the closest spaces that may."""
     seat = character.controller
     by_distance: dict[int, list[str]] = {}
-    for space in t.geo.spaces:
-        if not t.can_hold(space, seat, ignore=character.id):
-            continue
-        d = t.distance(near, space)
-        if d is not None:
-            by_distance.setdefault(max(d, 1), []).append(space)
+    with t.still():
+        for space in t.geo.spaces:
+            if not t.can_hold(space, seat, ignore=character.id):
+                continue
+            d = t.distance(near, space)
+            if d is not None:
+                by_distance.setdefault(max(d, 1), []).append(space)
     if not by_distance:
         return []
     return sorted(by_distance[min(by_distance)])

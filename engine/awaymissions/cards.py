@@ -169,16 +169,17 @@ def open_window(t: Table, trigger: str, subject: Character) -> None:
     s = t.state
     active = s.activation.player if s.activation else None
     seats = []
-    for p in s.players:
-        if p.seat == active or p.passes(trigger) or not p.hand:
-            continue
-        own = t.team_of(subject.controller) == t.team_of(p.seat)
-        if (trigger in ("attacked", "rolled", "damaged")) != own:
-            continue
-        if not any(t.pack.cards[code].trigger == trigger
-                   and effects.all_hold(t, t.pack.cards[code].requires, p.seat, subject) for code in p.interrupts):
-            continue
-        seats.append(p.seat)
+    with t.still():
+        for p in s.players:
+            if p.seat == active or p.passes(trigger) or not p.hand:
+                continue
+            own = t.team_of(subject.controller) == t.team_of(p.seat)
+            if (trigger in ("attacked", "rolled", "damaged")) != own:
+                continue
+            if not any(t.pack.cards[code].trigger == trigger
+                       and effects.all_hold(t, t.pack.cards[code].requires, p.seat, subject) for code in p.interrupts):
+                continue
+            seats.append(p.seat)
     if not seats:
         return
     data = {"trigger": trigger, "subject": subject.id, "seats": seats}

@@ -1,7 +1,8 @@
 """The table as the rules see it while one command is applied: state, pack, geometry, events."""
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from contextlib import contextmanager
+from typing import Iterable, Iterator, Optional
 
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.geometry import adjacent, line_of_sight, distance
@@ -9,11 +10,15 @@ from engine.awaymissions.layout import Geometry, geometry
 from engine.awaymissions.state import Character, Decision, GameState, Pending, Player
 from engine.errors import RuleError
 
+SIGHTS_KEPT = 4096  # line-of-sight answers kept per geometry (then forgotten all at once)
+
 
 class Table:
     """Helpers over one game state; rules mutate `state` and append to `events`."""
 
-    def __init__(self, state: GameState):
+    def __init__(self, state: GameState, still: bool = False):
+        """`still`: nothing will change `state` while this table is used (a question such as
+        legal_commands), so where characters stand and what they see is worked out once."""
         self.state = state
         self.pack: Pack = load_pack(state.pack)
         self.events: list[dict] = []
@@ -21,6 +26,10 @@ class Table:
         self.challenger: Optional[str] = None  # a challenger named by the command being carried out
         self._geo: Optional[Geometry] = None
         self._teams: Optional[dict[str, str]] = None
+        self._still = still
+        self._where: Optional[dict[str, list[Character]]] = None
+        self._screens: dict[tuple[str, Optional[str]], frozenset[str]] = {}
+        self._occupied: Optional[frozenset[str]] = None
 
     # --- board -------------------------------------------------------------------
     @property
@@ -29,10 +38,43 @@ class Table:
             self._geo = geometry(self.pack, self.state.layout)
         return self._geo
 
+    def whereabouts(self) -> dict[str, list[Character]]:
+        """Space -> the characters in play there, in the order of `state.characters`. Taken
+        afresh on each call, except while the table is still, where it is taken once."""
+        where = self._where
+        if where is None:
+            where = {}
+            for c in self.state.characters.values():
+                if c.status == "in_play" and c.space:
+                    where.setdefault(c.space, []).append(c)
+            if self._still:
+                self._where = where
+        return where
+
+    @contextmanager
+    def still(self) -> Iterator[None]:
+        """Hold the table still for a stretch of code that changes nothing in the state: where
+        characters stand, who screens whom and who sees what are worked out once in it."""
+        if self._still:
+            yield
+            return
+        self._still = True
+        try:
+            yield
+        finally:
+            self._still = False
+            self._where = None
+            self._occupied = None
+            self._screens.clear()
+
     def occupied(self) -> set[str]:
+        if self._still:
+            return set(self.whereabouts())
         return {c.space for c in self.state.characters.values() if c.in_play and c.space}
 
     def in_space(self, space: str) -> list[Character]:
+        if self._still:
+            return list(self.whereabouts().get(space, ()))
         return [c for c in self.state.characters.values() if c.in_play and c.space == space]
 
     def distance(self, a: str, b: str) -> Optional[int]:
@@ -44,15 +86,38 @@ class Table:
 
     def screens(self, viewer: Character) -> set[str]:
         """Spaces that block the viewer's line of sight: those holding its friends."""
+        return set(self._screened(viewer))
+
+    def _screened(self, viewer: Character) -> frozenset[str]:
         team = self.team_of(viewer.controller)
-        screens = {c.space for c in self.state.characters.values()
-                   if c.in_play and c.space and self.team_of(c.controller) == team}
-        screens.discard(viewer.space)
+        key = (team, viewer.space)
+        screens = self._screens.get(key)
+        if screens is None:
+            screens = frozenset(space for space, there in self.whereabouts().items()
+                                if space != viewer.space and any(self.team_of(c.controller) == team for c in there))
+            if self._still:
+                self._screens[key] = screens
         return screens
 
     def sees(self, viewer: Character, space: str) -> bool:
-        """Line of sight from the viewer's space, screened by the viewer's friends."""
-        return line_of_sight(self.geo, viewer.space, space, self.occupied(), self.screens(viewer))
+        """Line of sight from the viewer's space, screened by the viewer's friends.
+
+        A line's fate depends only on its ends, the occupied spaces (doors) and the screens,
+        so answers are kept on the geometry under exactly those (`Geometry.sight_memo`)."""
+        occupied = self._occupied
+        if occupied is None:
+            occupied = frozenset(self.occupied())
+            if self._still:
+                self._occupied = occupied
+        screens = self._screened(viewer)
+        memo = self.geo.sight_memo
+        key = (viewer.space, space, occupied, screens)
+        seen = memo.get(key)
+        if seen is None:
+            if len(memo) >= SIGHTS_KEPT:
+                memo.clear()
+            seen = memo[key] = line_of_sight(self.geo, viewer.space, space, occupied, screens)
+        return seen
 
     # --- sides -------------------------------------------------------------------
     def team_of(self, seat: str) -> str:
@@ -98,7 +163,7 @@ class Table:
         """Whether a character of `seat` may end in or be placed in `space`."""
         team = self.team_of(seat)
         friends = 0
-        for c in self.in_space(space):
+        for c in (self.whereabouts().get(space, ()) if self._still else self.in_space(space)):
             if c.id == ignore:
                 continue
             if self.team_of(c.controller) != team:

@@ -262,9 +262,10 @@ def _move(t, e: v.Move, seat, card, subject):
 
 
 def place_options(t: Table, subject: Character, feature: Optional[str], board: Optional[str]) -> list[str]:
-    return [sid for sid, space in t.geo.spaces.items()
-            if (feature is None or feature in space.features) and (board is None or space.board == board)
-            and t.can_hold(sid, subject.controller, ignore=subject.id)]
+    with t.still():
+        return [sid for sid, space in t.geo.spaces.items()
+                if (feature is None or feature in space.features) and (board is None or space.board == board)
+                and t.can_hold(sid, subject.controller, ignore=subject.id)]
 
 
 def _place(t, e: v.Place, seat, card, subject):

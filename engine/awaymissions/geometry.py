@@ -102,33 +102,98 @@ _MIN_AREA = 1e-12
 
 
 class SightLines:
-    """Every distinct way a straight line can cross the grid from space a to space b.
+    """Every distinct way a straight line can cross the grid from space a to space b, on
+    this layout: the pair's `Crossings` (which depend only on how far b lies from a), less
+    the crossings into cells outside the mission area, with cells named by their spaces.
+    Resolved only as far as queries need it."""
 
-    The ways form a tree of edge crossings, grown only as far as queries need it. A path
-    of crossings is in the tree exactly when some line crosses precisely those edges in
-    that order without touching a grid corner (a line through a corner can always be
-    nudged off it; see R9), so searching the tree is searching every line.
-
-    How: along the pair's main axis u a line is v = m*s + c, with s counted from a's near
-    edge. Passing through the inside of a and of b, and crossing an edge's inside, are
-    linear conditions on (m, c); a path is possible while the region of (m, c) meeting
-    all its conditions has area. Each step goes one cell along u or one across v
-    (towards b; both ways when b is level with a), clipping the region.
-    """
-
-    __slots__ = ("_cell", "_end", "_nodes", "_children", "_step", "_base")
+    __slots__ = ("_crossings", "_cell", "_children")
 
     def __init__(self, geo: Geometry, a: str, b: str):
         start, end = geo.spaces[a], geo.spaces[b]
         across = abs(end.y - start.y) > abs(end.x - start.x)  # u is y when the pair is steeper
         at = geo.at
-        self._cell = (lambda u, v: at.get((v, u))) if across else (lambda u, v: at.get((u, v)))
-        (ua, va), (ub, vb) = ((s.y, s.x) if across else (s.x, s.y) for s in (start, end))
+        x0, y0 = start.x, start.y
+        if across:
+            self._crossings = crossings(True, end.y - y0, end.x - x0)
+            self._cell = lambda u, v: at.get((x0 + v, y0 + u))
+        else:
+            self._crossings = crossings(False, end.x - x0, end.y - y0)
+            self._cell = lambda u, v: at.get((x0 + u, y0 + v))
+        self._children: dict[int, tuple] = {}
+
+    def any_clear(self, clear: Callable[[str, str], bool]) -> bool:
+        """Whether some path's every crossing (from, to) is `clear`."""
+        stack = [-1]
+        while stack:
+            node = stack.pop()
+            children = self._children.get(node)
+            if children is None:
+                children = self._children[node] = self._resolve(node)
+            for here, there, onward in children:
+                if here is not None and not clear(here, there):
+                    continue
+                if onward is None:
+                    return True
+                stack.append(onward)
+        return False
+
+    def _resolve(self, node: int) -> tuple:
+        """The node's crossings on this layout: (from space, to space, next node or None)."""
+        moves = self._crossings.children(node)
+        if node < 0:
+            return tuple((None, None, onward) for _, _, onward in moves)
+        cell = self._cell
+        u, v = self._crossings.cell_of(node)
+        here = cell(u, v)
+        resolved = []
+        for nu, nv, onward in moves:
+            there = cell(nu, nv)
+            if there is not None:
+                resolved.append((here, there, onward))
+        return tuple(resolved)
+
+
+_CROSSINGS: dict[tuple[bool, int, int], "Crossings"] = {}
+
+
+def crossings(across: bool, du: int, dv: int) -> "Crossings":
+    """The shared Crossings of a pair of cells `du` apart along its main axis and `dv` across."""
+    key = (across, du, dv)
+    found = _CROSSINGS.get(key)
+    if found is None:
+        found = _CROSSINGS[key] = Crossings(du, dv)
+    return found
+
+
+class Crossings:
+    """Every distinct way a straight line can cross an unbounded grid from a cell to the
+    cell `du` cells further along the main axis u and `dv` across it (|du| >= |dv|).
+
+    The ways form a tree of edge crossings, grown only as far as queries need it. A path
+    of crossings is in the tree exactly when some line crosses precisely those edges in
+    that order without touching a grid corner (a line through a corner can always be
+    nudged off it; see R9), so searching the tree is searching every line. Cells are
+    counted from the start cell, so one tree serves every pair the same distance apart on
+    every layout; a layout only removes the cells it lacks (SightLines).
+
+    How: along u a line is v = m*s + c, with s counted from the start's near edge.
+    Passing through the inside of both end cells, and crossing an edge's inside, are
+    linear conditions on (m, c); a path is possible while the region of (m, c) meeting
+    all its conditions has area. Each step goes one cell along u or one across v
+    (towards the end; both ways when the end is level with the start), clipping the region.
+    """
+
+    __slots__ = ("_end", "_nodes", "_children", "_step", "_base")
+
+    def __init__(self, du: int, dv: int):
+        ua = va = 0
+        ub, vb = du, dv
         self._end = (ub, vb)
         self._step = 1 if ub > ua else -1
         self._base = ua if self._step > 0 else ua + 1
         sb = float(abs(ub - ua))
-        # nodes: (u, v, cell id, side, region); children: node -> ((from, to, node or None), ...)
+        # nodes: (u, v, side, region); children: node -> ((u, v, node or None), ...)
         self._nodes: list[tuple] = []
         self._children: dict[int, tuple] = {}
         roots = []
@@ -144,29 +209,25 @@ class SightLines:
             for alpha, beta, gamma in bounds:
                 region = _clip(region, alpha, beta, gamma)
             if _has_area(region):
-                self._nodes.append((ua, va, a, side, region))
+                self._nodes.append((ua, va, side, region))
                 roots.append(len(self._nodes) - 1)
         self._children[-1] = tuple((None, None, root) for root in roots)
 
-    def any_clear(self, clear: Callable[[str, str], bool]) -> bool:
-        """Whether some path's every crossing (from, to) is `clear`."""
-        stack = [-1]
-        while stack:
-            node = stack.pop()
-            children = self._children.get(node)
-            if children is None:
-                children = self._children[node] = self._grow(node)
-            for here, there, onward in children:
-                if here is not None and not clear(here, there):
-                    continue
-                if onward is None:
-                    return True
-                stack.append(onward)
-        return False
+    def cell_of(self, node: int) -> tuple[int, int]:
+        """(u, v) of a node's cell, counted from the start cell."""
+        u, v, _, _ = self._nodes[node]
+        return u, v
+
+    def children(self, node: int) -> tuple:
+        """(u, v, next node or None at the end) of each crossing a line can make next from
+        this node's cell (-1: the roots, one per way the line may slope)."""
+        found = self._children.get(node)
+        if found is None:
+            found = self._children[node] = self._grow(node)
+        return found
 
     def _grow(self, node: int) -> tuple:
-        """The crossings a line can make next from this node's cell."""
-        u, v, here, side, region = self._nodes[node]
+        u, v, side, region = self._nodes[node]
         ub, vb = self._end
         step = self._step
         s0 = float((u - self._base) * step if step > 0 else (u + 1 - self._base) * step)
@@ -178,19 +239,16 @@ class SightLines:
             moves.append((u, v + side, ((-side * s0, -side, side * line), (side * (s0 + 1), side, -side * line))))
         grown = []
         for nu, nv, conditions in moves:
-            there = self._cell(nu, nv)
-            if there is None:
-                continue
             clipped = region
             for alpha, beta, gamma in conditions:
                 clipped = _clip(clipped, alpha, beta, gamma)
             if not _has_area(clipped):
                 continue
             if (nu, nv) == self._end:
-                grown.append((here, there, None))
+                grown.append((nu, nv, None))
             else:
-                self._nodes.append((nu, nv, there, side, clipped))
-                grown.append((here, there, len(self._nodes) - 1))
+                self._nodes.append((nu, nv, side, clipped))
+                grown.append((nu, nv, len(self._nodes) - 1))
         return tuple(grown)
 
 

@@ -92,6 +92,7 @@ class Geometry:
         self.doors = sorted({tuple(sorted(e)) for e, kind in edges.items() if kind == "door"})
         self.boards = sorted({s.board for s in spaces.values()})
         self.los_memo: dict = {}
+        self.sight_memo: dict = {}  # (a, b, occupied, screens) -> line of sight (Table.sees)
 
     def board_spaces(self, board: str) -> list[str]:
         return [s.id for s in self.spaces.values() if s.board == board]
@@ -171,6 +172,12 @@ class _Draft:
             ddx, ddy = direction(dx, dy)
             self.door_marks[((gx, gy), (gx + ddx, gy + ddy))] = board.code
 
+    def copy(self) -> "_Draft":
+        """Another draft with the same boards, to add to without changing this one."""
+        other = _Draft()
+        other.cells, other.inner, other.door_marks = dict(self.cells), dict(self.inner), dict(self.door_marks)
+        return other
+
     def matched_doors(self, board_code: str) -> tuple[int, int]:
         """(doors of this board matched by a neighbour, of those the ones onto a corridor)."""
         matched = to_corridor = 0
@@ -194,6 +201,26 @@ def _draft(pack: Pack, spec: LayoutSpec) -> _Draft:
 
 
 _SCORES: dict[tuple[str, str, str], tuple[int, int]] = {}
+_BASES: dict[tuple[str, str], _Draft] = {}  # drafts that trial placements are added to (never changed)
+
+
+def _trial_draft(pack: Pack, spec: LayoutSpec) -> _Draft:
+    """The draft of `spec`, built as the draft of all but its last placement (kept, since
+    every trial placement in a setup step adds to the same boards) plus that placement."""
+    if not spec.placements:
+        return _draft(pack, spec)
+    base = LayoutSpec(spec.mode, spec.corridor, spec.placements[:-1], spec.six)
+    key = (pack.path, base.key())
+    found = _BASES.get(key)
+    if found is None:
+        if len(_BASES) > 1_000:
+            _BASES.clear()
+        found = _BASES[key] = _draft(pack, base)
+    draft = found.copy()
+    last = spec.placements[-1]
+    ox, oy, turns = spec.slots[last.slot]
+    draft.add(pack.boards[last.board], ox, oy, turns, last.flip)
+    return draft
 
 
 def placement_score(pack: Pack, spec: LayoutSpec, board_code: str) -> tuple[int, int]:
@@ -203,7 +230,7 @@ def placement_score(pack: Pack, spec: LayoutSpec, board_code: str) -> tuple[int,
     if score is None:
         if len(_SCORES) > 50_000:
             _SCORES.clear()
-        score = _SCORES[key] = _draft(pack, spec).matched_doors(board_code)
+        score = _SCORES[key] = _trial_draft(pack, spec).matched_doors(board_code)
     return score
 
 

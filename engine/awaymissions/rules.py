@@ -517,7 +517,7 @@ def legal_commands(state: GameState, seat: str) -> list[str]:
     decision = next((d for d in state.pending if d.answerable_by(seat)), None)
     if decision is None:
         return []
-    t = Table(state)
+    t = Table(state, still=True)
     t.decision = decision
     return _LEGAL[decision.kind](t, seat, decision)
 

@@ -355,10 +355,9 @@ def choose_area(t: Table, seat: str, board: str) -> None:
 def placement_spaces(t: Table, seat: str) -> list[str]:
     """Spaces where `seat` may put a character now: its starting area, else anywhere legal."""
     boards = t.state.player(seat).start_boards
-    spaces = [sid for b in boards for sid in t.geo.board_spaces(b) if t.can_hold(sid, seat)]
-    if spaces:
-        return spaces
-    return [sid for sid in t.geo.spaces if t.can_hold(sid, seat)]
+    with t.still():
+        spaces = [sid for b in boards for sid in t.geo.board_spaces(b) if t.can_hold(sid, seat)]
+        return spaces or [sid for sid in t.geo.spaces if t.can_hold(sid, seat)]
 
 
 def place_character(t: Table, seat: str, code: str, space: str, statuses: tuple[str, ...]) -> None:

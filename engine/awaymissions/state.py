@@ -5,7 +5,6 @@ from typing import Any, Optional
 
 import msgspec
 
-from engine.awaymissions.content import AttackAction as Attack  # the state keeps the pack's attack records
 from engine.awaymissions.layout import LayoutSpec
 from engine.codec import StateCodec
 from engine.dice import Dice
@@ -17,6 +16,21 @@ ASSIMILATED_KEYWORDS = ("Borg", "Drone")
 class _Data(msgspec.Struct, omit_defaults=True, gc=False):
     """Plain game data: a tree that never refers back to itself, so the garbage collector
     need not track it (a long-running bot holds many states)."""
+
+
+class Attack(_Data):
+    """An attack a character can use: the pack's record (content.AttackAction), field for
+    field, written the same. Its checks were made when the pack was loaded, so copying a
+    state (`clone`, before every command) does not repeat them."""
+
+    code: str
+    name: str
+    dice: int = 0
+    damage: int = 0
+    melee: bool = False
+    stun: bool = False
+    assimilate: bool = False
+    defensive: bool = False
 
 
 class Character(_Data):
