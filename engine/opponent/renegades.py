@@ -400,8 +400,9 @@ def worth(state: GameState, seat: str, legal: list[str]) -> list[str]:
     """The legal commands without crew changes that do not make the ship fly or fight
     better, without gifts that leave nobody better armed (N92) and without drops by crew
     with room for another item (N186): a free action could otherwise be taken back and
-    forth for ever; and without moves of a crewmember that do not bring it nearer its goal
-    (N237): it never walks back to a square it left while its goal stands."""
+    forth for ever; without moves of a crewmember that do not bring it nearer its goal
+    (N237): it never walks back to a square it left while its goal stands; and without a
+    rise that leaves the landing party behind (N238)."""
     legal = dropped.with_reason(state, [c for c in legal if not c.startswith("give ") or _arms(state, c)])
     legal = _onwards(state, legal)
     if state.current is None or not any(c.startswith("station ") for c in legal):
@@ -423,7 +424,8 @@ def worth(state: GameState, seat: str, legal: list[str]) -> list[str]:
 
 
 def _onwards(state: GameState, legal: list[str]) -> list[str]:
-    """The commands without crew moves that leave a crewmember with a goal no nearer to it."""
+    """The commands without crew moves that leave a crewmember with a goal no nearer to it
+    (N237) and without a rise that leaves the ship's landing party behind (N238)."""
     g = Game(state)
     kept = []
     for command in legal:
@@ -431,8 +433,19 @@ def _onwards(state: GameState, legal: list[str]) -> list[str]:
         if words[0] == "move" and words[1] in state.crew and goal(g, state.crew[words[1]]) \
                 and _nearer(g, state.crew[words[1]], words[2]) <= 0:
             continue
+        if words[0] == "ascend" and _stranding(state, words[1]):
+            continue
         kept.append(command)
     return kept
+
+
+def _stranding(state: GameState, ship: str) -> bool:
+    """Whether the ship rising would leave its conscious crew on the surface while the
+    mission parameter is not aboard it (N238)."""
+    obj = state.objective
+    if obj is None or obj.ship == ship:
+        return False
+    return any(c.ship == ship and c.cell is not None and not c.ko and not c.captive for c in state.crew.values())
 
 
 def _arms(state: GameState, command: str) -> bool:
