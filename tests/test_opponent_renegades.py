@@ -328,3 +328,14 @@ def test_the_mission_walked_out_counts_in_the_crews_judgement():
     homeward = moved(taken, "C4")
     assert steps_to(g, "C4", (dock,)) < steps_to(g, "F10", (dock,))
     assert evaluate(homeward, "p1") > evaluate(taken, "p1")
+
+
+def test_the_ship_waits_for_its_landing_party():
+    """N238: while its crew are on the surface and the parameter is not aboard, the ship is
+    not weighed rising (it would strand them); with the parameter aboard it may rise."""
+    state = _on_the_surface()
+    assert "ascend KESTREL" in rules.legal_commands(state, "p1")
+    assert "ascend KESTREL" not in worth(state, "p1", rules.legal_commands(state, "p1"))
+    aboard = clone(state)
+    aboard.objective.ship, aboard.objective.cell = "KESTREL", None
+    assert "ascend KESTREL" in worth(aboard, "p1", rules.legal_commands(aboard, "p1"))

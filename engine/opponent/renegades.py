@@ -424,8 +424,9 @@ def worth(state: GameState, seat: str, legal: list[str]) -> list[str]:
 
 
 def _onwards(state: GameState, legal: list[str]) -> list[str]:
-    """The commands without crew moves that leave a crewmember with a goal no nearer to it
-    (N237) and without a rise that leaves the ship's landing party behind (N238)."""
+    """The commands without crew moves that leave a crewmember with a goal no nearer to it,
+    without boarding one's own ship for nothing (N237) and without a rise that leaves the
+    ship's landing party behind (N238)."""
     g = Game(state)
     kept = []
     for command in legal:
@@ -435,8 +436,17 @@ def _onwards(state: GameState, legal: list[str]) -> list[str]:
             continue
         if words[0] == "ascend" and _stranding(state, words[1]):
             continue
+        if words[0] == "board" and len(words) == 2 and not _boards_for_something(state, state.crew[words[1]]):
+            continue
         kept.append(command)
     return kept
+
+
+def _boards_for_something(state: GameState, crew) -> bool:
+    """Whether stepping aboard its own ship does something (N237): the carrier brings the
+    parameter, a crewmember brings whoever it carries, or the wounded go to the med bay."""
+    obj = state.objective
+    return obj is not None and obj.holder == crew.id or bool(crew.carrying) or crew.wounds > 0
 
 
 def _stranding(state: GameState, ship: str) -> bool:
