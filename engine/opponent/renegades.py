@@ -319,6 +319,7 @@ def prior(state: GameState, seat: str, legal: list[str]) -> list[float]:
     acting = state.ships.get(state.current.ship) if state.current else None
     foes = [s for s in state.ships.values() if acting is not None and s.cell and enemies(t, acting, s)]
     occupied = t.occupied(acting) if acting is not None else set()
+    goals = Goals(t)
     scores = []
     for command in legal:
         words = command.split()
@@ -326,7 +327,7 @@ def prior(state: GameState, seat: str, legal: list[str]) -> list[float]:
         if words[0] == "attack" and words[-1] in state.ships:
             score += 0.1 * _harm(state.ships[words[-1]])
         elif words[0] == "move" and words[1] in state.crew:
-            score += STEP_NEARER * _nearer(t, state.crew[words[1]], words[2])
+            score += STEP_NEARER * (goals.nearer(state.crew[words[1]], words[2]) or 0)
         elif words[0] == "move" and acting is not None and acting.cell:
             score += _move_score(t, acting, words[2:], foes, occupied)
         elif words[0] == "deploy":
@@ -370,12 +371,27 @@ def goal(g: Game, crew) -> Optional[tuple[str, ...]]:
     return (spot,) if spot else None
 
 
-def _nearer(g: Game, crew, square: str) -> int:
-    """How many steps on foot nearer its goal a move to `square` takes the crewmember (0: no goal)."""
-    targets = goal(g, crew)
-    if not targets:
-        return 0
-    return steps_to(g, crew.cell, targets) - steps_to(g, square, targets)
+class Goals:
+    """Each crewmember's goal in one position, and how many steps nearer it a move takes it
+    (worked out once a crewmember: a position has many moves)."""
+
+    def __init__(self, g: Game):
+        self.g = g
+        self._known: dict[str, tuple[list[dict[str, int]], int]] = {}
+
+    def nearer(self, crew, square: str) -> Optional[int]:
+        """Steps on foot nearer its goal a move to `square` takes the crewmember (None: no goal)."""
+        if crew.id not in self._known:
+            targets = goal(self.g, crew) or ()
+            g = self.g
+            walks = [_walks(g.pack.path, g.state.surface, layout_key(g.state.surface_layout), t) for t in targets]
+            self._known[crew.id] = walks, _steps(walks, crew.cell)
+        walks, here = self._known[crew.id]
+        return here - _steps(walks, square) if walks else None
+
+
+def _steps(walks: list[dict[str, int]], square: str) -> int:
+    return min(min(w.get(square, FAR), FAR) for w in walks) if walks else FAR
 
 
 def _move_score(t: Game, ship: Ship, legs: list[str], foes: list[Ship], occupied: set[str]) -> float:
@@ -427,12 +443,11 @@ def _onwards(state: GameState, legal: list[str]) -> list[str]:
     """The commands without crew moves that leave a crewmember with a goal no nearer to it,
     without boarding one's own ship for nothing (N237) and without a rise that leaves the
     ship's landing party behind (N238)."""
-    g = Game(state)
+    goals = Goals(Game(state))
     kept = []
     for command in legal:
         words = command.split()
-        if words[0] == "move" and words[1] in state.crew and goal(g, state.crew[words[1]]) \
-                and _nearer(g, state.crew[words[1]], words[2]) <= 0:
+        if words[0] == "move" and words[1] in state.crew and not _onward(goals.nearer(state.crew[words[1]], words[2])):
             continue
         if words[0] == "ascend" and _stranding(state, words[1]):
             continue
@@ -440,6 +455,11 @@ def _onwards(state: GameState, legal: list[str]) -> list[str]:
             continue
         kept.append(command)
     return kept
+
+
+def _onward(steps: Optional[int]) -> bool:
+    """A move is onward when it gains a step on the crewmember's goal, or it has none."""
+    return steps is None or steps > 0
 
 
 def _boards_for_something(state: GameState, crew) -> bool:
