@@ -199,12 +199,14 @@ def _mission_progress(g: Game, side: str) -> float:
     """How far `side` has walked the mission (N236): before it holds the parameter, its
     nearest conscious crewmember's walking distance to it (or to the opponent carrying it);
     once one of its crew carries it, the whole approach plus the carrier's walk to its ship's
-    dock (any dock while the ship is away). Nothing while the parameter is aboard a ship (the
-    ship's progress counts then) or in tier 3's run (N150 measures that)."""
+    dock (any dock while the ship is away); the whole walk once it is aboard one of its
+    ships. Nothing in tier 3's run (N150 measures that)."""
     s = g.state
     obj = s.objective
-    if obj is None or obj.ship is not None or obj.run:
+    if obj is None or obj.run:
         return 0.0
+    if obj.ship is not None:
+        return (APPROACH + RETURN) * FAR if s.ships[obj.ship].faction == side else 0.0
     holder = s.crew.get(obj.holder or "")
     if holder is not None and holder.faction == side:
         if holder.cell is None:
