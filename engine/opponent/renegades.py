@@ -516,9 +516,10 @@ VERB_REASONS = {
     "descend": "land on the mission planet when beside it",
     "deploy": "send a full landing party down",
     "disembark": "join the landing party",
-    "open": "open the container that holds the mission parameter",
+    "open": "open a container, the mission parameter's first",
     "take": "take the mission parameter",
-    "board": "carry the mission parameter aboard",
+    "board": "step aboard with the mission parameter, a crewmate carried or wounds for the med bay, "
+             "or board an enemy's docked ship",
     "ascend": "take off again",
     "station": "move crew to stations where they fly or fight better",
     "pass": "end the turn when nothing else is worth doing",
