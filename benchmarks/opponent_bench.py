@@ -2,8 +2,8 @@
 
     python benchmarks/opponent_bench.py [--games N] [--workers W] [--pairings normal:random,hard:normal]
                                         [--layout standard|setup] [--untimed] [--progress]
-                                        [--table two|three|four|teams|renegades]
-                                        [--set hard.playouts=320 --set hard.horizon=1 ...] [--ladder]
+                                        [--table two|three|four|teams|renegades|renegades-solo]
+                                        [--set hard.playouts=320 --set hard.horizon=1 ...] [--ladder] [--completion]
 
 Each pairing plays N games, Federation against Borg with the starter teams. A side may be
 a level, `random` (any legal command) or `greedy` (benchmarks/greedy.py: the best immediate
@@ -13,7 +13,12 @@ targets. At a table of two the first level is p1 in even games; at three or four
 one seat (p1, p2, ... in turn) against the second level at every other seat; in 2 vs 2 it
 plays one team (both seats) in turn; `renegades` is a Renegades versus game, the first level flying the Renegade
 or the Coalition ship in turn (a game that ends unfinished is won by the side whose enemy ship
-took more damage). Prints the first level's score (a win 1, a draw 1/2) with a 95% Wilson
+took more damage); `renegades-solo` is the one-player game, the first level flying the
+Renegade ship against the NPC Coalition (the second level is not used: name it `npc`).
+`--completion` adds, for Renegades, the share of games that ended with the mission completed
+(95% Wilson interval), the outcomes, and the walk-backs: moves of a computer-flown figure back to
+a square it left in the same activation while nothing else changed (benchmarks/renegades_walks.py).
+Prints the first level's score (a win 1, a draw 1/2) with a 95% Wilson
 interval, its score per seat (or side) it played (at a table of two p1 flies Federation, so
 that line shows the faction bias of the starter game), and per level the decision times
 (p50, p95, max) over every decision it made and over those with more than one legal
@@ -40,15 +45,18 @@ import greedy  # noqa: E402
 from engine import opponent  # noqa: E402
 from engine.awaymissions import rules  # noqa: E402
 from engine.renegades import rules as renegades_rules  # noqa: E402
+from renegades_walks import WalkBacks, completed  # noqa: E402
 
 
-TABLES = ("two", "three", "four", "teams", "renegades")
+TABLES = ("two", "three", "four", "teams", "renegades", "renegades-solo")
 
 
 def new_table(table, seed, layout):
     """(rules module, first state, seats the first level plays) of one benchmark game: the
     first level takes p1 or p2 in turn (two seats), one seat in turn (three or four), one team
     in turn (2 vs 2), or the Renegade or the Coalition ship in turn (Renegades versus)."""
+    if table == "renegades-solo":
+        return renegades_rules, renegades_rules.new_game({"mode": "coop", "players": [{"seat": "p1"}]}, seed), {"p1"}
     if table == "renegades":
         state = renegades_rules.new_game({"mode": "versus", "players": [{"seat": "p1"}, {"seat": "p2"}]}, seed)
         return renegades_rules, state, {f"p{seed % 2 + 1}"}
@@ -68,6 +76,8 @@ def score(table, state, mine):
     damage."""
     result = state.result or {}
     seat = sorted(mine)[0]
+    if table == "renegades-solo":
+        return {"won": 1.0, "tied": 0.5}.get(result.get("outcome"), 0.0)
     side = state.player(seat).faction if table == "renegades" else state.player(seat).team
     if table == "renegades" and result.get("outcome", "unfinished") == "unfinished":
         hurt = {ship.faction: ship.damage for ship in state.ships.values() if ship.kind == "ship"}
@@ -80,11 +90,13 @@ def score(table, state, mine):
 
 def play(job):
     """One game: (first level's seats, its score, the result, {level: [(seconds, processor
-    seconds, choices, whether the safety cap cut the search)]})."""
+    seconds, choices, whether the safety cap cut the search)]}, (mission completed, walk-backs)
+    of a Renegades game)."""
     first, second, seed, table, layout, timed, changes = job
     levels = tuned(changes)
     ruleset, state, mine = new_table(table, seed, layout)
-    name = "renegades" if table == "renegades" else "awaymissions"
+    name = "renegades" if table.startswith("renegades") else "awaymissions"
+    walks = WalkBacks()
     rng = random.Random(seed)
     times = {first: [], second: []}
     while state.phase != "over":
@@ -102,8 +114,12 @@ def play(job):
             choice = opponent.decide(name, state, seat, ruleset.view_for, levels[who], seed=seed, timed=timed)
             command, cut = choice.command, choice.cut is not None
         times[who].append((time.perf_counter() - start, time.process_time() - cpu, len(legal), cut))
+        if who not in ("random", "greedy") and name == "renegades":
+            walks.before(state, command)
         state, _ = ruleset.apply(state, seat, command)
-    return mine, score(table, state, mine), state.result, times
+        walks.after(state)
+    finished = (completed(state), walks.count) if name == "renegades" else None
+    return mine, score(table, state, mine), state.result, times, finished
 
 
 def tuned(changes):
@@ -184,6 +200,8 @@ def main():
     parser.add_argument("--progress", action="store_true", help="a line per finished game, with the running score")
     parser.add_argument("--ladder", action="store_true",
                         help=f"play the ladder's pairings ({','.join(LADDER)}) and print it with its targets")
+    parser.add_argument("--completion", action="store_true",
+                        help="Renegades: how many games ended with the mission completed, and walk-backs")
     args = parser.parse_args()
     args.pairings = args.pairings or (",".join(LADDER) if args.ladder else "normal:random,hard:normal")
     results = {}  # pairing -> (score, games)
@@ -200,10 +218,16 @@ def main():
         times = {first: [], second: []}
         by_seats = {}  # the first level's seats -> [score, games]: a seat's (or side's) share of the result
         n = 0
+        done, outcomes, walked = 0, {}, 0
         pool = multiprocessing.Pool(args.workers, initializer=_worker_signals)
         try:
-            for mine, points, result, game_times in pool.imap(play, jobs):
+            for mine, points, result, game_times, finished in pool.imap(play, jobs):
                 n += 1
+                if finished is not None:
+                    done += finished[0]
+                    walked += finished[1]
+                    outcome = (result or {}).get("outcome", "unfinished")
+                    outcomes[outcome] = outcomes.get(outcome, 0) + 1
                 total += points
                 wins += points == 1
                 draws += 0 < points < 1
@@ -224,6 +248,12 @@ def main():
         print(f"{first} vs {second} ({args.table}): {n} games, {wins} won, {draws} drawn, {n - wins - draws} lost; "
               f"score {total / max(n, 1):.1%} (95% Wilson interval {low:.1%} to {high:.1%}); "
               f"{time.perf_counter() - start:.0f} s with {args.workers} workers", flush=True)
+        if args.completion and outcomes:
+            low, high = wilson(done, n)
+            print(f"  mission completed in {done} of {n} games ({done / max(n, 1):.1%}, 95% Wilson interval "
+                  f"{low:.1%} to {high:.1%}); outcomes: "
+                  + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
+                  + f"; walk-backs: {walked}", flush=True)
         print("  by seat: " + "; ".join(f"as {seats} {points:g} of {games} ({points / games:.1%})"
                                         for seats, (points, games) in sorted(by_seats.items())), flush=True)
         for who in dict.fromkeys((first, second)):  # once each, also when a level plays itself

@@ -10,7 +10,7 @@ from engine.dice import Dice
 from engine.renegades import rules, scenario
 from engine.renegades.board import distance
 from engine.renegades.orbit import Game
-from engine.opponent.renegades import Determiniser, evaluate, worth
+from engine.opponent.renegades import Determiniser, evaluate, goal, steps_to, worth
 from engine.renegades.autoplay import random_command
 from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import clone, to_json
@@ -281,3 +281,68 @@ def test_in_the_run_the_findings_nearer_the_base_weigh_for_the_carriers_side_and
     chased = clone(state)
     chased.crew["HALVERN"].cell = "E4"
     assert evaluate(chased, "p2") > evaluate(state, "p2")
+
+
+def test_a_solo_game_at_normal_completes_its_mission():
+    """Issue 26: the computer crew against the NPC Coalition, default world deck, plays to
+    complete the mission (N236, N237); before, every such game ran out of world cards."""
+    state, log = play(CONFIGS["solo"], 0, {"p1"})
+    assert state.result["outcome"] != "unfinished", state.result
+    assert any(command.startswith(("take ", "open ")) for seat, command in log if seat == "p1")
+
+
+def _on_the_surface(seed=3):
+    """The quick solo game's first surface decision, its landing party of three deployed."""
+    state = rules.new_game(CONFIGS["quick solo"], seed)
+    state, _ = rules.apply(state, "p1", rules.legal_commands(state, "p1")[-1])
+    return state
+
+
+def test_a_crewmember_never_walks_back_to_a_square_it_left_while_its_goal_stands():
+    """N237: the crew weighs only moves that bring a crewmember nearer its goal (here the
+    spore bloom), so the square it stepped off is no longer among its choices."""
+    state = _on_the_surface()
+    g = Game(state)
+    crew = state.crew["RHEE"]
+    targets = goal(g, crew)
+    weighed = [c for c in worth(state, "p1", rules.legal_commands(state, "p1")) if c.startswith("move RHEE ")]
+    assert weighed and all(steps_to(g, c.split()[2], targets) < steps_to(g, crew.cell, targets) for c in weighed)
+    start = crew.cell
+    after, _ = rules.apply(state, "p1", weighed[-1])
+    assert f"move RHEE {start}" in rules.legal_commands(after, "p1")
+    assert f"move RHEE {start}" not in worth(after, "p1", rules.legal_commands(after, "p1"))
+
+
+def test_the_mission_walked_out_counts_in_the_crews_judgement():
+    """N236: a crewmember nearer the mission parameter, taking it, and carrying it nearer
+    its ship's dock each raise the crew's estimate."""
+    state = _on_the_surface()
+    g = Game(state)
+    crew = state.crew["RHEE"]
+    spot = g.state.objective.cell
+
+    def moved(s, cell):
+        other = clone(s)
+        other.crew["RHEE"].cell = cell
+        return other
+    far, near_it = moved(state, "A6"), moved(state, "F10")
+    assert steps_to(g, "F10", (spot,)) < steps_to(g, "A6", (spot,))
+    assert evaluate(near_it, "p1") > evaluate(far, "p1")
+    taken = clone(near_it)
+    taken.objective.holder, taken.objective.cell = crew.id, None
+    assert evaluate(taken, "p1") > evaluate(near_it, "p1")
+    dock = state.docks["KESTREL"]
+    homeward = moved(taken, "C4")
+    assert steps_to(g, "C4", (dock,)) < steps_to(g, "F10", (dock,))
+    assert evaluate(homeward, "p1") > evaluate(taken, "p1")
+
+
+def test_the_ship_waits_for_its_landing_party():
+    """N238: while its crew are on the surface and the parameter is not aboard, the ship is
+    not weighed rising (it would strand them); with the parameter aboard it may rise."""
+    state = _on_the_surface()
+    assert "ascend KESTREL" in rules.legal_commands(state, "p1")
+    assert "ascend KESTREL" not in worth(state, "p1", rules.legal_commands(state, "p1"))
+    aboard = clone(state)
+    aboard.objective.ship, aboard.objective.cell = "KESTREL", None
+    assert "ascend KESTREL" in worth(aboard, "p1", rules.legal_commands(aboard, "p1"))

@@ -10,8 +10,13 @@ like any other: the rule of thumb only gives the verbs it knows a head start.
   every hidden part is imagined from what the seat can see: deck orders, shut containers,
   unscanned salvage, the other side's bounties, the dice (docs/rulings.md N90).
 - `evaluate`: the seat's side's lead in damage dealt, mission progress and, on the surface,
-  the mission parameter, knocked-out crew and digits, as a chance in [0, 1].
-- `policy` / `prior`: fire when a shot is open, close in on the nearest enemy otherwise.
+  the mission parameter, knocked-out crew and digits, as a chance in [0, 1]; the mission's
+  progress is walked out square by square: the crew nearer the parameter, the carrier
+  nearer its ship's dock (N236).
+- `policy` / `prior`: fire when a shot is open, land, walk to the mission parameter and
+  carry it aboard; in orbit head for the planet in play, ending with a shot where it can.
+- `goal`: where a crewmember heads (N237); `worth` weighs only the moves that bring it
+  nearer, so no crewmember walks back to a square it left while its goal stands.
 """
 from __future__ import annotations
 
@@ -29,17 +34,25 @@ from engine.opponent.search import best_scored, wandered
 from engine.renegades import dropped, rules
 from engine.renegades.board import distance, layout_key, orbit_of
 from engine.renegades.content import Pack, load_pack
+from engine.renegades.ground import ground_of
 from engine.renegades.orbit import Game, attack_dice, bonuses, enemies, parse_legs, speed
 from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import GameState, Ship, clone
 
 # how much a verb the rule of thumb knows is worth before anything else is looked at
-VERB_SCORES = {"attack": 9.0, "descend": 6.0, "move": 4.0, "ascend": 3.5, "station": 1.0, "pass": 0.5}
+VERB_SCORES = {"attack": 9.0, "descend": 6.0, "move": 4.0, "deploy": 5.0, "disembark": 5.0, "ascend": 1.0,
+               "station": 1.0, "pass": 0.5}
 # the surface's weights in the lead (N94), in hull-and-shield units
 KNOCKED_OUT, PARAMETER_HELD, PARAMETER_ABOARD, DIGITS_PER_POINT = 1.5, 3.0, 6.0, 50.0
 # tier 3's run (N150): the findings at the base, and the pursuers on the findings, in the same units
 RUN_DELIVERY, RUN_CHASE = 4.0, 2.0
 UNKNOWN_VERB = 2.0  # a command of a later part of the rules (the surface phase): tried, not favoured
+# the mission walked out (N236): per square of walking distance the crew are nearer the
+# parameter, or its carrier nearer its ship's dock; distances count up to FAR squares
+APPROACH, RETURN, FAR = 0.25, 0.3, 24
+# the rule of thumb's head start for the mission's steps (N237): a step nearer the goal, the
+# parameter's container opened, the parameter taken, carried aboard
+STEP_NEARER, OPEN_PARAMETER, TAKE_PARAMETER, BOARD_WITH_IT = 0.5, 10.0, 10.0, 12.0
 
 
 # --- determinisation -------------------------------------------------------------------------
@@ -173,7 +186,79 @@ def advantage(state: GameState, seat: str) -> float:
             lead += _harm(ship)
     destroyed = state.fighters_made - sum(1 for s in state.ships.values() if s.kind == "fighter")
     lead += 1.0 * destroyed  # a destroyed fighter leaves the board: its harm is counted here
-    return lead + _surface_lead(state, side) + _run_lead(g, side)
+    return lead + _surface_lead(state, side) + _run_lead(g, side) + _mission_lead(g, side)
+
+
+def _mission_lead(g: Game, side: str) -> float:
+    """N236: the side's walk towards completing the mission less the other side's."""
+    others = {c.faction for c in g.state.crew.values()} - {side}
+    return _mission_progress(g, side) - max((_mission_progress(g, o) for o in others), default=0.0)
+
+
+def _mission_progress(g: Game, side: str) -> float:
+    """How far `side` has walked the mission (N236): before it holds the parameter, its
+    nearest conscious crewmember's walking distance to it (or to the opponent carrying it);
+    once one of its crew carries it, the whole approach plus the carrier's walk to its ship's
+    dock (any dock while the ship is away); the whole walk once it is aboard one of its
+    ships. Nothing in tier 3's run (N150 measures that)."""
+    s = g.state
+    obj = s.objective
+    if obj is None or obj.run:
+        return 0.0
+    if obj.ship is not None:
+        return (APPROACH + RETURN) * FAR if s.ships[obj.ship].faction == side else 0.0
+    holder = s.crew.get(obj.holder or "")
+    if holder is not None and holder.faction == side:
+        if holder.cell is None:
+            return APPROACH * FAR
+        return APPROACH * FAR + RETURN * (FAR - steps_to(g, holder.cell, _docks_of(g, holder)))
+    crew = [c.cell for c in s.crew.values() if c.faction == side and c.cell is not None and not c.ko]
+    target = _parameter_spot(g)
+    if not crew or target is None:
+        return 0.0
+    return APPROACH * (FAR - min(steps_to(g, cell, (target,)) for cell in crew))
+
+
+def _parameter_spot(g: Game) -> Optional[str]:
+    """Where the parameter is on the surface: its container, the square it lies on, or its
+    carrier's square (None: aboard a ship, or carried by nobody on the board)."""
+    s = g.state
+    obj = s.objective
+    holder = s.crew.get(obj.holder or "")
+    if holder is not None:
+        return holder.cell
+    return next((c for c, item in s.containers.items() if item == PARAMETER), None) or obj.cell
+
+
+def _docks_of(g: Game, crew) -> tuple[str, ...]:
+    """The dock a carrier heads for: its ship's, else every free dock (the ship will come)."""
+    dock = g.state.docks.get(crew.ship or "")
+    return (dock,) if dock else tuple(g.free_docks()) or tuple(g.ground.docks)
+
+
+def steps_to(g: Game, cell: str, targets: tuple[str, ...]) -> int:
+    """Steps on foot from `cell` to beside the nearest of `targets`, walls and ledges
+    respected and pieces ignored (at most FAR)."""
+    pack, layout = g.pack.path, layout_key(g.state.surface_layout)
+    return min(min(_walks(pack, g.state.surface, layout, t).get(cell, FAR), FAR) for t in targets)
+
+
+@functools.lru_cache(maxsize=1024)
+def _walks(pack_path: str, board: str, layout: tuple, target: str) -> dict[str, int]:
+    """Steps on foot from every square to beside `target` (0 on it or beside it)."""
+    ground = ground_of(pack_path, board, layout)
+    start = [target] + [c for c in ground.around(target) if c not in ground.blocking and ground.on_foot(target, c)]
+    steps = {c: 0 for c in start}
+    frontier = start
+    while frontier:
+        nxt = []
+        for here in frontier:
+            for there in ground.around(here):
+                if there not in steps and there not in ground.blocking and ground.on_foot(here, there):
+                    steps[there] = steps[here] + 1
+                    nxt.append(there)
+        frontier = nxt
+    return steps
 
 
 def _surface_lead(state: GameState, side: str) -> float:
@@ -236,40 +321,108 @@ def prior(state: GameState, seat: str, legal: list[str]) -> list[float]:
     acting = state.ships.get(state.current.ship) if state.current else None
     foes = [s for s in state.ships.values() if acting is not None and s.cell and enemies(t, acting, s)]
     occupied = t.occupied(acting) if acting is not None else set()
+    goals = Goals(t)
     scores = []
     for command in legal:
         words = command.split()
         score = VERB_SCORES.get(words[0], UNKNOWN_VERB)
         if words[0] == "attack" and words[-1] in state.ships:
             score += 0.1 * _harm(state.ships[words[-1]])
+        elif words[0] == "move" and words[1] in state.crew:
+            score += STEP_NEARER * (goals.nearer(state.crew[words[1]], words[2]) or 0)
         elif words[0] == "move" and acting is not None and acting.cell:
             score += _move_score(t, acting, words[2:], foes, occupied)
+        elif words[0] == "deploy":
+            score += len(words) - 2  # a full landing party
+        else:
+            score = _mission_step(state, words) or score
         scores.append(score)
     return scores
 
 
+def _mission_step(state: GameState, words: list[str]) -> Optional[float]:
+    """The head start of a command that completes a step of the mission (N237): opening the
+    parameter's container, taking the parameter, boarding the ship with it."""
+    obj = state.objective
+    if obj is None or obj.ship is not None or len(words) < 2:
+        return None
+    if words[0] == "open" and state.containers.get(words[-1]) == PARAMETER:
+        return OPEN_PARAMETER
+    if words[0] == "take":
+        return TAKE_PARAMETER
+    if words[0] == "board" and len(words) == 2 and obj.holder == words[1]:
+        return BOARD_WITH_IT
+    return None
+
+
+def goal(g: Game, crew) -> Optional[tuple[str, ...]]:
+    """Where a crewmember on the surface heads (N237): the carrier of the parameter to its
+    ship's dock (in tier 3's run to the employer's base), the rest of its side to the
+    parameter, or to whoever of the other side carries it; None when the parameter is
+    aboard a ship (or there is none) or the crewmember stands on no square."""
+    s = g.state
+    obj = s.objective
+    if obj is None or obj.ship is not None or crew.cell is None:
+        return None
+    holder = s.crew.get(obj.holder or "")
+    if obj.run and holder is crew:
+        return tuple(g.ground.spec.base)
+    if holder is crew or holder is not None and holder.faction == crew.faction:
+        return _docks_of(g, crew)
+    spot = _parameter_spot(g)
+    return (spot,) if spot else None
+
+
+class Goals:
+    """Each crewmember's goal in one position, and how many steps nearer it a move takes it
+    (worked out once a crewmember: a position has many moves)."""
+
+    def __init__(self, g: Game):
+        self.g = g
+        self._known: dict[str, tuple[list[dict[str, int]], int]] = {}
+
+    def nearer(self, crew, square: str) -> Optional[int]:
+        """Steps on foot nearer its goal a move to `square` takes the crewmember (None: no goal)."""
+        if crew.id not in self._known:
+            targets = goal(self.g, crew) or ()
+            g = self.g
+            walks = [_walks(g.pack.path, g.state.surface, layout_key(g.state.surface_layout), t) for t in targets]
+            self._known[crew.id] = walks, _steps(walks, crew.cell)
+        walks, here = self._known[crew.id]
+        return here - _steps(walks, square) if walks else None
+
+
+def _steps(walks: list[dict[str, int]], square: str) -> int:
+    return min(min(w.get(square, FAR), FAR) for w in walks) if walks else FAR
+
+
 def _move_score(t: Game, ship: Ship, legs: list[str], foes: list[Ship], occupied: set[str]) -> float:
-    """Better when the ship ends with a shot at an enemy, or nearer the nearest one."""
+    """Better when the ship ends nearer the planet in play (N237; in tier 3's run the
+    carrier's home, N150), and with a shot at an enemy, or nearer the nearest one."""
     try:
         path, facing, _ = t.board.walk(ship.cell, ship.facing, parse_legs(legs), occupied)
     except RuleError:  # a move the board cannot walk is left to the rules to refuse
         return 0.0
     cell = path[-1] if path else ship.cell
+    planet = t.board.planets[t.surface_planet]
+    score = 1.0 / (1 + min(distance(cell, c) for c in planet.cells))
     if not foes:
-        planet = t.board.planets[t.surface_planet]  # in tier 3's run, the carrier's home (N150)
-        return 1.0 / (1 + min(distance(cell, c) for c in planet.cells))
+        return score
     layout = layout_key(t.state.orbit_layout)
     if any((cell, facing) in _firing_positions(t.pack.path, layout, foe.cell, ship.range) for foe in foes):
-        return 1.5
-    return 1.0 / (1 + min(distance(cell, foe.cell) for foe in foes))
+        return score + 1.0
+    return score + 0.5 / (1 + min(distance(cell, foe.cell) for foe in foes))
 
 
 def worth(state: GameState, seat: str, legal: list[str]) -> list[str]:
     """The legal commands without crew changes that do not make the ship fly or fight
     better, without gifts that leave nobody better armed (N92) and without drops by crew
     with room for another item (N186): a free action could otherwise be taken back and
-    forth for ever."""
+    forth for ever; without moves of a crewmember that do not bring it nearer its goal
+    (N237): it never walks back to a square it left while its goal stands; and without a
+    rise that leaves the landing party behind (N238)."""
     legal = dropped.with_reason(state, [c for c in legal if not c.startswith("give ") or _arms(state, c)])
+    legal = _onwards(state, legal)
     if state.current is None or not any(c.startswith("station ") for c in legal):
         return legal
     ship = state.ships[state.current.ship]
@@ -286,6 +439,45 @@ def worth(state: GameState, seat: str, legal: list[str]) -> list[str]:
                 continue
         kept.append(command)
     return kept
+
+
+def _onwards(state: GameState, legal: list[str]) -> list[str]:
+    """The commands without crew moves that leave a crewmember with a goal no nearer to it,
+    without boarding one's own ship for nothing (N237) and without a rise that leaves the
+    ship's landing party behind (N238)."""
+    goals = Goals(Game(state))
+    kept = []
+    for command in legal:
+        words = command.split()
+        if words[0] == "move" and words[1] in state.crew and not _onward(goals.nearer(state.crew[words[1]], words[2])):
+            continue
+        if words[0] == "ascend" and _stranding(state, words[1]):
+            continue
+        if words[0] == "board" and len(words) == 2 and not _boards_for_something(state, state.crew[words[1]]):
+            continue
+        kept.append(command)
+    return kept
+
+
+def _onward(steps: Optional[int]) -> bool:
+    """A move is onward when it gains a step on the crewmember's goal, or it has none."""
+    return steps is None or steps > 0
+
+
+def _boards_for_something(state: GameState, crew) -> bool:
+    """Whether stepping aboard its own ship does something (N237): the carrier brings the
+    parameter, a crewmember brings whoever it carries, or the wounded go to the med bay."""
+    obj = state.objective
+    return obj is not None and obj.holder == crew.id or bool(crew.carrying) or crew.wounds > 0
+
+
+def _stranding(state: GameState, ship: str) -> bool:
+    """Whether the ship rising would leave its conscious crew on the surface while the
+    mission parameter is not aboard it (N238)."""
+    obj = state.objective
+    if obj is None or obj.ship == ship:
+        return False
+    return any(c.ship == ship and c.cell is not None and not c.ko and not c.captive for c in state.crew.values())
 
 
 def _arms(state: GameState, command: str) -> bool:
@@ -311,6 +503,7 @@ def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) ->
     """A fast rule-of-thumb answer: the best-scored command, a random one now and then; the
     crew stay at their stations and keep their gear (the search weighs those, see `worth`)."""
     legal = [c for c in legal if not c.startswith(("station ", "give ", "drop "))] or legal
+    legal = _onwards(state, legal) or legal
     if len(legal) == 1:
         return legal[0]
     return best_scored(legal, prior(state, seat, legal), rng)
@@ -318,8 +511,15 @@ def policy(state: GameState, seat: str, legal: list[str], rng: random.Random) ->
 
 VERB_REASONS = {
     "attack": "fire whenever a shot is open, at the most battered target",
-    "move": "close in on the nearest enemy (or the planet in play), ending with a shot where it can",
+    "move": "head for the planet in play, ending with a shot where it can; on the surface walk to the "
+            "mission parameter, or carry it to the ship",
     "descend": "land on the mission planet when beside it",
+    "deploy": "send a full landing party down",
+    "disembark": "join the landing party",
+    "open": "open a container, the mission parameter's first",
+    "take": "take the mission parameter",
+    "board": "step aboard with the mission parameter, a crewmate carried or wounds for the med bay, "
+             "or board an enemy's docked ship",
     "ascend": "take off again",
     "station": "move crew to stations where they fly or fight better",
     "pass": "end the turn when nothing else is worth doing",
