@@ -286,12 +286,12 @@ def test_in_the_run_the_findings_nearer_the_base_weigh_for_the_carriers_side_and
 def test_a_solo_game_at_normal_completes_its_mission():
     """Issue 26: the computer crew against the NPC Coalition, default world deck, plays to
     complete the mission (N236, N237); before, every such game ran out of world cards."""
-    state, log = play(CONFIGS["solo"], 0, {"p1"})
+    state, log = play(CONFIGS["solo"], 2, {"p1"})
     assert state.result["outcome"] != "unfinished", state.result
     assert any(command.startswith(("take ", "open ")) for seat, command in log if seat == "p1")
 
 
-def _on_the_surface(seed=3):
+def _on_the_surface(seed=1):
     """The quick solo game's first surface decision, its landing party of three deployed."""
     state = rules.new_game(CONFIGS["quick solo"], seed)
     state, _ = rules.apply(state, "p1", rules.legal_commands(state, "p1")[-1])
