@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from engine.awaymissions import rules as _am_rules
+from engine import rulesets
 from engine.opponent import awaymissions as _am
 from engine.opponent import renegades as _rg
-from engine.renegades import rules as _rg_rules
 from engine.opponent.search import LEVELS, Candidate, Choice, Game, Level, choose as _choose
 
 __all__ = ["LEVELS", "Level", "Choice", "Candidate", "Game", "GAMES", "choose", "decide", "level", "explanation",
@@ -25,9 +24,9 @@ __all__ = ["LEVELS", "Level", "Choice", "Candidate", "Game", "GAMES", "choose", 
 
 AWAY_MISSIONS = Game(
     determiniser=_am.Determiniser,
-    legal_commands=_am_rules.legal_commands,
-    apply=_am_rules.apply,
-    awaited=_am_rules.awaited,
+    legal_commands=rulesets.AWAY_MISSIONS.legal_commands,
+    apply=rulesets.AWAY_MISSIONS.apply,
+    awaited=rulesets.AWAY_MISSIONS.awaited,
     is_over=lambda state: state.phase == "over",
     evaluate=_am.evaluate,
     policy=_am.policy,
@@ -40,9 +39,9 @@ AWAY_MISSIONS = Game(
 
 RENEGADES = Game(
     determiniser=_rg.Determiniser,
-    legal_commands=_rg_rules.legal_commands,
-    apply=_rg_rules.apply,
-    awaited=_rg_rules.awaited,
+    legal_commands=rulesets.RENEGADES.legal_commands,
+    apply=rulesets.RENEGADES.apply,
+    awaited=rulesets.RENEGADES.awaited,
     is_over=lambda state: state.phase == "over",
     evaluate=_rg.evaluate,
     policy=_rg.policy,
