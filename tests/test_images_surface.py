@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from engine.renegades import rules
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.autoplay import random_command
 from images import crew_dice, pictures, surface
 from images.grid import GridFrame

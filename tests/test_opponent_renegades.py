@@ -9,7 +9,7 @@ from engine import opponent
 from engine.dice import Dice
 from engine.renegades import rules, scenario
 from engine.renegades.board import distance
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.opponent.renegades import Determiniser, evaluate, goal, steps_to, worth
 from engine.renegades.autoplay import random_command
 from engine.renegades.pieces import PARAMETER

@@ -9,7 +9,7 @@ from engine.errors import PackError, RuleError
 from engine.renegades import content, rules
 from engine.renegades.content import turned
 from engine.renegades.locations import POSITIONS, built_board, deal_layout
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.ground import ground_of
 
 PACK = content.load_pack("content/renegades")

@@ -10,7 +10,7 @@ import pytest
 from engine.errors import RuleError
 from engine.renegades import campaign as cp
 from engine.renegades import landing, rules, scenario
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.campaign_text import line, names_of, roster_lines
 from engine.renegades.content import load_pack
 from tests.test_renegades_random_games import random_command

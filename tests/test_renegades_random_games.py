@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from engine.errors import RuleError
-from engine.renegades import gear, home_run, parties, pieces, rules, scenario
+from engine.renegades import gear, home_run, parties, pieces, rounds, rules, scenario
 from engine.renegades.autoplay import random_command
 from engine.renegades.state import from_json, to_json
 
@@ -44,7 +44,7 @@ def check_invariants(state):
     if state.strike is not None:  # N122: asked only with a real choice, of the attacker's player
         assert len(rules.legal_commands(state, state.strike.seat)) > 1 and state.pending[0].player == state.strike.seat
     if state.world_clock is None:  # N20, N120: no world card before the first landing party
-        assert not state.world_discard and state.round <= rules.CLOCK_LATEST
+        assert not state.world_discard and state.round <= rounds.CLOCK_LATEST
     check_surface(state, g)
     check_gear(state, g)
 

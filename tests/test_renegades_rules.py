@@ -177,7 +177,7 @@ def test_a_giants_path_goes_around_a_low_ceilinged_tile():
 def test_a_giant_arriving_on_a_low_ceilinged_tile_lands_beside_it():
     from engine.renegades import figures
     from engine.renegades.board import distance
-    from engine.renegades.orbit import Game
+    from engine.renegades.game import Game
     state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, seed=3)
     state.surface_deck = ["c", "n"]
     state.figures = {}

@@ -35,7 +35,8 @@ from engine.renegades import dropped, rules
 from engine.renegades.board import distance, layout_key, orbit_of
 from engine.renegades.content import Pack, load_pack
 from engine.renegades.ground import ground_of
-from engine.renegades.orbit import Game, attack_dice, bonuses, enemies, parse_legs, speed
+from engine.renegades.game import Game
+from engine.renegades.orbit import attack_dice, bonuses, enemies, parse_legs, speed
 from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import GameState, Ship, clone
 

@@ -7,7 +7,7 @@ from typing import Optional
 from engine.errors import RuleError
 from engine.renegades import orbit
 from engine.renegades.content import ABILITY_STATIONS, ShipAbility, Tactical
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.pieces import aboard, skill_test
 from engine.renegades.state import CrewMember, Ship
 

@@ -9,7 +9,7 @@ from engine import playout
 from engine.errors import RuleError
 from engine.renegades import dropped, orbit, rules
 from engine.renegades.board import distance
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.pieces import PARAMETER
 from engine.renegades.state import GameState
 

@@ -14,7 +14,8 @@ from typing import Optional
 from engine.errors import RuleError
 from engine.renegades import missions
 from engine.renegades.crew_combat import attack_refusal
-from engine.renegades.orbit import Game, docked_long
+from engine.renegades.game import Game
+from engine.renegades.orbit import docked_long
 from engine.renegades.landing import beside_dock
 from engine.renegades.pieces import PARTY, card_of, too_far_to_board
 from engine.renegades.special_actions import rallied_last

@@ -7,7 +7,7 @@ aboard; the bounty replaces the usual 50 digits for that knock-out.
 """
 from __future__ import annotations
 
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.state import GameState
 
 VALUE = {"commander": 150, "navigation": 100, "weapons": 100, "comms": 75, "engineering": 75}

@@ -8,7 +8,7 @@ from typing import Optional
 
 from engine.renegades import hands
 from engine.renegades.content import CrewAbility
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.state import CrewMember
 
 

@@ -7,7 +7,7 @@ from typing import Optional
 from engine.renegades import hands, orbit, placing, weather
 from engine.renegades.crew_abilities import attack_bonuses, count_attack, may_attack_again
 from engine.renegades.board import distance
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.state import CrewMember, Figure, Strike
 from engine.renegades.ground import between
 from engine.renegades.pieces import Piece, card_of, friendly, is_giant, is_npc, opposed, piece, standing

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.errors import RuleError
 from engine.renegades import gear, hands
 from engine.renegades.ground import near
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.pieces import can_carry, laden
 from engine.renegades.state import CrewMember, GameState
 

@@ -9,28 +9,17 @@ from engine.renegades import boarding, crew_combat, home_run, landing, orbit, pi
 from engine.renegades.board import distance
 from engine.renegades.content import SQUADRONS
 from engine.renegades.ground import near
-from engine.renegades.orbit import Game, docked_long, roll_off
+from engine.renegades.game import Game
+from engine.renegades.orbit import docked_long, roll_off
 from engine.renegades.pieces import Piece, is_giant
 from engine.renegades.state import CrewMember, Figure
+from engine.renegades.stocking import place
 
 SPECIES_ORDER = {sq: i for i, sq in enumerate(SQUADRONS)}
 RANK_ORDER = {"commander": 0, "creature": 1, "warrior": 2, "drone": 3}
 
 
 # --- placing figures -----------------------------------------------------------------------------
-def place(g: Game, code: str, cell: str, guard: bool = False, escort_of: Optional[str] = None) -> Figure:
-    s = g.state
-    card = g.pack.villains[code]
-    s.figures_made += 1
-    ident = code if card.pool == 1 else f"{code}{s.figures_made}"
-    figure = Figure(id=ident, code=code, name=card.name, species=card.species, rank=card.rank, cell=cell,
-                    health=card.health, speed=card.speed, attack=card.attack, range=card.range,
-                    search=card.search, defense=[card.defense.add, card.defense.dice] if card.defense else [],
-                    guard=guard, escort_of=escort_of)
-    s.figures[ident] = figure
-    return figure
-
-
 def arrive(g: Game, villain: str, commander: Optional[str], most: int, not_at: Optional[str] = None,
            table: Optional[list[int]] = None) -> str:
     """An enemies card (N40): a commander comes whatever the roll (not if already on the

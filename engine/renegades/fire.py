@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.errors import RuleError
 from engine.renegades.board import distance
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.pieces import skill_test, standing
 from engine.renegades.state import CrewMember
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Optional
 
 from engine.renegades.content import Gear, GearEffect, Pack
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.state import CrewMember, GameState
 
 

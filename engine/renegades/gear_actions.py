@@ -9,7 +9,7 @@ from typing import Optional
 from engine.errors import RuleError
 from engine.renegades import gear, landing
 from engine.renegades.content import Gear
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.special_actions import patient
 from engine.renegades.state import CrewMember
 

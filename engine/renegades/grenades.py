@@ -10,7 +10,7 @@ from engine.errors import RuleError
 from engine.renegades import crew_combat, weather
 from engine.renegades.board import distance
 from engine.renegades.crew_abilities import count_attack, may_attack_again
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.pieces import opposed, standing, weapons
 from engine.renegades.special_actions import rallied_last
 from engine.renegades.state import CrewMember

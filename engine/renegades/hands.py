@@ -7,7 +7,7 @@ import itertools
 from collections import Counter
 
 from engine.errors import RuleError
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.state import CrewMember
 
 HANDS = 2

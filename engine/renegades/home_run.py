@@ -14,7 +14,7 @@ from typing import Optional
 
 from engine.renegades import gear, landing, stocking
 from engine.renegades.board import distance
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.state import CrewMember, Ship
 
 
@@ -66,15 +66,6 @@ def _recover(g: Game, crew: CrewMember) -> None:
     if crew.ko:
         crew.room = "medbay"
         crew.rounds["medbay"] = g.state.round
-
-
-def carry_out(g: Game, crew: CrewMember, ship: Ship) -> None:
-    """During the run, the first crewmember stepping out of the ship holding the findings
-    on the home surface takes them (N172)."""
-    obj = g.state.objective
-    if obj is not None and obj.run and obj.ship == ship.id and ship.faction == obj.run:
-        obj.ship, obj.holder = None, crew.id
-        g.emit("findings_out", crew=crew.id, ship=ship.id, name=obj.name)
 
 
 def delivery_square(g: Game, crew: CrewMember) -> Optional[str]:

@@ -11,12 +11,12 @@ from typing import Optional
 
 from engine.errors import RuleError
 from engine.renegades.board import distance
-from engine.renegades import dropped, gear, hands, home_run, weather
+from engine.renegades import dropped, gear, hands, weather
 from engine.renegades.abilities import half
 from engine.renegades.crew_abilities import ability
 from engine.renegades.crew_combat import spring_trap
 from engine.renegades.ground import near
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.pieces import (PARAMETER, PARTY, Piece, can_carry, docked_ship, holds_back, on_surface,
                                      opposed, skill_test, standing, too_far_to_board, weapons)
 from engine.renegades.state import CrewMember, Figure, Ship
@@ -91,7 +91,16 @@ def step_out(g: Game, crew: CrewMember, ship: Ship, to: Optional[str] = None) ->
     crew.station, crew.room, crew.cell = None, None, cell
     g.emit("disembarked", crew=crew.id, ship=ship.id, cell=cell)
     arm(g, crew)
-    home_run.carry_out(g, crew, ship)
+    carry_out(g, crew, ship)
+
+
+def carry_out(g: Game, crew: CrewMember, ship: Ship) -> None:
+    """During the run, the first crewmember stepping out of the ship holding the findings
+    on the home surface takes them (N172)."""
+    obj = g.state.objective
+    if obj is not None and obj.run and obj.ship == ship.id and ship.faction == obj.run:
+        obj.ship, obj.holder = None, crew.id
+        g.emit("findings_out", crew=crew.id, ship=ship.id, name=obj.name)
 
 
 def deployment_squares(g: Game, crew: CrewMember, ship: Ship) -> set[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.errors import RuleError
 from engine.renegades import crew_combat, landing
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.pieces import standing
 from engine.renegades.state import CrewMember
 

@@ -3,7 +3,7 @@ turning them (N35, N37)."""
 from __future__ import annotations
 
 from engine.renegades.abilities import half
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.state import CrewMember, Ship
 from engine.renegades.pieces import aboard, skill_test
 

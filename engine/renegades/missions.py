@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.renegades import gear, home_run, stocking
 from engine.renegades.content import ARMORY, Pack
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.state import GameState, Objective
 
 

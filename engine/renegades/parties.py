@@ -8,7 +8,7 @@ from engine.renegades import (boarding, crew_combat, dropped, figures, fire, gea
                               leaping, orbit, pieces, special_actions)
 from engine.renegades.board import distance
 from engine.renegades.ground import near
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.state import Decision, Turn
 
 

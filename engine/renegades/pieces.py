@@ -6,9 +6,8 @@ from typing import Optional, Union
 
 import msgspec
 
-from engine.renegades import orbit
 from engine.renegades.board import distance
-from engine.renegades.orbit import Game
+from engine.renegades.game import MAX_DICE, Game
 from engine.renegades.state import CrewMember, Figure, Ship
 
 ACTIONS = 2  # each crewmember's actions a turn
@@ -23,7 +22,7 @@ Piece = Union[CrewMember, Figure]
 def skill_test(g: Game, dice: int, plus: int = 0, target: int = 5) -> tuple[list[int], int]:
     """Roll `dice` dice (at most eight); `plus` is added to one die. Returns the faces and
     how many reach `target` (5+ unless said; a test passes with one)."""
-    faces = g.state.dice.roll(min(orbit.MAX_DICE, dice)) if dice > 0 else []
+    faces = g.state.dice.roll(min(MAX_DICE, dice)) if dice > 0 else []
     if plus and faces:
         faces[faces.index(min(faces))] += plus
     return faces, sum(1 for f in faces if f >= target)

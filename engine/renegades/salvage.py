@@ -7,7 +7,7 @@ from engine.errors import RuleError
 from engine.renegades import orbit
 from engine.renegades.board import distance
 from engine.renegades.content import Pack
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.pieces import skill_test
 from engine.renegades.state import GameState, Ship
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import msgspec
 
-from engine.renegades import figures, gear, home_run, rules
+from engine.renegades import gear, home_run, rules, stocking
 from engine.renegades.content import load_pack
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.state import GameState, Objective, Ship
 from engine.scenario_checks import SHARED, check_shared as _check_shared, full as _full, match as _match
 
@@ -111,7 +111,7 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
         g = Game(state)
         for ident, fields in (spec.get("figures") or {}).items():
             fields = dict(fields)
-            figure = figures.place(g, fields.pop("villain"), fields.pop("cell"))
+            figure = stocking.place(g, fields.pop("villain"), fields.pop("cell"))
             del state.figures[figure.id]
             figure.id = ident
             for name, value in fields.items():

@@ -9,9 +9,9 @@ from engine.dice import Dice
 from engine.errors import PackError, RuleError
 from engine.renegades.board import layout_key, orbit_of
 from engine.packs import pack_ref
-from engine.renegades import bounties, draft, figures, gear, landing, locations, missions, pieces, salvage
+from engine.renegades import bounties, draft, figures, gear, landing, locations, missions, pieces, rounds, salvage
 from engine.renegades.content import FACTIONS, STATIONS, Pack, load_pack
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.state import GameState, Player, Ship
 
 MODES = ("versus", "coop")
@@ -87,16 +87,13 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
         draft.begin(state, pack, pickers, {k: v for k, v in config.items() if k != "players"})
         return state
     finish(state, pack, config)
-    from engine.renegades import rules  # the order of play lives there
-    rules.run(state)
+    rounds.run(state)
     return state
 
 
 def finish(state: GameState, pack: Pack, config: dict[str, Any]) -> None:
     """The set-up after the crews are chosen: the decks, armories, the mission, bounties,
     then the first round begins (or the quicker game's landing)."""
-    from engine.renegades import rules  # the order of play lives there
-
     _deal(state, pack, config.get("mission"), int(config.get("world_cards", 6)), config.get("boards") == "built")
     _stock_armories(state, pack, config.get("campaign"))
     missions.set_up(state, pack)
@@ -104,7 +101,7 @@ def finish(state: GameState, pack: Pack, config: dict[str, Any]) -> None:
     if config.get("quick"):
         _land_everyone(state)
     else:
-        rules.begin_round(state)
+        rounds.begin_round(state)
 
 
 def launch_drafted(state: GameState, pack: Pack) -> None:

@@ -10,7 +10,7 @@ from engine.renegades.board import distance
 from engine.renegades.content import CrewAbility
 from engine.renegades.crew_abilities import ability
 from engine.renegades.ground import near
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 from engine.renegades.pieces import Piece, piece, skill_test, standing
 from engine.renegades.state import CrewMember
 

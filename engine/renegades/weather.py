@@ -8,7 +8,7 @@ from typing import Optional
 
 from engine.renegades.board import distance
 from engine.renegades.content import WorldEffect
-from engine.renegades.orbit import Game
+from engine.renegades.game import Game
 
 STEALTH_TARGET = 5  # a stealth test passes with a 5 or better on one die
 
