@@ -10,9 +10,9 @@ import os
 import sys
 
 from engine.renegades import rules
-from engine.renegades.game import Game
-from engine.renegades.state import Turn
-from engine.renegades import stocking
+from engine.renegades.contents.game import Game
+from engine.renegades.contents.state import Turn
+from engine.renegades.surface import stocking
 from images.crew_dice import render_crew_dice
 from images.surface import render_surface
 

@@ -12,9 +12,12 @@ from collections import Counter
 import pytest
 
 from engine.errors import RuleError
-from engine.renegades import gear, home_run, parties, pieces, rounds, rules, scenario
+from engine.renegades import rules, scenario
 from engine.renegades.autoplay import random_command
-from engine.renegades.state import from_json, to_json
+from engine.renegades.contents.state import from_json, to_json
+from engine.renegades.crew import pieces
+from engine.renegades.play import parties, rounds
+from engine.renegades.surface import gear, home_run
 
 ALL_GAMES = 200
 GAMES = 24

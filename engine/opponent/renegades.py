@@ -31,14 +31,15 @@ import msgspec
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.opponent.search import best_scored, wandered
-from engine.renegades import dropped, rules
-from engine.renegades.board import distance, layout_key, orbit_of
-from engine.renegades.content import Pack, load_pack
-from engine.renegades.ground import ground_of
-from engine.renegades.game import Game
-from engine.renegades.orbit import attack_dice, bonuses, enemies, parse_legs, speed
-from engine.renegades.pieces import PARAMETER
-from engine.renegades.state import GameState, Ship, clone
+from engine.renegades import rules
+from engine.renegades.contents.board import distance, layout_key, orbit_of
+from engine.renegades.contents.content import Pack, load_pack
+from engine.renegades.contents.game import Game
+from engine.renegades.contents.ground import ground_of
+from engine.renegades.contents.state import GameState, Ship, clone
+from engine.renegades.crew.pieces import PARAMETER
+from engine.renegades.orbit.orbit import attack_dice, bonuses, enemies, parse_legs, speed
+from engine.renegades.surface import dropped
 
 # how much a verb the rule of thumb knows is worth before anything else is looked at
 VERB_SCORES = {"attack": 9.0, "descend": 6.0, "move": 4.0, "deploy": 5.0, "disembark": 5.0, "ascend": 1.0,

@@ -17,14 +17,17 @@ import msgspec
 
 from engine import command_text
 from engine.errors import RuleError
-from engine.renegades import (abilities, boarding, bounties, crew_combat, draft, dropped, figures, fire,
-                              gear_actions, grenades, hands, home_run, landing, leaping, missions, orbit,
-                              parties, pieces, placing, rounds, salvage, setup, special_actions, weather)
-from engine.renegades.content import STATIONS
-from engine.renegades.game import Game
-from engine.renegades.rounds import begin_round, begin_surface, run  # noqa: F401  (part of the public face)
-from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
-from engine.renegades.state import Decision, GameState, clone, to_builtins
+from engine.renegades.contents.content import STATIONS
+from engine.renegades.contents.game import Game
+from engine.renegades.contents.state import Decision, GameState, clone, to_builtins
+from engine.renegades.crew import hands, pieces
+from engine.renegades.orbit import abilities, orbit, placing, salvage
+from engine.renegades.play import bounties, parties, rounds
+from engine.renegades.play.rounds import begin_round, begin_surface, run  # noqa: F401  (part of the public face)
+from engine.renegades.setup import draft, setup
+from engine.renegades.setup.setup import new_game  # noqa: F401  (part of the public face)
+from engine.renegades.surface import (boarding, crew_combat, dropped, figures, fire, gear_actions, grenades,
+                                      home_run, landing, leaping, missions, special_actions, weather)
 
 __all__ = ["new_game", "apply", "canonical", "legal_commands", "awaited", "view_for", "turn_of",
            "display_names", "begin_round", "begin_surface", "run"]

@@ -6,10 +6,11 @@ from typing import Any
 
 import msgspec
 
-from engine.renegades import gear, home_run, rules, stocking
-from engine.renegades.content import load_pack
-from engine.renegades.game import Game
-from engine.renegades.state import GameState, Objective, Ship
+from engine.renegades import rules
+from engine.renegades.contents.content import load_pack
+from engine.renegades.contents.game import Game
+from engine.renegades.contents.state import GameState, Objective, Ship
+from engine.renegades.surface import gear, home_run, stocking
 from engine.scenario_checks import SHARED, check_shared as _check_shared, full as _full, match as _match
 
 
