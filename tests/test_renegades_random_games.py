@@ -169,16 +169,21 @@ def play_checked(seed, config, state=None):
 CHUNKS = 8
 
 
+def game_config(index: int) -> dict:
+    """The config of the game of this index among the seeds: its table, tier and options."""
+    config = {**CONFIGS[index % len(CONFIGS)], "tier": 1 + index // len(CONFIGS) % 3}
+    if index % 10 == 9:  # the quicker game: every ship starts docked on the mission planet
+        config.update(quick=True, world_cards=6)
+    if index % 5 == 2:  # the surface board built from location cards (N124)
+        config.update(boards="built")
+    return config
+
+
 def play_games(indices) -> Counter:
     """Plays the games of these indices among the seeds, checking each; the verbs played."""
     verbs = Counter()
     for index in indices:
-        seed = SEEDS[index]
-        config = {**CONFIGS[index % len(CONFIGS)], "tier": 1 + index // len(CONFIGS) % 3}
-        if index % 10 == 9:  # the quicker game: every ship starts docked on the mission planet
-            config.update(quick=True, world_cards=6)
-        if index % 5 == 2:  # the surface board built from location cards (N124)
-            config.update(boards="built")
+        seed, config = SEEDS[index], game_config(index)
         final, log = play_checked(seed, config)
         assert final.result is not None and final.result["outcome"] in ("unfinished", "won", "lost", "tied")
         assert from_json(to_json(final)) == final

@@ -1,7 +1,7 @@
 """What the computer crew needs to know about Renegades, and nothing it may not see.
 
 The computer crew flies a player's ship for solo and versus play with the same search as
-in Away Missions; it is not the rulebook's NPC behaviour (engine/renegades/orbit.py), which
+in Away Missions; it is not the rulebook's NPC behaviour (engine/renegades/orbit/orbit.py), which
 follows fixed orders. It reads only `view_for` its seat and the ruleset's public functions
 (`legal_commands`, `apply`, `awaited`), so commands added to the ruleset later are weighed
 like any other: the rule of thumb only gives the verbs it knows a head start.

@@ -31,8 +31,9 @@ from engine.errors import PackError, RuleError
 from engine.renegades.campaign import energy
 from engine.renegades.campaign.campaign_state import (Campaign, Captain, Hand, Mission, clone, from_json,  # noqa: F401
                                              to_builtins, to_json)
-from engine.renegades.campaign.shore_leave import (on_buy, on_crew, on_done, on_ransom, on_recharge, on_recruit, on_sell,
-                                          on_train, on_turn, open_shore_leave, require_phase, sale_price)  # noqa: F401
+from engine.renegades.campaign.shore_leave import (on_buy, on_crew, on_done, on_ransom, on_recharge,  # noqa: F401
+                                                   on_recruit, on_sell, on_train, on_turn, open_shore_leave,
+                                                   require_phase, sale_price)
 from engine.renegades.contents.content import ARMORY, FACTIONS, Pack, load_pack
 from engine.renegades.setup.setup import MODES, _default_crew, _ship_for, check_boards, check_world_cards, stations_for
 from engine.renegades.surface import gear

@@ -1,4 +1,4 @@
-"""The state of a Renegades campaign (engine/renegades/campaign.py): plain data that
+"""The state of a Renegades campaign (engine/renegades/campaign/campaign.py): plain data that
 serialises to JSON losslessly, like a game's state."""
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ A pack is a folder of YAML files whose top-level sections are listed in `SECTION
 cross references (stations, cells on the board) are checked; a bad pack is refused
 with every problem found, each with its file and path.
 
-    python -m engine.renegades.content content/renegades
+    python -m engine.renegades.contents.content content/renegades
 """
 from __future__ import annotations
 

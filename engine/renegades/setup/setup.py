@@ -35,7 +35,7 @@ def new_game(config: dict[str, Any], seed: int) -> GameState:
     world_cards (6-10: the timed game; 5-6 in the quicker game), tier (1-3), mission (a card
     code), quick (the quicker game: ships start docked on the mission planet), boards (fixed,
     or built: the surface board built from location cards, N124). A campaign's
-    mission (engine/renegades/campaign.py) adds `campaign` {title, mission, carried: seat ->
+    mission (engine/renegades/campaign/campaign.py) adds `campaign` {title, mission, carried: seat ->
     {armory, energy}} and each player's `turned`, `upgrades` and `ship_upgrades`.
     """
     path = config.get("pack") or DEFAULT_PACK
@@ -140,7 +140,8 @@ def _stock_armories(state: GameState, pack: Pack, campaign: Any) -> None:
     if campaign is None:
         return
     if not isinstance(campaign, dict):
-        raise RuleError("`campaign` is set by a campaign's mission (engine/renegades/campaign.py), not by hand.")
+        raise RuleError("`campaign` is set by a campaign's mission "
+                        "(engine/renegades/campaign/campaign.py), not by hand.")
     carried = campaign.get("carried") or {}
     state.items_fly = True
     for player in state.players:

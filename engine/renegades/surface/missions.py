@@ -77,7 +77,7 @@ def game_over(g: Game, result: dict) -> None:
     """The mission ends, and with it the game. The result adds `digits`: what each faction
     earned during the mission besides its `reward` (knock-outs, defeated figures, bounties,
     and the loot its crew still carry, counted now). A campaign reads the final state
-    (engine/renegades/campaign.py, `outcome_of`)."""
+    (engine/renegades/campaign/campaign.py, `outcome_of`)."""
     s = g.state
     s.pending, s.current = [], None
     for crew in sorted(s.crew.values(), key=lambda c: c.id):
