@@ -6,7 +6,7 @@
 
 A round is the orbital phase (ships by initiative, NPCs last), the surface phase (landing
 parties by the sum of their initiatives, NPC crew and figures last) and the world event
-phase. Every pause is a pending decision; an illegal command raises RuleError and changes
+phase, run in play/rounds.py. Every pause is a pending decision; an illegal command raises RuleError and changes
 nothing.
 """
 from __future__ import annotations
