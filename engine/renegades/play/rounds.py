@@ -1,6 +1,6 @@
 """The order of play: a round's orbital phase (ships by initiative, NPCs last), its surface
 phase (engine/renegades/play/parties.py) and its world event phase, run forward until somebody
-has a decision to make; the world deck, its events and the final round (N17-N20)."""
+has a decision to make; the world deck, its events and the final round (N17, N18, N20)."""
 from __future__ import annotations
 
 import msgspec
