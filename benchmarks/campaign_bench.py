@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from engine.renegades import autoplay, rules  # noqa: E402
-from engine.renegades import campaign as cp  # noqa: E402
+from engine.renegades.campaign import campaign as cp  # noqa: E402
 from engine.service import GameService  # noqa: E402
 from engine.service.campaign import CampaignService  # noqa: E402
 from engine.service.replay import check_campaign  # noqa: E402

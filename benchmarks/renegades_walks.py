@@ -2,7 +2,7 @@
 completed, and how often a computer-flown figure walked back to a square it left in the same
 activation while nothing else had changed (the mission parameter where it was, every piece
 of the other sides on its square)."""
-from engine.renegades.state import GameState
+from engine.renegades.contents.state import GameState
 
 
 def completed(state: GameState) -> bool:

@@ -19,8 +19,8 @@ from discord import app_commands
 from cogs import buttons, replies, table_message
 from engine.command_text import quote
 from engine.errors import RuleError
-from engine.renegades.content import Pack
-from engine.renegades.setup import TABLES, check_world_cards
+from engine.renegades.contents.content import Pack
+from engine.renegades.setup.setup import TABLES, check_world_cards
 from engine.service import GameInfo, ServiceError
 from engine.service.rulesets import RENEGADES
 

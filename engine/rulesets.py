@@ -16,11 +16,11 @@ from engine.awaymissions import rules as awaymissions_rules
 from engine.awaymissions import scenario as awaymissions_scenario
 from engine.awaymissions import state as awaymissions_state
 from engine.awaymissions import stored as awaymissions_stored
-from engine.renegades import card_facts as renegades_cards
-from engine.renegades import content as renegades_content
 from engine.renegades import rules as renegades_rules
 from engine.renegades import scenario as renegades_scenario
-from engine.renegades import state as renegades_state
+from engine.renegades.contents import card_facts as renegades_cards
+from engine.renegades.contents import content as renegades_content
+from engine.renegades.contents import state as renegades_state
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -10,7 +10,7 @@ import os
 import sys
 
 from engine.renegades import rules
-from engine.renegades.state import Ship, Turn
+from engine.renegades.contents.state import Ship, Turn
 from images.orbit import render_orbit
 from images.ship_dice import render_ship_dice
 from images.ship_status import render_ship_status

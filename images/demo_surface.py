@@ -10,9 +10,9 @@ import os
 import sys
 
 from engine.renegades import rules
-from engine.renegades.orbit import Game
-from engine.renegades.state import Turn
-from engine.renegades import figures
+from engine.renegades.contents.game import Game
+from engine.renegades.contents.state import Turn
+from engine.renegades.surface import stocking
 from images.crew_dice import render_crew_dice
 from images.surface import render_surface
 
@@ -33,7 +33,7 @@ def midgame_view() -> dict:
     crew["TALLO"].hidden = True
     crew["RHEE"].ko, crew["RHEE"].wounds = True, crew["RHEE"].health
     crew["HALVERN"].wounds, crew["HALVERN"].gear = 3, ["arc-pistol"]
-    figures.place(Game(state), "DRONE", "J10")
+    stocking.place(Game(state), "DRONE", "J10")
     state.phase, state.round, state.order = "surface", 2, ["KESTREL", "WARDEN"]
     state.current = Turn(ship="KESTREL", crew={"VESK": 1, "TALLO": 2})
     return rules.view_for(state, None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.renegades.content import cell_xy
+from engine.renegades.contents.content import cell_xy
 
 
 @dataclass(frozen=True)

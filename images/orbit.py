@@ -15,9 +15,9 @@ from typing import Optional
 import msgspec
 from PIL import Image, ImageDraw
 
-from engine.renegades.board import DELTA, OrbitBoard, layout_key, orbit_of
-from engine.renegades.content import xy_cell
-from engine.renegades.state import Ship
+from engine.renegades.contents.board import DELTA, OrbitBoard, layout_key, orbit_of
+from engine.renegades.contents.content import xy_cell
+from engine.renegades.contents.state import Ship
 from images import marks
 from images.style import (GREY, HAZARD, INK, MUTED, PAPER, STYLES, VOID, WHITE, blend, centred_text, draw_shape,
                           encode, fit_size, ink_on, pen, stamp, text, to_palette, washed)

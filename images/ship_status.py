@@ -17,7 +17,7 @@ from collections import Counter
 
 from PIL import Image
 
-from engine.renegades.content import STATIONS, load_pack
+from engine.renegades.contents.content import STATIONS, load_pack
 from images import marks
 from images.orbit import FACTION_NAMES, ship_labels, ships_of, style_of
 from images.style import (DIM_INK, HAZARD, INK, MUTED, PAPER, RULE, WHITE, canvas, draw_shape, encode, fit_size, pen,

@@ -18,7 +18,7 @@ from typing import Iterable, Optional
 
 from PIL import Image, ImageDraw
 
-from engine.renegades.content import cell_xy, xy_cell
+from engine.renegades.contents.content import cell_xy, xy_cell
 from images.style import (ATTACK_MARK, COVER, CORRIDOR_FLOOR, FLOOR, GREY, HAZARD, INK, MOVE_MARK, MUTED, PAPER,
                           VOID, WHITE, blend, centred_text, dashed_line, draw_shape, encode, fit_size,
                           ink_on, pen, text, text_width, to_palette, washed)

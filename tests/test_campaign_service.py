@@ -6,8 +6,8 @@ import random
 import pytest
 
 from db import Database
-from engine.renegades import campaign as rules
-from engine.renegades import state as game_state
+from engine.renegades.campaign import campaign as rules
+from engine.renegades.contents import state as game_state
 from engine.service import GameService, IllegalCommand, NotAPlayer
 from engine.service.campaign import CampaignService
 from engine.service import replay

@@ -210,7 +210,7 @@ async def _campaign(path, acks, seed, limit):
 
 
 def desk_rules_awaited(campaign):
-    from engine.renegades import campaign as rules
+    from engine.renegades.campaign import campaign as rules
     return rules.awaited(campaign)
 
 

@@ -5,7 +5,7 @@ import json
 import random
 from dataclasses import dataclass
 
-from engine.renegades.content import load_pack
+from engine.renegades.contents.content import load_pack
 from tests.discord_harness import CHANNEL_ID, FakeDiscord, choose, open_panel, thread_of, user
 from tests.test_discord_game import PlayByPost, awaited, same_dice, table
 

@@ -221,7 +221,7 @@ def test_every_card_of_every_pack_is_found_by_its_name():
     its code (a weapon and its shore leave gear card are one card)."""
     from engine.glossary.cards import packs
     from engine.rulesets import RULESETS
-    from engine.renegades.content import SECTIONS
+    from engine.renegades.contents.content import SECTIONS
     assert set(SECTIONS) == set(CARD_SECTIONS["renegades"]) | NOT_CARDS
     index = card_index()
     rulesets = set()

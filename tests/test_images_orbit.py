@@ -5,7 +5,7 @@ import io
 
 from PIL import Image
 
-from engine.renegades.board import DELTA, orbit_of
+from engine.renegades.contents.board import DELTA, orbit_of
 from images import orbit as O
 from images import pictures
 from images import ship_dice as D

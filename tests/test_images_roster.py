@@ -3,9 +3,9 @@ ring for the reserve, unconscious crew underlined, the same bytes for the same c
 from PIL import Image
 import io
 
-from engine.renegades import campaign as cp
-from engine.renegades.campaign_text import names_of
-from engine.renegades.content import load_pack
+from engine.renegades.campaign import campaign as cp
+from engine.renegades.campaign.campaign_text import names_of
+from engine.renegades.contents.content import load_pack
 from images.roster import GAP, LINE, dot_centre, render_roster, roster_image
 from images.style import HAZARD, INK, PAPER
 

@@ -10,8 +10,8 @@ import pytest
 from PIL import Image
 
 from engine.renegades import rules
-from engine.renegades.orbit import Game
 from engine.renegades.autoplay import random_command
+from engine.renegades.contents.game import Game
 from images import crew_dice, pictures, surface
 from images.grid import GridFrame
 from images.demo_surface import attack_events, midgame_view, move_events, skill_events

@@ -4,11 +4,15 @@ functions too; imports under `if TYPE_CHECKING:` name types only and are left ou
 - a ruleset never imports another ruleset (they are siblings; what both need lives below both);
 - a cog never imports bot.py or db/ (it goes through the service);
 - the pure engine (engine/ but engine/service) imports no storage, pictures, service or Discord;
-- the glossary and the scenario runner import no ruleset: they find one in engine/rulesets.py.
+- the glossary and the scenario runner import no ruleset: they find one in engine/rulesets.py;
+- inside a ruleset grouped by its rulebook's parts (engine/renegades), a group imports only
+  groups of earlier layers (LAYERS), every group has its place in that order, and no modules
+  import each other round in a circle.
 """
 from __future__ import annotations
 
 import ast
+import graphlib
 from pathlib import Path
 
 from engine.rulesets import RULESETS
@@ -20,6 +24,9 @@ IMPURE = {name: "storage" for name in STORAGE} | {name: "pictures" for name in P
     "engine.service": "the service", "discord": "Discord"}
 FRONT_DOOR = {"bot": "bot.py", "db": "storage"}
 BY_REGISTRY = ("glossary", "scenario.py")  # engine/ parts that reach a ruleset through engine/rulesets.py
+LAYERS = {  # a grouped ruleset's folders, lowest first; "" is the package's own modules, its public face
+    "renegades": ("contents", "crew", "orbit", "surface", "play", "setup", "campaign", ""),
+}
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -90,6 +97,37 @@ def violations(root: Path, rulesets: list[str]) -> list[str]:
     return problems
 
 
+def layer_problems(root: Path, ruleset: str, layers: tuple[str, ...]) -> list[str]:
+    """Inside engine/<ruleset>: every import of a later layer's module, every group folder
+    missing from `layers`, and an import circle (all imports count, those inside functions too)."""
+    folder = root / "engine" / ruleset
+    modules = {module_name(path, root): path for path in sorted(folder.rglob("*.py"))}
+
+    def layer(path: Path) -> str:
+        parts = path.relative_to(folder).parts
+        return parts[0] if len(parts) > 1 else ""
+
+    problems = sorted({f"engine/{ruleset}/{layer(path)}/: a group missing from the layers"
+                       for path in modules.values() if layer(path) not in layers})
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        graph[module] = set()
+        for line, name in imported(path, root):
+            target = next((m for m in sorted(modules, key=len, reverse=True) if _within(name, m)), None)
+            if target is None or target == module:
+                continue
+            graph[module].add(target)
+            mine, theirs = layer(path), layer(modules[target])
+            if mine in layers and theirs in layers and layers.index(theirs) > layers.index(mine):
+                problems.append(f"{path.relative_to(root).as_posix()}:{line}: imports {target} "
+                                f"(a later layer: {theirs or 'the public face'})")
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as circle:
+        problems.append("an import circle: " + " -> ".join(circle.args[1]))
+    return list(dict.fromkeys(problems))
+
+
 def test_the_layers_hold():
     assert violations(ROOT, list(RULESETS)) == []
 
@@ -124,3 +162,38 @@ def test_each_kind_of_crossing_is_caught(tmp_path):
         "cogs/play.py:1: imports bot (bot.py)",
         "cogs/play.py:2: imports db.errors.Busy (storage)",
     ]
+
+
+def test_each_grouped_ruleset_imports_down_its_layers_without_a_circle():
+    for ruleset, layers in LAYERS.items():
+        assert layer_problems(ROOT, ruleset, layers) == []
+
+
+def test_a_later_layer_a_circle_and_an_unplaced_group_are_caught(tmp_path):
+    """A group importing a later one (inside a function too), a module importing the public
+    face, a circle inside one group and a folder left out of the order: each is reported."""
+    files = {
+        "engine/alpha/__init__.py": "",
+        "engine/alpha/rules.py": "from engine.alpha.base import board\n",
+        "engine/alpha/base/__init__.py": "",
+        "engine/alpha/base/board.py": "def f():\n    from engine.alpha.top.flag import Flag\n",
+        "engine/alpha/top/flag.py": "",
+        "engine/alpha/top/__init__.py": "",
+        "engine/alpha/top/deal.py": "from engine.alpha.base.board import Board\nfrom engine.alpha.top import turn\n",
+        "engine/alpha/top/turn.py": "from engine.alpha.top import deal\nfrom engine.alpha import rules\n",
+        "engine/alpha/stray/odd.py": "from engine.alpha.base import board\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    problems = layer_problems(tmp_path, "alpha", ("base", "top", ""))
+    assert problems[:3] == [
+        "engine/alpha/stray/: a group missing from the layers",
+        "engine/alpha/base/board.py:2: imports engine.alpha.top.flag (a later layer: top)",
+        "engine/alpha/top/turn.py:2: imports engine.alpha.rules (a later layer: the public face)",
+    ]
+    deal, turn = "engine.alpha.top.deal", "engine.alpha.top.turn"
+    assert problems[3:] in ([f"an import circle: {deal} -> {turn} -> {deal}"],
+                            [f"an import circle: {turn} -> {deal} -> {turn}"])
+    assert layer_problems(ROOT, "renegades", LAYERS["renegades"][1:]) == [
+        "engine/renegades/contents/: a group missing from the layers"]

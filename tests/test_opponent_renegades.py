@@ -8,12 +8,12 @@ import pytest
 from engine import opponent
 from engine.dice import Dice
 from engine.renegades import rules, scenario
-from engine.renegades.board import distance
-from engine.renegades.orbit import Game
+from engine.renegades.contents.board import distance
+from engine.renegades.contents.game import Game
 from engine.opponent.renegades import Determiniser, evaluate, goal, steps_to, worth
 from engine.renegades.autoplay import random_command
-from engine.renegades.pieces import PARAMETER
-from engine.renegades.state import clone, to_json
+from engine.renegades.contents.state import clone, to_json
+from engine.renegades.crew.pieces import PARAMETER
 from engine.service.console import play_local
 from tests.test_local_play import scripted
 

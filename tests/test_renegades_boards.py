@@ -6,11 +6,12 @@ import pytest
 
 from engine.dice import Dice
 from engine.errors import PackError, RuleError
-from engine.renegades import content, rules
-from engine.renegades.content import turned
-from engine.renegades.locations import POSITIONS, built_board, deal_layout
-from engine.renegades.orbit import Game
-from engine.renegades.ground import ground_of
+from engine.renegades import rules
+from engine.renegades.contents import content
+from engine.renegades.contents.content import turned
+from engine.renegades.contents.game import Game
+from engine.renegades.contents.ground import ground_of
+from engine.renegades.contents.locations import POSITIONS, built_board, deal_layout
 
 PACK = content.load_pack("content/renegades")
 

@@ -8,11 +8,12 @@ import msgspec
 import pytest
 
 from engine.errors import RuleError
-from engine.renegades import campaign as cp
-from engine.renegades import landing, rules, scenario
-from engine.renegades.orbit import Game
-from engine.renegades.campaign_text import line, names_of, roster_lines
-from engine.renegades.content import load_pack
+from engine.renegades import rules, scenario
+from engine.renegades.campaign import campaign as cp
+from engine.renegades.campaign.campaign_text import line, names_of, roster_lines
+from engine.renegades.contents.content import load_pack
+from engine.renegades.contents.game import Game
+from engine.renegades.surface import landing
 from tests.test_renegades_random_games import random_command
 
 PACK = load_pack("content/renegades")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import yaml
 
 from engine.renegades import rules
-from engine.renegades.orbit import roll_off
-from engine.renegades.pieces import opposed
+from engine.renegades.crew.pieces import opposed
+from engine.renegades.orbit.orbit import roll_off
 from engine.renegades.scenario import build
 
 

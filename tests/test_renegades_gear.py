@@ -9,9 +9,10 @@ import pytest
 
 from engine.errors import PackError
 from engine.opponent.renegades import policy, worth
-from engine.renegades import autoplay, dropped, rules
+from engine.renegades import autoplay, rules
+from engine.renegades.contents.content import load_pack
 from engine.renegades.scenario import build
-from engine.renegades.content import load_pack
+from engine.renegades.surface import dropped
 from engine.service.rulesets import RENEGADES
 from images import orbit as O
 from images import ship_status as S

@@ -6,10 +6,10 @@ import sqlite3
 import pytest
 
 import bot
-from engine.renegades.content import POSITION_CODES, load_pack
+from engine.renegades.contents.content import POSITION_CODES, load_pack
+from engine.renegades.contents.state import from_json
 from engine.renegades.rules import legal_commands
-from engine.renegades.setup import TABLES
-from engine.renegades.state import from_json
+from engine.renegades.setup.setup import TABLES
 from engine.service.console import play_local
 from tests.test_local_play import scripted
 

@@ -7,8 +7,10 @@ import shutil
 import pytest
 
 from engine.errors import PackError, RuleError
-from engine.renegades import content, crew_combat, rules
+from engine.renegades import rules
+from engine.renegades.contents import content
 from engine.renegades.scenario import build
+from engine.renegades.surface import crew_combat
 
 
 def _position(figures: dict, crew: dict) -> rules.Game:

@@ -12,9 +12,12 @@ from collections import Counter
 import pytest
 
 from engine.errors import RuleError
-from engine.renegades import gear, home_run, parties, pieces, rules, scenario
+from engine.renegades import rules, scenario
 from engine.renegades.autoplay import random_command
-from engine.renegades.state import from_json, to_json
+from engine.renegades.contents.state import from_json, to_json
+from engine.renegades.crew import pieces
+from engine.renegades.play import parties, rounds
+from engine.renegades.surface import gear, home_run
 
 ALL_GAMES = 200
 GAMES = 24
@@ -44,7 +47,7 @@ def check_invariants(state):
     if state.strike is not None:  # N122: asked only with a real choice, of the attacker's player
         assert len(rules.legal_commands(state, state.strike.seat)) > 1 and state.pending[0].player == state.strike.seat
     if state.world_clock is None:  # N20, N120: no world card before the first landing party
-        assert not state.world_discard and state.round <= rules.CLOCK_LATEST
+        assert not state.world_discard and state.round <= rounds.CLOCK_LATEST
     check_surface(state, g)
     check_gear(state, g)
 
@@ -166,16 +169,21 @@ def play_checked(seed, config, state=None):
 CHUNKS = 8
 
 
+def game_config(index: int) -> dict:
+    """The config of the game of this index among the seeds: its table, tier and options."""
+    config = {**CONFIGS[index % len(CONFIGS)], "tier": 1 + index // len(CONFIGS) % 3}
+    if index % 10 == 9:  # the quicker game: every ship starts docked on the mission planet
+        config.update(quick=True, world_cards=6)
+    if index % 5 == 2:  # the surface board built from location cards (N124)
+        config.update(boards="built")
+    return config
+
+
 def play_games(indices) -> Counter:
     """Plays the games of these indices among the seeds, checking each; the verbs played."""
     verbs = Counter()
     for index in indices:
-        seed = SEEDS[index]
-        config = {**CONFIGS[index % len(CONFIGS)], "tier": 1 + index // len(CONFIGS) % 3}
-        if index % 10 == 9:  # the quicker game: every ship starts docked on the mission planet
-            config.update(quick=True, world_cards=6)
-        if index % 5 == 2:  # the surface board built from location cards (N124)
-            config.update(boards="built")
+        seed, config = SEEDS[index], game_config(index)
         final, log = play_checked(seed, config)
         assert final.result is not None and final.result["outcome"] in ("unfinished", "won", "lost", "tied")
         assert from_json(to_json(final)) == final

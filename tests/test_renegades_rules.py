@@ -6,8 +6,9 @@ import shutil
 import pytest
 
 from engine.errors import PackError, RuleError
-from engine.renegades import content, rules
-from engine.renegades.state import from_json, to_json
+from engine.renegades import rules
+from engine.renegades.contents import content
+from engine.renegades.contents.state import from_json, to_json
 from engine.service import GameService
 from engine.service.replay import rebuild
 from engine.service.rulesets import RULESETS
@@ -161,7 +162,7 @@ def test_the_scenario_runner_takes_the_ruleset_key():
 
 
 def _outpost():
-    from engine.renegades.ground import ground_of
+    from engine.renegades.contents.ground import ground_of
     return ground_of(content.load_pack("content/renegades").path, "veyra-outpost")
 
 
@@ -175,9 +176,9 @@ def test_a_giants_path_goes_around_a_low_ceilinged_tile():
 
 
 def test_a_giant_arriving_on_a_low_ceilinged_tile_lands_beside_it():
-    from engine.renegades import figures
-    from engine.renegades.board import distance
-    from engine.renegades.orbit import Game
+    from engine.renegades.contents.board import distance
+    from engine.renegades.contents.game import Game
+    from engine.renegades.surface import figures
     state = rules.new_game({"players": [{"seat": "p1"}, {"seat": "p2"}]}, seed=3)
     state.surface_deck = ["c", "n"]
     state.figures = {}

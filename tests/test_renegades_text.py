@@ -2,7 +2,7 @@
 import random
 
 from engine.renegades import rules
-from engine.renegades.state import Ship
+from engine.renegades.contents.state import Ship
 from engine.service.rulesets import RENEGADES
 from engine.service.text import public_line, question
 

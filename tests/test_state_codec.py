@@ -13,10 +13,10 @@ from db import GameRow, LogEntry
 from engine.awaymissions import rules as away
 from engine.awaymissions import state as away_state
 from engine.awaymissions.autoplay import random_command as away_command
-from engine.renegades import campaign
 from engine.renegades import rules as renegades
-from engine.renegades import state as renegades_state
 from engine.renegades.autoplay import random_command as renegades_command
+from engine.renegades.campaign import campaign
+from engine.renegades.contents import state as renegades_state
 from engine.service import audit, replay
 from engine.service.rulesets import RULESETS
 from tests.conftest import two_player_config

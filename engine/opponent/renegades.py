@@ -1,7 +1,7 @@
 """What the computer crew needs to know about Renegades, and nothing it may not see.
 
 The computer crew flies a player's ship for solo and versus play with the same search as
-in Away Missions; it is not the rulebook's NPC behaviour (engine/renegades/orbit.py), which
+in Away Missions; it is not the rulebook's NPC behaviour (engine/renegades/orbit/orbit.py), which
 follows fixed orders. It reads only `view_for` its seat and the ruleset's public functions
 (`legal_commands`, `apply`, `awaited`), so commands added to the ruleset later are weighed
 like any other: the rule of thumb only gives the verbs it knows a head start.
@@ -31,13 +31,15 @@ import msgspec
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.opponent.search import best_scored, wandered
-from engine.renegades import dropped, rules
-from engine.renegades.board import distance, layout_key, orbit_of
-from engine.renegades.content import Pack, load_pack
-from engine.renegades.ground import ground_of
-from engine.renegades.orbit import Game, attack_dice, bonuses, enemies, parse_legs, speed
-from engine.renegades.pieces import PARAMETER
-from engine.renegades.state import GameState, Ship, clone
+from engine.renegades import rules
+from engine.renegades.contents.board import distance, layout_key, orbit_of
+from engine.renegades.contents.content import Pack, load_pack
+from engine.renegades.contents.game import Game
+from engine.renegades.contents.ground import ground_of
+from engine.renegades.contents.state import GameState, Ship, clone
+from engine.renegades.crew.pieces import PARAMETER
+from engine.renegades.orbit.orbit import attack_dice, bonuses, enemies, parse_legs, speed
+from engine.renegades.surface import dropped
 
 # how much a verb the rule of thumb knows is worth before anything else is looked at
 VERB_SCORES = {"attack": 9.0, "descend": 6.0, "move": 4.0, "deploy": 5.0, "disembark": 5.0, "ascend": 1.0,

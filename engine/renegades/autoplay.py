@@ -7,11 +7,13 @@ from typing import Optional
 
 from engine import playout
 from engine.errors import RuleError
-from engine.renegades import dropped, orbit, rules
-from engine.renegades.board import distance
-from engine.renegades.orbit import Game
-from engine.renegades.pieces import PARAMETER
-from engine.renegades.state import GameState
+from engine.renegades import rules
+from engine.renegades.contents.board import distance
+from engine.renegades.contents.game import Game
+from engine.renegades.contents.state import GameState
+from engine.renegades.crew.pieces import PARAMETER
+from engine.renegades.orbit import orbit
+from engine.renegades.surface import dropped
 
 KEEN = ("attack", "throw", "descend", "ascend", "deploy", "disembark", "open", "take", "carry", "board", "free")
 DROP_ANYWAY = 0.02  # how often the drops of a crewmember with room to spare stay among the choices (N186)

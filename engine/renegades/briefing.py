@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.renegades.card_facts import STATIONS, placement
-from engine.renegades.content import Pack
+from engine.renegades.contents.card_facts import STATIONS, placement
+from engine.renegades.contents.content import Pack
 
 OBJECTIVES = {"container": "sealed in a container: open it and carry it off",
               "courier": "a person waiting to be escorted: take them along",

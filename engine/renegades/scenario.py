@@ -6,10 +6,11 @@ from typing import Any
 
 import msgspec
 
-from engine.renegades import figures, gear, home_run, rules
-from engine.renegades.content import load_pack
-from engine.renegades.orbit import Game
-from engine.renegades.state import GameState, Objective, Ship
+from engine.renegades import rules
+from engine.renegades.contents.content import load_pack
+from engine.renegades.contents.game import Game
+from engine.renegades.contents.state import GameState, Objective, Ship
+from engine.renegades.surface import gear, home_run, stocking
 from engine.scenario_checks import SHARED, check_shared as _check_shared, full as _full, match as _match
 
 
@@ -111,7 +112,7 @@ def _surface(state: GameState, spec: dict[str, Any]) -> None:
         g = Game(state)
         for ident, fields in (spec.get("figures") or {}).items():
             fields = dict(fields)
-            figure = figures.place(g, fields.pop("villain"), fields.pop("cell"))
+            figure = stocking.place(g, fields.pop("villain"), fields.pop("cell"))
             del state.figures[figure.id]
             figure.id = ident
             for name, value in fields.items():

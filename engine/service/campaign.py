@@ -20,10 +20,10 @@ from typing import Any, AsyncIterator, Callable, Optional
 
 from db.campaign_store import CampaignEntry, CampaignRow, CampaignSeat, CampaignStore
 from engine.errors import RuleError
-from engine.renegades import campaign as rules
-from engine.renegades import campaign_text, energy
-from engine.renegades import state as game_state
-from engine.renegades.content import load_pack
+from engine.renegades.campaign import campaign as rules
+from engine.renegades.campaign import campaign_text, energy
+from engine.renegades.contents import state as game_state
+from engine.renegades.contents.content import load_pack
 from engine.service.errors import IllegalCommand, NotAPlayer, UnknownGame
 from engine.service.service import GameService, Update
 from images.roster import render_roster

@@ -24,7 +24,7 @@ from engine.glossary.cards import CardInfo, answer, card_index, card_names
 from engine.service import GameService, ServiceError, Update
 from engine.service.players import PlayerDesk
 from engine.renegades.briefing import holdings, mission_briefing
-from engine.renegades.setup import TABLES, check_world_cards
+from engine.renegades.setup.setup import TABLES, check_world_cards
 from engine.service.rulesets import AWAY_MISSIONS, RENEGADES
 from engine import opponent
 from engine.command_text import quote

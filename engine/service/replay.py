@@ -32,7 +32,7 @@ from db.backend import sqlite_path
 from db.campaign_store import CampaignStore
 from db.player_store import PlayerStore
 from engine.errors import RuleError
-from engine.renegades import campaign
+from engine.renegades.campaign import campaign
 from engine.service import audit, rules_version, text
 from engine.service.rulesets import RULESETS, Ruleset
 

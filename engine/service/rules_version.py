@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import sys
 from pathlib import Path
 
 from engine.packs import resolve_pack
@@ -22,8 +21,13 @@ KEY = "rules"  # where a game's config keeps the version it started under
 def of(ruleset: Ruleset, config: dict) -> str:
     """The version of `ruleset` with the pack of `config` (its default pack otherwise)."""
     pack = config.get("pack") or ruleset.default_options.get("pack") or ""
-    package = Path(sys.modules[ruleset.new_game.__module__].__file__).parent
-    return _fingerprint(str(package), resolve_pack(pack) if pack else "")
+    return _fingerprint(str(package_of(ruleset)), resolve_pack(pack) if pack else "")
+
+
+def package_of(ruleset: Ruleset) -> Path:
+    """The ruleset's engine package (engine/<name>/, all its subfolders included), whichever
+    of its modules `new_game` lives in."""
+    return ENGINE / ruleset.new_game.__module__.split(".")[1]
 
 
 @functools.lru_cache(maxsize=32)

@@ -1,0 +1,1 @@
+"""Campaigns: a series of missions, shore leave between them, energy on gear."""

@@ -1,0 +1,1 @@
+"""Game contents: the content pack, the boards, the game state and the game in hand."""

@@ -1,0 +1,1 @@
+"""Setting up: the crew draft, the deal and the first round."""
