@@ -1,0 +1,139 @@
+"""Watching a game again: who may (ruling P39), what they see (P40), and the players'
+agreement to show the hidden cards once the game is over (P41).
+
+Every call rebuilds the step asked for from the game's seed and log (engine/service/steps.py)
+in a worker thread; nothing is stored per step. The agreement is kept in the game's guild
+settings under `reveal:<game id>` (the user ids who agreed).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from typing import Optional
+
+from db import GameRow, SeatRow
+from engine.service import steps, text
+from engine.service.errors import LobbyError, NotAllowed, UnknownGame
+from engine.service.rulesets import RULESETS, Ruleset
+from engine.service.seating import is_computer
+from engine.service.service import GameService, game_key
+
+
+def reveal_key(game_id: int) -> str:
+    """The guild setting holding who agreed to reveal a finished game's hidden cards."""
+    return f"reveal:{game_id}"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One step of a game as one viewer may watch it."""
+
+    game_id: int
+    ruleset: str
+    status: str  # the game's status now: a running game is watched up to now
+    step: steps.Step
+    marks: steps.Marks
+    lines: list[str]  # the step's log lines, as anyone may read them
+    hidden: dict[str, list[str]]  # revealed games only: per player name, their private lines and hand
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Who agreed to reveal a finished game's hidden cards, and who has not yet."""
+
+    agreed: list[str]  # player names
+    waiting: list[str]
+
+    @property
+    def complete(self) -> bool:
+        return not self.waiting
+
+
+class ReplayDesk:
+    """Replays of the games of one game service."""
+
+    def __init__(self, games: GameService):
+        self.games = games
+        self._agreeing = asyncio.Lock()  # one agreement recorded at a time (read, add, write)
+
+    async def _game(self, game_id: int) -> tuple[GameRow, list[SeatRow]]:
+        game_id = game_key(game_id)
+        row = await self.games.db.game(game_id)
+        if row is None:
+            raise UnknownGame(f"There is no game #{game_id}.")
+        return row, await self.games.db.seats(game_id)
+
+    async def step(self, game_id: int, user_id: int, guild_id: Optional[int], number: Optional[int]) -> Shown:
+        """Step `number` of the game as `user_id`, asking from `guild_id`, may watch it (None:
+        where a replay opens, the deal of a game no longer running and the latest step of a
+        running one; past the end: the latest step). NotAllowed for a game they may not
+        watch, LobbyError before the deal."""
+        row, seats = await self._game(game_id)
+        if not may_watch(row, seats, user_id, guild_id):
+            raise NotAllowed(f"Game #{row.id} can be watched again by its players, or from the server it was "
+                             "played in.")
+        if row.state is None:
+            raise LobbyError(f"Game #{row.id} has not started: there is nothing to watch yet.")
+        log = await self.games.db.log(row.id)
+        revealed = row.status == "over" and not (await self._agreement(row, seats)).waiting
+        ruleset = RULESETS[row.ruleset]
+        entries = [(e.seat, e.command, e.events) for e in log]
+        try:
+            return await asyncio.to_thread(_shown, ruleset, row, seats, entries,
+                                           start(row.status, number, len(entries)), revealed)
+        except steps.Unwatchable as error:
+            raise NotAllowed(f"Game #{row.id} cannot be watched again: its {error}; it was played under "
+                             "an earlier version of the rules or cards.") from error
+
+    async def agree_to_reveal(self, game_id: int, user_id: int) -> Agreement:
+        """Record that a player of a finished game agrees to show its hidden cards in replays."""
+        async with self._agreeing:
+            row, seats = await self._game(game_id)
+            if row.status != "over":
+                raise NotAllowed(f"Game #{row.id} is not over: hidden cards stay hidden while it runs.")
+            if user_id not in {s.user_id for s in seats if not is_computer(s.user_id)}:
+                raise NotAllowed(f"Only the players of game #{row.id} decide whether its hidden cards are shown.")
+            agreed = set(await self.games.guild_setting(row.guild_id or 0, reveal_key(row.id)) or [])
+            if user_id not in agreed:
+                await self.games.set_guild_setting(row.guild_id or 0, reveal_key(row.id), sorted(agreed | {user_id}))
+            return await self._agreement(row, seats)
+
+    async def _agreement(self, row: GameRow, seats: list[SeatRow]) -> Agreement:
+        agreed = set(await self.games.guild_setting(row.guild_id or 0, reveal_key(row.id)) or [])
+        people = [s for s in seats if not is_computer(s.user_id)]
+        return Agreement([s.name for s in people if s.user_id in agreed],
+                         [s.name for s in people if s.user_id not in agreed])
+
+
+def start(status: str, number: Optional[int], last: int) -> int:
+    """The step to show: `number`, or where a replay opens (the deal of a game no longer
+    running, the latest step of a running one)."""
+    return number if number is not None else last if status == "active" else 0
+
+
+def may_watch(row: GameRow, seats: list[SeatRow], user_id: int, guild_id: Optional[int]) -> bool:
+    """Whether a user may watch a game again (P39): they sat in it (or left their seat to
+    the computer), or they ask from the server it was played in (its threads are public)."""
+    return (any(user_id in (s.user_id, s.left_by) for s in seats)
+            or (row.guild_id is not None and row.guild_id == guild_id))
+
+
+def _shown(ruleset: Ruleset, row: GameRow, seats: list[SeatRow], log: list[tuple], number: int,
+           revealed: bool) -> Shown:
+    """The step rebuilt, in words: its public lines, and with `revealed` what each player
+    alone saw (P40)."""
+    step, marks = steps.step_at(ruleset, json.loads(row.config), row.seed, log, number)
+    players = {s.seat: s.name for s in seats}
+    names = {**ruleset.display_names(step.state), **players}
+    hidden: dict[str, list[str]] = {}
+    if revealed:
+        private = text.private_lines(step.logged, names)
+        for seat, name in players.items():
+            mine = ruleset.view_for(step.state, seat)
+            hand = next((p.get("hand") for p in mine.get("players", []) if p.get("seat") == seat), None)
+            said = private.get(seat, []) + ([f"hand: {', '.join(names.get(c, c) for c in hand) or 'empty'}"]
+                                            if hand is not None else [])
+            if said:
+                hidden[name] = said
+    return Shown(row.id, row.ruleset, row.status, step, marks, ruleset.public_lines(step.events, names), hidden)
