@@ -1,0 +1,198 @@
+"""/game replay through the fake Discord: browsing a game step by step (Back, Next, the
+activation and round before and after, a round to jump to), buttons that work after a
+restart, hidden cards never shown (a running game always; a finished one unless every
+player pressed the reveal button at its end), who may watch (rulings P39-P41), both rulesets."""
+import json
+import random
+
+from engine.service import steps, text
+from engine.service.rulesets import RULESETS
+from tests.discord_harness import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, user
+
+ANN, BO, CY, DI = user(1, "Ann"), user(2, "Bo"), user(3, "Cy"), user(4, "Di")
+FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
+BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
+SEATS = {"awaymissions": [(1, "Ann", FED), (2, "Bo", BORG)], "renegades": [(1, "Ann", {}), (2, "Bo", {"faction": "coalition"})]}
+TEAMS = [(1, "Ann", FED), (2, "Bo", BORG), (3, "Cy", FED), (4, "Di", BORG)]
+
+
+async def started(fake: FakeDiscord, moves: int, ruleset: str = "awaymissions", seed: int = 5,
+                  options=None, seats=None) -> tuple[int, int]:
+    """A game in a thread of the server, `moves` random legal moves in: (game id, thread id)."""
+    service = fake.bot.service
+    thread = fake.add_channel(GUILD_ID, parent_id=CHANNEL_ID)
+    info = await service.create(creator=1, guild_id=GUILD_ID, channel_id=CHANNEL_ID, thread_id=thread, seed=seed,
+                                ruleset=ruleset, options=options)
+    for user_id, name, side in seats or SEATS[ruleset]:
+        await service.join(info.id, user_id, name, **side)
+    update = await service.start(info.id, 1)
+    rng = random.Random(seed)
+    while update.status == "active" and (await service.get(info.id)).version < moves:
+        who = update.awaited[0].user_id
+        version, commands = await service.legal_commands(info.id, who)
+        update = await service.submit(info.id, who, rng.choice(commands), version)
+    return info.id, thread
+
+
+def buttons(message: dict) -> dict[str, dict]:
+    """The browser's buttons by kind (deal, back, next, latest, aback, anext, rback, rnext)."""
+    return {c["custom_id"].split(":")[3]: c for c in FakeDiscord.components(message) if c["type"] == 2}
+
+
+async def press(fake: FakeDiscord, member: dict, message: dict, kind: str) -> dict:
+    await fake.dispatch(fake.click(member, int(message["id"]), buttons(message)[kind]["custom_id"]))
+    return fake.messages[int(message["id"])]
+
+
+async def replay(fake: FakeDiscord, member: dict, channel: int = CHANNEL_ID, **options) -> dict:
+    opened = fake.slash(member, "game replay", channel, **options)
+    await fake.dispatch(opened)
+    return fake.original(opened)
+
+
+def step_of(message: dict) -> int:
+    return int(message["content"].split("· step ")[1].split(" ")[0])
+
+
+async def hidden_names(fake: FakeDiscord, game_id: int) -> list[set[str]]:
+    """Per step, the names of the cards in a hand then that no public line had named by then."""
+    row = await fake.bot.service.db.game(game_id)
+    log = [(e.seat, e.command, e.events) for e in await fake.bot.service.db.log(game_id)]
+    ruleset, named, hidden = RULESETS[row.ruleset], "", []
+    for step in steps.walk(ruleset, json.loads(row.config), row.seed, log):
+        names = ruleset.display_names(step.state)
+        named += "\n".join(ruleset.public_lines(step.events, names))
+        held = {names.get(c, c) for seat in step.state.seats for p in ruleset.view_for(step.state, seat)["players"]
+                if p["seat"] == seat for c in p.get("hand", [])}
+        hidden.append({name for name in held if name not in named})
+    return hidden
+
+
+async def test_a_running_game_is_browsed_step_by_step_and_the_buttons_work_after_a_restart(monkeypatch, database_url):
+    async with FakeDiscord(monkeypatch, database_url) as fake:
+        game_id, thread = await started(fake, moves=80)
+        history = {m.seq: m.lines for m in await fake.bot.service.history(game_id)}
+        shown = await replay(fake, CY, thread, game=game_id)  # a member of the server who did not play
+        assert shown["flags"] & EPHEMERAL and fake.in_channel(thread) == []
+        assert step_of(shown) == 80 and "step 80 of 80" in shown["content"] and "running" in shown["content"]
+        assert [a["filename"] for a in shown["attachments"]] == ["board.png"]
+        assert buttons(shown)["next"]["disabled"] and buttons(shown)["latest"]["disabled"]
+        assert all(f"• {line}" in shown["content"] for line in history[80])
+        shown = await press(fake, CY, shown, "back")
+        assert step_of(shown) == 79 and all(f"• {line}" in shown["content"] for line in history[79])
+        shown = await press(fake, CY, shown, "deal")
+        assert step_of(shown) == 0 and "The deal." in shown["content"] and buttons(shown)["back"]["disabled"]
+        await fake.shutdown()  # a restart: the ephemeral message and its buttons outlive the process
+        await fake.boot()
+        shown = await press(fake, CY, shown, "next")
+        assert step_of(shown) == 1 and all(f"• {line}" in shown["content"] for line in history[1])
+        marks = steps.marks_of(steps.walk(RULESETS["awaymissions"], *await _record(fake, game_id)))
+        shown = await press(fake, CY, shown, "anext")
+        assert step_of(shown) == marks.activations[0] and "activation 1" in shown["content"]
+        shown = await press(fake, CY, shown, "anext")
+        assert step_of(shown) == marks.activations[1] and "activation 2" in shown["content"]
+        shown = await press(fake, CY, shown, "aback")
+        assert step_of(shown) == marks.activations[0]
+        rounds = sorted(marks.rounds.items())
+        shown = await press(fake, CY, shown, "rnext")
+        assert step_of(shown) == next(s for _, s in rounds if s > marks.activations[0])
+        select = next(c for c in fake.components(shown) if c["type"] == 3)
+        assert [o["value"] for o in select["options"]] == [str(s) for _, s in rounds]
+        await fake.dispatch(fake.click(CY, int(shown["id"]), select["custom_id"], [str(rounds[1][1])]))
+        shown = fake.messages[int(shown["id"])]
+        assert step_of(shown) == rounds[1][1] and f"Round {rounds[1][0]}" in shown["content"]
+        await fake.dispatch(fake.click(CY, int(shown["id"]), select["custom_id"], ["-1"]))  # a forged value
+        assert step_of(fake.messages[int(shown["id"])]) == rounds[1][1]
+        shown = await press(fake, CY, shown, "latest")
+        assert step_of(shown) == 80
+
+
+async def _record(fake: FakeDiscord, game_id: int):
+    row = await fake.bot.service.db.game(game_id)
+    return json.loads(row.config), row.seed, [(e.seat, e.command, e.events) for e in await fake.bot.service.db.log(game_id)]
+
+
+async def test_a_running_game_never_shows_a_hidden_card_even_to_its_players(monkeypatch, database_url):
+    async with FakeDiscord(monkeypatch, database_url) as fake:
+        game_id, thread = await started(fake, moves=25, seed=8)
+        hidden = await hidden_names(fake, game_id)
+        assert sum(map(bool, hidden)) >= 10 and len(hidden) == 26, [len(h) for h in hidden]
+        shown = await replay(fake, ANN, thread, game=game_id, step=0)
+        for number in range(26):
+            assert step_of(shown) == number
+            assert not any(name in shown["content"] for name in hidden[number]), (number, hidden[number])
+            assert "You drew" not in shown["content"] and "hand:" not in shown["content"]
+            if number < 25:
+                shown = await press(fake, ANN, shown, "next")
+
+
+async def test_a_finished_game_shows_hidden_cards_only_once_every_player_agreed(monkeypatch, database_url):
+    async with FakeDiscord(monkeypatch, database_url) as fake:
+        game_id, thread = await started(fake, moves=30, seed=8)
+        await fake.dispatch(fake.slash(BO, "game concede", thread))
+        offer = fake.in_channel(thread)[-1]
+        reveal = f"rr:reveal:{game_id}"
+        assert f"/game replay game:{game_id}" in offer["content"] and fake.component(offer, reveal)
+        hidden = await hidden_names(fake, game_id)
+        shown = await replay(fake, ANN, thread, game=game_id)  # an ended game opens at the deal
+        assert step_of(shown) == 0 and "step 0 of 30" in shown["content"] and "running" not in shown["content"]
+        assert "hand:" not in shown["content"] and not any(name in shown["content"] for name in hidden[0])
+        for member, said in [(CY, "Only the players"), (ANN, "until Bo agree"), (ANN, "until Bo agree")]:
+            pressed = fake.click(member, int(offer["id"]), reveal)
+            await fake.dispatch(pressed)
+            assert said in fake.original(pressed)["content"]
+        shown = await press(fake, ANN, shown, "next")
+        assert "Hidden cards" not in shown["content"] and "hand:" not in shown["content"]
+        await fake.shutdown()
+        await fake.boot()
+        pressed = fake.click(BO, int(offer["id"]), reveal)
+        await fake.dispatch(pressed)
+        assert "Every player agreed" in fake.original(pressed)["content"]
+        offer = fake.messages[int(offer["id"])]
+        assert "Every player agreed" in offer["content"] and not fake.components(offer)
+        shown = await press(fake, CY, shown, "deal")  # anyone who may watch it now sees every hand
+        assert "Hidden cards" in shown["content"] and "Ann: " in shown["content"] and "Bo: " in shown["content"]
+        assert "hand: " in shown["content"] and all(name in shown["content"] for name in hidden[0])
+        drew = [n for n in range(1, len(hidden)) if "You drew" in await _private_line(fake, game_id, n)]
+        shown = await replay(fake, CY, thread, game=game_id, step=drew[0])
+        assert "You drew" in shown["content"]
+
+
+async def _private_line(fake: FakeDiscord, game_id: int, number: int) -> str:
+    entry = (await fake.bot.service.db.log(game_id))[number - 1]
+    return " ".join(line for lines in text.private_lines(json.loads(entry.events)).values() for line in lines)
+
+
+async def test_who_may_watch_a_game_and_what_cannot_be_watched(monkeypatch, database_url):
+    async with FakeDiscord(monkeypatch, database_url) as fake:
+        game_id, thread = await started(fake, moves=3)
+        elsewhere = fake.add_channel(GUILD_ID + 1)
+        refused = await replay(fake, CY, elsewhere, game=game_id)  # another server, not a player
+        assert "by its players, or from the server it was played in" in refused["content"]
+        assert not refused.get("attachments") and not fake.components(refused)
+        assert step_of(await replay(fake, BO, elsewhere, game=game_id)) == 3  # a player, from anywhere
+        assert step_of(await replay(fake, CY, thread)) == 3  # the game running in this thread
+        assert "There is no game #999" in (await replay(fake, CY, thread, game=999))["content"]
+        assert "No game is running here" in (await replay(fake, CY, CHANNEL_ID))["content"]
+        lobby = await fake.bot.service.create(creator=1, guild_id=GUILD_ID, channel_id=CHANNEL_ID)
+        assert "has not started" in (await replay(fake, CY, CHANNEL_ID, game=lobby.id))["content"]
+        assert step_of(await replay(fake, CY, thread, game=game_id, step=10**6)) == 3  # past the end: the latest
+
+
+async def test_renegades_and_a_team_game_are_browsed_alike(monkeypatch, database_url):
+    """Ruleset-blind: the orbit board at every step, the planet surface beside it once a party
+    is down; a team game of four keeps every hand hidden while it runs."""
+    async with FakeDiscord(monkeypatch, database_url) as fake:
+        game_id, thread = await started(fake, moves=30, ruleset="renegades", seed=3)
+        shown = await replay(fake, ANN, thread, game=game_id, step=0)
+        assert step_of(shown) == 0 and "Round 1 · activation 1" in shown["content"]  # the first ship's turn
+        assert [a["filename"] for a in shown["attachments"]] == ["board.png"]
+        shown = await press(fake, ANN, shown, "anext")
+        assert "activation 2" in shown["content"] and "'s turn" in shown["content"]
+        shown = await press(fake, ANN, shown, "rnext")
+        assert "Round 2" in shown["content"]
+        teams, team_thread = await started(fake, moves=30, options={"mode": "teams", "layout": "six"}, seats=TEAMS)
+        hidden = await hidden_names(fake, teams)
+        shown = await replay(fake, CY, team_thread, game=teams, step=30)
+        assert step_of(shown) == 30 and "step 30 of 30" in shown["content"]
+        assert hidden[30] and not any(name in shown["content"] for name in hidden[30])
