@@ -5,6 +5,8 @@ player pressed the reveal button at its end), who may watch (rulings P39-P41), b
 import json
 import random
 
+import pytest
+
 from engine.service import steps, text
 from engine.service.rulesets import RULESETS
 from tests.discord_harness import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, user
@@ -196,3 +198,30 @@ async def test_renegades_and_a_team_game_are_browsed_alike(monkeypatch, database
         shown = await replay(fake, CY, team_thread, game=teams, step=30)
         assert step_of(shown) == 30 and "step 30 of 30" in shown["content"]
         assert hidden[30] and not any(name in shown["content"] for name in hidden[30])
+
+
+async def test_the_computer_agrees_to_reveal_and_an_aborted_game_is_watched_as_far_as_it_went(tmp_path):
+    """P41: only people are asked; P39: an aborted game that was dealt can be watched, publicly."""
+    from engine.service import GameService, NotAllowed
+    from engine.service.replays import ReplayDesk
+    service = await GameService.open(str(tmp_path / "games.db"))
+    try:
+        desk = ReplayDesk(service)
+        game = await service.create(creator=1, guild_id=GUILD_ID, channel_id=CHANNEL_ID, seed=4)
+        await service.join(game.id, 1, "Ann", **FED)
+        await service.add_computer(game.id, "easy", **BORG)
+        await service.start(game.id, 1)
+        with pytest.raises(NotAllowed, match="not over"):
+            await desk.agree_to_reveal(game.id, 1)
+        await service.concede(game.id, 1)
+        assert (await desk.agree_to_reveal(game.id, 1)).complete
+        assert (await desk.step(game.id, 3, GUILD_ID, 0)).hidden  # revealed to anyone who may watch
+        aborted = await service.create(creator=1, guild_id=GUILD_ID, channel_id=CHANNEL_ID, seed=4)
+        for user_id, name, side in SEATS["awaymissions"]:
+            await service.join(aborted.id, user_id, name, **side)
+        await service.start(aborted.id, 1)
+        await service.abort(aborted.id, 1)
+        shown = await desk.step(aborted.id, 3, GUILD_ID, None)
+        assert shown.status == "aborted" and shown.step.number == 0 and not shown.hidden
+    finally:
+        await service.close()
