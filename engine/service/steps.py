@@ -11,9 +11,10 @@ stored per step: the replay browser, a recap or a summary rebuild what they show
 """
 from __future__ import annotations
 
+import functools
 import json
-from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Optional
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 from engine.errors import RuleError
 from engine.service import text
@@ -30,11 +31,16 @@ class Step:
     events: list[dict]  # what happened, private parts removed
     logged: list[dict]  # what happened, private parts kept (for a replay the players agreed to reveal)
     state: Any  # the whole state: only for views (`ruleset.view_for`), never shown as it is
-    view: dict  # the public view
     round: int
     activation: Optional[str]  # a key of the activation under way, None between activations
     new_round: bool  # this step began its round (step 0 begins the first one shown)
     new_activation: bool  # this step began an activation
+    view_for: Callable[[Any, Optional[str]], dict] = field(repr=False, compare=False)
+
+    @functools.cached_property
+    def view(self) -> dict:
+        """The public view (built when first asked: a walk past a step never pays for it)."""
+        return self.view_for(self.state, None)
 
 
 class Unwatchable(RuleError):
@@ -72,8 +78,8 @@ def _step(ruleset: Ruleset, number: int, seat: Optional[str], logged: list[dict]
     new_round = previous is None or round_number != previous.round
     new_activation = activation is not None and (previous is None or activation != previous.activation
                                                  or new_round)
-    return Step(number, seat, text.public_events(logged), logged, state, ruleset.view_for(state, None),
-                round_number, activation, new_round, new_activation)
+    return Step(number, seat, text.public_events(logged), logged, state, round_number, activation, new_round,
+                new_activation, ruleset.view_for)
 
 
 @dataclass(frozen=True)
