@@ -107,3 +107,22 @@ def test_a_log_the_running_rules_refuse_is_unwatchable_from_that_move():
             for step in steps.walk(ruleset, config, 7, damaged):
                 walked.append(step)
         assert refused.value.at == at and len(walked) == at
+
+
+@pytest.mark.parametrize("name", ["away missions, 2 vs 2", "renegades, coalition vs renegades"])
+def test_a_tape_kept_while_the_game_goes_on_rebuilds_every_step_as_a_fresh_walk(name):
+    """The replay desk keeps a tape per game in memory: walked on as the log grows, any step
+    rebuilt from its nearest kept step is the step a walk from the deal gives."""
+    ruleset, config, log, _ = played(name)
+    walked = list(steps.walk(ruleset, config, 7, log))
+    tape = steps.Tape(ruleset, config, 7)
+    step, marks = tape.step(log[:60], 59)
+    assert ruleset.to_json(step.state) == ruleset.to_json(walked[59].state) and marks == steps.marks_of(walked[:61])
+    for number in random.Random(3).sample(range(len(log) + 1), 25) + [0, len(log), len(log) + 5]:
+        step, marks = tape.step(log, number)
+        expected = walked[min(number, len(log))]
+        assert step.number == expected.number and step.view == expected.view and step.events == expected.events
+        assert (step.round, step.activation, step.new_round, step.new_activation) == \
+            (expected.round, expected.activation, expected.new_round, expected.new_activation)
+        assert marks == steps.marks_of(walked)
+    assert len(tape.kept) == len(log) // steps.Tape.KEPT + 1

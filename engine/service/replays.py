@@ -2,22 +2,28 @@
 agreement to show the hidden cards once the game is over (P41).
 
 Every call rebuilds the step asked for from the game's seed and log (engine/service/steps.py)
-in a worker thread; nothing is stored per step. The agreement is kept in the game's guild
+in a worker thread; nothing is stored per step. The desk keeps the tapes of the last
+TAPES games watched in memory (a kept step every 25, the marks), so a press rebuilds fewer
+than 25 moves; they are let go when the desk is. The agreement is kept in the game's guild
 settings under `reveal:<game id>` (the user ids who agreed).
 """
 from __future__ import annotations
 
 import asyncio
 import json
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Optional
 
 from db import GameRow, SeatRow
 from engine.service import steps, text
 from engine.service.errors import LobbyError, NotAllowed, UnknownGame
-from engine.service.rulesets import RULESETS, Ruleset
+from engine.service.rulesets import RULESETS
 from engine.service.seating import is_computer
 from engine.service.service import GameService, game_key
+
+
+TAPES = 32  # games whose tapes are kept in memory, the least recently watched let go first
 
 
 def reveal_key(game_id: int) -> str:
@@ -56,6 +62,7 @@ class ReplayDesk:
     def __init__(self, games: GameService):
         self.games = games
         self._agreeing = asyncio.Lock()  # one agreement recorded at a time (read, add, write)
+        self._tapes: OrderedDict[int, tuple[str, int, steps.Tape]] = OrderedDict()  # game -> (config, seed, tape)
 
     async def _game(self, game_id: int) -> tuple[GameRow, list[SeatRow]]:
         game_id = game_key(game_id)
@@ -77,14 +84,24 @@ class ReplayDesk:
             raise LobbyError(f"Game #{row.id} has not started: there is nothing to watch yet.")
         log = await self.games.db.log(row.id)
         revealed = row.status == "over" and not (await self._agreement(row, seats)).waiting
-        ruleset = RULESETS[row.ruleset]
         entries = [(e.seat, e.command, e.events) for e in log]
         try:
-            return await asyncio.to_thread(_shown, ruleset, row, seats, entries,
+            return await asyncio.to_thread(_shown, self._tape(row), row, seats, entries,
                                            start(row.status, number, len(entries)), revealed)
         except steps.Unwatchable as error:
             raise NotAllowed(f"Game #{row.id} cannot be watched again: its {error}; it was played under "
                              "an earlier version of the rules or cards.") from error
+
+    def _tape(self, row: GameRow) -> steps.Tape:
+        """The game's tape: the one kept, or a new one (its config or seed changed: P16 renames seats)."""
+        kept = self._tapes.get(row.id)
+        if kept is None or kept[:2] != (row.config, row.seed):
+            kept = (row.config, row.seed, steps.Tape(RULESETS[row.ruleset], json.loads(row.config), row.seed))
+            self._tapes[row.id] = kept
+        self._tapes.move_to_end(row.id)
+        while len(self._tapes) > TAPES:
+            self._tapes.popitem(last=False)
+        return kept[2]
 
     async def agree_to_reveal(self, game_id: int, user_id: int) -> Agreement:
         """Record that a player of a finished game agrees to show its hidden cards in replays."""
@@ -119,11 +136,12 @@ def may_watch(row: GameRow, seats: list[SeatRow], user_id: int, guild_id: Option
             or (row.guild_id is not None and row.guild_id == guild_id))
 
 
-def _shown(ruleset: Ruleset, row: GameRow, seats: list[SeatRow], log: list[tuple], number: int,
+def _shown(tape: steps.Tape, row: GameRow, seats: list[SeatRow], log: list[tuple], number: int,
            revealed: bool) -> Shown:
-    """The step rebuilt, in words: its public lines, and with `revealed` what each player
-    alone saw (P40)."""
-    step, marks = steps.step_at(ruleset, json.loads(row.config), row.seed, log, number)
+    """The step rebuilt from the game's tape, in words: its public lines, and with `revealed`
+    what each player alone saw (P40)."""
+    step, marks = tape.step(log, number)
+    ruleset = tape.ruleset
     players = {s.seat: s.name for s in seats}
     names = {**ruleset.display_names(step.state), **players}
     hidden: dict[str, list[str]] = {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Optional
 
@@ -36,6 +37,7 @@ class Step:
     new_round: bool  # this step began its round (step 0 begins the first one shown)
     new_activation: bool  # this step began an activation
     view_for: Callable[[Any, Optional[str]], dict] = field(repr=False, compare=False)
+    before: Any = field(default=None, repr=False, compare=False)  # the state a take-back after this step returns to
 
     @functools.cached_property
     def view(self) -> dict:
@@ -55,10 +57,15 @@ def walk(ruleset: Ruleset, config: dict, seed: int,
          log: Iterable[tuple[Optional[str], str, str]]) -> Iterator[Step]:
     """Every step of a game, from the deal on, one per (seat, command, events JSON) of its log.
     Unwatchable when an entry is refused (a game played under other rules or cards)."""
-    state, before = ruleset.new_game(config, seed), None
-    last = _step(ruleset, 0, None, [], state, None)
-    yield last
-    for number, (seat, command, events) in enumerate(log, start=1):
+    deal = _step(ruleset, 0, None, [], ruleset.new_game(config, seed), None, None)
+    yield deal
+    yield from _onwards(ruleset, deal, log)
+
+
+def _onwards(ruleset: Ruleset, last: Step, entries: Iterable[tuple[Optional[str], str, str]]) -> Iterator[Step]:
+    """The steps after `last`, one per log entry given (the entries that follow it)."""
+    state, before = last.state, last.before
+    for number, (seat, command, events) in enumerate(entries, start=last.number + 1):
         if command == TAKE_BACK:
             if before is None:
                 raise Unwatchable(number, "a take-back of nothing")
@@ -68,18 +75,18 @@ def walk(ruleset: Ruleset, config: dict, seed: int,
                 before, (state, _) = state, ruleset.apply(state, seat, command)
             except RuleError as error:
                 raise Unwatchable(number, str(error)) from error
-        last = _step(ruleset, number, seat, json.loads(events), state, last)
+        last = _step(ruleset, number, seat, json.loads(events), state, before, last)
         yield last
 
 
-def _step(ruleset: Ruleset, number: int, seat: Optional[str], logged: list[dict], state: Any,
+def _step(ruleset: Ruleset, number: int, seat: Optional[str], logged: list[dict], state: Any, before: Any,
           previous: Optional[Step]) -> Step:
     round_number, activation = ruleset.stage(state)
     new_round = previous is None or round_number != previous.round
     new_activation = activation is not None and (previous is None or activation != previous.activation
                                                  or new_round)
     return Step(number, seat, text.public_events(logged), logged, state, round_number, activation, new_round,
-                new_activation, ruleset.view_for)
+                new_activation, ruleset.view_for, before)
 
 
 @dataclass(frozen=True)
@@ -105,10 +112,11 @@ class Marks:
         return next((s for s in self.activations if s > step), None)
 
 
-def marks_of(walked: Iterable[Step]) -> Marks:
-    """The marks of every step walked."""
-    rounds: dict[int, int] = {}
-    activations: list[int] = []
+def marks_of(walked: Iterable[Step], rounds: Optional[dict[int, int]] = None,
+             activations: Optional[list[int]] = None) -> Marks:
+    """The marks of every step walked (added to the `rounds` and `activations` already found)."""
+    rounds = dict(rounds or {})
+    activations = list(activations or [])
     last = 0
     for step in walked:
         if step.new_round:
@@ -119,16 +127,44 @@ def marks_of(walked: Iterable[Step]) -> Marks:
     return Marks(rounds, activations, last)
 
 
+class Tape:
+    """One game's steps, walked once and kept in memory (never stored): the marks, and every
+    KEPT-th step, from which any step is rebuilt with fewer than KEPT moves. A longer log
+    (a running game moved on) is walked on from where the tape ends; the log must be the
+    same game's, which only ever grows. Safe to share between threads."""
+
+    KEPT = 25
+
+    def __init__(self, ruleset: Ruleset, config: dict, seed: int):
+        self.ruleset = ruleset
+        deal = _step(ruleset, 0, None, [], ruleset.new_game(config, seed), None, None)
+        self.kept: list[Step] = [deal]  # steps 0, KEPT, 2 * KEPT ...
+        self.end = deal  # the last step walked
+        self.marks = marks_of([deal])
+        self._lock = threading.Lock()
+
+    def step(self, log: list[tuple[Optional[str], str, str]], number: int) -> tuple[Step, Marks]:
+        """Step `number` (kept within the deal and the log's last step) and the marks of the
+        whole log. Unwatchable when an entry is refused."""
+        with self._lock:
+            if len(log) > self.end.number:
+                self.marks = marks_of(self._walked_on(log), self.marks.rounds, self.marks.activations)
+            number = min(max(number, 0), len(log))
+            start = self.kept[number // self.KEPT]
+            step = start
+            for step in _onwards(self.ruleset, start, log[start.number:number]):
+                pass
+            return step, self.marks
+
+    def _walked_on(self, log: list[tuple[Optional[str], str, str]]) -> Iterator[Step]:
+        for step in _onwards(self.ruleset, self.end, log[self.end.number:]):
+            if step.number % self.KEPT == 0:
+                self.kept.append(step)
+            self.end = step
+            yield step
+
+
 def step_at(ruleset: Ruleset, config: dict, seed: int, log: list[tuple[Optional[str], str, str]],
             number: int) -> tuple[Step, Marks]:
     """Step `number` (kept within the deal and the last step) and the marks of the whole game."""
-    number = min(max(number, 0), len(log))
-    found: list[Step] = []
-
-    def keeping() -> Iterator[Step]:
-        for step in walk(ruleset, config, seed, log):
-            if step.number == number:
-                found.append(step)
-            yield step
-    marks = marks_of(keeping())
-    return found[0], marks
+    return Tape(ruleset, config, seed).step(log, number)
