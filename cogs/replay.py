@@ -2,6 +2,7 @@
 that step's log line; and, at the end of a game, the players' agreement to show its hidden
 cards in replays.
 
+The reveal button goes on the message that ends a game, with its dice seed (cogs/players.py).
 The browser is an ephemeral message per viewer. Its buttons carry the game and the step
 they lead to (`rr:replay:<game>:<kind>:<step>`, a round select `rr:replay:<game>:round`), so
 they work after a restart; every press rebuilds that step from the log (the replay desk,
@@ -18,7 +19,7 @@ from discord.ext import commands
 
 from cogs import replies
 from cogs.pictures import as_files, within
-from engine.service import ServiceError, Update, is_computer
+from engine.service import GameInfo, ServiceError, is_computer
 from engine.service.replays import ReplayDesk, Shown
 from images import pictures
 
@@ -155,24 +156,33 @@ class RevealCards(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:reve
             await replies.reply(interaction, "You agreed. Hidden cards stay hidden until "
                                              f"{', '.join(agreement.waiting)} agree(s) too.")
             return
-        try:
-            await interaction.message.edit(content=offer_text(self.game, revealed=True), view=None,
-                                           allowed_mentions=replies.NO_MENTIONS)
-        except discord.HTTPException as error:
-            log.info("reveal offer of game %s not updated: %s", self.game, error)
-        await replies.reply(interaction, f"Every player agreed: replays of game #{self.game} now show its hidden cards.")
+        said = f"Every player agreed: replays of game #{self.game} show its hidden cards."
+        if said not in interaction.message.content:
+            try:
+                await interaction.message.edit(content=replies.clip(f"{interaction.message.content}\n{said}"),
+                                               allowed_mentions=replies.NO_MENTIONS)
+            except discord.HTTPException as error:
+                log.info("end message of game %s not updated: %s", self.game, error)
+        await replies.reply(interaction, said)
 
 
-def offer_text(game_id: int, revealed: bool = False) -> str:
-    """The message at the end of a game: how to watch it again, and whether its hidden cards show."""
-    head = f"Game #{game_id} can be watched again step by step: `/game replay game:{game_id}`."
-    if revealed:
-        return head + " Every player agreed: its replays show the hidden cards."
-    return head + " Its hidden cards stay hidden there unless every player presses the button below."
+def revealable(info: GameInfo) -> bool:
+    """Whether the game's players are asked to reveal its hidden cards (P41): it ended (not
+    aborted) with a person at it."""
+    return info.status == "over" and not all(is_computer(s.user_id) for s in info.seats)
+
+
+def offer_lines(info: GameInfo) -> list[str]:
+    """The lines of a game's end message (cogs/players.py) about watching it again, and about
+    the reveal button when a person sat at it."""
+    lines = [f"Watch it again step by step: `/game replay game:{info.id}`."]
+    if revealable(info):
+        lines.append("Its hidden cards stay hidden there unless every player presses **Show hidden cards in replays**.")
+    return lines
 
 
 class Replay(commands.Cog):
-    """Replays: the desk the browser's buttons reach, and the offer to reveal at a game's end."""
+    """Replays: the desk the browser's buttons and the reveal button reach."""
 
     def __init__(self, bot):
         self.bot = bot
@@ -183,22 +193,6 @@ class Replay(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(ReplayMove, ReplayRound, RevealCards)
-
-    @commands.Cog.listener()
-    async def on_game_over(self, update: Update) -> None:
-        """Offer the replay in the game's thread, with the button to reveal its hidden cards."""
-        if all(is_computer(user) for user in update.players.values()):
-            return
-        info = await self.bot.service.get(update.game_id)
-        if not (info.thread_id or info.channel_id):
-            return
-        view = discord.ui.View(timeout=None)
-        view.add_item(RevealCards(update.game_id))
-        try:
-            await self.bot.get_partial_messageable(info.thread_id or info.channel_id).send(
-                offer_text(update.game_id), view=view, allowed_mentions=replies.NO_MENTIONS)
-        except discord.HTTPException as error:
-            log.info("no replay offer for game %s: %s", update.game_id, error)
 
 
 async def setup(bot) -> None:

@@ -27,6 +27,7 @@ async def started(fake: FakeDiscord, moves: int, ruleset: str = "awaymissions", 
                                 ruleset=ruleset, options=options)
     for user_id, name, side in seats or SEATS[ruleset]:
         await service.join(info.id, user_id, name, **side)
+    await fake.bot.get_cog("Players").desk.seal(info.id)  # as Start does: the game's end message needs it
     update = await service.start(info.id, 1)
     rng = random.Random(seed)
     while update.status == "active" and (await service.get(info.id)).version < moves:
@@ -132,9 +133,11 @@ async def test_a_finished_game_shows_hidden_cards_only_once_every_player_agreed(
     async with FakeDiscord(monkeypatch, database_url) as fake:
         game_id, thread = await started(fake, moves=30, seed=8)
         await fake.dispatch(fake.slash(BO, "game concede", thread))
+        assert await fake.run(fake.bot.get_cog("Players").settle()) == [1]  # the end message, on the clock
         offer = fake.in_channel(thread)[-1]
         reveal = f"rr:reveal:{game_id}"
-        assert f"/game replay game:{game_id}" in offer["content"] and fake.component(offer, reveal)
+        assert "its dice can be checked" in offer["content"] and f"/game replay game:{game_id}" in offer["content"]
+        assert fake.component(offer, reveal) and fake.component(offer, f"rr:dice:{game_id}")
         hidden = await hidden_names(fake, game_id)
         shown = await replay(fake, ANN, thread, game=game_id)  # an ended game opens at the deal
         assert step_of(shown) == 0 and "step 0 of 30" in shown["content"] and "running" not in shown["content"]
@@ -151,7 +154,8 @@ async def test_a_finished_game_shows_hidden_cards_only_once_every_player_agreed(
         await fake.dispatch(pressed)
         assert "Every player agreed" in fake.original(pressed)["content"]
         offer = fake.messages[int(offer["id"])]
-        assert "Every player agreed" in offer["content"] and not fake.components(offer)
+        assert offer["content"].endswith(f"Every player agreed: replays of game #{game_id} show its hidden cards.")
+        assert "Seed `" in offer["content"] and fake.component(offer, f"rr:dice:{game_id}")  # the rest kept
         shown = await press(fake, CY, shown, "deal")  # anyone who may watch it now sees every hand
         assert "Hidden cards" in shown["content"] and "Ann: " in shown["content"] and "Bo: " in shown["content"]
         assert "hand: " in shown["content"] and all(name in shown["content"] for name in hidden[0])
@@ -179,6 +183,12 @@ async def test_who_may_watch_a_game_and_what_cannot_be_watched(monkeypatch, data
         lobby = await fake.bot.service.create(creator=1, guild_id=GUILD_ID, channel_id=CHANNEL_ID)
         assert "has not started" in (await replay(fake, CY, CHANNEL_ID, game=lobby.id))["content"]
         assert step_of(await replay(fake, CY, thread, game=game_id, step=10**6)) == 3  # past the end: the latest
+        await fake.dispatch(fake.slash(ANN, "game abort", thread))  # P41: an aborted game is not revealed
+        assert await fake.run(fake.bot.get_cog("Players").settle()) == [1]
+        ended = fake.in_channel(thread)[-1]
+        assert f"/game replay game:{game_id}" in ended["content"] and "hidden" not in ended["content"]
+        assert [c["custom_id"] for c in fake.components(ended)] == [f"rr:dice:{game_id}"]
+        assert step_of(await replay(fake, CY, thread, game=game_id)) == 0  # an aborted game opens at the deal
 
 
 async def test_renegades_and_a_team_game_are_browsed_alike(monkeypatch, database_url):

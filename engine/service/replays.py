@@ -108,7 +108,8 @@ class ReplayDesk:
         async with self._agreeing:
             row, seats = await self._game(game_id)
             if row.status != "over":
-                raise NotAllowed(f"Game #{row.id} is not over: hidden cards stay hidden while it runs.")
+                raise NotAllowed(f"Game #{row.id} was aborted: its hidden cards stay hidden." if row.status == "aborted"
+                                 else f"Game #{row.id} is not over: hidden cards stay hidden while it runs.")
             if user_id not in {s.user_id for s in seats if not is_computer(s.user_id)}:
                 raise NotAllowed(f"Only the players of game #{row.id} decide whether its hidden cards are shown.")
             agreed = set(await self.games.guild_setting(row.guild_id or 0, reveal_key(row.id)) or [])
