@@ -153,8 +153,8 @@ class RevealCards(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:reve
             await replies.reply(interaction, refused.message)
             return
         if not agreement.complete:
-            await replies.reply(interaction, "You agreed. Hidden cards stay hidden until "
-                                             f"{', '.join(agreement.waiting)} agree(s) too.")
+            await replies.reply(interaction, f"Agreed so far: {', '.join(agreement.agreed)}. Hidden cards stay "
+                                             f"hidden until every player has; waiting for {', '.join(agreement.waiting)}.")
             return
         said = f"Every player agreed: replays of game #{self.game} show its hidden cards."
         if said not in interaction.message.content:

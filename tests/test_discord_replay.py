@@ -142,7 +142,8 @@ async def test_a_finished_game_shows_hidden_cards_only_once_every_player_agreed(
         shown = await replay(fake, ANN, thread, game=game_id)  # an ended game opens at the deal
         assert step_of(shown) == 0 and "step 0 of 30" in shown["content"] and "running" not in shown["content"]
         assert "hand:" not in shown["content"] and not any(name in shown["content"] for name in hidden[0])
-        for member, said in [(CY, "Only the players"), (ANN, "until Bo agree"), (ANN, "until Bo agree")]:
+        for member, said in [(CY, "Only the players"), (ANN, "Agreed so far: Ann. Hidden cards stay hidden until "
+                                                             "every player has; waiting for Bo."), (ANN, "waiting for Bo")]:
             pressed = fake.click(member, int(offer["id"]), reveal)
             await fake.dispatch(pressed)
             assert said in fake.original(pressed)["content"]
@@ -233,5 +234,27 @@ async def test_the_computer_agrees_to_reveal_and_an_aborted_game_is_watched_as_f
         await service.abort(aborted.id, 1)
         shown = await desk.step(aborted.id, 3, GUILD_ID, None)
         assert shown.status == "aborted" and shown.step.number == 0 and not shown.hidden
+    finally:
+        await service.close()
+
+
+async def test_a_game_whose_log_no_longer_replays_is_refused_with_a_reason(tmp_path):
+    import sqlite3
+    from engine.service import GameService, NotAllowed
+    from engine.service.replays import ReplayDesk
+    path = str(tmp_path / "games.db")
+    service = await GameService.open(path)
+    try:
+        game = await service.create(creator=1, guild_id=GUILD_ID, channel_id=CHANNEL_ID, seed=4)
+        for user_id, name, side in SEATS["awaymissions"]:
+            await service.join(game.id, user_id, name, **side)
+        update = await service.start(game.id, 1)
+        for _ in range(3):
+            version, commands = await service.legal_commands(game.id, update.awaited[0].user_id)
+            update = await service.submit(game.id, update.awaited[0].user_id, commands[0], version)
+        with sqlite3.connect(path) as conn:  # a command the running rules refuse, as after a rules change
+            conn.execute("UPDATE log SET command = 'nonsense' WHERE seq = 2")
+        with pytest.raises(NotAllowed, match="cannot be watched again: its move 2 is refused"):
+            await ReplayDesk(service).step(game.id, 1, GUILD_ID, None)
     finally:
         await service.close()

@@ -126,3 +126,10 @@ def test_a_tape_kept_while_the_game_goes_on_rebuilds_every_step_as_a_fresh_walk(
             (expected.round, expected.activation, expected.new_round, expected.new_activation)
         assert marks == steps.marks_of(walked)
     assert len(tape.kept) == len(log) // steps.Tape.KEPT + 1
+
+
+def test_a_game_the_running_packs_cannot_deal_is_unwatchable_from_the_deal():
+    ruleset, config, log, _ = played("away missions, 2 players", moves=3)
+    with pytest.raises(steps.Unwatchable) as refused:
+        steps.Tape(ruleset, {**config, "pack": "content/nowhere"}, 7).step(log, 2)
+    assert refused.value.at == 0 and "the deal" in str(refused.value)

@@ -7,7 +7,9 @@ Step 0 is the deal; step n is the table after the n-th log entry (a take-back, R
 to the table before the action it takes back). Each step carries the public view, the
 entry's events without their private parts, and its marks: the round and the activation
 under way (the ruleset's `stage` verb), and whether the step began them. Nothing is
-stored per step: the replay browser, a recap or a summary rebuild what they show.
+stored per step: the replay browser, a recap or a summary rebuild what they show. A `Tape`
+keeps one game's walk in memory (every KEPT-th step and the marks), so that any step is
+rebuilt from the nearest kept one, and walks on as the game's log grows.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Optional
 
-from engine.errors import RuleError
+from engine.errors import PackError, RuleError
 from engine.service import text
 from engine.service.replay import TAKE_BACK, taken_back
 from engine.service.rulesets import Ruleset
@@ -57,9 +59,17 @@ def walk(ruleset: Ruleset, config: dict, seed: int,
          log: Iterable[tuple[Optional[str], str, str]]) -> Iterator[Step]:
     """Every step of a game, from the deal on, one per (seat, command, events JSON) of its log.
     Unwatchable when an entry is refused (a game played under other rules or cards)."""
-    deal = _step(ruleset, 0, None, [], ruleset.new_game(config, seed), None, None)
+    deal = _deal(ruleset, config, seed)
     yield deal
     yield from _onwards(ruleset, deal, log)
+
+
+def _deal(ruleset: Ruleset, config: dict, seed: int) -> Step:
+    """Step 0; Unwatchable when the running rules or packs cannot deal the game any more."""
+    try:
+        return _step(ruleset, 0, None, [], ruleset.new_game(config, seed), None, None)
+    except (RuleError, PackError, KeyError, ValueError) as error:
+        raise Unwatchable(0, f"the deal: {error}") from error
 
 
 def _onwards(ruleset: Ruleset, last: Step, entries: Iterable[tuple[Optional[str], str, str]]) -> Iterator[Step]:
@@ -136,17 +146,19 @@ class Tape:
     KEPT = 25
 
     def __init__(self, ruleset: Ruleset, config: dict, seed: int):
-        self.ruleset = ruleset
-        deal = _step(ruleset, 0, None, [], ruleset.new_game(config, seed), None, None)
-        self.kept: list[Step] = [deal]  # steps 0, KEPT, 2 * KEPT ...
-        self.end = deal  # the last step walked
-        self.marks = marks_of([deal])
+        self.ruleset, self.config, self.seed = ruleset, config, seed
+        self.kept: list[Step] = []  # steps 0, KEPT, 2 * KEPT ... (dealt on the first call)
+        self.end: Optional[Step] = None  # the last step walked
+        self.marks = Marks({}, [], 0)
         self._lock = threading.Lock()
 
     def step(self, log: list[tuple[Optional[str], str, str]], number: int) -> tuple[Step, Marks]:
         """Step `number` (kept within the deal and the log's last step) and the marks of the
-        whole log. Unwatchable when an entry is refused."""
+        whole log. Unwatchable when the deal or an entry is refused."""
         with self._lock:
+            if self.end is None:
+                self.end = _deal(self.ruleset, self.config, self.seed)
+                self.kept, self.marks = [self.end], marks_of([self.end])
             if len(log) > self.end.number:
                 self.marks = marks_of(self._walked_on(log), self.marks.rounds, self.marks.activations)
             number = min(max(number, 0), len(log))
@@ -157,6 +169,7 @@ class Tape:
             return step, self.marks
 
     def _walked_on(self, log: list[tuple[Optional[str], str, str]]) -> Iterator[Step]:
+        """The steps of `log` after the tape's end, kept as the tape goes."""
         for step in _onwards(self.ruleset, self.end, log[self.end.number:]):
             if step.number % self.KEPT == 0:
                 self.kept.append(step)
