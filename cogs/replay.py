@@ -4,7 +4,8 @@ cards in replays.
 
 The reveal button goes on the message that ends a game, with its dice seed (cogs/players.py).
 The browser is an ephemeral message per viewer. Its buttons carry the game and the step
-they lead to (`rr:replay:<game>:<kind>:<step>`, a round select `rr:replay:<game>:round`), so
+they lead to (`rr:replay:<game>:<kind>:<step>`; the selects of a round and of an activation,
+`rr:replay:<game>:round|activation`, give the step as their value), so
 they work after a restart; every press rebuilds that step from the log (the replay desk,
 engine/service/replays.py). Ruleset-blind: rounds and activations come from the ruleset.
 """
@@ -25,11 +26,12 @@ from images import pictures
 
 log = logging.getLogger("ready_room.replay")
 GAME = r"(?P<game>\d{1,16})"
-ROUND_CHOICES = 25  # Discord's options in one select
+CHOICES = 25  # Discord's options in one select
 LATEST = 1 << 30  # a step past any game's end: the desk shows the latest step instead
 MOVES = {  # button kind -> label; the step each leads to comes from the marks of the step shown
     "deal": "⏮ Deal", "back": "◀ Back", "next": "Next ▶", "latest": "Latest ⏭",
     "aback": "◀ Activation", "anext": "Activation ▶", "rback": "◀ Round", "rnext": "Round ▶"}
+JUMPS = {"round": "Jump to a round ...", "activation": "Jump to an activation of this round ..."}
 
 
 def round_name(number: int) -> str:
@@ -65,18 +67,31 @@ def caption(shown: Shown) -> str:
 
 
 def controls(shown: Shown) -> discord.ui.View:
-    """Deal, Back, Next, Latest; the activation and round before and after; a round to jump to."""
+    """Deal, Back, Next, Latest; the activation and round before and after; a round to jump
+    to, and an activation of the round shown."""
     view = discord.ui.View(timeout=None)
     for n, (kind, target) in enumerate(targets(shown).items()):
         view.add_item(ReplayMove(shown.game_id, kind, target or 0, disabled=target is None, row=n // 4))
     rounds = sorted(shown.marks.rounds.items())
     if len(rounds) > 1:
         here = next((i for i, (number, _) in enumerate(rounds) if number == shown.step.round), 0)
-        first = min(max(here - ROUND_CHOICES // 2, 0), max(len(rounds) - ROUND_CHOICES, 0))
         options = [discord.SelectOption(label=round_name(number), value=str(begins), default=number == shown.step.round)
-                   for number, begins in rounds[first:first + ROUND_CHOICES]]
-        view.add_item(ReplayRound(shown.game_id, options))
+                   for number, begins in rounds[around(len(rounds), here)]]
+        view.add_item(ReplayJump(shown.game_id, "round", options))
+    if shown.activations:
+        first = shown.marks.activation_number(shown.activations[0][0])
+        here = sum(1 for begins, _ in shown.activations if begins <= shown.step.number) - 1
+        options = [discord.SelectOption(label=f"{first + i}. {line}"[:100], value=str(begins), default=i == here)
+                   for i, (begins, line) in enumerate(shown.activations)][around(len(shown.activations), max(here, 0))]
+        view.add_item(ReplayJump(shown.game_id, "activation", options))
     return view
+
+
+def around(count: int, here: int) -> slice:
+    """The options of a select of `count` that show: CHOICES of them, `here` in the middle
+    when it can be."""
+    first = min(max(here - CHOICES // 2, 0), max(count - CHOICES, 0))
+    return slice(first, first + CHOICES)
 
 
 async def show(interaction: discord.Interaction, game_id: int, number: Optional[int]) -> None:
@@ -112,22 +127,24 @@ class ReplayMove(discord.ui.DynamicItem[discord.ui.Button],
         await show(interaction, self.game, LATEST if self.kind == "latest" else self.step)
 
 
-class ReplayRound(discord.ui.DynamicItem[discord.ui.Select], template=rf"rr:replay:{GAME}:round"):
-    """A round of the replay to jump to (each option's value is the step that began it)."""
+class ReplayJump(discord.ui.DynamicItem[discord.ui.Select],
+                 template=rf"rr:replay:{GAME}:(?P<what>round|activation)"):
+    """A round of the replay to jump to, or an activation of the round shown (each option's
+    value is the step that began it)."""
 
-    def __init__(self, game: int, options: list[discord.SelectOption]):
-        super().__init__(discord.ui.Select(placeholder="Jump to a round ...", options=options, row=2,
-                                           custom_id=f"rr:replay:{game}:round"))
+    def __init__(self, game: int, what: str, options: list[discord.SelectOption]):
+        super().__init__(discord.ui.Select(placeholder=JUMPS[what], options=options, row=2 if what == "round" else 3,
+                                           custom_id=f"rr:replay:{game}:{what}"))
         self.game = game
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(int(match["game"]), item.options)
+        return cls(int(match["game"]), match["what"], item.options)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
         if not (value.isascii() and value.isdigit() and len(value) <= 9):
-            await replies.reply(interaction, "That round is not on this replay; open it again with /game replay.")
+            await replies.reply(interaction, "That step is not on this replay; open it again with /game replay.")
             return
         await interaction.response.defer()
         await show(interaction, self.game, int(value))
@@ -189,10 +206,10 @@ class Replay(commands.Cog):
         self.desk = ReplayDesk(bot.service)
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ReplayMove, ReplayRound, RevealCards)
+        self.bot.add_dynamic_items(ReplayMove, ReplayJump, RevealCards)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ReplayMove, ReplayRound, RevealCards)
+        self.bot.remove_dynamic_items(ReplayMove, ReplayJump, RevealCards)
 
 
 async def setup(bot) -> None:

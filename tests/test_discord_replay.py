@@ -106,6 +106,14 @@ async def test_a_running_game_is_browsed_step_by_step_and_the_buttons_work_after
         assert step_of(shown) == rounds[1][1] and f"Round {rounds[1][0]}" in shown["content"]
         await fake.dispatch(fake.click(CY, int(shown["id"]), select["custom_id"], ["-1"]))  # a forged value
         assert step_of(fake.messages[int(shown["id"])]) == rounds[1][1]
+        jump = next(c for c in fake.components(shown) if c["custom_id"] == f"rr:replay:{game_id}:activation")
+        ends = next((s for _, s in rounds if s > rounds[1][1]), 81)
+        begun = [s for s in marks.activations if rounds[1][1] <= s < ends]  # this round's activations
+        assert [o["value"] for o in jump["options"]] == [str(s) for s in begun]
+        assert all(o["label"].endswith(" activates") for o in jump["options"])
+        await fake.dispatch(fake.click(CY, int(shown["id"]), jump["custom_id"], [str(begun[2])]))
+        shown = fake.messages[int(shown["id"])]
+        assert step_of(shown) == begun[2] and f"activation {marks.activations.index(begun[2]) + 1}" in shown["content"]
         shown = await press(fake, CY, shown, "latest")
         assert step_of(shown) == 80
 

@@ -42,6 +42,7 @@ class Shown:
     marks: steps.Marks
     lines: list[str]  # the step's log lines, as anyone may read them
     hidden: dict[str, list[str]]  # revealed games only: per player name, their private lines and hand
+    activations: list[tuple[int, str]]  # the activations of the step's round: (the step that began it, its line)
 
 
 @dataclass(frozen=True)
@@ -155,4 +156,18 @@ def _shown(tape: steps.Tape, row: GameRow, seats: list[SeatRow], log: list[tuple
                                             if hand is not None else [])
             if said:
                 hidden[name] = said
-    return Shown(row.id, row.ruleset, row.status, step, marks, ruleset.public_lines(step.events, names), hidden)
+    return Shown(row.id, row.ruleset, row.status, step, marks, ruleset.public_lines(step.events, names), hidden,
+                 _activations(ruleset, marks, step, log, names))
+
+
+def _activations(ruleset, marks: steps.Marks, step: steps.Step, log: list[tuple],
+                 names: dict[str, str]) -> list[tuple[int, str]]:
+    """The activations begun in the step's round, each with the last log line of the step
+    that began it ("Picard activates", "Kestrel's turn (Ann)")."""
+    begun = marks.rounds.get(step.round, 0)
+    after = min((s for s in marks.rounds.values() if s > begun), default=marks.last + 1)
+    found = []
+    for number in (n for n in marks.activations if begun <= n < after):
+        lines = ruleset.public_lines(text.public_events(json.loads(log[number - 1][2])), names) if number else []
+        found.append((number, lines[-1] if lines else "the deal"))
+    return found
