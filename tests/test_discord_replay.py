@@ -4,10 +4,13 @@ restart, hidden cards never shown (a running game always; a finished one unless 
 player pressed the reveal button at its end), who may watch (rulings P39-P41), both rulesets."""
 import json
 import random
+import sqlite3
 
 import pytest
 
-from engine.service import steps, text
+from engine.service import GameService, NotAllowed, steps, text
+from engine.service.privacy import PrivacyDesk
+from engine.service.replays import ReplayDesk
 from engine.service.rulesets import RULESETS
 from tests.discord_harness import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeDiscord, user
 
@@ -221,8 +224,6 @@ async def test_renegades_and_a_team_game_are_browsed_alike(monkeypatch, database
 
 async def test_the_computer_agrees_to_reveal_and_an_aborted_game_is_watched_as_far_as_it_went(tmp_path):
     """P41: only people are asked; P39: an aborted game that was dealt can be watched, publicly."""
-    from engine.service import GameService, NotAllowed
-    from engine.service.replays import ReplayDesk
     service = await GameService.open(str(tmp_path / "games.db"))
     try:
         desk = ReplayDesk(service)
@@ -235,6 +236,9 @@ async def test_the_computer_agrees_to_reveal_and_an_aborted_game_is_watched_as_f
         await service.concede(game.id, 1)
         assert (await desk.agree_to_reveal(game.id, 1)).complete
         assert (await desk.step(game.id, 3, GUILD_ID, 0)).hidden  # revealed to anyone who may watch
+        await PrivacyDesk(service).forget(1)  # P16: the agreement keeps seats, not users, and stands
+        assert await service.guild_setting(GUILD_ID, f"reveal:{game.id}") == ["p1"]
+        assert (await desk.step(game.id, 3, GUILD_ID, 0)).hidden
         aborted = await service.create(creator=1, guild_id=GUILD_ID, channel_id=CHANNEL_ID, seed=4)
         for user_id, name, side in SEATS["awaymissions"]:
             await service.join(aborted.id, user_id, name, **side)
@@ -247,9 +251,6 @@ async def test_the_computer_agrees_to_reveal_and_an_aborted_game_is_watched_as_f
 
 
 async def test_a_game_whose_log_no_longer_replays_is_refused_with_a_reason(tmp_path):
-    import sqlite3
-    from engine.service import GameService, NotAllowed
-    from engine.service.replays import ReplayDesk
     path = str(tmp_path / "games.db")
     service = await GameService.open(path)
     try:

@@ -5,7 +5,8 @@ Every call rebuilds the step asked for from the game's seed and log (engine/serv
 in a worker thread; nothing is stored per step. The desk keeps the tapes of the last
 TAPES games watched in memory (a kept step every 25, the marks), so a press rebuilds fewer
 than 25 moves; they are let go when the desk is. The agreement is kept in the game's guild
-settings under `reveal:<game id>` (the user ids who agreed).
+settings under `reveal:<game id>`: the seats whose players agreed (seats, not user ids, so
+forgetting a player, P16, leaves nothing of theirs there and the agreement stands).
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ TAPES = 32  # games whose tapes are kept in memory, the least recently watched l
 
 
 def reveal_key(game_id: int) -> str:
-    """The guild setting holding who agreed to reveal a finished game's hidden cards."""
+    """The guild setting holding the seats whose players agreed to reveal a finished game's hidden cards."""
     return f"reveal:{game_id}"
 
 
@@ -111,18 +112,18 @@ class ReplayDesk:
             if row.status != "over":
                 raise NotAllowed(f"Game #{row.id} was aborted: its hidden cards stay hidden." if row.status == "aborted"
                                  else f"Game #{row.id} is not over: hidden cards stay hidden while it runs.")
-            if user_id not in {s.user_id for s in seats if not is_computer(s.user_id)}:
+            mine = {s.seat for s in seats if s.user_id == user_id and not is_computer(user_id)}
+            if not mine:
                 raise NotAllowed(f"Only the players of game #{row.id} decide whether its hidden cards are shown.")
             agreed = set(await self.games.guild_setting(row.guild_id or 0, reveal_key(row.id)) or [])
-            if user_id not in agreed:
-                await self.games.set_guild_setting(row.guild_id or 0, reveal_key(row.id), sorted(agreed | {user_id}))
+            if not mine <= agreed:
+                await self.games.set_guild_setting(row.guild_id or 0, reveal_key(row.id), sorted(agreed | mine))
             return await self._agreement(row, seats)
 
     async def _agreement(self, row: GameRow, seats: list[SeatRow]) -> Agreement:
         agreed = set(await self.games.guild_setting(row.guild_id or 0, reveal_key(row.id)) or [])
         people = [s for s in seats if not is_computer(s.user_id)]
-        return Agreement([s.name for s in people if s.user_id in agreed],
-                         [s.name for s in people if s.user_id not in agreed])
+        return Agreement([s.name for s in people if s.seat in agreed], [s.name for s in people if s.seat not in agreed])
 
 
 def start(status: str, number: Optional[int], last: int) -> int:
