@@ -19,7 +19,7 @@ from typing import Optional
 from db import GameRow, SeatRow
 from engine.service import steps, text
 from engine.service.errors import LobbyError, NotAllowed, UnknownGame
-from engine.service.rulesets import RULESETS
+from engine.service.rulesets import RULESETS, Ruleset
 from engine.service.seating import is_computer
 from engine.service.service import GameService, game_key
 
@@ -161,7 +161,7 @@ def _shown(tape: steps.Tape, row: GameRow, seats: list[SeatRow], log: list[tuple
                  _activations(ruleset, marks, step, log, names))
 
 
-def _activations(ruleset, marks: steps.Marks, step: steps.Step, log: list[tuple],
+def _activations(ruleset: Ruleset, marks: steps.Marks, step: steps.Step, log: list[tuple],
                  names: dict[str, str]) -> list[tuple[int, str]]:
     """The activations begun in the step's round, each with the last log line of the step
     that began it ("Picard activates", "Kestrel's turn (Ann)")."""
