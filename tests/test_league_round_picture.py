@@ -1,6 +1,7 @@
 """A league round's results and standings as one picture in the event channel, posted once
-when the round's last result comes in (ruling L48): through the fake Discord, and the
-picture and the round's results in words on their own."""
+when the round's last result comes in (ruling L48), whichever way it came (both reports, an
+organiser, the deadline, a bot game): through the fake Discord, and the picture and the
+round's results in words on their own."""
 import io
 
 from PIL import Image
@@ -11,9 +12,10 @@ from engine.league.results import report, round_results
 from engine.league.standings import standings
 from images.round_results import HEADER, LINE, round_image
 from images.standings import PAD, standings_image
-from tests.discord_harness import CHANNEL_ID, GUILD_ID
+from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord
 from tests.league_helpers import fleet, started_event
-from tests.test_league_discord import ADMIN, ANN, BO, ORG, FakeDiscord, running_round
+from tests.test_league_discord import ADMIN, ANN, BO, ORG, running_round
+from tests.test_league_seasons import Clock, published
 
 ROUND_FILE = "event-1-round-1.png"
 
@@ -74,3 +76,20 @@ def test_a_round_in_words_and_the_update_that_completes_it():
     two = round_image("Arena", 1, round_results(event, 1), standings(event))
     one = round_image("Arena", 1, round_results(event, 1)[:1], standings(event))
     assert two.height == one.height + LINE and two.width == 550
+
+
+async def test_a_round_the_deadline_or_a_bot_game_completes_is_pictured_with_its_announcement(monkeypatch, tmp_path):
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "bot.db"), clock=clock) as fake:
+        event = await published(fake, [ANN, BO], kind="season", round_days=2)
+        clock.now = event.rounds[0].deadline
+        await fake.run(fake.bot.get_cog("League").tick())
+        passed = fake.in_channel(CHANNEL_ID)[-1]
+        assert passed["content"].startswith("Round 1 deadline passed.") and pictures_in(passed) == [ROUND_FILE]
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        await published(fake, [ANN, BO], sheet="Picard 10", build="away_team", profile="awaymissions", max_build=0)
+        await fake.dispatch(fake.slash(BO, "league play", event=1, side="borg"))
+        thread = max(c for c, data in fake.channels.items() if data["type"] == 11)
+        await fake.dispatch(fake.slash(BO, "game concede", thread))
+        assert pictures_in(fake.in_channel(CHANNEL_ID)[-1]) == [ROUND_FILE]  # in the event's channel
+        assert pictures_in(fake.in_channel(thread)[-1]) == []  # the game's thread gets the line only
