@@ -133,3 +133,20 @@ def test_a_game_the_running_packs_cannot_deal_is_unwatchable_from_the_deal():
     with pytest.raises(steps.Unwatchable) as refused:
         steps.Tape(ruleset, {**config, "pack": "content/nowhere"}, 7).step(log, 2)
     assert refused.value.at == 0 and "the deal" in str(refused.value)
+
+
+@pytest.mark.parametrize("name, kinds", [("away missions, 2 vs 2", {"hand"}),
+                                         ("renegades, coalition vs renegades", {"bounty"})])
+def test_a_seats_secrets_are_what_its_own_view_shows_it(name, kinds):
+    """What a replay the players agreed to reveal adds (P40), per ruleset (`secrets`): what
+    the seat's own view holds, which the public view does not (the hand, the bounty's target)."""
+    ruleset, config, log, _ = played(name)
+    found = set()
+    for step in steps.walk(ruleset, config, 7, log):
+        for seat in step.state.seats:
+            held = ruleset.secrets(step.state, seat)
+            mine = json.dumps(ruleset.view_for(step.state, seat))
+            assert all(code in mine for codes in held.values() for code in codes)
+            found |= {what for what, codes in held.items() if codes}
+        assert not hands_in(step.view) and all(b["paid"] for b in step.view.get("bounties", {}).values())
+    assert found >= kinds

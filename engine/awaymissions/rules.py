@@ -19,7 +19,7 @@ from engine.awaymissions.vocabulary import TRIGGERS
 from engine import command_text
 from engine.errors import RuleError
 
-__all__ = ["new_game", "apply", "canonical", "can_take_back", "is_standing", "standing_choices", "turn_of", "stage", "legal_commands", "awaited", "view_for", "advance", "display_names",
+__all__ = ["new_game", "apply", "canonical", "can_take_back", "is_standing", "standing_choices", "turn_of", "stage", "secrets", "legal_commands", "awaited", "view_for", "advance", "display_names",
            "decision_for"]
 
 
@@ -69,6 +69,11 @@ def turn_of(state: GameState) -> Optional[str]:
         return state.activation.player
     seats = awaited(state)
     return seats[0] if len(seats) == 1 else None
+
+
+def secrets(state: GameState, seat: str) -> dict[str, list[str]]:
+    """What only `seat` (and its team) holds hidden: its hand, as card codes."""
+    return {"hand": list(state.player(seat).hand)}
 
 
 def stage(state: GameState) -> tuple[int, Optional[str]]:

@@ -25,7 +25,7 @@ from engine.renegades.orbit import Game
 from engine.renegades.setup import new_game  # noqa: F401  (part of the public face)
 from engine.renegades.state import Decision, GameState, Turn, clone, to_builtins
 
-__all__ = ["new_game", "apply", "canonical", "legal_commands", "awaited", "view_for", "turn_of", "stage",
+__all__ = ["new_game", "apply", "canonical", "legal_commands", "awaited", "view_for", "turn_of", "stage", "secrets",
            "display_names", "begin_round", "begin_surface", "run"]
 
 # --- the order of play ---------------------------------------------------------------------------
@@ -639,6 +639,16 @@ def awaited(state: GameState) -> list[str]:
 def turn_of(state: GameState) -> Optional[str]:
     seats = awaited(state)
     return seats[0] if state.phase != "over" and len(seats) == 1 else None
+
+
+def secrets(state: GameState, seat: str) -> dict[str, list[str]]:
+    """What only `seat` (and its side) knows: the crewmember its bounty hunts, and what its
+    scans found in salvage tokens and shut containers still on the surface (codes)."""
+    found = {"bounty": [state.bounties[seat]] if seat in state.bounties else [],
+             "salvage scanned": [state.salvage_items[c] for c in state.salvage_peeks.get(seat, [])
+                                 if c in state.salvage_items],
+             "containers scanned": [state.containers[c] for c in state.peeks.get(seat, []) if c in state.containers]}
+    return {what: codes for what, codes in found.items() if codes}
 
 
 def stage(state: GameState) -> tuple[int, Optional[str]]:

@@ -151,10 +151,9 @@ def _shown(tape: steps.Tape, row: GameRow, seats: list[SeatRow], log: list[tuple
     if revealed:
         private = text.private_lines(step.logged, names)
         for seat, name in players.items():
-            mine = ruleset.view_for(step.state, seat)
-            hand = next((p.get("hand") for p in mine.get("players", []) if p.get("seat") == seat), None)
-            said = private.get(seat, []) + ([f"hand: {', '.join(names.get(c, c) for c in hand) or 'empty'}"]
-                                            if hand is not None else [])
+            held = ruleset.secrets(step.state, seat)
+            said = private.get(seat, []) + [f"{what}: {', '.join(names.get(c, c) for c in codes) or 'none'}"
+                                            for what, codes in held.items()]
             if said:
                 hidden[name] = said
     return Shown(row.id, row.ruleset, row.status, step, marks, ruleset.public_lines(step.events, names), hidden,
