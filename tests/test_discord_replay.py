@@ -150,9 +150,11 @@ async def test_a_finished_game_shows_hidden_cards_only_once_every_player_agreed(
         assert "its dice can be checked" in offer["content"] and f"/game replay game:{game_id}" in offer["content"]
         assert fake.component(offer, reveal) and fake.component(offer, f"rr:dice:{game_id}")
         hidden = await hidden_names(fake, game_id)
+        rich = next(n for n, names in enumerate(hidden) if len(names) >= 5)  # a step with cards in hand
+        shown = await replay(fake, ANN, thread, game=game_id, step=rich)
+        assert "hand:" not in shown["content"] and not any(name in shown["content"] for name in hidden[rich])
         shown = await replay(fake, ANN, thread, game=game_id)  # an ended game opens at the deal
         assert step_of(shown) == 0 and "step 0 of 30" in shown["content"] and "running" not in shown["content"]
-        assert "hand:" not in shown["content"] and not any(name in shown["content"] for name in hidden[0])
         for member, said in [(CY, "Only the players"), (ANN, "Agreed so far: Ann. Hidden cards stay hidden until "
                                                              "every player has; waiting for Bo."), (ANN, "waiting for Bo")]:
             pressed = fake.click(member, int(offer["id"]), reveal)
@@ -169,8 +171,9 @@ async def test_a_finished_game_shows_hidden_cards_only_once_every_player_agreed(
         assert offer["content"].endswith(f"Every player agreed: replays of game #{game_id} show its hidden cards.")
         assert "Seed `" in offer["content"] and fake.component(offer, f"rr:dice:{game_id}")  # the rest kept
         shown = await press(fake, CY, shown, "deal")  # anyone who may watch it now sees every hand
-        assert "Hidden cards" in shown["content"] and "Ann: " in shown["content"] and "Bo: " in shown["content"]
-        assert "hand: " in shown["content"] and all(name in shown["content"] for name in hidden[0])
+        assert "Hidden cards" in shown["content"] and "Ann: hand: " in shown["content"] and "Bo: hand: " in shown["content"]
+        shown = await replay(fake, CY, thread, game=game_id, step=rich)
+        assert all(name in shown["content"] for name in hidden[rich])
         drew = [n for n in range(1, len(hidden)) if "You drew" in await _private_line(fake, game_id, n)]
         shown = await replay(fake, CY, thread, game=game_id, step=drew[0])
         assert "You drew" in shown["content"]
