@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import lobby, lobby_message, pictures, renegades, replies, table_message, tables, team_choice
+from cogs import lobby, lobby_message, pictures, renegades, replay, replies, table_message, tables, team_choice
 from cogs.options import Code
 from cogs.players import status_lines
 from engine.service import NotAllowed, ServiceError
@@ -151,6 +151,21 @@ class Game(commands.Cog):
             await interaction.edit_original_response(content=refused.message)
             return
         await show_log(interaction, info.id, page=None)
+
+    @game.command(name="replay", description="Watch a game again, step by step, privately")
+    @app_commands.describe(game="The game's number (empty: the game running here)",
+                           step="Open at this step (empty: the deal of a game that ended, now in a running one)")
+    async def replay(self, interaction: discord.Interaction,
+                     game: Optional[app_commands.Range[int, 1, 2 ** 53 - 1]] = None,
+                     step: Optional[app_commands.Range[int, 0, 1_000_000_000]] = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if game is None:
+            try:
+                game = (await replies.game_here(self.bot, interaction)).id
+            except ServiceError:
+                await replies.reply(interaction, "No game is running here: name one, `/game replay game:12`.")
+                return
+        await replay.show(interaction, game, step)
 
     @game.command(name="concede", description="Give up this game")
     async def concede(self, interaction: discord.Interaction) -> None:

@@ -21,7 +21,7 @@ from discord.ext import commands
 from cogs import replies, table_message, team_choice
 from cogs.options import Code, Event, Sheet, Typed
 from cogs.clock import start_every
-from engine.league import clock
+from engine.league import clock, results
 from engine.league import standings as table
 from engine.service import ServiceError, Update
 from engine.service.league import (Actor, LeagueService, LeagueUpdate, clock_words, pairing_lines,
@@ -29,6 +29,7 @@ from engine.service.league import (Actor, LeagueService, LeagueUpdate, clock_wor
 from engine.league.arena import legal_commands
 from images.arena import render_arena
 from images.printable import render_printable
+from images.round_results import render_round
 from images.standings import render_standings
 
 log = logging.getLogger("ready_room.league")
@@ -55,6 +56,18 @@ def parse_sheet(kind: str, text: str) -> dict:
         else:
             entries.append(entry)
     return {"kind": kind, "entries": entries, "resource": resource}
+
+
+async def round_picture(update: LeagueUpdate) -> Optional[discord.File]:
+    """The results and standings of the round the update completed, as a picture (None when
+    it completed none)."""
+    if update.completed is None:
+        return None
+    event = update.event
+    picture = await asyncio.to_thread(render_round, event.name, update.completed,
+                                      results.round_results(event, update.completed), table.standings(event),
+                                      event.profile.tiebreak_short)
+    return discord.File(io.BytesIO(picture), filename=f"event-{update.event_id}-round-{update.completed}.png")
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -227,10 +240,22 @@ class League(commands.Cog):
             await self._announce(update)
 
     async def _announce(self, update: LeagueUpdate, *elsewhere: Optional[int]) -> None:
-        """Post an update's lines in the event's channel (and other places given)."""
+        """Post an update's lines in the event's channel (and other places given); the
+        picture of a round it completed goes with them in the event's channel."""
+        picture = await round_picture(update)
         for where in dict.fromkeys((update.channel_id, *elsewhere)):
             if where is not None and update.public:
-                await self.bot.get_partial_messageable(where).send(replies.clip("\n".join(update.public)))
+                files = {"file": picture} if picture is not None and where == update.channel_id else {}
+                await self.bot.get_partial_messageable(where).send(replies.clip("\n".join(update.public)), **files)
+        if picture is not None and not update.public:
+            await self._post_round(update, picture)
+
+    async def _post_round(self, update: LeagueUpdate, picture: Optional[discord.File] = None) -> None:
+        """The picture of the round the update completed, in the event's channel (L48)."""
+        picture = picture or await round_picture(update)
+        if picture is not None and update.channel_id is not None:
+            await self.bot.get_partial_messageable(update.channel_id).send(
+                f"Round {update.completed} of '{update.event.name}' is complete.", file=picture)
 
     # ---- bot-run games --------------------------------------------------------------------
 
@@ -298,7 +323,12 @@ class League(commands.Cog):
             await replies.reply(interaction, refused.message)
             return None
         extra = {"view": view} if view is not None else {}
-        await interaction.response.send_message(replies.clip("\n".join(update.public)), ephemeral=not public, **extra)
+        picture = await round_picture(update)
+        here = picture is not None and public and interaction.channel_id == update.channel_id
+        await interaction.response.send_message(replies.clip("\n".join(update.public)), ephemeral=not public, **extra,
+                                                **({"file": picture} if here else {}))
+        if picture is not None and not here:
+            await self._post_round(update, picture)
         return update
 
     async def arena_answer(self, interaction: discord.Interaction, call) -> None:
@@ -319,6 +349,7 @@ class League(commands.Cog):
         view = arena_view(update.event_id, update)
         await interaction.response.send_message(text, file=discord.File(io.BytesIO(picture), filename="arena.png"),
                                                 **({"view": view} if view is not None else {}))
+        await self._post_round(update)
 
     @arena.command(name="captains", description="Name your captains and their skills: NAME SKILL, ...")
     @app_commands.describe(captains="Each captain and Captain Skill, e.g. Kirk 8, Sulu 5")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Optional
 
 import discord
 
+from engine.service import text
 from images import pictures
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ async def roll_events(bot: "ReadyRoom", game_id: int, events: list[dict]) -> lis
         return events
     earlier: list[dict] = []
     for entry in reversed((await bot.service.log(game_id))[:-1]):
-        found = [{k: v for k, v in e.items() if k != "private"} for e in json.loads(entry.events)]
+        found = text.public_events(json.loads(entry.events))
         earlier = found + earlier
         if any(e["type"] == "rolled" for e in found):
             break

@@ -1,5 +1,6 @@
 """Players on Discord: /profile, /leaderboard, /away (quiet hours, vacations), and the
-dice seal of each game (shown at the start, revealed with a Verify button at the end).
+dice seal of each game (shown at the start, revealed with a Verify button at the end, beside
+how to watch the game again and the button to reveal its hidden cards there).
 
 Ratings are recorded as soon as a game ends (the `game_over` event) and, for a game that
 ended while the bot was down, at start and on the reminder clock; each game counts once
@@ -16,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import replies
+from cogs import replay, replies
 from cogs.options import Code
 from cogs.clock import start_every
 from cogs.league import actor_of
@@ -197,7 +198,8 @@ class Players(commands.Cog):
         return shown
 
     async def reveal(self, game_id: int) -> bool:
-        """Post an ended game's seed, salt and rating changes in its thread, with Verify dice."""
+        """Post an ended game's seed, salt and rating changes in its thread, with Verify dice, how
+        to watch it again and the button to reveal its hidden cards there (P41)."""
         desk = self.desk
         info = await self.bot.service.get(game_id)
         shown = await desk.reveal(game_id)
@@ -212,8 +214,11 @@ class Players(commands.Cog):
             by_user = {s.user_id: names[s.seat] for s in info.seats}
             lines.append("Ratings: " + ", ".join(f"{by_user.get(u, u)} {before:.1f} → {after:.1f} (mu)"
                                                   for u, (before, after) in changes.items()))
+        lines += replay.offer_lines(info)
         view = discord.ui.View(timeout=None)
         view.add_item(VerifyDice(game_id))
+        if replay.revealable(info):
+            view.add_item(replay.RevealCards(game_id))
         try:
             await self.bot.get_partial_messageable(info.thread_id or info.channel_id).send(
                 replies.clip("\n".join(lines)), view=view, allowed_mentions=replies.NO_MENTIONS)

@@ -206,6 +206,18 @@ def describe(event: Event, claim: Claim) -> str:
     return f"{name(claim.winner)} wins ({detail}{bonus})"
 
 
+def round_results(event: Event, number: int) -> list[str]:
+    """Round `number`'s results, a line per table in table order, then its bye and the
+    players through to the next round of the top cut without a game."""
+    rnd = next(r for r in event.rounds if r.number == number)
+    name = lambda p: event.players[p].name  # noqa: E731
+    lines = [f"Table {g.table}: {name(g.players[0])} vs {name(g.players[1])}: "
+             + (describe(event, g.result) if g.result else "no result yet") for g in rnd.games]
+    lines += [f"Bye: {name(rnd.bye)}"] if rnd.bye else []
+    lines += [f"Through without a game: {name(p)}" for p in rnd.advanced]
+    return lines
+
+
 def _game_at(event: Event, round_number: int, table: int) -> tuple[Round, Game]:
     for rnd in event.live_rounds():
         if rnd.number == round_number:

@@ -10,6 +10,11 @@ from engine.league.topcut import pair_cut
 DAY = 86400
 
 
+def complete_rounds(event: Event) -> set[int]:
+    """The numbers of the rounds whose every game is final."""
+    return {r.number for r in event.rounds if r.status == "complete"}
+
+
 def pair_next_round(event: Event, actor: str, now: int) -> Round:
     """Make (or remake) the preview of the next round; the same state always gives the same preview."""
     require_status(event, "running")

@@ -64,6 +64,7 @@ class LeagueUpdate:
     table: Optional[int] = None  # the Arena: the table the update is about
     battle: Optional[Battle] = None  # the Arena: its state after the action
     events: list[dict] = field(default_factory=list)  # the Arena: what the action did
+    completed: Optional[int] = None  # the round this action made complete (its last result came in), if one
 
 
 @dataclass(frozen=True)
@@ -182,6 +183,7 @@ class LeagueService:
                 if actor is not None:
                     await self._require_organiser(row.guild_id, actor)
                 now = self._clock()
+                complete = rounds.complete_rounds(event)
                 try:
                     public = action(event, int(now))
                 except RuleError as error:
@@ -194,7 +196,8 @@ class LeagueService:
                     log.info("event #%s changed in another process meanwhile; applying again", event_id)
                     continue
                 await self._rate(event_id, row.guild_id, version, event)
-                return LeagueUpdate(event_id, version, event, public, row.channel_id)
+                completed = min(rounds.complete_rounds(event) - complete, default=None)
+                return LeagueUpdate(event_id, version, event, public, row.channel_id, completed=completed)
             raise StaleVersion("The event kept changing while this was being stored (another process is "
                                "writing it); nothing was changed. Try again in a moment.")
 
