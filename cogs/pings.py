@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from engine.service import Update, is_computer
+from engine.service.calls import CallDesk
 from engine.service.players import Away, PlayerDesk
 
 if TYPE_CHECKING:
@@ -25,6 +26,42 @@ def desk_of(bot: "ReadyRoom") -> PlayerDesk:
         desk = PlayerDesk(bot.service.db, **({"clock": bot.clock} if bot.clock else {}))
         bot._player_desk = desk
     return desk
+
+
+def calls_of(bot: "ReadyRoom") -> CallDesk:
+    """The bot's desk of calls at most every N hours (made on first use)."""
+    desk = getattr(bot, "_call_desk", None)
+    if desk is None or desk.store._db is not bot.service.db:
+        desk = CallDesk(bot.service.db, **({"clock": bot.clock} if bot.clock else {}))
+        bot._call_desk = desk
+    return desk
+
+
+async def hold_for_calls(bot: "ReadyRoom", update: Update, ping: list[int]) -> list[int]:
+    """The users of `ping` to mention now. A player called at most every N hours is not
+    mentioned: the call listing this game is booked for the first moment their window
+    allows, their deadline counts from it (rulings P24, P25), and the table says so."""
+    now, desk, turns = [], calls_of(bot), {t.user_id: t for t in update.awaited}
+    for user_id in ping:
+        calls = await desk.calls(user_id) if user_id in turns else None
+        if calls is None:
+            now.append(user_id)
+            continue
+        at = await desk.book(update.game_id, turns[user_id].seat, calls)
+        update.public.append(f"{turns[user_id].name} is called at most {calls.words(public=True)}: "
+                             f"not pinged now; the call listing this game goes out <t:{int(at)}:R>, "
+                             "and their time limit counts from it.")
+    return now
+
+
+async def call_notes(bot: "ReadyRoom", update: Update) -> dict[int, str]:
+    """User -> "called every 8 h", for each awaited player who chose calls (ruling P24)."""
+    notes, desk = {}, calls_of(bot)
+    for turn in update.awaited if update.status == "active" else []:
+        calls = None if is_computer(turn.user_id) else await desk.calls(turn.user_id)
+        if calls is not None:
+            notes[turn.user_id] = f"called {calls.words(public=True)}"
+    return notes
 
 
 async def seal_line(bot: "ReadyRoom", game_id: int) -> str:

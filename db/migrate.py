@@ -30,7 +30,7 @@ from engine.service import replay
 COPIED_TABLES = ("campaigns", "campaign_seats", "games", "seats", "log", "campaign_log", "guild_settings",
                  "user_settings", "awaited", "reminders", "league_events", "league_games", "league_threads",
                  "dice_seals", "rated_games", "ratings", "rating_results", "rating_entries", "rating_seasons",
-                 "rated_events", "vacations")
+                 "rated_events", "vacations", "calls")
 _BATCH = 2000
 
 
