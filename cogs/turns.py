@@ -273,8 +273,8 @@ class Turns(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         user_id = interaction.user.id
         if channel is not None and 0 < every_hours <= MAX_HOURS:
-            if interaction.guild_id is None or channel.guild_id != interaction.guild_id:
-                await replies.reply(interaction, "Choose a channel of the server you are in. Nothing changed.")
+            if interaction.guild_id is None:
+                await replies.reply(interaction, "Choose a channel from within its server. Nothing changed.")
                 return
             if not await can_post(self.bot, channel.id, user_id, every_hours):
                 await replies.reply(interaction, f"I cannot post in <#{channel.id}>: give me Send Messages "

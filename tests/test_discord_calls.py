@@ -1,0 +1,161 @@
+"""Calls at most every N hours (issue 25 item 4, rulings P24-P27) through the fake Discord:
+a player in five games with N = 8 is mentioned at most 3 times in any 24 hours, each call
+lists every game waiting for them, and no deadline of theirs passes before they were
+called; bad input changes nothing; the other players see the choice."""
+import random
+import re
+
+from cogs import table_message
+from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord
+from tests.test_discord_game import ANN, BO, new_game
+from tests.test_discord_turns import Clock
+
+HOUR, DAY = 3600.0, 86400.0
+LIMIT = 4 * HOUR  # each decision's time limit in the server: shorter than a window of 8 h
+STEP = 900.0  # the reminder loop's tick in the simulation
+
+
+async def answer(fake, payload) -> str:
+    await fake.dispatch(payload)
+    return fake.original(payload)["content"]
+
+
+async def games(fake, count: int) -> list[int]:
+    """`count` games of Ann and Bo, each in a channel of its own: their ids."""
+    ids = [(await new_game(fake))[1]]
+    for n in range(1, count):
+        channel = CHANNEL_ID + n
+        fake.channels[channel] = {**fake.channels[CHANNEL_ID], "id": str(channel), "name": f"table-{n}"}
+        await fake.dispatch(fake.slash(ANN, "game new", channel, opponent=BO))
+        thread = max(c for c, data in fake.channels.items() if data.get("parent_id") == str(channel))
+        lobby = fake.in_channel(thread)[-1]
+        join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
+        game_id = int(join.split(":")[2])
+        await fake.dispatch(fake.click(BO, int(lobby["id"]), join))
+        await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
+        ids.append(game_id)
+    return ids
+
+
+async def play_while_awaited(fake, game_id: int, user_id: int, rng: random.Random) -> int:
+    """The user answers every decision of theirs in the game, as the table shows it; moves made."""
+    service, moves = fake.bot.service, 0
+    while (info := await service.get(game_id)).status == "active" and user_id in {t.user_id for t in info.awaited}:
+        version, commands = await service.legal_commands(game_id, user_id)
+        update = await service.submit(game_id, user_id, rng.choice(commands), version)
+        await fake.run(table_message.publish(fake.bot, update, user_id))
+        moves += 1
+    return moves
+
+
+def calls_to(fake, user_id: int, since: int) -> list[str]:
+    """The calls posted for the user in `fake.sent[since:]`."""
+    return [s.content for s in fake.sent[since:] if s.posts and s.content.startswith(f"<@{user_id}>, your call")]
+
+
+async def test_a_player_in_five_games_is_called_at_most_three_times_a_day_and_misses_no_deadline(
+        monkeypatch, database_url):
+    clock, rng = Clock(), random.Random(5)
+    async with FakeDiscord(monkeypatch, database_url, clock=clock) as fake:
+        service, bo = fake.bot.service, int(BO["id"])
+        said = await answer(fake, fake.slash(BO, "settings calls", every_hours=8))
+        assert said.startswith("Calls every 8 h by DM")
+        await service.set_guild_setting(GUILD_ID, "turn_limit", LIMIT)
+        await service.set_guild_setting(GUILD_ID, "computer_stands_in", True)
+        start = clock.now
+        ids = await games(fake, 5)
+        begin = len(fake.sent)  # after the invitations to the five games (ruling P27)
+        turns = fake.bot.get_cog("Turns")
+        pinged_at, listed, moves = [], [], 0
+        while clock.now < start + 30 * HOUR:
+            clock.now += STEP
+            before = len(fake.sent)
+            await fake.run(turns.send_due())
+            pings = fake.tally(before).pings[bo]
+            pinged_at += [clock.now] * pings
+            if pings:  # Bo was called: every game waiting for him is in the call, and he answers them all
+                waiting = {w.game_id for w in await service.awaiting(bo)}
+                (call,) = calls_to(fake, bo, before)
+                listed.append(waiting)
+                assert waiting and all(f"Game #{g}:" in call for g in waiting), (call, waiting)
+                for deadline in [w.deadline for w in await service.awaiting(bo)]:
+                    assert deadline >= clock.now + LIMIT  # the time limit counts from the call
+                for game_id in waiting:
+                    moves += await play_while_awaited(fake, game_id, bo, rng)
+            for game_id in ids:  # Ann plays at once whenever it is her turn
+                moves += await play_while_awaited(fake, game_id, int(ANN["id"]), rng)
+        print(f"Bo called at hours {[round((p - start) / HOUR, 2) for p in pinged_at]} over 30 h; {moves} moves; "
+              f"games listed per call {[len(g) for g in listed]}")
+        assert fake.tally(begin).pings[bo] == len(pinged_at) >= 4  # calls, nothing else: no mention at a hand-over
+        assert all(sum(t <= p < t + DAY for p in pinged_at) <= 3 for t in pinged_at)
+        assert set().union(*listed) == set(ids) and moves > 40
+        timed_out = [s.content for s in fake.sent[begin:] if re.search(r"Time ran out: (the computer plays for )?Bo\b",
+                                                                       s.content)]
+        assert timed_out == []  # Bo answered within minutes of each call: no deadline of his passed
+
+
+async def test_a_deadline_does_not_pass_before_the_player_was_called(monkeypatch, tmp_path):
+    """Bo's wait begins just after a call: its deadline (4 h) falls before his next call
+    (8 h), so it moves to the call plus the limit; the stand-in waits for it."""
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        service, bo = fake.bot.service, int(BO["id"])
+        await answer(fake, fake.slash(BO, "settings calls", every_hours=8))
+        await service.set_guild_setting(GUILD_ID, "turn_limit", LIMIT)
+        await service.set_guild_setting(GUILD_ID, "computer_stands_in", True)
+        thread, game_id = await new_game(fake)
+        turns = fake.bot.get_cog("Turns")
+        await fake.run(turns.send_due())  # the first call, at once
+        first = clock.now
+        assert len(calls_to(fake, bo, 0)) == 1
+        await play_while_awaited(fake, game_id, bo, random.Random(1))
+        clock.now += 60
+        await play_while_awaited(fake, game_id, int(ANN["id"]), random.Random(1))
+        (wait,) = [w for w in await service.awaiting(bo)]
+        assert wait.deadline == first + 8 * HOUR + LIMIT  # booked for the next window, counted from it
+        table = fake.in_channel(thread)[-1]["content"]
+        assert "Bo (called every 8 h)" in table and "Bo is called at most every 8 h: not pinged now" in table
+        version = (await service.get(game_id)).version
+        for hours in (4.5, 8.0):  # past the first deadline, then the call at the window
+            clock.now = first + hours * HOUR
+            await fake.run(turns.send_due())
+            assert (await service.get(game_id)).version == version, hours  # nobody played for Bo
+        assert len(calls_to(fake, bo, 0)) == 2
+        clock.now = first + 8 * HOUR + LIMIT + 1  # the deadline counted from the call: the stand-in plays
+        await fake.run(turns.send_due())
+        assert (await service.get(game_id)).version > version
+
+
+async def test_bad_input_gets_a_clear_message_and_changes_nothing(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        for hours in (25, -1):
+            said = await answer(fake, fake.slash(BO, "settings calls", every_hours=hours))
+            assert "1 to 24 hours" in said and "Nothing changed" in said
+        other = fake.add_channel(GUILD_ID)
+        fake.fail("POST", rf"/channels/{other}/messages", 403)
+        said = await answer(fake, fake.slash(BO, "settings calls", every_hours=8, channel=fake.channels[other]))
+        assert f"I cannot post in <#{other}>" in said and "Nothing changed" in said
+        assert "Calls: at every hand-over" in await answer(fake, fake.slash(BO, "settings show"))
+
+
+async def test_calls_in_a_channel_are_shown_to_the_others_and_can_be_turned_off(monkeypatch, tmp_path):
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        bo, place = int(BO["id"]), fake.add_channel(GUILD_ID)
+        said = await answer(fake, fake.slash(BO, "settings calls", every_hours=6, channel=fake.channels[place]))
+        assert said.startswith(f"Calls every 6 h in <#{place}>")
+        assert "chose to be called here" in fake.in_channel(place)[-1]["content"]
+        assert f"Calls: every 6 h in <#{place}>" in await answer(fake, fake.slash(BO, "settings show"))
+        thread, game_id = await new_game(fake)
+        begin = len(fake.sent)  # after the invitation to the game (ruling P27)
+        status = await answer(fake, fake.slash(ANN, "game status", thread))
+        assert "Bo is called at most every 6 h" in status
+        opening = fake.in_channel(thread)[-1]
+        assert "<@2>" not in opening["content"] and "Bo (called every 6 h)" in opening["content"]
+        await fake.run(fake.bot.get_cog("Turns").send_due())
+        call = fake.in_channel(place)[-1]
+        assert call["content"].startswith("<@2>, your call") and f"Game #{game_id}:" in call["content"]
+        assert fake.tally(begin).pings[bo] == 1  # the call in the channel, nothing else
+        said = await answer(fake, fake.slash(BO, "settings calls", every_hours=0))
+        assert said.startswith("Calls off")
+        assert "called at most" not in await answer(fake, fake.slash(ANN, "game status", thread))
