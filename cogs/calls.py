@@ -18,10 +18,12 @@ if TYPE_CHECKING:
 
 async def call_text(bot: "ReadyRoom", user_id: int, deadlines: dict[tuple[int, str], float], calls: Calls) -> str:
     """The call: every game waiting for the user, what it asks, by when (the deadlines this
-    call gives, `deadlines`) and a link to its thread."""
+    call gives, `deadlines`) and a link to its thread. Games that do not fit in one message
+    are counted at its end (/game mine lists them all)."""
     waiting = await bot.service.awaiting(user_id)
-    lines = [f"<@{user_id}>, your call from Ready Room (at most {calls.words(public=True)}): "
-             f"{replies.plural(len(waiting), 'game')} waiting for you."]
+    head = (f"<@{user_id}>, your call from Ready Room (at most {calls.words(public=True)}): "
+            f"{replies.plural(len(waiting), 'game')} waiting for you.")
+    lines = []
     for w in waiting:
         try:
             asked = await bot.service.asked(w.game_id, user_id)
@@ -31,7 +33,14 @@ async def call_text(bot: "ReadyRoom", user_id: int, deadlines: dict[tuple[int, s
         due = f" Answer by <t:{int(deadline)}:f>." if deadline else ""
         lines.append(f"• Game #{w.game_id}: {asked or 'your move'}{due} "
                      f"{replies.link(w.guild_id, w.thread_id or w.channel_id)}")
-    return "\n".join(lines)
+    shown = len(lines)
+    while len("\n".join([head, *lines[:shown], MORE.format(len(waiting))])) > replies.MAX_CONTENT:
+        shown -= 1
+    more = [MORE.format(len(lines) - shown)] if shown < len(lines) else []
+    return "\n".join([head, *lines[:shown], *more])
+
+
+MORE = "…and {} more: /game mine lists every game waiting for you."
 
 
 async def call(bot: "ReadyRoom", user_id: int, calls: Calls) -> None:
@@ -40,7 +49,7 @@ async def call(bot: "ReadyRoom", user_id: int, calls: Calls) -> None:
     run again, and the refusal is passed on for the reminder loop to report."""
     desk = calls_of(bot)
     deadlines = await desk.told(user_id, calls)
-    text = replies.clip(await call_text(bot, user_id, deadlines, calls))
+    text = await call_text(bot, user_id, deadlines, calls)
     mention = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(user_id)])
     try:
         if calls.channel_id:

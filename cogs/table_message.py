@@ -239,10 +239,13 @@ async def _post(bot: "ReadyRoom", info: GameInfo, content: str, drawn: list[tupl
 
 
 async def deliver_private(bot: "ReadyRoom", update: Update, skip: Optional[int] = None) -> None:
-    """Private lines of players other than `skip` go by DM to those who opted in."""
+    """Private lines of players other than `skip` go by DM to those who opted in, unless
+    they chose calls at most every N hours (ruling P27: as for a player without DMs, their
+    panel shows where those lines left them, their hand as it is now)."""
     for seat, lines in update.private.items():
         user_id = update.players.get(seat)
-        if user_id is None or user_id == skip or not await bot.service.user_setting(user_id, "dm"):
+        if user_id is None or user_id == skip or not await bot.service.user_setting(user_id, "dm") \
+                or await pings.calls_of(bot).calls(user_id):
             continue
         await dm(bot, user_id, f"Game #{update.game_id}: " + "\n".join(lines))
 

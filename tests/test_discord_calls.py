@@ -4,8 +4,12 @@ lists every game waiting for them, and no deadline of theirs passes before they 
 called; bad input changes nothing; the other players see the choice."""
 import random
 import re
+from types import SimpleNamespace
 
 from cogs import table_message
+from cogs.calls import call_text
+from db import AwaitedGame
+from engine.service.calls import Calls
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord
 from tests.test_discord_game import ANN, BO, new_game, same_dice
 from tests.test_discord_turns import Clock
@@ -160,3 +164,46 @@ async def test_calls_in_a_channel_are_shown_to_the_others_and_can_be_turned_off(
         said = await answer(fake, fake.slash(BO, "settings calls", every_hours=0))
         assert said.startswith("Calls off")
         assert "called at most" not in await answer(fake, fake.slash(ANN, "game status", thread))
+
+
+async def test_the_window_survives_a_restart_and_a_refused_call_lets_the_deadlines_run(monkeypatch, tmp_path):
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        bo = int(BO["id"])
+        await answer(fake, fake.slash(BO, "settings calls", every_hours=8))
+        await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", LIMIT)
+        thread, game_id = await new_game(fake)
+        await fake.run(fake.bot.get_cog("Turns").send_due())
+        first = clock.now
+        await play_while_awaited(fake, game_id, bo, random.Random(2))
+        await fake.shutdown()  # a restart between the call and the next hand-over
+        await fake.boot()
+        clock.now += 60
+        await play_while_awaited(fake, game_id, int(ANN["id"]), random.Random(2))
+        (wait,) = await fake.bot.service.awaiting(bo)
+        assert wait.deadline == first + 8 * HOUR + LIMIT  # the window counts from the call before the restart
+        clock.now = first + 8 * HOUR - 1
+        await fake.run(fake.bot.get_cog("Turns").send_due())
+        assert len(calls_to(fake, bo, 0)) == 1
+        fake.fail("POST", r"/channels/\d+/messages", 403, times=1)  # Bo has closed his DMs
+        clock.now = first + 8 * HOUR
+        await fake.run(fake.bot.get_cog("Turns").send_due())
+        assert any("could not be delivered" in m["content"] and "<@2>" in m["content"] for m in fake.in_channel(thread))
+        assert (await fake.bot.service.db._conn.fetch("SELECT last_call FROM calls"))[0][0] == clock.now
+        assert await fake.bot.service.due_reminders(clock.now + LIMIT) != []  # his deadline runs again
+
+
+async def test_a_long_list_of_games_fits_in_one_call():
+    """Forty games waiting: the call lists what fits in one message and counts the rest."""
+    async def asked(game_id, user_id):
+        return "Which core mission do you play?"
+    waiting = [AwaitedGame(n, "awaymissions", GUILD_ID, CHANNEL_ID, CHANNEL_ID + n, 3, "p2", 0.0, 9e5) for n in range(40)]
+    service = SimpleNamespace(awaiting=lambda user_id: _returns(waiting), asked=asked)
+    text = await call_text(SimpleNamespace(service=service), 2, {}, Calls(8 * HOUR, None, None, None))
+    assert len(text) <= 2000 and text.startswith("<@2>, your call") and "40 games waiting" in text
+    listed = text.count("• Game #")
+    assert 5 < listed < 40 and text.endswith(f"…and {40 - listed} more: /game mine lists every game waiting for you.")
+
+
+async def _returns(value):
+    return value
