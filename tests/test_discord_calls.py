@@ -4,6 +4,7 @@ lists every game waiting for them, and no deadline of theirs passes before they 
 called; bad input changes nothing; the other players see the choice."""
 import random
 import re
+from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 from cogs import table_message
@@ -57,46 +58,76 @@ def calls_to(fake, user_id: int, since: int) -> list[str]:
     return [s.content for s in fake.sent[since:] if s.posts and s.content.startswith(f"<@{user_id}>, your call")]
 
 
+@dataclass
+class Played:
+    """What Bo received while Ann and he played by post."""
+
+    start: float
+    pinged_at: list[float] = field(default_factory=list)  # one entry per notification, when Bo looked
+    calls: list[tuple[float, str, set[int], list[float]]] = field(default_factory=list)  # when, text, games waiting, deadlines
+    games: list[int] = field(default_factory=list)
+    moves: int = 0
+    timed_out: list[str] = field(default_factory=list)  # lines saying Bo's time ran out
+
+    def most_in_a_day(self) -> int:
+        """The most notifications in any 24 hours."""
+        return max((sum(t <= p < t + DAY for p in self.pinged_at) for t in self.pinged_at), default=0)
+
+    def line(self, hours: float) -> str:
+        return (f"{len(self.games)} games, {hours:g} h: Bo notified {len(self.pinged_at)} times, at most "
+                f"{self.most_in_a_day()} in 24 h; {self.moves} moves; Bo's time ran out {len(self.timed_out)} times")
+
+
+async def by_post(fake, clock, count: int, hours: float, rng: random.Random) -> Played:
+    """Ann and Bo play `count` games by post for `hours`: each quarter of an hour the reminder
+    loop runs, Bo answers every game waiting for him when something notified him since he
+    last looked, and Ann answers at once. Bo, who has just joined, makes his first choices
+    at once; counted from then (the invitations: ruling P27)."""
+    service, bo, turns = fake.bot.service, int(BO["id"]), fake.bot.get_cog("Turns")
+    played = Played(clock.now, games=await games(fake, count))
+    for game_id in played.games:
+        played.moves += await play_while_awaited(fake, game_id, bo, rng)
+    looked = begin = len(fake.sent)
+    while clock.now < played.start + hours * HOUR:
+        clock.now += STEP
+        before = len(fake.sent)
+        await fake.run(turns.send_due())
+        for text in calls_to(fake, bo, before):
+            waiting = await service.awaiting(bo)
+            played.calls.append((clock.now, text, {w.game_id for w in waiting}, [w.deadline for w in waiting]))
+        pings = fake.tally(looked).pings[bo]
+        looked = len(fake.sent)
+        if pings:
+            played.pinged_at += [clock.now] * pings
+            for game_id in {w.game_id for w in await service.awaiting(bo)}:
+                played.moves += await play_while_awaited(fake, game_id, bo, rng)
+        for game_id in played.games:
+            played.moves += await play_while_awaited(fake, game_id, int(ANN["id"]), rng)
+    played.pinged_at += [clock.now] * fake.tally(looked).pings[bo]
+    assert fake.tally(begin).pings[bo] == len(played.pinged_at)
+    played.timed_out = [s.content for s in fake.sent[begin:]
+                        if re.search(r"Time ran out: (the computer plays for )?Bo\b", s.content)]
+    return played
+
+
 async def test_a_player_in_five_games_is_called_at_most_three_times_a_day_and_misses_no_deadline(
         monkeypatch, database_url):
     same_dice(monkeypatch)  # the same games every run
-    clock, rng = Clock(), random.Random(5)
+    clock = Clock()
     async with FakeDiscord(monkeypatch, database_url, clock=clock) as fake:
-        service, bo = fake.bot.service, int(BO["id"])
         said = await answer(fake, fake.slash(BO, "settings calls", every_hours=8))
         assert said.startswith("Calls every 8 h by DM")
-        await service.set_guild_setting(GUILD_ID, "turn_limit", LIMIT)
-        await service.set_guild_setting(GUILD_ID, "computer_stands_in", True)
-        start = clock.now
-        ids = await games(fake, 5)
-        begin = len(fake.sent)  # after the invitations to the five games (ruling P27)
-        turns = fake.bot.get_cog("Turns")
-        pinged_at, listed, moves = [], [], 0
-        while clock.now < start + 30 * HOUR:
-            clock.now += STEP
-            before = len(fake.sent)
-            await fake.run(turns.send_due())
-            pings = fake.tally(before).pings[bo]
-            pinged_at += [clock.now] * pings
-            if pings:  # Bo was called: every game waiting for him is in the call, and he answers them all
-                waiting = {w.game_id for w in await service.awaiting(bo)}
-                (call,) = calls_to(fake, bo, before)
-                listed.append(waiting)
-                assert waiting and all(f"Game #{g}:" in call for g in waiting), (call, waiting)
-                for deadline in [w.deadline for w in await service.awaiting(bo)]:
-                    assert deadline >= clock.now + LIMIT  # the time limit counts from the call
-                for game_id in waiting:
-                    moves += await play_while_awaited(fake, game_id, bo, rng)
-            for game_id in ids:  # Ann plays at once whenever it is her turn
-                moves += await play_while_awaited(fake, game_id, int(ANN["id"]), rng)
-        print(f"Bo called at hours {[round((p - start) / HOUR, 2) for p in pinged_at]} over 30 h; {moves} moves; "
-              f"games listed per call {[len(g) for g in listed]}")
-        assert fake.tally(begin).pings[bo] == len(pinged_at) >= 4  # calls, nothing else: no mention at a hand-over
-        assert all(sum(t <= p < t + DAY for p in pinged_at) <= 3 for t in pinged_at)
-        assert set().union(*listed) == set(ids) and moves > 20
-        timed_out = [s.content for s in fake.sent[begin:] if re.search(r"Time ran out: (the computer plays for )?Bo\b",
-                                                                       s.content)]
-        assert timed_out == []  # Bo answered within minutes of each call: no deadline of his passed
+        await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", LIMIT)
+        await fake.bot.service.set_guild_setting(GUILD_ID, "computer_stands_in", True)
+        played = await by_post(fake, clock, 5, 30, random.Random(5))
+        print(played.line(30), "; called at hours", [round((t - played.start) / HOUR, 2) for t, *_ in played.calls])
+        assert played.pinged_at == [t for t, *_ in played.calls] and len(played.calls) >= 4  # calls, nothing else
+        assert played.most_in_a_day() <= 3
+        for at, text, waiting, deadlines in played.calls:  # every game waiting for Bo is in his call
+            assert waiting and all(f"Game #{g}:" in text for g in waiting), (text, waiting)
+            assert min(deadlines) >= at + LIMIT  # and the time limit counts from the call
+        assert set().union(*(w for *_, w, _ in played.calls)) == set(played.games) and played.moves > 20
+        assert played.timed_out == []  # Bo answered within minutes of each call: no deadline of his passed
 
 
 async def test_a_deadline_does_not_pass_before_the_player_was_called(monkeypatch, tmp_path):
