@@ -68,14 +68,17 @@ class Played:
     games: list[int] = field(default_factory=list)
     moves: int = 0
     timed_out: list[str] = field(default_factory=list)  # lines saying Bo's time ran out
+    over: int = 0  # games that ended
 
     def most_in_a_day(self) -> int:
         """The most notifications in any 24 hours."""
         return max((sum(t <= p < t + DAY for p in self.pinged_at) for t in self.pinged_at), default=0)
 
     def line(self, hours: float) -> str:
-        return (f"{len(self.games)} games, {hours:g} h: Bo notified {len(self.pinged_at)} times, at most "
-                f"{self.most_in_a_day()} in 24 h; {self.moves} moves; Bo's time ran out {len(self.timed_out)} times")
+        called = [round((t - self.start) / HOUR, 2) for t, *_ in self.calls]
+        return (f"{len(self.games)} games ({self.over} ended), {hours:g} h: Bo notified {len(self.pinged_at)} times, "
+                f"at most {self.most_in_a_day()} in 24 h; {self.moves} moves; Bo's time ran out "
+                f"{len(self.timed_out)} times" + (f"; called at hours {called}" if called else ""))
 
 
 async def by_post(fake, clock, count: int, hours: float, rng: random.Random) -> Played:
@@ -104,6 +107,7 @@ async def by_post(fake, clock, count: int, hours: float, rng: random.Random) -> 
         for game_id in played.games:
             played.moves += await play_while_awaited(fake, game_id, int(ANN["id"]), rng)
     played.pinged_at += [clock.now] * fake.tally(looked).pings[bo]
+    played.over = sum([(await service.get(g)).status == "over" for g in played.games])
     assert fake.tally(begin).pings[bo] == len(played.pinged_at)
     played.timed_out = [s.content for s in fake.sent[begin:]
                         if re.search(r"Time ran out: (the computer plays for )?Bo\b", s.content)]
@@ -120,7 +124,7 @@ async def test_a_player_in_five_games_is_called_at_most_three_times_a_day_and_mi
         await fake.bot.service.set_guild_setting(GUILD_ID, "turn_limit", LIMIT)
         await fake.bot.service.set_guild_setting(GUILD_ID, "computer_stands_in", True)
         played = await by_post(fake, clock, 5, 30, random.Random(5))
-        print(played.line(30), "; called at hours", [round((t - played.start) / HOUR, 2) for t, *_ in played.calls])
+        print(played.line(30))
         assert played.pinged_at == [t for t, *_ in played.calls] and len(played.calls) >= 4  # calls, nothing else
         assert played.most_in_a_day() <= 3
         for at, text, waiting, deadlines in played.calls:  # every game waiting for Bo is in his call
