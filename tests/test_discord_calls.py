@@ -27,19 +27,7 @@ async def answer(fake, payload) -> str:
 
 async def games(fake, count: int) -> list[int]:
     """`count` games of Ann and Bo, each in a channel of its own: their ids."""
-    ids = [(await new_game(fake))[1]]
-    for n in range(1, count):
-        channel = CHANNEL_ID + n
-        fake.channels[channel] = {**fake.channels[CHANNEL_ID], "id": str(channel), "name": f"table-{n}"}
-        await fake.dispatch(fake.slash(ANN, "game new", channel, opponent=BO))
-        thread = max(c for c, data in fake.channels.items() if data.get("parent_id") == str(channel))
-        lobby = fake.in_channel(thread)[-1]
-        join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
-        game_id = int(join.split(":")[2])
-        await fake.dispatch(fake.click(BO, int(lobby["id"]), join))
-        await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
-        ids.append(game_id)
-    return ids
+    return [(await new_game(fake, CHANNEL_ID + n))[1] for n in range(count)]
 
 
 async def play_while_awaited(fake, game_id: int, user_id: int, rng: random.Random) -> int:
