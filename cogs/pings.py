@@ -43,7 +43,7 @@ async def hold_for_calls(bot: "ReadyRoom", update: Update, ping: list[int]) -> l
     allows, their deadline counts from it (rulings P24, P25), and the table says so."""
     now, desk, turns = [], calls_of(bot), {t.user_id: t for t in update.awaited}
     for user_id in ping:
-        calls = await desk.calls(user_id) if user_id in turns else None
+        calls = await desk.calls(user_id)
         if calls is None:
             now.append(user_id)
             continue

@@ -96,6 +96,7 @@ class Turns(commands.Cog):
         called: dict[int, tuple[Calls, list[DueReminder]]] = {}
         nudges: dict[tuple[int, str], list[DueReminder]] = {}
         handled = len(expired)
+        now = self.bot.now()
         for reminder in due:
             until = await desk.held_until(reminder.user_id)
             calls = await calls_desk.calls(reminder.user_id)
@@ -105,8 +106,8 @@ class Turns(commands.Cog):
             elif until is not None:  # quiet hours or a vacation: the reminder waits for their end
                 await desk.postpone([reminder.id], until)
                 handled += 1
-            elif calls is not None and calls.next_call(self.bot.now()) > self.bot.now():  # not before the window
-                await desk.postpone([reminder.id], calls.next_call(self.bot.now()))
+            elif calls is not None and calls.next_call(now) > now:  # not before the window allows
+                await desk.postpone([reminder.id], calls.next_call(now))
                 handled += 1
             elif calls is not None:
                 called.setdefault(reminder.user_id, (calls, []))[1].append(reminder)
@@ -268,7 +269,7 @@ class Turns(commands.Cog):
     @settings.command(name="calls", description="Be called at most every N hours, in one message for all games")
     @app_commands.describe(every_hours=f"1 to {MAX_HOURS}: at most one call per this many hours; 0: at every hand-over",
                            channel="A channel of this server for the calls (default: by DM)")
-    async def calls_setting(self, interaction: discord.Interaction, every_hours: int,
+    async def calls_setting(self, interaction: discord.Interaction, every_hours: app_commands.Range[int, 0, MAX_HOURS],
                             channel: Optional[app_commands.AppCommandChannel] = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         user_id = interaction.user.id

@@ -7,10 +7,14 @@ import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
+import pytest
+
 from cogs import table_message
 from cogs.calls import call_text
+from cogs.pings import calls_of
 from db import AwaitedGame
 from engine.service.calls import Calls
+from engine.service.errors import LobbyError
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord
 from tests.test_discord_game import ANN, BO, new_game, same_dice
 from tests.test_discord_turns import Clock
@@ -158,7 +162,9 @@ async def test_bad_input_gets_a_clear_message_and_changes_nothing(monkeypatch, t
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
         for hours in (25, -1):
             said = await answer(fake, fake.slash(BO, "settings calls", every_hours=hours))
-            assert "1 to 24 hours" in said and "Nothing changed" in said
+            assert f"must be from 0 to 24, not {hours}" in said and "Nothing was changed" in said
+            with pytest.raises(LobbyError, match="1 to 24 hours"):  # the service says so to any front end
+                await calls_of(fake.bot).choose(int(BO["id"]), hours)
         other = fake.add_channel(GUILD_ID)
         fake.fail("POST", rf"/channels/{other}/messages", 403)
         said = await answer(fake, fake.slash(BO, "settings calls", every_hours=8, channel=fake.channels[other]))
