@@ -273,17 +273,12 @@ class Turns(commands.Cog):
                             channel: Optional[app_commands.AppCommandChannel] = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         user_id = interaction.user.id
-        if channel is not None and 0 < every_hours <= MAX_HOURS:
-            if interaction.guild_id is None:
-                await replies.reply(interaction, "Choose a channel from within its server. Nothing changed.")
-                return
-            if not await can_post(self.bot, channel.id, user_id, every_hours):
-                await replies.reply(interaction, f"I cannot post in <#{channel.id}>: give me Send Messages "
-                                                 "there, or choose another channel. Nothing changed.")
-                return
+        if channel is not None and every_hours and not await can_post(self.bot, channel.id, user_id, every_hours):
+            await replies.reply(interaction, f"I cannot post in <#{channel.id}>: give me Send Messages there, "
+                                             "or choose another channel. Nothing changed.")
+            return
         try:
-            calls = await calls_of(self.bot).choose(user_id, every_hours, interaction.guild_id,
-                                                    channel.id if channel else None)
+            calls = await calls_of(self.bot).choose(user_id, every_hours, channel.id if channel else None)
         except ServiceError as refused:
             await replies.reply(interaction, refused.message)
             return

@@ -17,7 +17,6 @@ class CallRow:
 
     user_id: int
     every: float
-    guild_id: Optional[int]
     channel_id: Optional[int]
     last_call: Optional[float]
 
@@ -38,16 +37,16 @@ class CallStore(Store):
 
     async def get(self, user_id: int) -> Optional[CallRow]:
         rows = await self._conn.fetch(
-            "SELECT user_id, every, guild_id, channel_id, last_call FROM calls WHERE user_id = ?", (user_id,))
+            "SELECT user_id, every, channel_id, last_call FROM calls WHERE user_id = ?", (user_id,))
         return CallRow(*rows[0]) if rows else None
 
-    async def put(self, user_id: int, every: float, guild_id: Optional[int], channel_id: Optional[int]) -> None:
+    async def put(self, user_id: int, every: float, channel_id: Optional[int]) -> None:
         """Choose calls every `every` seconds (the time of the last call is kept)."""
         async with self._lock:
             await self._conn.execute(
-                "INSERT INTO calls (user_id, every, guild_id, channel_id) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET every = excluded.every, guild_id = excluded.guild_id,"
-                " channel_id = excluded.channel_id", (user_id, every, guild_id, channel_id))
+                "INSERT INTO calls (user_id, every, channel_id) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET every = excluded.every, channel_id = excluded.channel_id",
+                (user_id, every, channel_id))
 
     async def drop(self, user_id: int) -> None:
         async with self._lock:

@@ -302,7 +302,6 @@ MIGRATIONS: list[str] = [
     CREATE TABLE calls (
         user_id    INTEGER NOT NULL PRIMARY KEY,
         every      REAL    NOT NULL,
-        guild_id   INTEGER,
         channel_id INTEGER,
         last_call  REAL
     );

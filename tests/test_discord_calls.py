@@ -228,7 +228,7 @@ async def test_a_long_list_of_games_fits_in_one_call():
         return "Which core mission do you play?"
     waiting = [AwaitedGame(n, "awaymissions", GUILD_ID, CHANNEL_ID, CHANNEL_ID + n, 3, "p2", 0.0, 9e5) for n in range(40)]
     service = SimpleNamespace(awaiting=lambda user_id: _returns(waiting), asked=asked)
-    text = await call_text(SimpleNamespace(service=service), 2, {}, Calls(8 * HOUR, None, None, None))
+    text = await call_text(SimpleNamespace(service=service), 2, {}, Calls(8 * HOUR, None, None))
     assert len(text) <= 2000 and text.startswith("<@2>, your call") and "40 games waiting" in text
     listed = text.count("• Game #")
     assert 5 < listed < 40 and text.endswith(f"…and {40 - listed} more: /game mine lists every game waiting for you.")

@@ -27,13 +27,12 @@ class Calls:
     """A player's calls: at most one every `every` seconds, where, and the last one."""
 
     every: float
-    guild_id: Optional[int]
     channel_id: Optional[int]
     last_call: Optional[float]
 
     @classmethod
     def of(cls, row: CallRow) -> "Calls":
-        return cls(row.every, row.guild_id, row.channel_id, row.last_call)
+        return cls(row.every, row.channel_id, row.last_call)
 
     def next_call(self, now: float) -> float:
         """The first moment a call may go out: now, or a window after the last one."""
@@ -58,8 +57,7 @@ class CallDesk:
         row = await self.store.get(user_id)
         return None if row is None else Calls.of(row)
 
-    async def choose(self, user_id: int, hours: int, guild_id: Optional[int] = None,
-                     channel_id: Optional[int] = None) -> Optional[Calls]:
+    async def choose(self, user_id: int, hours: int, channel_id: Optional[int] = None) -> Optional[Calls]:
         """Calls at most every `hours` (0: off, every hand-over), in `channel_id` or by DM.
         LobbyError, changing nothing, for hours out of range."""
         if hours == 0:
@@ -68,7 +66,7 @@ class CallDesk:
         if not MIN_HOURS <= hours <= MAX_HOURS:
             raise LobbyError(f"Calls come at most every {MIN_HOURS} to {MAX_HOURS} hours "
                              "(0 turns them off). Nothing changed.")
-        await self.store.put(user_id, hours * HOUR, guild_id if channel_id else None, channel_id)
+        await self.store.put(user_id, hours * HOUR, channel_id)
         return await self.calls(user_id)
 
     async def book(self, game_id: int, seat: str, calls: Calls) -> float:
