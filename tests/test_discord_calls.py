@@ -16,6 +16,7 @@ from db import AwaitedGame
 from engine.service.calls import Calls
 from engine.service.errors import LobbyError
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord
+from tests.test_discord_away import FIVE_AM_UTC, NINE_PM_UTC
 from tests.test_discord_game import ANN, BO, new_game, same_dice
 from tests.test_discord_turns import Clock
 
@@ -236,3 +237,42 @@ async def test_a_long_list_of_games_fits_in_one_call():
 
 async def _returns(value):
     return value
+
+
+async def test_quiet_hours_hold_the_call_and_the_deadline_waits_for_it(monkeypatch, tmp_path):
+    """Ruling P26: Bo's first call falls in his quiet hours (23:00 at +02:00); his 4 h
+    deadline would pass at 03:00, but it waits for the call at 07:00 and counts from it."""
+    clock = Clock(NINE_PM_UTC)
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        service, bo = fake.bot.service, int(BO["id"])
+        await answer(fake, fake.slash(BO, "settings calls", every_hours=8))
+        await answer(fake, fake.slash(BO, "away quiet", start="22:00", end="7:00", zone="UTC+2"))
+        await service.set_guild_setting(GUILD_ID, "turn_limit", LIMIT)
+        await service.set_guild_setting(GUILD_ID, "computer_stands_in", True)
+        thread, game_id = await new_game(fake)  # both owe a core mission; Ann chooses hers
+        await play_while_awaited(fake, game_id, int(ANN["id"]), random.Random(3))
+        version, turns = (await service.get(game_id)).version, fake.bot.get_cog("Turns")
+        clock.now = NINE_PM_UTC + LIMIT + 1
+        await fake.run(turns.send_due())
+        assert (await service.get(game_id)).version == version and calls_to(fake, bo, 0) == []
+        clock.now = FIVE_AM_UTC  # 07:00 for Bo: his call, and his deadline from it
+        await fake.run(turns.send_due())
+        assert len(calls_to(fake, bo, 0)) == 1
+        assert [w.deadline for w in await service.awaiting(bo)] == [FIVE_AM_UTC + LIMIT]
+        clock.now = FIVE_AM_UTC + LIMIT + 1
+        await fake.run(turns.send_due())
+        assert (await service.get(game_id)).version > version  # now the stand-in plays for him
+
+
+async def test_with_calls_off_the_next_hand_over_mentions_the_player_again(monkeypatch, tmp_path):
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        bo = int(BO["id"])
+        await answer(fake, fake.slash(BO, "settings calls", every_hours=8))
+        thread, game_id = await new_game(fake)
+        await fake.run(fake.bot.get_cog("Turns").send_due())
+        await play_while_awaited(fake, game_id, bo, random.Random(4))
+        await answer(fake, fake.slash(BO, "settings calls", every_hours=0))
+        before = len(fake.sent)
+        await play_while_awaited(fake, game_id, int(ANN["id"]), random.Random(4))
+        assert fake.tally(before).pings[bo] == 1 and calls_to(fake, bo, before) == []  # the table mentions him
