@@ -13,6 +13,7 @@ from cogs import table_message
 from cogs.calls import call_text
 from cogs.pings import calls_of
 from db import AwaitedGame
+from engine.service import Update
 from engine.service.calls import Calls
 from engine.service.errors import LobbyError
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord
@@ -276,3 +277,15 @@ async def test_with_calls_off_the_next_hand_over_mentions_the_player_again(monke
         before = len(fake.sent)
         await play_while_awaited(fake, game_id, int(ANN["id"]), random.Random(4))
         assert fake.tally(before).pings[bo] == 1 and calls_to(fake, bo, before) == []  # the table mentions him
+
+
+async def test_private_lines_are_not_sent_by_dm_while_calls_are_on(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        bo = int(BO["id"])
+        await answer(fake, fake.slash(BO, "settings dm", enabled=True))
+        update = Update(1, 5, "active", [], [], {"p2": ["You draw a card."]}, [], {"p1": 1, "p2": bo})
+        for every, dms in ((8, 0), (0, 1)):
+            await answer(fake, fake.slash(BO, "settings calls", every_hours=every))
+            before = len(fake.sent)
+            await fake.run(table_message.deliver_private(fake.bot, update, skip=1))
+            assert fake.tally(before).pings[bo] == dms, every
