@@ -272,8 +272,14 @@ async def test_with_calls_off_the_next_hand_over_mentions_the_player_again(monke
         await answer(fake, fake.slash(BO, "settings calls", every_hours=8))
         thread, game_id = await new_game(fake)
         await fake.run(fake.bot.get_cog("Turns").send_due())
+        first = clock.now
         await play_while_awaited(fake, game_id, bo, random.Random(4))
+        await play_while_awaited(fake, game_id, int(ANN["id"]), random.Random(4))  # his next call is booked
         await answer(fake, fake.slash(BO, "settings calls", every_hours=0))
+        clock.now = first + 8 * HOUR  # the call booked becomes an ordinary reminder in the thread
+        await fake.run(fake.bot.get_cog("Turns").send_due())
+        assert [m["content"].split(",")[0] for m in fake.in_channel(thread)[-1:]] == ["Reminder: <@2>"]
+        await play_while_awaited(fake, game_id, bo, random.Random(4))
         before = len(fake.sent)
         await play_while_awaited(fake, game_id, int(ANN["id"]), random.Random(4))
         assert fake.tally(before).pings[bo] == 1 and calls_to(fake, bo, before) == []  # the table mentions him
