@@ -3,11 +3,12 @@ import dataclasses
 
 from bot import shard_of
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord
-from tests.test_discord_game import ANN, BO, new_game, same_dice
+from tests.test_discord_game import BO, new_game, same_dice
 from tests.test_discord_turns import Clock, play_until_a_reaction_window
 
 
 async def _two_games(fake):
+    """Two games of Ann and Bo, each in a channel of its own: ((thread, game id), (thread, game id))."""
     return await new_game(fake), await new_game(fake, CHANNEL_ID + 1)
 
 
