@@ -112,13 +112,14 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     awaited = sorted({t.user_id for t in update.awaited}) if update.status == "active" else []
     table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id))
     ping = to_ping(update, actor_id, table["awaited"] if table else ())
-    ping = await pings.hold_for_calls(bot, update, ping)
+    calls = await pings.calls_awaited(bot, update)
+    ping = await pings.hold_for_calls(bot, update, ping, calls)
     away = await pings.availability(bot, update, ping)
     ping = await pings.hold_pings(bot, update, ping, away)
     ping = await pings.wait_for_live(bot, update, ping)
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ping])
     away = pings.away_notes(update, away)
-    for user_id, note in (await pings.call_notes(bot, update)).items():
+    for user_id, note in pings.call_notes(calls).items():
         away[user_id] = f"{away[user_id]}; {note}" if user_id in away else note
     drawn_here = "characters" in view  # the board picture and its key are Away Missions' (images.board)
     doing = activation_line(view, short_labels(view["characters"])) if drawn_here else ""
