@@ -63,43 +63,35 @@ class Turns(commands.Cog):
     async def send_due(self) -> int:
         """Send every due reminder once; returns how many were handled.
 
-        Deadlines come first: one may end a decision, and the reminders of an ended wait
-        go with it, so the due list is read again before anyone is nudged. A deadline of a
-        player called at most every N hours who was not called since the wait began does
-        not pass: the call is booked and the deadline counts from it (ruling P26). Players
-        awaited in the same game are reminded together, in one message; a player with the
-        digest gets one DM listing all their waiting games; a player with calls gets their
-        call, at most once a window (P24). Each delivery is recorded on its own: a failure
-        never holds back the others (see `deliver`).
+        Deadlines come first (see `deadlines`): one may end a decision, and the reminders
+        of an ended wait go with it, so the due list is read again before anyone is nudged.
+        Players awaited in the same game are reminded together, in one message; a player
+        with the digest gets one DM listing all their waiting games; a player with calls
+        gets their call, at most once a window (P24), from the process of shard 0 whatever
+        the shards of their games, so that two processes never call them twice. Each
+        delivery is recorded on its own: a failure never holds back the others (see `deliver`).
         """
         service = self.bot.service
         desk, calls_desk = desk_of(self.bot), calls_of(self.bot)
         owns = self.bot.config.owns
         if owns(None):  # the process of shard 0 moves deadlines for vacations (games of every shard)
             await desk.apply_vacations()  # a decision that came during a vacation: its deadline moves first
-        due = [r for r in await service.due_reminders() if owns(r.guild_id)]
-        expired, booked = set(), False
-        for reminder in due:
-            if reminder.kind != "deadline":
-                continue
-            calls = await calls_desk.uncalled(reminder.game_id, reminder.seat, reminder.user_id)
-            if calls is not None:  # not told of it yet: the call comes first, the deadline counts from it
-                await calls_desk.book(reminder.game_id, reminder.seat, calls)
-                booked = True
-            elif await self._guarded(self.expire(reminder), reminder.game_id):
-                expired.add(reminder.id)
+        due = await service.due_reminders()
+        expired, booked = await self.deadlines([r for r in due if r.kind == "deadline" and owns(r.guild_id)])
         if expired:
-            await service.reminders_sent([i for i in expired])
+            await service.reminders_sent(expired)
         if expired or booked:
-            due = [r for r in await service.due_reminders() if owns(r.guild_id)]  # those of ended decisions are gone
+            due = await service.due_reminders()  # those of ended decisions are gone
         digests: dict[int, list[DueReminder]] = {}
         called: dict[int, tuple[Calls, list[DueReminder]]] = {}
         nudges: dict[tuple[int, str], list[DueReminder]] = {}
         handled = len(expired)
         now = self.bot.now()
         for reminder in due:
-            until = await desk.held_until(reminder.user_id)
             calls = await calls_desk.calls(reminder.user_id)
+            if not (owns(None) if calls is not None and reminder.kind != "deadline" else owns(reminder.guild_id)):
+                continue  # another process's
+            until = await desk.held_until(reminder.user_id)
             if is_computer(reminder.user_id):  # a computer teammate waiting on its person (R62) is not nudged
                 await service.reminders_sent([reminder.id])
                 handled += 1
@@ -108,6 +100,9 @@ class Turns(commands.Cog):
                 handled += 1
             elif calls is not None and calls.next_call(now) > now:  # not before the window allows
                 await desk.postpone([reminder.id], calls.next_call(now))
+                handled += 1
+            elif calls is not None and not owns(None):  # time is up: the game is in the call shard 0 sends
+                await service.reminders_sent([reminder.id])
                 handled += 1
             elif calls is not None:
                 called.setdefault(reminder.user_id, (calls, []))[1].append(reminder)
@@ -125,6 +120,21 @@ class Turns(commands.Cog):
         for user_id, (calls, group) in called.items():
             handled += await self.deliver(group, call(self.bot, user_id, calls))
         return handled
+
+    async def deadlines(self, due: list[DueReminder]) -> tuple[list[int], bool]:
+        """Apply the due deadlines: the ids of those that ended a decision, and whether a
+        call was booked. A deadline of a player called at most every N hours who was not
+        told of the decision does not pass: their call is booked and the deadline counts
+        from it (ruling P26)."""
+        expired, booked = [], False
+        for reminder in due:
+            calls = await calls_of(self.bot).uncalled(reminder.game_id, reminder.seat, reminder.user_id)
+            if calls is not None:
+                await calls_of(self.bot).book(reminder.game_id, reminder.seat, calls)
+                booked = True
+            elif await self._guarded(self.expire(reminder), reminder.game_id):
+                expired.append(reminder.id)
+        return expired, booked
 
     async def _guarded(self, work, game_id: int) -> bool:
         """Run one game's deadline; an error there is logged, not passed on to other games."""

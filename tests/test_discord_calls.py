@@ -2,6 +2,7 @@
 a player in five games with N = 8 is mentioned at most 3 times in any 24 hours, each call
 lists every game waiting for them, and no deadline of theirs passes before they were
 called; bad input changes nothing; the other players see the choice."""
+import dataclasses
 import random
 import re
 from dataclasses import dataclass, field
@@ -9,6 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from bot import shard_of
 from cogs import table_message
 from cogs.calls import call_text
 from cogs.pings import calls_of
@@ -295,3 +297,24 @@ async def test_private_lines_are_not_sent_by_dm_while_calls_are_on(monkeypatch, 
             before = len(fake.sent)
             await fake.run(table_message.deliver_private(fake.bot, update, skip=1))
             assert fake.tally(before).pings[bo] == dms, every
+
+
+async def test_with_shards_the_process_of_shard_0_calls_also_for_games_of_other_shards(monkeypatch, tmp_path):
+    clock = Clock()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        bo, config, turns = int(BO["id"]), fake.bot.config, fake.bot.get_cog("Turns")
+        far = next(g for g in (GUILD_ID, GUILD_ID + (1 << 22)) if shard_of(g, 2) == 1)  # a server of shard 1
+        await answer(fake, fake.slash(BO, "settings calls", every_hours=8))
+        thread, game_id = await new_game(fake, fake.add_channel(far))
+
+        async def loop_of(shard: int) -> None:  # the reminder loop of the process running `shard`
+            monkeypatch.setattr(fake.bot, "config", dataclasses.replace(config, shard_count=2, shard_ids=(shard,)))
+            await fake.run(turns.send_due())
+        await loop_of(1)
+        assert calls_to(fake, bo, 0) == []  # not from the game's own process: two could find the window open
+        await loop_of(0)
+        (text,) = calls_to(fake, bo, 0)
+        assert f"Game #{game_id}:" in text
+        await loop_of(1)
+        await loop_of(0)
+        assert len(calls_to(fake, bo, 0)) == 1
