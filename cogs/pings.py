@@ -2,7 +2,8 @@
 
 A player in quiet hours or on vacation is not pinged (a reminder waits for the end of it);
 a player who acted in the game moments ago is watching it live (a reminder waits a short
-grace and goes away if they answer first). Also the players' desk that keeps seals,
+grace and goes away if they answer first); a player called at most every N hours is not
+pinged either (their next call is booked). Also the players' desk that keeps seals,
 ratings and availability.
 """
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from engine.service import Update, is_computer
+from engine.service.calls import CallDesk, Calls
 from engine.service.players import Away, PlayerDesk
 
 if TYPE_CHECKING:
@@ -25,6 +27,45 @@ def desk_of(bot: "ReadyRoom") -> PlayerDesk:
         desk = PlayerDesk(bot.service.db, **({"clock": bot.clock} if bot.clock else {}))
         bot._player_desk = desk
     return desk
+
+
+def calls_of(bot: "ReadyRoom") -> CallDesk:
+    """The bot's desk of calls at most every N hours (made on first use)."""
+    desk = getattr(bot, "_call_desk", None)
+    if desk is None or desk.store._db is not bot.service.db:
+        desk = CallDesk(bot.service.db, **({"clock": bot.clock} if bot.clock else {}))
+        bot._call_desk = desk
+    return desk
+
+
+async def calls_awaited(bot: "ReadyRoom", update: Update) -> dict[int, Calls]:
+    """The calls of the awaited people who chose them, read once for one table update."""
+    desk, found = calls_of(bot), {}
+    for turn in update.awaited if update.status == "active" else []:
+        calls = None if is_computer(turn.user_id) else await desk.calls(turn.user_id)
+        if calls is not None:
+            found[turn.user_id] = calls
+    return found
+
+
+async def hold_for_calls(bot: "ReadyRoom", update: Update, ping: list[int], calls: dict[int, Calls]) -> list[int]:
+    """The users of `ping` to mention now. A player called at most every N hours (`calls`,
+    from `calls_awaited`) is not mentioned: the call listing this game is booked for the
+    first moment their window allows, their deadline counts from it (rulings P24, P25),
+    and the table says so."""
+    turns = {t.user_id: t for t in update.awaited}
+    for user_id in (u for u in ping if u in calls):
+        at = await calls_of(bot).book(update.game_id, turns[user_id].seat, calls[user_id])
+        update.public.append(f"{turns[user_id].name} is called at most {calls[user_id].words(public=True)}: "
+                             f"not pinged now; the call listing this game goes out <t:{int(at)}:R>, "
+                             "and their time limit counts from it.")
+    return [u for u in ping if u not in calls]
+
+
+def call_notes(calls: dict[int, Calls]) -> dict[int, str]:
+    """User -> "called every 8 h", for each awaited player who chose calls (`calls`, from
+    `calls_awaited`; ruling P24)."""
+    return {user_id: f"called {chosen.words(public=True)}" for user_id, chosen in calls.items()}
 
 
 async def seal_line(bot: "ReadyRoom", game_id: int) -> str:

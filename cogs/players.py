@@ -18,11 +18,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import replay, replies
+from cogs.replies import plural
 from cogs.options import Code
 from cogs.clock import start_every
 from cogs.league import actor_of
 from cogs.league import desk_of as league_desk
-from cogs.pings import desk_of
+from cogs.pings import calls_of, desk_of
 from engine.service import GameInfo, ServiceError, Update
 from engine.service.players import MAX_VACATION_DAYS, PlayerDesk, Profile
 
@@ -33,10 +34,14 @@ log = logging.getLogger("ready_room.players")
 
 
 async def status_lines(bot: "ReadyRoom", info: GameInfo) -> list[str]:
-    """What /game status adds: the players' vacations and quiet hours, and the dice seal."""
+    """What /game status adds: the players' vacations, quiet hours and calls, and the dice seal."""
     desk, lines = desk_of(bot), []
     for seat in info.seats:
         lines += (await desk.away(seat.user_id)).words(seat.name)
+        calls = await calls_of(bot).calls(seat.user_id)
+        if calls is not None:
+            lines.append(f"{seat.name} is called at most {calls.words(public=True)}: their time limit counts "
+                         "from the call.")
     sealed = await desk.store.seal(info.id)
     if sealed is not None:
         lines.append(f"Dice seal: `{sealed.digest}`")
@@ -78,11 +83,6 @@ def profile_text(profile: Profile, name: str) -> str:
     if profile.away is not None:
         lines += profile.away.words(name)
     return replies.clip("\n".join(lines))
-
-
-def plural(count: int, noun: str) -> str:
-    """'1 rated game', '3 rated games'."""
-    return f"{count} {noun}{'s' * (count != 1)}"
 
 
 def leaderboard_text(page: tuple[list, int], number: int = 1) -> str:

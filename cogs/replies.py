@@ -100,6 +100,11 @@ def outcome(info: GameInfo) -> list[str]:
                               final_score(info.result, names)) if line]
 
 
+def plural(count: int, noun: str) -> str:
+    """'1 rated game', '3 rated games'."""
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
 def link(guild_id: Optional[int], channel_id: Optional[int]) -> str:
     """A link to a channel or thread."""
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"

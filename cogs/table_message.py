@@ -112,11 +112,15 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     awaited = sorted({t.user_id for t in update.awaited}) if update.status == "active" else []
     table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id))
     ping = to_ping(update, actor_id, table["awaited"] if table else ())
+    calls = await pings.calls_awaited(bot, update)
+    ping = await pings.hold_for_calls(bot, update, ping, calls)
     away = await pings.availability(bot, update, ping)
     ping = await pings.hold_pings(bot, update, ping, away)
     ping = await pings.wait_for_live(bot, update, ping)
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ping])
     away = pings.away_notes(update, away)
+    for user_id, note in pings.call_notes(calls).items():
+        away[user_id] = f"{away[user_id]}; {note}" if user_id in away else note
     drawn_here = "characters" in view  # the board picture and its key are Away Missions' (images.board)
     doing = activation_line(view, short_labels(view["characters"])) if drawn_here else ""
     key = board_key(view) if drawn_here else None
@@ -236,10 +240,13 @@ async def _post(bot: "ReadyRoom", info: GameInfo, content: str, drawn: list[tupl
 
 
 async def deliver_private(bot: "ReadyRoom", update: Update, skip: Optional[int] = None) -> None:
-    """Private lines of players other than `skip` go by DM to those who opted in."""
+    """Private lines of players other than `skip` go by DM to those who opted in, unless
+    they chose calls at most every N hours (ruling P27: as for a player without DMs, their
+    panel shows where those lines left them, their hand as it is now)."""
     for seat, lines in update.private.items():
         user_id = update.players.get(seat)
-        if user_id is None or user_id == skip or not await bot.service.user_setting(user_id, "dm"):
+        if user_id is None or user_id == skip or not await bot.service.user_setting(user_id, "dm") \
+                or await pings.calls_of(bot).calls(user_id):
             continue
         await dm(bot, user_id, f"Game #{update.game_id}: " + "\n".join(lines))
 

@@ -16,9 +16,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import buttons, replies, table_message
+from cogs.calls import call, can_post
 from cogs.clock import start_every
-from cogs.pings import desk_of
+from cogs.pings import calls_of, desk_of
 from engine.service import DueReminder, GameInfo, ServiceError, is_computer, reactions
+from engine.service.calls import MAX_HOURS, Calls
 
 log = logging.getLogger("ready_room.turns")
 
@@ -61,29 +63,34 @@ class Turns(commands.Cog):
     async def send_due(self) -> int:
         """Send every due reminder once; returns how many were handled.
 
-        Deadlines come first: one may end a decision, and the reminders of an ended wait
-        go with it, so the due list is read again before anyone is nudged. Players awaited
-        in the same game are reminded together, in one message; a player with the digest
-        gets one DM listing all their waiting games. Each delivery is recorded on its own:
-        a failure never holds back the others (see `deliver`).
+        Deadlines come first (see `deadlines`): one may end a decision, and the reminders
+        of an ended wait go with it, so the due list is read again before anyone is nudged.
+        Players awaited in the same game are reminded together, in one message; a player
+        with the digest gets one DM listing all their waiting games; a player with calls
+        gets their call, at most once a window (P24), from the process of shard 0 whatever
+        the shards of their games, so that two processes never call them twice. Each
+        delivery is recorded on its own: a failure never holds back the others (see `deliver`).
         """
         service = self.bot.service
-        desk = desk_of(self.bot)
+        desk, calls_desk = desk_of(self.bot), calls_of(self.bot)
         owns = self.bot.config.owns
         if owns(None):  # the process of shard 0 moves deadlines for vacations (games of every shard)
             await desk.apply_vacations()  # a decision that came during a vacation: its deadline moves first
-        due = [r for r in await service.due_reminders() if owns(r.guild_id)]
-        expired = set()
-        for reminder in due:
-            if reminder.kind == "deadline" and await self._guarded(self.expire(reminder), reminder.game_id):
-                expired.add(reminder.id)
+        due = await service.due_reminders()
+        expired, booked = await self.deadlines([r for r in due if r.kind == "deadline" and owns(r.guild_id)])
         if expired:
-            await service.reminders_sent([i for i in expired])
-            due = [r for r in await service.due_reminders() if owns(r.guild_id)]  # those of ended decisions are gone
+            await service.reminders_sent(expired)
+        if expired or booked:
+            due = await service.due_reminders()  # those of ended decisions are gone
         digests: dict[int, list[DueReminder]] = {}
+        called: dict[int, tuple[Calls, list[DueReminder]]] = {}
         nudges: dict[tuple[int, str], list[DueReminder]] = {}
         handled = len(expired)
+        now = self.bot.now()
         for reminder in due:
+            calls = await calls_desk.calls(reminder.user_id)
+            if not (owns(None) if calls is not None and reminder.kind != "deadline" else owns(reminder.guild_id)):
+                continue  # another process's
             until = await desk.held_until(reminder.user_id)
             if is_computer(reminder.user_id):  # a computer teammate waiting on its person (R62) is not nudged
                 await service.reminders_sent([reminder.id])
@@ -91,6 +98,14 @@ class Turns(commands.Cog):
             elif until is not None:  # quiet hours or a vacation: the reminder waits for their end
                 await desk.postpone([reminder.id], until)
                 handled += 1
+            elif calls is not None and calls.next_call(now) > now:  # not before the window allows
+                await desk.postpone([reminder.id], calls.next_call(now))
+                handled += 1
+            elif calls is not None and not owns(None):  # time is up: the game is in the call shard 0 sends
+                await service.reminders_sent([reminder.id])
+                handled += 1
+            elif calls is not None:
+                called.setdefault(reminder.user_id, (calls, []))[1].append(reminder)
             elif await service.user_setting(reminder.user_id, "digest"):
                 digests.setdefault(reminder.user_id, []).append(reminder)
             elif await service.user_setting(reminder.user_id, "dm"):
@@ -102,7 +117,24 @@ class Turns(commands.Cog):
         for user_id, group in digests.items():
             text = replies.my_games(await service.awaiting(user_id))
             handled += await self.deliver(group, self.digest_dm(user_id, text))
+        for user_id, (calls, group) in called.items():
+            handled += await self.deliver(group, call(self.bot, user_id, calls))
         return handled
+
+    async def deadlines(self, due: list[DueReminder]) -> tuple[list[int], bool]:
+        """Apply the due deadlines: the ids of those that ended a decision, and whether a
+        call was booked. A deadline of a player called at most every N hours who was not
+        told of the decision does not pass: their call is booked and the deadline counts
+        from it (ruling P26)."""
+        expired, booked = [], False
+        for reminder in due:
+            calls = await calls_of(self.bot).uncalled(reminder.game_id, reminder.seat, reminder.user_id)
+            if calls is not None:
+                await calls_of(self.bot).book(reminder.game_id, reminder.seat, calls)
+                booked = True
+            elif await self._guarded(self.expire(reminder), reminder.game_id):
+                expired.append(reminder.id)
+        return expired, booked
 
     async def _guarded(self, work, game_id: int) -> bool:
         """Run one game's deadline; an error there is logged, not passed on to other games."""
@@ -243,6 +275,38 @@ class Turns(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.service.set_user_setting(interaction.user.id, "digest", enabled or None)
         await replies.reply(interaction, "Digest on." if enabled else "Digest off.")
+
+    @settings.command(name="calls", description="Be called at most every N hours, in one message for all games")
+    @app_commands.describe(every_hours=f"1 to {MAX_HOURS}: at most one call per this many hours; 0: at every hand-over",
+                           channel="A channel of this server for the calls (default: by DM)")
+    async def calls_setting(self, interaction: discord.Interaction, every_hours: app_commands.Range[int, 0, MAX_HOURS],
+                            channel: Optional[app_commands.AppCommandChannel] = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user_id = interaction.user.id
+        if channel is not None and every_hours and not await can_post(self.bot, channel.id, user_id, every_hours):
+            await replies.reply(interaction, f"I cannot post in <#{channel.id}>: give me Send Messages there, "
+                                             "or choose another channel. Nothing changed.")
+            return
+        try:
+            calls = await calls_of(self.bot).choose(user_id, every_hours, channel.id if channel else None)
+        except ServiceError as refused:
+            await replies.reply(interaction, refused.message)
+            return
+        await replies.reply(interaction, "Calls off: you are mentioned at every hand-over again." if calls is None
+                            else f"Calls {calls.words()}: one message at most per window lists every game waiting "
+                                 "for you, and your time limits count from it. The other players see it on the "
+                                 "table (rulings P24-P27).")
+
+    @settings.command(name="show", description="Your settings, privately")
+    async def show(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user_id, service = interaction.user.id, self.bot.service
+        calls = await calls_of(self.bot).calls(user_id)
+        lines = [f"Calls: {calls.words() if calls else 'at every hand-over'}",
+                 f"Reminders by DM: {'on' if await service.user_setting(user_id, 'dm') else 'off'}",
+                 f"Digest of reminders: {'on' if await service.user_setting(user_id, 'digest') else 'off'}",
+                 f"Reaction windows: {reactions.CHOICES[await service.reaction_preference(user_id)]}"]
+        await replies.reply(interaction, "\n".join(lines))
 
     @settings.command(name="reactions", description="When to ask you at a reaction window, in every game")
     @app_commands.choices(ask=[app_commands.Choice(name=said, value=chosen)

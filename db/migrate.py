@@ -3,7 +3,7 @@
     python -m db.migrate --from sqlite:///ready_room.db --to postgresql://user@host/ready_room
 
 Every game (seats, log, waits, reminders), league, setting, dice seal, rating (its
-history and seasons), vacation and campaign is copied, with its ids, in one transaction
+history and seasons), vacation, calls setting and campaign is copied, with its ids, in one transaction
 on the target: a failure leaves the target as it was. The target must be empty (a new
 database). Then every table's row count is compared, and every started game and every
 campaign in the copy must equal the original and replay to its stored state. Either side
@@ -30,7 +30,7 @@ from engine.service import replay
 COPIED_TABLES = ("campaigns", "campaign_seats", "games", "seats", "log", "campaign_log", "guild_settings",
                  "user_settings", "awaited", "reminders", "league_events", "league_games", "league_threads",
                  "dice_seals", "rated_games", "ratings", "rating_results", "rating_entries", "rating_seasons",
-                 "rated_events", "vacations")
+                 "rated_events", "vacations", "calls")
 _BATCH = 2000
 
 

@@ -68,6 +68,9 @@ class PrivacyStore(Store):
         """Everything stored under `user_id`."""
         settings = {r[0]: r[1] for r in await self._conn.fetch(
             "SELECT key, value FROM user_settings WHERE user_id = ? ORDER BY key", (user_id,))}
+        for every, channel_id, last_call in await self._conn.fetch(
+                "SELECT every, channel_id, last_call FROM calls WHERE user_id = ?", (user_id,)):
+            settings["calls"] = json.dumps({"every": every, "channel": channel_id, "last_call": last_call})
         vacations = [(r[0], r[1]) for r in await self._conn.fetch(
             "SELECT starts, ends FROM vacations WHERE user_id = ? ORDER BY starts", (user_id,))]
         ratings = [tuple(r) for r in await self._conn.fetch(
@@ -85,12 +88,12 @@ class PrivacyStore(Store):
         return Held(settings, vacations, ratings, games, campaigns, events)
 
     async def forget(self, user_id: int, forgetting: Forgetting) -> None:
-        """In one transaction: delete the user's settings and vacations, hand their ratings,
+        """In one transaction: delete the user's settings (calls too) and vacations, hand their ratings,
         rating history, seats, log entries and creations to the stand-in id, and rename
         their seats (with each game's and campaign's config and state)."""
         other = forgetting.stand_in
         async with self._transaction():
-            for table in ("user_settings", "vacations"):
+            for table in ("user_settings", "vacations", "calls"):
                 await self._conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
             for table, column in (("ratings", "user_id"), ("rating_entries", "user_id"), ("log", "user_id"),
                                   ("seats", "left_by"), ("games", "created_by"), ("campaign_log", "user_id"),

@@ -296,6 +296,16 @@ MIGRATIONS: list[str] = [
     CREATE INDEX reminders_unsent ON reminders (due) WHERE sent_at IS NULL;
     CREATE INDEX reminders_by_wait ON reminders (game_id, seat);
     """,
+    # 12: calls at most every N hours (issue 25 item 4, rulings P24-P27): per player how
+    # often they may be called, where (a channel; none: by DM) and when the last call went out
+    """
+    CREATE TABLE calls (
+        user_id    INTEGER NOT NULL PRIMARY KEY,
+        every      REAL    NOT NULL,
+        channel_id INTEGER,
+        last_call  REAL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -336,6 +336,9 @@ class FakeDiscord:
                     "roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "nick": None, "permissions": EVERYONE,
                     "flags": 0, "deaf": False, "mute": False}
                 value = value["id"]
+            elif parameter.type is discord.AppCommandOptionType.channel:  # a channel dict of `channels`
+                resolved.setdefault("channels", {})[value["id"]] = {**value, "permissions": EVERYONE}
+                value = value["id"]
             option["value"] = value
             if name == focused:
                 option["focused"] = True

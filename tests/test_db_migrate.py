@@ -7,6 +7,7 @@ import sqlite3
 from db import Database
 from db.migrate import COPIED_TABLES, main, run
 from engine.service import GameService, replay
+from engine.service.calls import CallDesk
 from engine.service.campaign import CampaignService
 from engine.service.league import Actor, LeagueService
 from engine.service.players import PlayerDesk
@@ -34,7 +35,7 @@ async def played_game(service, channel, moves, rng, turn_limit=None):
 
 async def a_full_database(path):
     """Games (one conceded, rated and its seed revealed; one under way with a deadline), a
-    lobby, settings, a league with a rated result, a rating season, a vacation, and a
+    lobby, settings, calls every 8 h, a league with a rated result, a rating season, a vacation, and a
     campaign whose first mission is under way (game 4)."""
     service = await GameService.open(path, clock=lambda: 1000.0)
     rng = random.Random(3)
@@ -49,6 +50,7 @@ async def a_full_database(path):
     await service.set_guild_setting(10, "turn_limit", 7200)
     await service.set_user_setting(1, "dm", True)
     await desk.set_vacation(2, days=3)
+    await CallDesk(service.db, clock=lambda: 1000.0).choose(2, 8)
     league = LeagueService(service.db, clock=lambda: 1000.0)
     await league.create_event(10, ORGANISER, "Arena", seed=4, profile="awaymissions")
     await league.set_organiser_role(10, ORGANISER, 77)

@@ -21,9 +21,12 @@ SEED = 6
 MOST_REQUESTS = 10  # to Discord per accepted action: opening the panel, the click, the table, the answer
 
 
-async def new_game(fake: FakeDiscord) -> tuple[int, int]:
-    """/game new inviting Bo, Bo joins, Ann starts: (thread id, game id)."""
-    await fake.dispatch(fake.slash(ANN, "game new", opponent=BO))
+async def new_game(fake: FakeDiscord, channel: int = CHANNEL_ID) -> tuple[int, int]:
+    """/game new inviting Bo, Bo joins, Ann starts: (thread id, game id). A `channel` the
+    fake does not have yet is made like the first one."""
+    if channel not in fake.channels:
+        fake.channels[channel] = {**fake.channels[CHANNEL_ID], "id": str(channel), "name": f"table-{channel}"}
+    await fake.dispatch(fake.slash(ANN, "game new", channel, opponent=BO))
     thread = thread_of(fake)
     lobby = fake.in_channel(thread)[-1]
     join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))

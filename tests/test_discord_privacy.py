@@ -35,10 +35,12 @@ async def test_privacy_shows_what_is_stored_and_forgets_it_keeping_games_replaya
         await fake.dispatch(fake.slash(ANN, "away quiet", start="22:00", end="07:00", zone="UTC"))
         await fake.dispatch(fake.slash(ANN, "away vacation", days=3, starts_in_days=10))
         await fake.dispatch(fake.slash(ANN, "settings dm", enabled=True))
+        await fake.dispatch(fake.slash(ANN, "settings calls", every_hours=8))
         store = RatingStore(db)
         bo_before = await store.rating(GUILD_ID, 2)
 
         shown = await answer(fake, fake.slash(ANN, "privacy show"))
+        assert "Calls: at most every 8 h by DM" in shown
         assert "dm true" in shown and "Quiet hours: 22:00-07:00 (UTC)" in shown and "Vacations: none" not in shown
         assert f"server {GUILD_ID}: mu" in shown and f"#{game_id} (awaymissions, over) as Ann" in shown
         assert "Campaigns (1): #1 (campaign, abandoned) as Ann" in shown

@@ -3,22 +3,13 @@ import dataclasses
 
 from bot import shard_of
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, FakeDiscord
-from tests.test_discord_game import ANN, BO, new_game, same_dice
+from tests.test_discord_game import BO, new_game, same_dice
 from tests.test_discord_turns import Clock, play_until_a_reaction_window
 
 
 async def _two_games(fake):
-    first = await new_game(fake)
-    second_channel = CHANNEL_ID + 1
-    fake.channels[second_channel] = {**fake.channels[CHANNEL_ID], "id": str(second_channel), "name": "other"}
-    await fake.dispatch(fake.slash(ANN, "game new", second_channel, opponent=BO))
-    thread = max(c for c, data in fake.channels.items() if data.get("parent_id") == str(second_channel))
-    lobby = fake.in_channel(thread)[-1]
-    join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
-    game_id = int(join.split(":")[2])
-    await fake.dispatch(fake.click(BO, int(lobby["id"]), join))
-    await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
-    return first, (thread, game_id)
+    """Two games of Ann and Bo, each in a channel of its own: ((thread, game id), (thread, game id))."""
+    return await new_game(fake), await new_game(fake, CHANNEL_ID + 1)
 
 
 def _reminders(fake, thread):

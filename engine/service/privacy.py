@@ -67,7 +67,10 @@ class PrivacyDesk:
         lines = ["**What Ready Room stores about you**"]
         settings = dict(held.settings)
         quiet = settings.pop("quiet", None)
+        calls = json.loads(settings.pop("calls", "null"))
         lines.append("Settings: " + (", ".join(f"{k} {v}" for k, v in settings.items()) or "none"))
+        lines.append("Calls: " + (f"at most every {calls['every'] / 3600:g} h"
+                                  + (f" in <#{calls['channel']}>" if calls["channel"] else " by DM") if calls else "none"))
         lines.append("Quiet hours: " + (Quiet.from_dict(json.loads(quiet)).words() if quiet else "none"))
         lines.append("Vacations: " + (", ".join(f"{_day(s)} to {_day(e)}" for s, e in held.vacations) or "none"))
         lines.append("Ratings: " + (", ".join(f"server {g}: mu {mu:.1f}, sigma {sigma:.2f}, {n} rated results"

@@ -135,6 +135,11 @@ class Moment:
     lines: list[str]
 
 
+def _decision_of(view: dict, seat: str) -> Optional[dict]:
+    """The pending decision of a view that is the seat's (alone or with others), if any."""
+    return next((d for d in view.get("pending", []) if d["player"] == seat or seat in d.get("also", [])), None)
+
+
 def game_key(game_id: Any) -> int:
     """A game id as the one int every cache, lock and query uses: 12 and "12" are the
     same game; anything that cannot be a stored id is an unknown game."""
@@ -651,8 +656,7 @@ class GameService:
                 chances = hot.ruleset.preview(state, seat, command)
                 if chances is not None:
                     odds[index] = text.odds_text(chances)
-            decision = next((d for d in view.get("pending", [])
-                             if d["player"] == seat or seat in d.get("also", [])), None)
+            decision = _decision_of(view, seat)
             hand = next((p.get("hand") for p in view.get("players", []) if p["seat"] == seat), None)
             return Panel(version=state.version, seat=seat,
                          question=text.question(decision, names) if decision else "",
@@ -660,6 +664,13 @@ class GameService:
                          hand=None if hand is None else [names.get(card, card) for card in hand], names=names,
                          standing=hot.ruleset.standing_choices(state, seat),
                          window=hot.ruleset.window_asked(state, seat))
+
+    async def asked(self, game_id: int, user_id: int) -> str:
+        """The decision the game waits on from the user, put as a question ("" when none)."""
+        async with self._game(game_id) as hot:
+            seat = self._require_player_in_play(hot, user_id)
+            decision = _decision_of(hot.ruleset.view_for(hot.state, seat), seat)
+            return text.question(decision, hot.names()) if decision else ""
 
     async def take_back(self, game_id: int, user_id: int, version: int) -> Update:
         """Take back the last action of the game at `version`, with the consent of `user_id`,
