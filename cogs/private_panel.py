@@ -3,6 +3,7 @@ from it (the move shown on the table, the panel following the player); taking a 
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Optional
 
 import discord
@@ -25,8 +26,22 @@ async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, 
               command: str) -> Optional[Update]:
     """Submit a command for the interaction's user (already deferred) and present the result.
 
-    A refusal is explained privately and changes nothing.
+    A refusal is explained privately and changes nothing. With metrics on, the action and its
+    time to the answer are counted (done, refused, or failed by an exception).
     """
+    if bot.metrics is None:
+        return await _act(bot, interaction, game_id, version, command)
+    began, outcome = time.perf_counter(), "failed"
+    try:
+        update = await _act(bot, interaction, game_id, version, command)
+        outcome = "refused" if update is None else "done"
+        return update
+    finally:
+        bot.metrics.acted(interaction.guild_id, outcome, time.perf_counter() - began)
+
+
+async def _act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, version: int,
+               command: str) -> Optional[Update]:
     user = interaction.user.id
     try:
         update = await bot.service.submit(game_id, user, command, version)

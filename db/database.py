@@ -16,13 +16,14 @@ import asyncio
 import contextlib
 import json
 from dataclasses import dataclass, field
-from typing import AsyncIterator, Optional
+from typing import AsyncIterator, Callable, Optional
 
 from db.backend import Connection, is_postgres, placeholders, sqlite_path
 from db.errors import DatabaseBusy, PlaceTaken, StaleWrite, refuse_newer_schema
 from db.postgres_backend import PostgresConnection
 from db.schema import LATEST, MIGRATIONS
 from db.sqlite_backend import SqliteConnection, is_busy
+from db.watch import Listener, WatchedConnection
 
 
 BUSY_TIMEOUT_MS = 5000
@@ -165,7 +166,7 @@ class Database:
     """
 
     def __init__(self, conn: Connection):
-        self._conn = conn
+        self._conn = WatchedConnection(conn)
         self._write_lock = asyncio.Lock()
         self._queue: list[tuple[GameWrite, str, asyncio.Future]] = []
         self._flusher: Optional[asyncio.Task] = None
@@ -188,6 +189,12 @@ class Database:
                 raise DatabaseBusy(f"{url} is held by another program (waited {busy_timeout_ms / 1000:g} s)") from error
             raise
         return cls(conn)
+
+    def watch(self, listener: Listener) -> Callable[[], None]:
+        """Tell `listener` about every statement sent from now on (db.watch.Statement);
+        returns what stops it."""
+        self._conn.listeners.append(listener)
+        return lambda: self._conn.listeners.remove(listener)
 
     @property
     def engine(self) -> str:
