@@ -26,31 +26,34 @@ async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, 
               command: str) -> Optional[Update]:
     """Submit a command for the interaction's user (already deferred) and present the result.
 
-    A refusal is explained privately and changes nothing. With metrics on, the action and its
-    time to the answer are counted (done, refused, or failed by an exception).
+    A refusal is explained privately and changes nothing. The settings the move reads (the
+    players' settings and vacations, the table record) are read once, in one statement. With
+    metrics on, the action and its time to the answer are counted (done, refused, or failed by
+    an exception).
     """
-    if bot.metrics is None:
-        return await _act(bot, interaction, game_id, version, command)
     began, outcome = time.perf_counter(), "failed"
     try:
-        update = await _act(bot, interaction, game_id, version, command)
+        with bot.service.reading_once():
+            update = await _act(bot, interaction, game_id, version, command)
         outcome = "refused" if update is None else "done"
         return update
     finally:
-        bot.metrics.acted(interaction.guild_id, outcome, time.perf_counter() - began)
+        if bot.metrics is not None:
+            bot.metrics.acted(interaction.guild_id, outcome, time.perf_counter() - began)
 
 
 async def _act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, version: int,
                command: str) -> Optional[Update]:
     user = interaction.user.id
     try:
+        await bot.service.read_ahead(game_id, (table_message.table_key(game_id),))
         update = await bot.service.submit(game_id, user, command, version)
     except ServiceError as refused:
         await refuse(interaction, refused)
         return None
     bot.last_acted[(game_id, user)] = bot.now()
     try:
-        posted = await table_message.publish(bot, update, user) if update.public or update.images else True
+        posted = await table_message.publish(bot, update, user, after=version) if update.public or update.images else True
     except Exception:  # the move is stored whatever happens to its presentation
         log.exception("game %s: the table could not be updated", game_id)
         posted = False

@@ -23,7 +23,7 @@ from typing import Any, AsyncIterator, Callable, Optional
 from db import (BUSY_TIMEOUT_MS, AwaitedGame, Database, DueReminder, GameRow, GameWrite, LogEntry, PlaceTaken,
                 Reminder, SeatRow, StaleWrite, Wait, is_busy)
 from engine.errors import PackError, RuleError
-from engine.service import reactions, rules_version, text
+from engine.service import reactions, reads, rules_version, text
 from engine.service.errors import (DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
                                    NotAllowed, NotAPlayer, NotYourDecision, StaleVersion, StorageBusy,
                                    UnknownGame)
@@ -195,6 +195,9 @@ class _Hot:
         return {**names, **{s.seat: s.name for s in self.seats}}
 
 
+BUSY = "The game database is held by another program; nothing was changed. Try again in a moment."
+
+
 class GameService:
     """All games of one database. Create with `await GameService.open(path)`."""
 
@@ -244,8 +247,7 @@ class GameService:
         except Exception as error:
             if is_busy(error):
                 self._forget(game_id)
-                raise StorageBusy("The game database is held by another program; nothing was changed. "
-                                  "Try again in a moment.") from error
+                raise StorageBusy(BUSY) from error
             raise
         finally:
             entry[1] -= 1
@@ -764,23 +766,44 @@ class GameService:
 
     # ---- settings -------------------------------------------------------------------------
 
-    async def guild_setting(self, guild_id: int, key: str) -> Any:
-        """A guild's setting, or None."""
-        value = await self.db.guild_setting(guild_id, key)
+    def reading_once(self) -> contextlib.AbstractContextManager[None]:
+        """The settings read within the block (one interaction) are read at most once
+        (engine.service.reads)."""
+        return reads.once()
+
+    async def read_ahead(self, game_id: int, guild_keys: tuple[str, ...] = ()) -> None:
+        """Within `reading_once`: the settings and vacations of the game's players and these
+        settings of its guild, in one statement, for the reads that follow."""
+        info = await self.get(game_id)
+        try:
+            await reads.read_ahead(self.db, [s.user_id for s in info.seats if not is_computer(s.user_id)],
+                                   info.guild_id or 0, guild_keys)
+        except Exception as error:
+            if is_busy(error):
+                raise StorageBusy(BUSY) from error
+            raise
+
+    async def guild_setting(self, guild_id: int, key: str, fresh: bool = False) -> Any:
+        """A guild's setting, or None (`fresh`: from the database, even if this interaction read it)."""
+        value = await reads.guild_setting(self.db, guild_id, key, fresh)
         return None if value is None else json.loads(value)
 
     async def set_guild_setting(self, guild_id: int, key: str, value: Any) -> None:
         """Set a guild's setting (None clears it)."""
-        await self.db.set_guild_setting(guild_id, key, None if value is None else json.dumps(value))
+        stored = None if value is None else json.dumps(value)
+        await self.db.set_guild_setting(guild_id, key, stored)
+        reads.wrote_guild(guild_id, key, stored)
 
     async def user_setting(self, user_id: int, key: str) -> Any:
         """A user's setting, or None."""
-        value = await self.db.user_setting(user_id, key)
+        value = await reads.user_setting(self.db, user_id, key)
         return None if value is None else json.loads(value)
 
     async def set_user_setting(self, user_id: int, key: str, value: Any) -> None:
         """Set a user's setting (None clears it)."""
-        await self.db.set_user_setting(user_id, key, None if value is None else json.dumps(value))
+        stored = None if value is None else json.dumps(value)
+        await self.db.set_user_setting(user_id, key, stored)
+        reads.wrote_user(user_id, key, stored)
 
     async def reaction_preference(self, user_id: int) -> str:
         """The user's standing reaction preference (engine.service.reactions; the default if unset)."""
