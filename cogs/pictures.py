@@ -41,12 +41,16 @@ def within(drawn: list[tuple[str, bytes]], limit: int) -> list[tuple[str, bytes]
 
 async def roll_events(bot: "ReadyRoom", game_id: int, events: list[dict]) -> list[dict]:
     """The events the dice board needs: a re-roll's own events lack the roll they change,
-    so the public events since that roll are taken from the log."""
+    so the public events since that roll are taken from the log (from the service's memory of
+    its newest entries when they reach back to the roll)."""
     if any(e["type"] == "rolled" for e in events) or not any(e["type"] == "rerolled" for e in events):
         return events
+    def rolled(entry: str) -> bool:
+        return any(e["type"] == "rolled" for e in json.loads(entry))
+
     earlier: list[dict] = []
-    for entry in reversed((await bot.service.log(game_id))[:-1]):
-        found = [{k: v for k, v in e.items() if k != "private"} for e in json.loads(entry.events)]
+    for entry in reversed((await bot.service.recent_events(game_id, lambda tail: any(map(rolled, tail[:-1]))))[:-1]):
+        found = [{k: v for k, v in e.items() if k != "private"} for e in json.loads(entry)]
         earlier = found + earlier
         if any(e["type"] == "rolled" for e in found):
             break

@@ -9,6 +9,7 @@ nothing and leaves the cached game as it was.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import json
@@ -153,6 +154,9 @@ def check_ids(**ids: Optional[int]) -> None:
             raise InvalidId(f"{str(value)[:30]} cannot be a {what.replace('_', ' ')}.")
 
 
+LOG_TAIL = 16  # log entries a game in memory keeps (a re-roll's picture looks back to its roll)
+
+
 @dataclass
 class _Hot:
     """A game held in memory between commands.
@@ -170,6 +174,8 @@ class _Hot:
     last_used: float
     config: dict = field(default_factory=dict)
     _live: Any = field(default=None, repr=False)
+    # the events (JSON text) of the newest log entries this process wrote since loading the game
+    tail: collections.deque = field(default_factory=lambda: collections.deque(maxlen=LOG_TAIL))
 
     @property
     def state(self) -> Any:
@@ -728,6 +734,15 @@ class GameService:
         async with self._game(game_id) as hot:
             return await self.db.log(hot.row.id)
 
+    async def recent_events(self, game_id: int, enough: Callable[[list[str]], bool]) -> list[str]:
+        """The events (JSON text, one item per log entry, oldest first) of the game's newest
+        entries: from memory, the entries this process wrote since it loaded the game (at most
+        LOG_TAIL), when `enough` says they reach back far enough; else the whole log's."""
+        async with self._game(game_id) as hot:
+            if enough(list(hot.tail)):
+                return list(hot.tail)
+            return [entry.events for entry in await self.db.log(hot.row.id)]
+
     async def awaiting(self, user_id: int) -> list[AwaitedGame]:
         """Active games in any guild waiting on this user, longest waiting first."""
         check_ids(user_id=user_id)
@@ -836,6 +851,7 @@ class GameService:
         except BaseException:
             self._forget(hot.row.id)  # the write may or may not have landed
             raise
+        hot.tail.extend(entry.events for entry in change.log)
         hot.row = dataclasses.replace(
             hot.row, version=change.version, status=change.status, state=change.state,
             result=change.result or hot.row.result, config=change.config or hot.row.config,

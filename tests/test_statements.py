@@ -1,0 +1,53 @@
+"""Round trips per move (issue 27 item 4): a move through Discord sends at most 3 database
+statements besides its commit, and reads its players' settings once, on SQLite and PostgreSQL.
+Counted by the store itself (db.watch), while each click is handled."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from tests.discord_harness import FakeDiscord, choose, open_panel
+from tests.test_discord_game import ANN, BO, new_game, same_dice
+
+MOVES = 24
+MOST_BESIDES_COMMIT = 3
+
+
+async def statements_per_move(fake: FakeDiscord, moves: int, seed: int) -> list[Counter]:
+    """Play a new game's first `moves` random legal moves (fewer if it ends), each a player
+    opening the panel and clicking a command: for each move, its statements by SQL ("game
+    writes" for the commit) sent while the click was handled."""
+    thread, game_id = await new_game(fake)
+    rng, members = random.Random(seed), {int(ANN["id"]): ANN, int(BO["id"]): BO}
+    counted: list[Counter] = []
+    current: list[Counter] = []
+    stop = fake.bot.service.db.watch(lambda told: current and current[0].update([told.sql or told.kind]))
+    try:
+        for _ in range(moves):
+            info = await fake.bot.service.get(game_id)
+            if info.status != "active":
+                break
+            member = members[info.awaited[0].user_id]
+            _, commands = await fake.bot.service.legal_commands(game_id, int(member["id"]))
+            panel = await open_panel(fake, member, thread)
+            current.append(Counter())
+            await choose(fake, member, panel, commands, rng.randrange(len(commands)))
+            counted.append(current.pop())
+    finally:
+        stop()
+    return counted
+
+
+async def test_a_move_costs_its_commit_and_at_most_three_statements(monkeypatch, database_url):
+    same_dice(monkeypatch)
+    async with FakeDiscord(monkeypatch, database_url) as fake:
+        moves = await statements_per_move(fake, MOVES, seed=1)
+    assert len(moves) == MOVES
+    assert all(move["game writes"] == 1 for move in moves)
+    besides = [sum(move.values()) - move["game writes"] for move in moves]
+    assert max(besides) <= MOST_BESIDES_COMMIT, [dict(m) for m in moves if sum(m.values()) - 1 > MOST_BESIDES_COMMIT]
+    for move in moves:  # the players' settings and vacations once, the table record with them
+        assert sum(n for sql, n in move.items() if "user_settings" in sql or "vacations" in sql) <= 1, move
+        assert not any(sql.startswith("SELECT value FROM guild_settings") for sql in move), move
+    reminders = [move for move in moves if any(sql.startswith("INSERT INTO reminders") for sql in move)]
+    assert reminders  # the live player's grace reminder was among the moves counted (the costliest kind)
