@@ -3,6 +3,7 @@ statements besides its commit, and reads its players' settings once, on SQLite a
 Counted by the store itself (db.watch), while each click is handled."""
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -51,3 +52,39 @@ async def test_a_move_costs_its_commit_and_at_most_three_statements(monkeypatch,
         assert not any(sql.startswith("SELECT value FROM guild_settings") for sql in move), move
     reminders = [move for move in moves if any(sql.startswith("INSERT INTO reminders") for sql in move)]
     assert reminders  # the live player's grace reminder was among the moves counted (the costliest kind)
+
+
+async def test_a_table_record_written_after_it_was_read_ahead_is_followed(monkeypatch, database_url):
+    """Ruling P35: while a move is applied, the table record it read ahead is replaced (as the
+    end of the previous move's table update would replace it); the move edits the message
+    the new record names, not the one it read ahead."""
+    same_dice(monkeypatch)
+    async with FakeDiscord(monkeypatch, database_url) as fake:
+        thread, game_id = await new_game(fake)
+        service, key = fake.bot.service, f"table:{game_id}"
+        guild = (await service.get(game_id)).guild_id
+        read_ahead = service.read_ahead
+        newer: dict = {}
+
+        async def then_replaced(game, keys=()):
+            await read_ahead(game, keys)  # what the move holds now: the record as it was
+            await service.db.set_guild_setting(guild, key, json.dumps(newer))  # a newer one lands in the database
+        monkeypatch.setattr(service, "read_ahead", then_replaced)
+        rng, members, followed = random.Random(2), {int(ANN["id"]): ANN, int(BO["id"]): BO}, 0
+        for _ in range(MOVES):
+            info = await service.get(game_id)
+            member = members[info.awaited[0].user_id]
+            _, commands = await service.legal_commands(game_id, int(member["id"]))
+            panel = await open_panel(fake, member, thread)
+            record = await service.guild_setting(guild, key)
+            shown = fake.messages[record["message"]]
+            replacement = fake.post(thread, {"content": shown["content"], "components": shown["components"]})
+            newer.clear()
+            newer.update(record, message=int(replacement["id"]))
+            await service.db.set_guild_setting(guild, key, json.dumps({**record, "version": record["version"] - 1}))
+            before = len(fake.sent)
+            await choose(fake, member, panel, commands, rng.randrange(len(commands)))
+            edited = {s.message_id for s in fake.sent[before:] if s.method == "PATCH" and s.path.startswith("/channels/")}
+            assert record["message"] not in edited
+            followed += int(replacement["id"]) in edited
+    assert followed  # some moves edited the table message rather than posting a fresh one
