@@ -110,3 +110,13 @@ def test_a_shard_whose_games_left_memory_reads_zero():
     metrics.held([2])
     assert metrics.games.labels("1")._value.get() == 0
     assert metrics.games.labels("0")._value.get() == 1
+
+
+async def test_a_port_already_taken_is_refused_saying_which():
+    first = Metrics(lambda guild_id: 0)
+    port = first.start(0, "127.0.0.1", list)
+    try:
+        with pytest.raises(OSError, match=f"READY_ROOM_METRICS_PORT {port}: cannot serve metrics there"):
+            Metrics(lambda guild_id: 0).start(port, "127.0.0.1", list)
+    finally:
+        await first.stop()
