@@ -7,8 +7,11 @@ import json
 import random
 from collections import Counter
 
+from engine.service import GameService
+from engine.service.service import LOG_TAIL
 from tests.discord_harness import FakeDiscord, choose, open_panel
 from tests.test_discord_game import ANN, BO, new_game, same_dice
+from tests.test_service_play import new_game as service_game, play
 
 MOVES = 24
 MOST_BESIDES_COMMIT = 3
@@ -88,3 +91,29 @@ async def test_a_table_record_written_after_it_was_read_ahead_is_followed(monkey
             assert record["message"] not in edited
             followed += int(replacement["id"]) in edited
     assert followed  # some moves edited the table message rather than posting a fresh one
+
+
+async def test_the_log_the_service_remembers_is_the_end_of_the_stored_log(tmp_path):
+    """A re-roll's picture looks back in the service's memory of the newest log entries
+    (GameService.recent_events): after every command of a random game, and after the game is
+    dropped from memory and loaded again, that memory is exactly the stored log's end."""
+    service = await GameService.open(str(tmp_path / "games.db"))
+    try:
+        game_id, update = await service_game(service)
+        rng = random.Random(5)
+        for step in range(60):
+            updates = await play(service, game_id, update, 1, rng)
+            if not updates:
+                break
+            update = updates[-1]
+            if step == 30:
+                service.reload(game_id)  # loaded again: nothing remembered until the next command
+                assert await service.recent_events(game_id, lambda tail: tail == []) == []
+                continue
+            stored = [entry.events for entry in await service.log(game_id)]
+            remembered = await service.recent_events(game_id, lambda tail: True)
+            assert remembered and remembered == stored[-len(remembered):]
+            assert len(remembered) <= LOG_TAIL
+            assert await service.recent_events(game_id, lambda tail: False) == stored
+    finally:
+        await service.close()

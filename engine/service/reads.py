@@ -58,25 +58,28 @@ async def read_ahead(db: Database, user_ids: Iterable[int], guild_id: Optional[i
     held.guild.update({(guild_id, key): value for key, value in found.guild.items()})
 
 
-async def _user(db: Database, user_id: int) -> "Settings | _Held":
+async def _user(db: Database, user_id: int) -> tuple[dict[str, str], list[tuple[float, float]]]:
+    """A user's settings (key -> JSON text) and vacations: held, or read now (and held within `once()`)."""
     held = _READS.get()
     if held is None:
-        return await db.settings_of([user_id])
-    await read_ahead(db, [user_id])
-    return held
+        found: "Settings | _Held" = await db.settings_of([user_id])
+    else:
+        await read_ahead(db, [user_id])
+        found = held
+    return found.users[user_id], found.vacations[user_id]
 
 
 async def user_setting(db: Database, user_id: int, key: str) -> Optional[str]:
     """A user's setting (JSON text) or None."""
     if _READS.get() is None:
         return await db.user_setting(user_id, key)
-    return (await _user(db, user_id)).users[user_id].get(key)
+    return (await _user(db, user_id))[0].get(key)
 
 
 async def quiet_and_vacations(db: Database, user_id: int) -> tuple[Optional[str], list[tuple[float, float]]]:
     """A user's quiet hours setting (JSON text or None) and vacations, in one read."""
-    found = await _user(db, user_id)
-    return found.users[user_id].get("quiet"), found.vacations[user_id]
+    settings, vacations = await _user(db, user_id)
+    return settings.get("quiet"), vacations
 
 
 async def guild_setting(db: Database, guild_id: int, key: str, fresh: bool = False) -> Optional[str]:
