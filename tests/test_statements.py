@@ -7,7 +7,7 @@ import json
 import random
 from collections import Counter
 
-from engine.service import GameService
+from engine.service import GameService, reactions
 from engine.service.service import LOG_TAIL
 from tests.discord_harness import FakeDiscord, choose, open_panel
 from tests.test_discord_game import ANN, BO, new_game, same_dice
@@ -115,5 +115,34 @@ async def test_the_log_the_service_remembers_is_the_end_of_the_stored_log(tmp_pa
             assert remembered and remembered == stored[-len(remembered):]
             assert len(remembered) <= LOG_TAIL
             assert await service.recent_events(game_id, lambda tail: False) == stored
+    finally:
+        await service.close()
+
+
+async def test_within_one_interaction_settings_are_read_once_and_writes_are_seen(tmp_path):
+    """Ruling P34 at the service: inside `reading_once` a user's settings are read once (with
+    their vacations), a write is seen at once, a guild setting read ahead is not read again;
+    outside it every read goes to the database."""
+    service = await GameService.open(str(tmp_path / "games.db"))
+    sent: list[str] = []
+    service.db.watch(lambda told: sent.append(told.sql))
+    try:
+        await service.set_user_setting(1, "dm", True)
+        await service.set_guild_setting(10, "stand_in", True)
+        sent.clear()
+        with service.reading_once():
+            assert await service.user_setting(1, "dm") is True
+            assert await service.user_setting(1, "digest") is None
+            assert await service.reaction_preference(1) == reactions.DEFAULT
+            assert len(sent) == 1 and "vacations" in sent[0]
+            await service.set_user_setting(1, "dm", None)
+            assert await service.user_setting(1, "dm") is None
+            assert await service.guild_setting(10, "stand_in") is True
+            assert await service.guild_setting(10, "stand_in") is True
+            assert len(sent) == 3  # the read, the write, one guild read
+        sent.clear()
+        assert await service.user_setting(1, "dm") is None
+        assert await service.user_setting(1, "dm") is None
+        assert len(sent) == 2
     finally:
         await service.close()
