@@ -6,8 +6,10 @@ each read is a round trip to the database. Inside `once()` (one interaction: the
 handling it and what it awaits) the first read of a user brings all their settings and
 vacations, `read_ahead` brings several users and guild settings in one statement, and
 later reads are answered from memory. Writes through the service and the players' desk keep
-the memory true (`wrote_user`, `wrote_guild`, `forget_user`). Outside `once()` every read
-goes to the database as before, so nothing outlives an interaction.
+the memory true (`wrote_user`, `wrote_guild`, `forget_user`). Tasks started inside share it
+(a context variable: discord.py's listeners for the table update, say); nothing else sees
+it. Outside `once()` every read goes to the database (a user's quiet hours and vacations in
+one statement).
 """
 from __future__ import annotations
 
