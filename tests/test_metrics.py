@@ -54,6 +54,7 @@ async def test_a_game_moves_the_counters_an_operator_scrapes(monkeypatch, databa
         fake.fail("POST", r"/channels/\d+/messages", 429, times=1)  # Discord slows the bot down once
         fake.fail("PATCH", r"/channels/\d+/messages/\d+", 429, times=1)
         await play(fake, game_id, thread, MOVES)
+        await fake.dispatch(fake.slash(ANN, "play", thread, command="beam up the whole ship"))  # refused (P32)
         for _ in range(TICKS_AWAITED):  # the ticker counts the games in memory on its next tick
             after = await scrape(port)
             if total(after, "ready_room_games_in_memory", shard="0") == 1:
@@ -61,6 +62,7 @@ async def test_a_game_moves_the_counters_an_operator_scrapes(monkeypatch, databa
             await asyncio.sleep(fake.bot.metrics.tick / 4)
         moved = {key: total(after, name, **labels) - total(before, name, **labels) for key, name, labels in [
             ("actions", "ready_room_actions_total", {"outcome": "done"}),
+            ("refused", "ready_room_actions_total", {"outcome": "refused"}),
             ("timed", "ready_room_action_seconds_count", {}),
             ("answers", "ready_room_discord_requests_total", {"kind": "POST /interactions/{id}/{token}/callback"}),
             ("posts", "ready_room_discord_requests_total", {"kind": "POST /channels/{id}/messages"}),
@@ -68,7 +70,7 @@ async def test_a_game_moves_the_counters_an_operator_scrapes(monkeypatch, databa
             ("rate limited", "ready_room_discord_rate_limited_total", {}),
             ("commits", "ready_room_db_statement_seconds_count", {"kind": "game writes"}),
             ("reads", "ready_room_db_statement_seconds_count", {"kind": "SELECT"})]}
-    assert moved["actions"] == moved["timed"] == MOVES
+    assert moved["actions"] == MOVES and moved["refused"] == 1 and moved["timed"] == MOVES + 1
     assert moved["answers"] >= 2 * MOVES  # each panel opened, each click answered
     assert moved["posts"] >= 1
     assert moved["429s"] == moved["rate limited"] == 2
