@@ -32,8 +32,8 @@ from typing import Any, Optional
 import aiohttp
 import discord
 import discord.http
-import yarl
 import discord.webhook.async_
+import yarl
 
 from bot import Config, ReadyRoom, make_bot
 from tests import discord_limits
@@ -473,17 +473,19 @@ class FakeDiscord:
         """The answer to a request, told to the bot's aiohttp tracing (discord.py's `http_trace`,
         which the metrics count) as aiohttp tells it of a real answer: its status, or an injected
         failure's."""
-        status = 200
         try:
-            return await answering
+            answer = await answering
         except discord.HTTPException as error:
-            status = error.status
+            await self._trace(route, error.status)
             raise
-        finally:
-            trace = self.bot.http.http_trace if self.bot is not None else None
-            if trace is not None:
-                await trace.on_request_end.send(None, trace.trace_config_ctx(), aiohttp.TraceRequestEndParams(
-                    route.method, yarl.URL(route.url), {}, _Response(status, "")))
+        await self._trace(route, 200)
+        return answer
+
+    async def _trace(self, route, status: int) -> None:
+        trace = self.bot.http.http_trace if self.bot is not None else None
+        if trace is not None:
+            await trace.on_request_end.send(None, trace.trace_config_ctx(), aiohttp.TraceRequestEndParams(
+                route.method, yarl.URL(route.url), {}, _Response(status, "")))
 
     def fail(self, method: str, pattern: str, status: int, times: Optional[int] = None) -> None:
         """Make REST requests `method` to paths matching `pattern` fail with `status`
