@@ -8,7 +8,8 @@ ready_room.db; a file path, sqlite:///path, or postgresql://... for a PostgreSQL
 several processes can share), READY_ROOM_DEV_GUILD (a server id: commands are synced
 there on start), READY_ROOM_LOG_LEVEL (default INFO), READY_ROOM_SHARDS (how many
 shards the bot has in all) and READY_ROOM_SHARD_IDS (the shards this process runs, such
-as 0,1 or 2-3; default all of them). See docs/scaling.md.
+as 0,1 or 2-3; default all of them), READY_ROOM_METRICS_PORT (serve Prometheus metrics on
+that port; off when unset) and READY_ROOM_METRICS_HOST (default 0.0.0.0). See docs/scaling.md.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from cogs.lobby import ITEMS as TABLE_ITEMS
 from cogs.options import CheckedTree
 from engine.service import GameService
 from engine.service.rulesets import RULESETS
+from metrics import Metrics
 
 log = logging.getLogger("ready_room")
 CLOCK_LEASE_ROUNDS = 3  # a clock's lease lasts 3 reminder intervals: a dead holder's clock stops that long
@@ -73,6 +75,15 @@ def parse_shard_ids(text: str, shard_count: int) -> tuple[int, ...]:
     return tuple(sorted(set(ids)))
 
 
+def parse_port(text: Optional[str]) -> Optional[int]:
+    """READY_ROOM_METRICS_PORT as a port (None when unset or empty); ValueError if it is not one."""
+    if not text or not text.strip():
+        return None
+    if not text.strip().isdigit() or not 1 <= int(text) <= 65535:
+        raise ValueError(f"READY_ROOM_METRICS_PORT must be a port number from 1 to 65535, not {text!r}")
+    return int(text)
+
+
 @dataclass(frozen=True)
 class Config:
     """Settings read from the environment."""
@@ -84,11 +95,14 @@ class Config:
     reminder_interval: float = 60.0
     shard_count: Optional[int] = None  # None: one unsharded connection to Discord
     shard_ids: Optional[tuple[int, ...]] = None  # None with a shard count: every shard
+    metrics_port: Optional[int] = None  # None: no metrics; 0: any free port (tests)
+    metrics_host: str = "0.0.0.0"
 
     @classmethod
     def from_env(cls, env=os.environ) -> "Config":
         """Read DISCORD_TOKEN, READY_ROOM_DB, READY_ROOM_DEV_GUILD, READY_ROOM_LOG_LEVEL,
-        READY_ROOM_SHARDS and READY_ROOM_SHARD_IDS (ValueError if the shards make no sense)."""
+        READY_ROOM_SHARDS, READY_ROOM_SHARD_IDS, READY_ROOM_METRICS_PORT and READY_ROOM_METRICS_HOST
+        (ValueError, saying what is wrong, if the shards or the port make no sense)."""
         guild = env.get("READY_ROOM_DEV_GUILD")
         shards = env.get("READY_ROOM_SHARDS")
         count = int(shards) if shards else None
@@ -99,7 +113,9 @@ class Config:
             raise ValueError("READY_ROOM_SHARD_IDS needs READY_ROOM_SHARDS (how many shards there are in all)")
         return cls(token=env.get("DISCORD_TOKEN") or None, database=env.get("READY_ROOM_DB", "ready_room.db"),
                    dev_guild=int(guild) if guild else None, log_level=env.get("READY_ROOM_LOG_LEVEL", "INFO"),
-                   shard_count=count, shard_ids=parse_shard_ids(ids, count) if ids else None)
+                   shard_count=count, shard_ids=parse_shard_ids(ids, count) if ids else None,
+                   metrics_port=parse_port(env.get("READY_ROOM_METRICS_PORT")),
+                   metrics_host=env.get("READY_ROOM_METRICS_HOST") or "0.0.0.0")
 
     @property
     def own_shards(self) -> tuple[int, ...]:
@@ -120,8 +136,11 @@ class ReadyRoom(commands.Bot):
         intents.guild_messages = True  # "@Ready Room sync" (a mention needs no content intent)
         shards = {} if config.shard_count is None else {
             "shard_count": config.shard_count, "shard_ids": list(config.shard_ids) if config.shard_ids else None}
+        self.metrics = None if config.metrics_port is None else Metrics(
+            lambda guild_id: shard_of(guild_id, config.shard_count or 1))
+        traced = {} if self.metrics is None else {"http_trace": self.metrics.trace()}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=CheckedTree,
-                         allowed_mentions=discord.AllowedMentions.none(), **shards)
+                         allowed_mentions=discord.AllowedMentions.none(), **shards, **traced)
         self.config = config
         self.clock = clock
         self.service: Optional[GameService] = None
@@ -144,6 +163,10 @@ class ReadyRoom(commands.Bot):
         """Open and migrate the database, load the cogs, register the persistent buttons."""
         options = {"clock": self.clock} if self.clock else {}
         self.service = await GameService.open(self.config.database, **options)
+        if self.metrics is not None:
+            self.service.db.watch(self.metrics.statement)
+            port = self.metrics.start(self.config.metrics_port, self.config.metrics_host, self.service.hot_guilds)
+            log.info("metrics served on %s:%d/metrics", self.config.metrics_host, port)
         for ruleset in RULESETS.values():  # parse content packs now, off the loop, not in the first game
             if "pack" in ruleset.default_options:
                 await asyncio.to_thread(ruleset.load_pack, ruleset.default_options["pack"])
@@ -158,8 +181,10 @@ class ReadyRoom(commands.Bot):
             log.info("synced %d commands to the development guild %s", len(synced), self.config.dev_guild)
 
     async def close(self) -> None:
-        """Log out, then close the database."""
+        """Log out, stop serving metrics, then close the database."""
         await super().close()
+        if self.metrics is not None:
+            await self.metrics.stop()
         if self.service is not None:
             await self.service.close()
             self.service = None

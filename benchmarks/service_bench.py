@@ -96,6 +96,13 @@ class CallbackTimer:
         asyncio.events.Handle._run = self._original
 
 
+def log_tail_per_game(service: GameService) -> float:
+    """Bytes each game in memory keeps of its newest log entries (empty just after a load, so
+    memory_per_game leaves them out): the entries' text and the deque holding them."""
+    hot = list(service._hot.values())  # a benchmark may look inside: the figure is the service's own
+    return sum(sys.getsizeof(h.tail) + sum(map(sys.getsizeof, h.tail)) for h in hot) / max(1, len(hot))
+
+
 async def memory_per_game(service: GameService) -> tuple[int, float]:
     """(games, bytes each) that the games now in memory cost: they are dropped, then loaded
     again under tracemalloc (their states as the players left them)."""
@@ -128,6 +135,7 @@ async def run(games: int, seconds: float, think: float, seed: int) -> None:
             await asyncio.gather(*(table(service, n + 1, game, think, until, latencies, random.Random(rng.random()))
                                    for n, game in enumerate(tables)))
         elapsed, cpu = time.perf_counter() - began, time.process_time() - cpu
+        tail = log_tail_per_game(service)
         held, each = await memory_per_game(service)
         await service.close()
     ms = sorted(x * 1000 for x in latencies)
@@ -141,7 +149,8 @@ async def run(games: int, seconds: float, think: float, seed: int) -> None:
           f"p99 {p99:.2f} ms, max {ms[-1]:.2f} ms")
     print(f"  longest single callback {callbacks.longest * 1000:.0f} ms; "
           f"{callbacks.over_50ms} callbacks over 50 ms")
-    print(f"  memory: {each / 1024:.1f} KB per game held in memory ({held} games, as played)")
+    print(f"  memory: {each / 1024:.1f} KB per game held in memory ({held} games, as played), and"
+          f" {tail / 1024:.1f} KB of log entries kept after play (LOG_TAIL, for re-roll pictures)")
 
 
 def main() -> None:

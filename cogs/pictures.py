@@ -42,16 +42,22 @@ def within(drawn: list[tuple[str, bytes]], limit: int) -> list[tuple[str, bytes]
 
 async def roll_events(bot: "ReadyRoom", game_id: int, events: list[dict]) -> list[dict]:
     """The events the dice board needs: a re-roll's own events lack the roll they change,
-    so the public events since that roll are taken from the log."""
-    if any(e["type"] == "rolled" for e in events) or not any(e["type"] == "rerolled" for e in events):
+    so the public events since that roll are taken from the log (from the service's memory of
+    its newest entries when they reach back to the roll)."""
+    if _rolled(events) or not any(e["type"] == "rerolled" for e in events):
         return events
+    entries = await bot.service.recent_events(game_id, lambda tail: any(_rolled(json.loads(e)) for e in tail[:-1]))
     earlier: list[dict] = []
-    for entry in reversed((await bot.service.log(game_id))[:-1]):
-        found = text.public_events(json.loads(entry.events))
+    for entry in reversed(entries[:-1]):
+        found = text.public_events(json.loads(entry))
         earlier = found + earlier
-        if any(e["type"] == "rolled" for e in found):
+        if _rolled(found):
             break
     return earlier + events
+
+
+def _rolled(events: list[dict]) -> bool:
+    return any(e["type"] == "rolled" for e in events)
 
 
 async def drawings(bot: "ReadyRoom", game_id: int, events: list[dict], wanted: list[str],

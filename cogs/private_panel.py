@@ -3,6 +3,7 @@ from it (the move shown on the table, the panel following the player); taking a 
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Optional
 
 import discord
@@ -25,17 +26,34 @@ async def act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, 
               command: str) -> Optional[Update]:
     """Submit a command for the interaction's user (already deferred) and present the result.
 
-    A refusal is explained privately and changes nothing.
+    A refusal is explained privately and changes nothing. The settings the move reads (the
+    players' settings and vacations, the table record) are read once, in one statement. With
+    metrics on, the action and its time to the answer are counted (done, refused, or failed by
+    an exception).
     """
+    began, outcome = time.perf_counter(), "failed"
+    try:
+        with bot.service.reading_once():
+            update = await _act(bot, interaction, game_id, version, command)
+        outcome = "refused" if update is None else "done"
+        return update
+    finally:
+        if bot.metrics is not None:
+            bot.metrics.acted(interaction.guild_id, outcome, time.perf_counter() - began)
+
+
+async def _act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int, version: int,
+               command: str) -> Optional[Update]:
     user = interaction.user.id
     try:
+        await bot.service.read_ahead(game_id, (table_message.table_key(game_id),))
         update = await bot.service.submit(game_id, user, command, version)
     except ServiceError as refused:
         await refuse(interaction, refused)
         return None
     bot.last_acted[(game_id, user)] = bot.now()
     try:
-        posted = await table_message.publish(bot, update, user) if update.public or update.images else True
+        posted = await table_message.publish(bot, update, user, after=version) if update.public or update.images else True
     except Exception:  # the move is stored whatever happens to its presentation
         log.exception("game %s: the table could not be updated", game_id)
         posted = False
@@ -226,7 +244,9 @@ async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id
     view = panel_view(game_id, shown, layout, group, page)
     if take_back is not None and layout.rows + bool(shown.standing) < panel.MAX_ROWS:
         view.add_item(buttons.TakeBackAsk(game_id, take_back, row=panel.MAX_ROWS - 1))
-    if shown.window:  # when to be asked at all (P23), where the question comes up, if a row is free
+    # when to be asked at all (P23), on the first page where the question comes up, if a row is
+    # free (a page of a group of choices reads nothing for it: ruling P34)
+    if shown.window and group < 0:
         try:
             view.add_item(buttons.ReactionPick(await bot.service.reaction_preference(user)))
         except ValueError:  # discord.py: no row left for a select

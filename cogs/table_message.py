@@ -90,7 +90,7 @@ async def forget_table(bot: "ReadyRoom", info: GameInfo) -> None:
     await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), None)
 
 
-async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> bool:
+async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], after: Optional[int] = None) -> bool:
     """Show the update on the game's table message: summary, board, dice, whose move.
 
     One message per hand-over (ruling P7): when the game passes to somebody who is called
@@ -105,12 +105,16 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
     guild's settings, so this holds across restarts; a deleted table message is replaced. A
     post that fails is tried again, then made in the game's channel instead of its thread.
     Returns False when the table could not be updated anywhere (the move itself is
-    stored; the caller tells the actor).
+    stored; the caller tells the actor). `after`, when the caller knows it, is the game's
+    version before this update: a table record read ahead (cogs.private_panel.act) that was
+    written for another version is read again, so a table shown meanwhile is not overlooked.
     """
     info = await bot.service.get(update.game_id)
     view = await bot.service.view(update.game_id)
     awaited = sorted({t.user_id for t in update.awaited}) if update.status == "active" else []
     table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id))
+    if table is not None and after is not None and table.get("version") != after:
+        table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id), fresh=True)
     ping = to_ping(update, actor_id, table["awaited"] if table else ())
     calls = await pings.calls_awaited(bot, update)
     ping = await pings.hold_for_calls(bot, update, ping, calls)
@@ -164,7 +168,7 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int]) -> 
         files = {a.filename: a.to_dict() for a in getattr(message, "attachments", [])}
         await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), {
             "message": message.id, "channel": place, "awaited": awaited, "lines": lines, "turn": update.turn,
-            "turns": turns, "files": files, "board": shown_board})
+            "turns": turns, "files": files, "board": shown_board, "version": update.version})
     elif message is not None:
         await forget_table(bot, info)
     await deliver_private(bot, update, skip=actor_id)

@@ -16,13 +16,14 @@ import asyncio
 import contextlib
 import json
 from dataclasses import dataclass, field
-from typing import AsyncIterator, Optional
+from typing import AsyncIterator, Callable, Optional
 
 from db.backend import Connection, is_postgres, placeholders, sqlite_path
 from db.errors import DatabaseBusy, PlaceTaken, StaleWrite, refuse_newer_schema
 from db.postgres_backend import PostgresConnection
 from db.schema import LATEST, MIGRATIONS
 from db.sqlite_backend import SqliteConnection, is_busy
+from db.watch import Listener, WatchedConnection
 
 
 BUSY_TIMEOUT_MS = 5000
@@ -155,6 +156,16 @@ class DueReminder:
     attempts: int = 0  # deliveries tried and failed so far
 
 
+@dataclass(frozen=True)
+class Settings:
+    """Settings read together: users' (user -> key -> JSON text), their vacations (user ->
+    (starts, ends), by start) and one guild's (key -> JSON text or None)."""
+
+    users: dict[int, dict[str, str]]
+    vacations: dict[int, list[tuple[float, float]]]
+    guild: dict[str, Optional[str]]
+
+
 _GAME_COLUMNS = ", ".join(GameRow.__dataclass_fields__)
 
 class Database:
@@ -165,7 +176,7 @@ class Database:
     """
 
     def __init__(self, conn: Connection):
-        self._conn = conn
+        self._conn = WatchedConnection(conn)
         self._write_lock = asyncio.Lock()
         self._queue: list[tuple[GameWrite, str, asyncio.Future]] = []
         self._flusher: Optional[asyncio.Task] = None
@@ -188,6 +199,12 @@ class Database:
                 raise DatabaseBusy(f"{url} is held by another program (waited {busy_timeout_ms / 1000:g} s)") from error
             raise
         return cls(conn)
+
+    def watch(self, listener: Listener) -> Callable[[], None]:
+        """Tell `listener` about every statement sent from now on (db.watch.Statement);
+        returns what stops it."""
+        self._conn.listeners.append(listener)
+        return lambda: self._conn.listeners.remove(listener)
 
     @property
     def engine(self) -> str:
@@ -431,6 +448,32 @@ class Database:
     async def set_user_setting(self, user_id: int, key: str, value: Optional[str]) -> None:
         """Set (or with None, clear) a user's setting."""
         await self._set("user_settings", "user_id", user_id, key, value)
+
+    async def settings_of(self, user_ids: list[int], guild_id: Optional[int] = None,
+                          guild_keys: tuple[str, ...] = ()) -> Settings:
+        """In one statement: every setting and vacation of these users, and these settings
+        of a guild (a key it lacks is None)."""
+        parts, params = [], []
+        if user_ids:
+            users = placeholders(len(user_ids))
+            parts += [f"SELECT 0, user_id, key, value, NULL, NULL FROM user_settings WHERE user_id IN ({users})",
+                      f"SELECT 1, user_id, NULL, NULL, starts, ends FROM vacations WHERE user_id IN ({users})"]
+            params += [*user_ids, *user_ids]
+        if guild_id is not None and guild_keys:
+            parts.append("SELECT 2, guild_id, key, value, NULL, NULL FROM guild_settings"
+                         f" WHERE guild_id = ? AND key IN ({placeholders(len(guild_keys))})")
+            params += [guild_id, *guild_keys]
+        found = Settings({u: {} for u in user_ids}, {u: [] for u in user_ids},
+                         {key: None for key in guild_keys} if guild_id is not None else {})
+        rows = await self._conn.fetch(" UNION ALL ".join(parts) + " ORDER BY 1, 2, 5", params) if parts else []
+        for part, owner, key, value, starts, ends in rows:
+            if part == 0:
+                found.users[owner][key] = value
+            elif part == 1:
+                found.vacations[owner].append((starts, ends))
+            else:
+                found.guild[key] = value
+        return found
 
     async def _set(self, table: str, owner: str, owner_id: int, key: str, value: Optional[str]) -> None:
         async with self._write_lock:

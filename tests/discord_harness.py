@@ -29,9 +29,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+import aiohttp
 import discord
 import discord.http
 import discord.webhook.async_
+import yarl
 
 from bot import Config, ReadyRoom, make_bot
 from tests import discord_limits
@@ -118,10 +120,11 @@ class Tally:
 
 @dataclass
 class _Response:
-    """What discord.HTTPException reads from an HTTP response."""
+    """What discord.HTTPException (and aiohttp's tracing) reads from an HTTP response."""
 
     status: int
     reason: str
+    headers: dict = field(default_factory=dict)
 
 
 class CallbackError(AssertionError):
@@ -141,8 +144,9 @@ class FakeDiscord:
     """Discord's HTTP side, in memory. Use as `async with FakeDiscord(monkeypatch, db) as fake`."""
 
     def __init__(self, monkeypatch, database: str, clock=None, *, shard_count: Optional[int] = None,
-                 shard_ids: Optional[tuple[int, ...]] = None, record: bool = True):
-        self.database, self.clock = database, clock
+                 shard_ids: Optional[tuple[int, ...]] = None, record: bool = True,
+                 metrics_port: Optional[int] = None):
+        self.database, self.clock, self.metrics_port = database, clock, metrics_port
         self.shard_count, self.shard_ids = shard_count, shard_ids
         self.record = record  # keep every request in `sent` (a long benchmark does not)
         self._ids = itertools.count(600000000000000001)
@@ -168,10 +172,10 @@ class FakeDiscord:
         self.bot: Optional[ReadyRoom] = None
 
         async def rest(http, route, **kwargs):
-            return await self._rest(http, route, **kwargs)
+            return await self._traced(route, self._rest(http, route, **kwargs))
 
         async def webhook(adapter, route, session, **kwargs):
-            return await self._webhook(adapter, route, session, **kwargs)
+            return await self._traced(route, self._webhook(adapter, route, session, **kwargs))
         monkeypatch.setattr(discord.http.HTTPClient, "request", rest)
         monkeypatch.setattr(discord.webhook.async_.AsyncWebhookAdapter, "request", webhook)
 
@@ -191,7 +195,8 @@ class FakeDiscord:
     async def boot(self) -> ReadyRoom:
         """Start a bot over the database and log it in against the fake."""
         config = Config(token="fake", database=self.database, dev_guild=None, reminder_interval=0,
-                        shard_count=self.shard_count, shard_ids=self.shard_ids)
+                        shard_count=self.shard_count, shard_ids=self.shard_ids, metrics_port=self.metrics_port,
+                        metrics_host="127.0.0.1")
         self.bot = make_bot(config, clock=self.clock)
         await self.bot.__aenter__()
         await self.bot.login("fake")
@@ -467,9 +472,28 @@ class FakeDiscord:
         if self.record:
             self.sent.append(Sent(method, path, body, files, ephemeral, message_id, self.channel_of.get(message_id)))
 
+    async def _traced(self, route, answering):
+        """The answer to a request, told to the bot's aiohttp tracing (discord.py's `http_trace`,
+        which the metrics count) as aiohttp tells it of a real answer: its status, or an injected
+        failure's."""
+        try:
+            answer = await answering
+        except discord.HTTPException as error:
+            await self._trace(route, error.status)
+            raise
+        await self._trace(route, 200)
+        return answer
+
+    async def _trace(self, route, status: int) -> None:
+        trace = self.bot.http.http_trace if self.bot is not None else None
+        if trace is not None:
+            await trace.on_request_end.send(None, trace.trace_config_ctx(), aiohttp.TraceRequestEndParams(
+                route.method, yarl.URL(route.url), {}, _Response(status, "")))
+
     def fail(self, method: str, pattern: str, status: int, times: Optional[int] = None) -> None:
         """Make REST requests `method` to paths matching `pattern` fail with `status`
-        (403 Forbidden, 404 Not Found, 5xx server error), `times` times or until cleared."""
+        (403 Forbidden, 404 Not Found, 429 Too Many Requests, 5xx server error), `times` times or
+        until cleared."""
         self.failures.append([method, pattern, status, times])
 
     def _refuse(self, method: str, path: str, found: list[tuple[str, str]]) -> None:

@@ -15,7 +15,7 @@ from typing import Callable, Optional
 
 from db import Database
 from db.player_store import PlayerStore
-from engine.service import audit, ratings
+from engine.service import audit, ratings, reads
 from engine.service.rating_book import RatingBook, Shown
 from engine.service.availability import BadTime, Quiet, held_until, shift
 from engine.service.errors import LobbyError, NotAllowed, UnknownGame
@@ -217,10 +217,12 @@ class PlayerDesk:
         except BadTime as error:
             raise LobbyError(str(error)) from error
         await self.db.set_user_setting(user_id, "quiet", json.dumps(quiet.as_dict()))
+        reads.forget_user(user_id)
         return quiet
 
     async def clear_quiet(self, user_id: int) -> None:
         await self.db.set_user_setting(user_id, "quiet", None)
+        reads.forget_user(user_id)
 
     async def set_vacation(self, user_id: int, days: float, starts_in_days: float = 0.0) -> tuple[float, float]:
         """A vacation of `days` (from now, or from `starts_in_days` on); deadlines move at once."""
@@ -231,12 +233,14 @@ class PlayerDesk:
         starts = now + starts_in_days * 86400
         ends = starts + days * 86400
         await self.store.set_vacation(user_id, starts, ends, now)
+        reads.forget_user(user_id)
         await self.apply_vacations()
         return starts, ends
 
     async def end_vacation(self, user_id: int) -> bool:
         """Back early: the vacation ends now and deadlines move back by the part not taken."""
         ended = await self.store.end_vacation(user_id, self._clock())
+        reads.forget_user(user_id)
         await self.apply_vacations()
         return ended
 
@@ -259,9 +263,9 @@ class PlayerDesk:
     async def away(self, user_id: int) -> Away:
         """The user's quiet hours and current (or planned) vacation."""
         now = self._clock()
-        stored = await self.db.user_setting(user_id, "quiet")
+        stored, vacations = await reads.quiet_and_vacations(self.db, user_id)
         quiet = Quiet.from_dict(json.loads(stored)) if stored else None
-        vacation = next(((s, e) for s, e in await self.store.vacations(user_id) if e > now), None)
+        vacation = next(((s, e) for s, e in vacations if e > now), None)
         return Away(quiet, quiet.until(now) if quiet else None, vacation, now)
 
     async def held_until(self, user_id: int) -> Optional[float]:

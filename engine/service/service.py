@@ -9,6 +9,7 @@ nothing and leaves the cached game as it was.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import json
@@ -23,7 +24,7 @@ from typing import Any, AsyncIterator, Callable, Optional
 from db import (BUSY_TIMEOUT_MS, AwaitedGame, Database, DueReminder, GameRow, GameWrite, LogEntry, PlaceTaken,
                 Reminder, SeatRow, StaleWrite, Wait, is_busy)
 from engine.errors import PackError, RuleError
-from engine.service import reactions, rules_version, text
+from engine.service import reactions, reads, rules_version, text
 from engine.service.errors import (DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
                                    NotAllowed, NotAPlayer, NotYourDecision, StaleVersion, StorageBusy,
                                    UnknownGame)
@@ -158,6 +159,9 @@ def check_ids(**ids: Optional[int]) -> None:
             raise InvalidId(f"{str(value)[:30]} cannot be a {what.replace('_', ' ')}.")
 
 
+LOG_TAIL = 16  # log entries a game in memory keeps (a re-roll's picture looks back to its roll)
+
+
 @dataclass
 class _Hot:
     """A game held in memory between commands.
@@ -175,6 +179,8 @@ class _Hot:
     last_used: float
     config: dict = field(default_factory=dict)
     _live: Any = field(default=None, repr=False)
+    # the events (JSON text) of the newest log entries this process wrote since loading the game
+    tail: collections.deque = field(default_factory=lambda: collections.deque(maxlen=LOG_TAIL))
 
     @property
     def state(self) -> Any:
@@ -198,6 +204,9 @@ class _Hot:
         """Seats -> player names, and whatever else the ruleset names (cards)."""
         names = self.ruleset.display_names(self.state) if self.state is not None else {}
         return {**names, **{s.seat: s.name for s in self.seats}}
+
+
+BUSY = "The game database is held by another program; nothing was changed. Try again in a moment."
 
 
 class GameService:
@@ -228,6 +237,10 @@ class GameService:
         """Ids of the games currently held in memory."""
         return set(self._hot)
 
+    def hot_guilds(self) -> list[Optional[int]]:
+        """The guild of each game held in memory (one entry per game), for the operators' metrics."""
+        return [hot.row.guild_id for hot in self._hot.values()]
+
     # ---- locking and the cache -------------------------------------------------------
 
     @contextlib.asynccontextmanager
@@ -245,8 +258,7 @@ class GameService:
         except Exception as error:
             if is_busy(error):
                 self._forget(game_id)
-                raise StorageBusy("The game database is held by another program; nothing was changed. "
-                                  "Try again in a moment.") from error
+                raise StorageBusy(BUSY) from error
             raise
         finally:
             entry[1] -= 1
@@ -733,6 +745,15 @@ class GameService:
         async with self._game(game_id) as hot:
             return await self.db.log(hot.row.id)
 
+    async def recent_events(self, game_id: int, enough: Callable[[list[str]], bool]) -> list[str]:
+        """The events (JSON text, one item per log entry, oldest first) of the game's newest
+        entries: from memory, the entries this process wrote since it loaded the game (at most
+        LOG_TAIL), when `enough` says they reach back far enough; else the whole log's."""
+        async with self._game(game_id) as hot:
+            if enough(list(hot.tail)):
+                return list(hot.tail)
+            return [entry.events for entry in await self.db.log(hot.row.id)]
+
     async def awaiting(self, user_id: int) -> list[AwaitedGame]:
         """Active games in any guild waiting on this user, longest waiting first."""
         check_ids(user_id=user_id)
@@ -771,23 +792,44 @@ class GameService:
 
     # ---- settings -------------------------------------------------------------------------
 
-    async def guild_setting(self, guild_id: int, key: str) -> Any:
-        """A guild's setting, or None."""
-        value = await self.db.guild_setting(guild_id, key)
+    def reading_once(self) -> contextlib.AbstractContextManager[None]:
+        """The settings read within the block (one interaction) are read at most once
+        (engine.service.reads)."""
+        return reads.once()
+
+    async def read_ahead(self, game_id: int, guild_keys: tuple[str, ...] = ()) -> None:
+        """Within `reading_once`: the settings and vacations of the game's players and these
+        settings of its guild, in one statement, for the reads that follow."""
+        info = await self.get(game_id)
+        try:
+            await reads.read_ahead(self.db, [s.user_id for s in info.seats if not is_computer(s.user_id)],
+                                   info.guild_id or 0, guild_keys)
+        except Exception as error:
+            if is_busy(error):
+                raise StorageBusy(BUSY) from error
+            raise
+
+    async def guild_setting(self, guild_id: int, key: str, fresh: bool = False) -> Any:
+        """A guild's setting, or None (`fresh`: from the database, even if this interaction read it)."""
+        value = await reads.guild_setting(self.db, guild_id, key, fresh)
         return None if value is None else json.loads(value)
 
     async def set_guild_setting(self, guild_id: int, key: str, value: Any) -> None:
         """Set a guild's setting (None clears it)."""
-        await self.db.set_guild_setting(guild_id, key, None if value is None else json.dumps(value))
+        stored = None if value is None else json.dumps(value)
+        await self.db.set_guild_setting(guild_id, key, stored)
+        reads.wrote_guild(guild_id, key, stored)
 
     async def user_setting(self, user_id: int, key: str) -> Any:
         """A user's setting, or None."""
-        value = await self.db.user_setting(user_id, key)
+        value = await reads.user_setting(self.db, user_id, key)
         return None if value is None else json.loads(value)
 
     async def set_user_setting(self, user_id: int, key: str, value: Any) -> None:
         """Set a user's setting (None clears it)."""
-        await self.db.set_user_setting(user_id, key, None if value is None else json.dumps(value))
+        stored = None if value is None else json.dumps(value)
+        await self.db.set_user_setting(user_id, key, stored)
+        reads.wrote_user(user_id, key, stored)
 
     async def reaction_preference(self, user_id: int) -> str:
         """The user's standing reaction preference (engine.service.reactions; the default if unset)."""
@@ -820,6 +862,7 @@ class GameService:
         except BaseException:
             self._forget(hot.row.id)  # the write may or may not have landed
             raise
+        hot.tail.extend(entry.events for entry in change.log)
         hot.row = dataclasses.replace(
             hot.row, version=change.version, status=change.status, state=change.state,
             result=change.result or hot.row.result, config=change.config or hot.row.config,
