@@ -12,16 +12,6 @@ from db.database import Store
 
 
 @dataclass(frozen=True)
-class CallRow:
-    """A player's calls: at most one every `every` seconds, in `channel_id` (None: by DM)."""
-
-    user_id: int
-    every: float
-    channel_id: Optional[int]
-    last_call: Optional[float]
-
-
-@dataclass(frozen=True)
 class HeldWait:
     """A wait of a called player: its game, seat, since when, its deadline and the game's limit."""
 
@@ -34,11 +24,6 @@ class HeldWait:
 
 class CallStore(Store):
     """Calls over an open `Database`."""
-
-    async def get(self, user_id: int) -> Optional[CallRow]:
-        rows = await self._conn.fetch(
-            "SELECT user_id, every, channel_id, last_call FROM calls WHERE user_id = ?", (user_id,))
-        return CallRow(*rows[0]) if rows else None
 
     async def put(self, user_id: int, every: float, channel_id: Optional[int]) -> None:
         """Choose calls every `every` seconds (the time of the last call is kept)."""

@@ -159,11 +159,13 @@ class DueReminder:
 @dataclass(frozen=True)
 class Settings:
     """Settings read together: users' (user -> key -> JSON text), their vacations (user ->
-    (starts, ends), by start) and one guild's (key -> JSON text or None)."""
+    (starts, ends), by start), one guild's (key -> JSON text or None) and the users' calls
+    (user -> (every, channel id, last call); only those who chose calls, P24)."""
 
     users: dict[int, dict[str, str]]
     vacations: dict[int, list[tuple[float, float]]]
     guild: dict[str, Optional[str]]
+    calls: dict[int, tuple[float, Optional[int], Optional[float]]] = field(default_factory=dict)
 
 
 _GAME_COLUMNS = ", ".join(GameRow.__dataclass_fields__)
@@ -451,14 +453,16 @@ class Database:
 
     async def settings_of(self, user_ids: list[int], guild_id: Optional[int] = None,
                           guild_keys: tuple[str, ...] = ()) -> Settings:
-        """In one statement: every setting and vacation of these users, and these settings
-        of a guild (a key it lacks is None)."""
+        """In one statement: every setting, vacation and call choice of these users, and these
+        settings of a guild (a key it lacks is None)."""
         parts, params = [], []
         if user_ids:
             users = placeholders(len(user_ids))
             parts += [f"SELECT 0, user_id, key, value, NULL, NULL FROM user_settings WHERE user_id IN ({users})",
-                      f"SELECT 1, user_id, NULL, NULL, starts, ends FROM vacations WHERE user_id IN ({users})"]
-            params += [*user_ids, *user_ids]
+                      f"SELECT 1, user_id, NULL, NULL, starts, ends FROM vacations WHERE user_id IN ({users})",
+                      "SELECT 3, user_id, CAST(channel_id AS TEXT), NULL, every, last_call FROM calls"
+                      f" WHERE user_id IN ({users})"]
+            params += [*user_ids, *user_ids, *user_ids]
         if guild_id is not None and guild_keys:
             parts.append("SELECT 2, guild_id, key, value, NULL, NULL FROM guild_settings"
                          f" WHERE guild_id = ? AND key IN ({placeholders(len(guild_keys))})")
@@ -471,6 +475,8 @@ class Database:
                 found.users[owner][key] = value
             elif part == 1:
                 found.vacations[owner].append((starts, ends))
+            elif part == 3:
+                found.calls[owner] = (starts, None if key is None else int(key), ends)
             else:
                 found.guild[key] = value
         return found

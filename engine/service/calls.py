@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from db import Database
-from db.call_store import CallRow, CallStore
+from db.call_store import CallStore
 from db.player_store import PlayerStore
+from engine.service import reads
 from engine.service.errors import LobbyError
 
 MIN_HOURS, MAX_HOURS = 1, 24
@@ -30,10 +31,6 @@ class Calls:
     channel_id: Optional[int]
     last_call: Optional[float]
 
-    @classmethod
-    def of(cls, row: CallRow) -> "Calls":
-        return cls(row.every, row.channel_id, row.last_call)
-
     def next_call(self, now: float) -> float:
         """The first moment a call may go out: now, or a window after the last one."""
         return now if self.last_call is None else max(now, self.last_call + self.every)
@@ -48,18 +45,20 @@ class CallDesk:
     """Players' calls over one game database."""
 
     def __init__(self, database: Database, *, clock: Callable[[], float] = time.time):
+        self.database = database
         self.store = CallStore(database)
         self.reminders = PlayerStore(database)
         self._clock = clock
 
     async def calls(self, user_id: int) -> Optional[Calls]:
-        """The user's calls (None: called at every hand-over)."""
-        row = await self.store.get(user_id)
-        return None if row is None else Calls.of(row)
+        """The user's calls (None: called at every hand-over); read once per interaction."""
+        row = await reads.user_calls(self.database, user_id)
+        return None if row is None else Calls(*row)
 
     async def choose(self, user_id: int, hours: int, channel_id: Optional[int] = None) -> Optional[Calls]:
         """Calls at most every `hours` (0: off, every hand-over), in `channel_id` or by DM.
         LobbyError, changing nothing, for hours out of range."""
+        reads.forget_user(user_id)
         if hours == 0:
             await self.store.drop(user_id)
             return None
@@ -88,6 +87,7 @@ class CallDesk:
 
     async def called(self, user_id: int, told: dict[tuple[int, str], float]) -> None:
         """The user's call went out now, with the deadlines `told` gave."""
+        reads.forget_user(user_id)
         await self.store.called(user_id, self._clock(), [(g, s, d) for (g, s), d in told.items()])
 
     async def uncalled(self, game_id: int, seat: str, user_id: int) -> Optional[Calls]:

@@ -23,10 +23,11 @@ from db import Database, Settings
 
 @dataclass
 class _Held:
-    """What this interaction has read: users' settings and vacations, guild settings."""
+    """What this interaction has read: users' settings, vacations and calls, guild settings."""
 
     users: dict[int, dict[str, str]] = field(default_factory=dict)
     vacations: dict[int, list[tuple[float, float]]] = field(default_factory=dict)
+    calls: dict[int, tuple[float, Optional[int], Optional[float]]] = field(default_factory=dict)
     guild: dict[tuple[int, str], Optional[str]] = field(default_factory=dict)
 
 
@@ -57,7 +58,17 @@ async def read_ahead(db: Database, user_ids: Iterable[int], guild_id: Optional[i
     found = await db.settings_of(users, guild_id, keys)
     held.users.update(found.users)
     held.vacations.update(found.vacations)
+    held.calls.update(found.calls)
     held.guild.update({(guild_id, key): value for key, value in found.guild.items()})
+
+
+async def user_calls(db: Database, user_id: int) -> Optional[tuple[float, Optional[int], Optional[float]]]:
+    """A user's calls (every, channel id, last call), or None if they chose none (P24)."""
+    held = _READS.get()
+    if held is None:
+        return (await db.settings_of([user_id])).calls.get(user_id)
+    await read_ahead(db, [user_id])
+    return held.calls.get(user_id)
 
 
 async def _user(db: Database, user_id: int) -> tuple[dict[str, str], list[tuple[float, float]]]:
@@ -105,11 +116,12 @@ def wrote_user(user_id: int, key: str, value: Optional[str]) -> None:
 
 
 def forget_user(user_id: int) -> None:
-    """A user's vacations changed: read them again if asked."""
+    """A user's vacations or calls changed: read them again if asked."""
     held = _READS.get()
     if held is not None:
         held.users.pop(user_id, None)
         held.vacations.pop(user_id, None)
+        held.calls.pop(user_id, None)
 
 
 def wrote_guild(guild_id: int, key: str, value: Optional[str]) -> None:
