@@ -123,11 +123,12 @@ async def answer_take_back(interaction: discord.Interaction, game_id: int, versi
 
 
 def panel_text(shown: Panel, note: str = "", after: str = "") -> str:
-    """The private panel's words: what just happened (if anything), the question, the hand,
-    then `after`. A long note is cut, never the question or the hand."""
+    """The private panel's words: what just happened (if anything), the question, the hand
+    (and a teammate's, R53), then `after`. A long note is cut, never the question or the hands."""
     lines = [f"**{shown.question}**"] if shown.question else []
     if shown.hand is not None:
         lines.append("Your hand: " + (", ".join(shown.hand) or "empty"))
+    lines += [f"{name}'s hand: " + (", ".join(cards) or "empty") for name, cards in shown.teammates.items()]
     if after:
         lines.append(after)
     kept = "\n".join(lines)

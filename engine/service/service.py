@@ -123,6 +123,7 @@ class Panel:
     names: dict[str, str]  # card codes and seats -> what people call them
     standing: list[tuple[str, str]] = field(default_factory=list)  # (label, command) offered beside the decision
     window: Optional[str] = None  # the reaction window asked, if the decision is one
+    teammates: dict[str, list[str]] = field(default_factory=dict)  # a teammate's name -> their hand (R53)
 
 
 @dataclass(frozen=True)
@@ -654,12 +655,14 @@ class GameService:
             decision = next((d for d in view.get("pending", [])
                              if d["player"] == seat or seat in d.get("also", [])), None)
             hand = next((p.get("hand") for p in view.get("players", []) if p["seat"] == seat), None)
+            teammates = {names.get(p["seat"], p["seat"]): [names.get(card, card) for card in p["hand"]]
+                         for p in view.get("players", []) if p["seat"] != seat and p.get("hand") is not None}
             return Panel(version=state.version, seat=seat,
                          question=text.question(decision, names) if decision else "",
                          commands=commands, labels=[text.readable(c, names) for c in commands], odds=odds,
                          hand=None if hand is None else [names.get(card, card) for card in hand], names=names,
                          standing=hot.ruleset.standing_choices(state, seat),
-                         window=hot.ruleset.window_asked(state, seat))
+                         window=hot.ruleset.window_asked(state, seat), teammates=teammates)
 
     async def take_back(self, game_id: int, user_id: int, version: int) -> Update:
         """Take back the last action of the game at `version`, with the consent of `user_id`,
