@@ -207,7 +207,7 @@ TARGETS = {  # issue 25, default settings, by post, rounds 1-3 (met: asserted; n
     "pings per player per round beyond their own hand-overs": 1,
     "board pictures per round beyond the activations": 2, "requests per action, mean": 1.2}
 BIGGER_TARGETS = ("pings per player per round beyond their own hand-overs", "requests per action, mean")  # 3-4 players
-MET = ("requests per action, mean",)  # the targets the bot meets today, which the test holds it to
+MET = ("board pictures per round beyond the activations", "requests per action, mean")  # met today: held
 BIGGER_MET = ("requests per action, mean",)  # those of BIGGER_TARGETS met at 4 players and 2 vs 2
 
 
