@@ -19,7 +19,7 @@ import pytest
 import engine.service.service as service_module
 from engine.service import reactions
 from cogs.pings import LIVE_GRACE
-from tests.discord_harness import FakeDiscord, choose, open_panel, user
+from tests.discord_harness import EPHEMERAL, FakeDiscord, choose, open_panel, turn_button, user
 from tests.test_discord_game import MEMBERS, PlayByPost, new_game, revealed, same_dice
 
 LAST_ROUND = 3  # the rounds measured: set-up (0) and rounds 1 to 3
@@ -400,3 +400,32 @@ async def test_passing_ahead_when_your_part_is_done_is_private_and_no_window_of_
                             if c["custom_id"].startswith("rr:stand:")], "offered once a round"
             asked[press] = await windows_left_in_round(fake, game_id, user, random.Random(1))
     assert asked[False] > 0 and asked[True] == 0, asked
+
+
+async def test_an_older_table_messages_your_move_opens_the_decision_of_now(monkeypatch, tmp_path):
+    """Older table messages keep their "Your move" (ruling P30): pressed, it opens the
+    presser's panel for the game's current decision, never an old one."""
+    same_dice(monkeypatch)
+    clock = PlayByPost()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        thread, game_id = await new_game(fake)
+        service, rng = fake.bot.service, random.Random(3)
+        while len([m for m in fake.in_channel(thread) if any(c["custom_id"].startswith("rr:turn:")
+                                                              for c in fake.components(m))]) < 4:
+            user_id = (await service.get(game_id)).awaited[0].user_id
+            version, commands = await service.legal_commands(game_id, user_id)
+            await choose(fake, MEMBERS[user_id], await open_panel(fake, MEMBERS[user_id], thread), commands,
+                         rng.randrange(len(commands)))
+            clock.now += clock.between_moves
+        oldest = next(m for m in fake.in_channel(thread) if any(c["custom_id"].startswith("rr:turn:")
+                                                                for c in fake.components(m)))
+        user_id = (await service.get(game_id)).awaited[0].user_id
+        version, commands = await service.legal_commands(game_id, user_id)
+        stale = turn_button(fake, thread, int(oldest["id"]))
+        assert not stale[1].endswith(f":{version}"), "the button was made for an older decision"
+        payload = fake.click(MEMBERS[user_id], *stale)
+        await fake.dispatch(payload)
+        opened = fake.original(payload)
+        assert opened["flags"] & EPHEMERAL and f":{version}:" in json.dumps(fake.components(opened))
+        await choose(fake, MEMBERS[user_id], opened, commands, 0)  # and it plays
+        assert (await service.get(game_id)).version > version
