@@ -1,5 +1,5 @@
-"""Complete games through the fake Discord as two people play them, counting what a
-phone counts: every message posted in the thread (also those deleted later), every
+"""Complete games through the fake Discord as people play them (two, a free-for-all of
+four, 2 vs 2), counting what a phone counts: every message posted in the thread (also those deleted later), every
 mention let through, per player, the pictures uploaded, and the requests that are not
 interaction responses, per action; and "Your move" presses per activation.
 
@@ -13,14 +13,16 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from types import SimpleNamespace
+from typing import Awaitable, Callable
 
 import pytest
 
 import engine.service.service as service_module
 from engine.service import reactions
 from cogs.pings import LIVE_GRACE
-from tests.discord_harness import EPHEMERAL, FakeDiscord, choose, open_panel, turn_button, user
+from tests.discord_harness import EPHEMERAL, FakeDiscord, choose, open_panel, turn_button
 from tests.test_discord_game import MEMBERS, PlayByPost, new_game, revealed, same_dice
+from tests import test_discord_tables as tables
 
 LAST_ROUND = 3  # the rounds measured: set-up (0) and rounds 1 to 3
 SEEDS = (1, 2, 3, 4, 5, 6)  # games by post measured against the targets (more: benchmarks/quiet_bench.py)
@@ -70,34 +72,22 @@ class Table:
 
     name: str
     members: dict  # user id -> member, the people seated
-    start: object  # async (fake) -> (thread, game id): the lobby seated and started
-
-
-async def two_players(fake: FakeDiscord) -> tuple[int, int]:
-    """Ann invites Bo, who joins; Ann starts."""
-    return await new_game(fake)
+    start: Callable[[FakeDiscord], Awaitable[tuple[int, int]]]  # the lobby seated and started: (thread, game id)
 
 
 async def four_players(fake: FakeDiscord) -> tuple[int, int]:
     """A free-for-all of four people: Ann opens it, Bo, Cy and Di join, Di starts."""
-    from tests.test_discord_tables import open_lobby, press  # the lobby helpers of the table tests
-    thread, lobby, game_id = await open_lobby(fake, "4 players")
-    for member, side in ((FOUR[2], "Borg"), (FOUR[3], "Federation"), (FOUR[4], "Borg")):
-        await press(fake, member, fake.messages[int(lobby["id"])], f"Join as {side}")
-    await press(fake, FOUR[4], fake.messages[int(lobby["id"])], "Start")
+    thread, lobby, game_id = await tables.open_lobby(fake, "4 players")
+    for member, side in ((tables.BO, "Borg"), (tables.CY, "Federation"), (tables.DI, "Borg")):
+        await tables.press(fake, member, fake.messages[int(lobby["id"])], f"Join as {side}")
+    await tables.press(fake, tables.DI, fake.messages[int(lobby["id"])], "Start")
     return thread, game_id
 
 
-async def two_vs_two(fake: FakeDiscord) -> tuple[int, int]:
-    """Ann and Cy against Bo and Di, seated through the lobby's buttons."""
-    from tests.test_discord_tables import seat_teams
-    return await seat_teams(fake)
-
-
-FOUR = {1: MEMBERS[1], 2: MEMBERS[2], 3: user(3, "Cy"), 4: user(4, "Di")}
-TWO = Table("2 players", MEMBERS, two_players)
+FOUR = {user_id: tables.MEMBERS[user_id] for user_id in (1, 2, 3, 4)}
+TWO = Table("2 players", MEMBERS, new_game)
 FREE_FOR_ALL = Table("4-player free-for-all", FOUR, four_players)
-TEAMS = Table("2 vs 2", FOUR, two_vs_two)
+TEAMS = Table("2 vs 2", FOUR, tables.seat_teams)  # Ann and Cy against Bo and Di
 
 
 async def hidden_cards(fake: FakeDiscord, game_id: int, table: Table) -> set[str]:
