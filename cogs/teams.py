@@ -2,11 +2,12 @@
 
 When a 2 vs 2 game is first shown on its table, each team gets a private thread under
 the game's channel with its members (people only) added. One message there shows the
-team's hands (teammates see each other's hands, R53) as they were when the team's turn to
-activate came, edited then only if they changed, so the thread stays one message long and
-costs a request a team turn at most; each teammate's panel shows both hands as they are
-now, and who answered a decision put to the team is said on the table (ruling P28). Hand cards never go to the game thread or to
-the other team's thread: the text is built from one teammate's own view only.
+team's hands (teammates see each other's hands, R53) as they stand when the team's turn to
+activate comes: it is edited then, only if they changed, so the thread stays one message
+long and costs at most a request a team turn (ruling P28). Each teammate's panel shows
+both hands as they are now, and who answered a decision put to the team is said on the
+table. Hand cards never go to the game thread or to the other team's thread: the text is
+built from one teammate's own view only.
 """
 from __future__ import annotations
 
@@ -93,11 +94,11 @@ class Teams(commands.Cog):
         names = {code: card.name for code, card in pack.cards.items()}
         users = {s.seat: s.user_id for s in info.seats}
         changed = False
-        turn = {t for t, seats in members.items() if any(d["kind"] == "activate" and d["player"] in seats
-                                                         for d in public.get("pending", []))}
+        to_activate = {team for team, seats in members.items()
+                       if any(d["kind"] == "activate" and d["player"] in seats for d in public.get("pending", []))}
         for team, seats in members.items():
             entry = record.get(team)
-            if entry is None or (entry.get("text") and team not in turn and info.status == "active"):
+            if entry is None or (entry.get("text") and team not in to_activate and info.status == "active"):
                 continue
             view = await service.view(info.id, users[seats[0]])
             text = hands_text(info.id, team, view, info, names)
