@@ -70,7 +70,7 @@ async def _act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int,
     take_back = update.version if update.can_take_back else None
     if any(t.user_id == user for t in update.awaited):
         await show_panel(bot, interaction, game_id, note="\n".join(done), take_back=take_back,  # it follows you
-                         pictures=await board_not_shown(bot, update))
+                         pictures=await board_not_shown(bot, game_id, update.events))
     else:
         view = discord.ui.View(timeout=None)
         if take_back is not None:
@@ -82,15 +82,16 @@ async def _act(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int,
     return update
 
 
-async def board_not_shown(bot: "ReadyRoom", update: Update) -> list[tuple[str, bytes]]:
+async def board_not_shown(bot: "ReadyRoom", game_id: int, events: list[dict]) -> list[tuple[str, bytes]]:
     """The board picture, when the table's last upload is older than the board (the actor
-    went on while nobody else followed live): for the actor's panel. [] otherwise."""
-    info = await bot.service.get(update.game_id)
-    view = await bot.service.view(update.game_id)
+    went on while nobody else followed live, or an activation is under way, P29): for a
+    player's panel. [] otherwise."""
+    info = await bot.service.get(game_id)
+    view = await bot.service.view(game_id)
     table = await bot.service.guild_setting(info.guild_id or 0, table_message.table_key(info.id)) or {}
     if "characters" not in view or board_key(view) == table.get("board"):
         return []
-    return await picture_files.drawings(bot, update.game_id, update.events, ["board"], picture_files.UPLOAD_LIMIT, view,
+    return await picture_files.drawings(bot, game_id, events, ["board"], picture_files.UPLOAD_LIMIT, view,
                                         waiting=False)
 
 
@@ -141,11 +142,12 @@ async def answer_take_back(interaction: discord.Interaction, game_id: int, versi
 
 
 def panel_text(shown: Panel, note: str = "", after: str = "") -> str:
-    """The private panel's words: what just happened (if anything), the question, the hand,
-    then `after`. A long note is cut, never the question or the hand."""
+    """The private panel's words: what just happened (if anything), the question, the hand
+    (and a teammate's, R53), then `after`. A long note is cut, never the question or the hands."""
     lines = [f"**{shown.question}**"] if shown.question else []
     if shown.hand is not None:
         lines.append("Your hand: " + (", ".join(shown.hand) or "empty"))
+    lines += [f"{name}'s hand: " + (", ".join(cards) or "empty") for name, cards in shown.teammates.items()]
     if after:
         lines.append(after)
     kept = "\n".join(lines)
@@ -251,5 +253,7 @@ async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id
             view.add_item(buttons.ReactionPick(await bot.service.reaction_preference(user)))
         except ValueError:  # discord.py: no row left for a select
             pass
+    if catch_up and pictures is None:
+        pictures = await board_not_shown(bot, game_id, []) or None
     files = {} if pictures is None else {"attachments": picture_files.as_files(pictures)}
     await interaction.edit_original_response(content=clip(text or "Your move:"), view=view, **files)

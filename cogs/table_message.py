@@ -157,6 +157,10 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], aft
         turns = [update.turn] if update.turn is not None else []
         lines = update.public[-TABLE_LINES:]
         same_board = key is not None and key == shown_board and update.status == "active"
+        # mid-activation (a window, a damage choice, back to the active player) with nobody else following
+        # live, the board waits for the activation's end: whoever is called sees it on their panel (P29)
+        same_board = same_board or (key is not None and bool(view.get("activation")) and update.status == "active"
+                                    and not pings.watched(bot, update, actor_id))
         drawn = await drawings(bot, update.game_id, update.events,
                                [w for w in update.images if w != "board" or not same_board], limit, view,
                                waiting=False)

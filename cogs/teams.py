@@ -2,10 +2,12 @@
 
 When a 2 vs 2 game is first shown on its table, each team gets a private thread under
 the game's channel with its members (people only) added. One message there shows the
-team's hands (teammates see each other's hands, R53) and who last answered a decision
-put to the team; it is edited after every update in which it changed, so the thread
-stays one message long. Hand cards never go to the game thread or to the other team's
-thread: the text is built from one teammate's own view only.
+team's hands (teammates see each other's hands, R53) as they stand when the team's turn to
+activate comes: it is edited then, only if they changed, so the thread stays one message
+long and costs at most a request a team turn (ruling P28). Each teammate's panel shows
+both hands as they are now, and who answered a decision put to the team is said on the
+table. Hand cards never go to the game thread or to the other team's thread: the text is
+built from one teammate's own view only.
 """
 from __future__ import annotations
 
@@ -39,14 +41,7 @@ def team_members(view: dict) -> dict[str, list[str]]:
     return found
 
 
-def team_decisions(view: dict) -> dict[str, list[str]]:
-    """Team -> the seats asked together by a decision put to the team (R51, R52)."""
-    teams = {p["seat"]: p["team"] for p in view.get("players", [])}
-    return {teams[d["player"]]: [d["player"], *d["also"]] for d in view.get("pending", []) if d.get("also")}
-
-
-def hands_text(game_id: int, team: str, view: dict, info: GameInfo, names: dict[str, str],
-               answered: str = "") -> str:
+def hands_text(game_id: int, team: str, view: dict, info: GameInfo, names: dict[str, str]) -> str:
     """The team thread's message: each teammate's hand by card name (from a teammate's view)."""
     people = {s.seat: s.name for s in info.seats}
     lines = [f"**Game #{game_id} · {TEAM_NAMES.get(team, team)}**: only your team sees this thread.",
@@ -57,8 +52,6 @@ def hands_text(game_id: int, team: str, view: dict, info: GameInfo, names: dict[
         hand = player.get("hand")
         shown = "hidden" if hand is None else (", ".join(names.get(c, c) for c in hand) or "empty")
         lines.append(f"• {people.get(player['seat'], player['seat'])}: {shown}")
-    if answered:
-        lines.append(answered)
     if info.status != "active":
         lines.append("The game is over." if info.status == "over" else "The game was aborted.")
     return replies.clip("\n".join(lines))
@@ -74,17 +67,19 @@ class Teams(commands.Cog):
     @commands.Cog.listener()
     async def on_table_update(self, update: Update, actor_id: Optional[int]) -> None:
         """After every table update of a team game: open the team threads (first time),
-        then show each team its hands and who answered a decision put to it."""
+        then show a team its hands when its turn to activate comes (P28)."""
         lock = self.locks.setdefault(update.game_id, asyncio.Lock())
         async with lock:
             try:
-                await self.show(update, actor_id)
+                await self.show(update)
             except (ServiceError, discord.HTTPException) as error:
                 log.warning("team threads of game %s not updated: %s", update.game_id, error)
         if update.status != "active":
             self.locks.pop(update.game_id, None)
 
-    async def show(self, update: Update, actor_id: Optional[int]) -> None:
+    async def show(self, update: Update) -> None:
+        """Open the team threads if missing; edit the message of a team whose turn to activate
+        came (or whose thread is new, or at the game's end) if its hands changed."""
         service = self.bot.service
         public = await service.view(update.game_id)
         members = team_members(public)
@@ -98,24 +93,24 @@ class Teams(commands.Cog):
         pack = await asyncio.to_thread(load_pack, config["pack"])
         names = {code: card.name for code, card in pack.cards.items()}
         users = {s.seat: s.user_id for s in info.seats}
-        actor = replies.seat_of(info, actor_id) if actor_id is not None else None
+        changed = False
+        to_activate = {team for team, seats in members.items()
+                       if any(d["kind"] == "activate" and d["player"] in seats for d in public.get("pending", []))}
         for team, seats in members.items():
             entry = record.get(team)
-            if entry is None:
+            if entry is None or (entry.get("text") and team not in to_activate and info.status == "active"):
                 continue
-            answered = entry.get("answered", "")
-            if actor in entry.get("asked", []) and update.said:
-                answered = f"Last answer for the team (move {update.version}): {info_name(info, actor)}: {update.said}"
             view = await service.view(info.id, users[seats[0]])
-            text = hands_text(info.id, team, view, info, names, answered)
-            entry.update(answered=answered, asked=team_decisions(view).get(team, []))
+            text = hands_text(info.id, team, view, info, names)
             if text != entry.get("text"):
                 channel = self.bot.get_partial_messageable(entry["thread"])
                 await channel.get_partial_message(entry["message"]).edit(content=text,
                                                                           allowed_mentions=replies.NO_MENTIONS)
                 entry["text"] = text
-        await service.set_guild_setting(info.guild_id or 0, threads_key(info.id),
-                                        None if info.status != "active" else record)
+                changed = True
+        if changed or info.status != "active":
+            await service.set_guild_setting(info.guild_id or 0, threads_key(info.id),
+                                            None if info.status != "active" else record)
 
     async def open_threads(self, info: GameInfo, members: dict[str, list[str]], record: dict) -> dict:
         """A private thread per team under the game's channel (for the teams of `members`
@@ -137,14 +132,9 @@ class Teams(commands.Cog):
                             for s in team_seats)
             message = await thread.send(f"{TEAM_NAMES.get(team, team)}: {who}.",
                                         allowed_mentions=replies.NO_MENTIONS)
-            record[team] = {"thread": thread.id, "message": message.id, "text": "", "asked": []}
+            record[team] = {"thread": thread.id, "message": message.id, "text": ""}
             await self.bot.service.set_guild_setting(info.guild_id or 0, threads_key(info.id), record)
         return record
-
-
-def info_name(info: GameInfo, seat: Optional[str]) -> str:
-    """The player's name at `seat`."""
-    return next((s.name for s in info.seats if s.seat == seat), seat or "?")
 
 
 async def setup(bot) -> None:

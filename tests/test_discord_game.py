@@ -125,7 +125,7 @@ async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loo
         assert [a["filename"] for a in opening["attachments"]] == ["board.png"]
         assert (await table(fake, game_id))["message"] == int(opening["id"])
         rng, steps, typed, autocompleted = random.Random(5), 0, 0, False
-        posts = edits = rolls = most = shown_actions = redrawn = kept = withheld = 0
+        posts = edits = rolls = most = shown_actions = redrawn = kept = withheld = waited = 0
         while (info := await fake.bot.service.get(game_id)).status == "active":
             turn = info.awaited[0]
             member = MEMBERS[turn.user_id]
@@ -180,8 +180,15 @@ async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loo
                 assert update.method == "POST" and len(new) == 1
                 assert newly or len(stored["turns"]) == TURNS_PER_TABLE or not awaited(after) or \
                     after.awaited[0].seat not in stored["turns"]
-                assert ("board.png" in pictures) == (board_changed or not awaited(after)), \
-                    "the board again only when it is not the one above"
+                view = await fake.bot.service.view(game_id)
+                mid_activation = bool(view.get("activation")) and bool(awaited(after))
+                assert ("board.png" in pictures) == ((board_changed and not mid_activation) or not awaited(after)), \
+                    "the board again only when it is not the one above, and not mid-activation (P29)"
+                if board_changed and mid_activation:  # the player called sees it on their panel
+                    called = MEMBERS[after.awaited[0].user_id]
+                    opened = await open_panel(fake, called, thread)
+                    assert [a["filename"] for a in opened["attachments"]] == ["board.png"]
+                    waited += 1
                 pinged = set(map(int, update.json["allowed_mentions"]["users"]))
                 assert pinged == newly
                 assert all(f"<@{u}>" in new[0]["content"] for u in pinged)
@@ -198,7 +205,7 @@ async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loo
         assert "Final score" in final and "The game is over" in final
         assert await table(fake, game_id) is None
         assert steps > 50 and typed > 3 and posts > 10 and edits > 10 and rolls > 0 and redrawn > 5 and kept > 5 \
-            and withheld > 5
+            and withheld > 5 and waited > 0
         assert len(fake.in_channel(thread)) == 1 + 1 + posts  # lobby, opening table, one per new decision
         assert all(s.path != "/channels/{}/messages".format(CHANNEL_ID) for s in fake.sent[3:])
     assert watch.on_loop == {}, watch.on_loop

@@ -124,6 +124,7 @@ class Panel:
     names: dict[str, str]  # card codes and seats -> what people call them
     standing: list[tuple[str, str]] = field(default_factory=list)  # (label, command) offered beside the decision
     window: Optional[str] = None  # the reaction window asked, if the decision is one
+    teammates: dict[str, list[str]] = field(default_factory=dict)  # a teammate's name -> their hand (R53)
 
 
 @dataclass(frozen=True)
@@ -670,12 +671,14 @@ class GameService:
                     odds[index] = text.odds_text(chances)
             decision = _decision_of(view, seat)
             hand = next((p.get("hand") for p in view.get("players", []) if p["seat"] == seat), None)
+            teammates = {names.get(p["seat"], p["seat"]): [names.get(card, card) for card in p["hand"]]
+                         for p in view.get("players", []) if p["seat"] != seat and p.get("hand") is not None}
             return Panel(version=state.version, seat=seat,
                          question=text.question(decision, names) if decision else "",
                          commands=commands, labels=[text.readable(c, names) for c in commands], odds=odds,
                          hand=None if hand is None else [names.get(card, card) for card in hand], names=names,
                          standing=hot.ruleset.standing_choices(state, seat),
-                         window=hot.ruleset.window_asked(state, seat))
+                         window=hot.ruleset.window_asked(state, seat), teammates=teammates)
 
     async def asked(self, game_id: int, user_id: int) -> str:
         """The decision the game waits on from the user, put as a question ("" when none)."""
