@@ -45,6 +45,7 @@ class Ruleset:
     standing: Callable[[str], bool] = lambda command: False  # a choice sent at any time, answering no decision
     standing_choices: Callable[[Any, str], list[tuple[str, str]]] = lambda state, seat: []  # (label, command) to offer
     turn_of: Callable[[Any], Optional[str]] = lambda state: None  # whose turn it is (one table message per turn)
+    stage: Callable[[Any], tuple[int, Optional[str]]] = lambda state: (0, None)  # round, activation key (replays)
     can_take_back: Callable[[list[dict]], bool] = lambda events: False  # nothing rolled or revealed by them
     window_asked: Callable[[Any, str], Optional[str]] = lambda state, seat: None  # the reaction window a seat is asked
     outdated: Callable[[Any], bool] = lambda state: False  # stored before a field only its log can fill (R92)
@@ -70,6 +71,7 @@ AWAY_MISSIONS = Ruleset(
     standing=awaymissions_rules.is_standing,
     standing_choices=awaymissions_rules.standing_choices,
     turn_of=awaymissions_rules.turn_of,
+    stage=awaymissions_rules.stage,
     can_take_back=awaymissions_rules.can_take_back,
     window_asked=awaymissions_rules.window_asked,
     outdated=awaymissions_stored.outdated,
@@ -92,6 +94,7 @@ RENEGADES = Ruleset(
     check_scenario=renegades_scenario.check,
     display_names=renegades_rules.display_names,
     turn_of=renegades_rules.turn_of,
+    stage=renegades_rules.stage,
 )
 
 RULESETS: dict[str, Ruleset] = {AWAY_MISSIONS.name: AWAY_MISSIONS, RENEGADES.name: RENEGADES}

@@ -19,7 +19,7 @@ from engine.awaymissions.vocabulary import TRIGGERS
 from engine import command_text
 from engine.errors import RuleError
 
-__all__ = ["new_game", "apply", "canonical", "can_take_back", "is_standing", "standing_choices", "turn_of", "legal_commands", "awaited", "view_for", "advance", "display_names",
+__all__ = ["new_game", "apply", "canonical", "can_take_back", "is_standing", "standing_choices", "turn_of", "stage", "legal_commands", "awaited", "view_for", "advance", "display_names",
            "decision_for"]
 
 
@@ -69,6 +69,13 @@ def turn_of(state: GameState) -> Optional[str]:
         return state.activation.player
     seats = awaited(state)
     return seats[0] if len(seats) == 1 else None
+
+
+def stage(state: GameState) -> tuple[int, Optional[str]]:
+    """The round under way (0 in set-up) and the activation under way, as a key that
+    differs from one activation to the next (None between activations)."""
+    a = state.activation
+    return state.round, None if a is None else f"{state.turn}:{a.player}:{a.character}:{a.bonus}"
 
 
 def _decision(state: GameState, seat: str) -> Decision:

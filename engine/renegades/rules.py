@@ -29,7 +29,7 @@ from engine.renegades.setup.setup import new_game  # noqa: F401  (part of the pu
 from engine.renegades.surface import (boarding, crew_combat, dropped, figures, fire, gear_actions, grenades,
                                       home_run, landing, leaping, missions, special_actions, weather)
 
-__all__ = ["new_game", "apply", "canonical", "legal_commands", "awaited", "view_for", "turn_of",
+__all__ = ["new_game", "apply", "canonical", "legal_commands", "awaited", "view_for", "turn_of", "stage",
            "display_names", "begin_round", "begin_surface", "run"]
 
 # --- commands -------------------------------------------------------------------------------------
@@ -405,6 +405,14 @@ def awaited(state: GameState) -> list[str]:
 def turn_of(state: GameState) -> Optional[str]:
     seats = awaited(state)
     return seats[0] if state.phase != "over" and len(seats) == 1 else None
+
+
+def stage(state: GameState) -> tuple[int, Optional[str]]:
+    """The round under way and the activation under way (a ship's orbital turn, or its
+    away party's surface activation), as a key that differs from one to the next (None
+    between them and in the draft)."""
+    turn = state.current
+    return state.round, None if turn is None or state.phase == "draft" else f"{state.phase}:{state.turn}:{turn.ship}"
 
 
 def apply(state: GameState, seat: str, command: str) -> tuple[GameState, list[dict]]:

@@ -559,7 +559,7 @@ class GameService:
                                   text.private_lines(every, names))
             return dataclasses.replace(update, said=text.readable(command, names),
                                        can_take_back=answered and not passed and hot.ruleset.can_take_back(events),
-                                       events=[{k: v for k, v in e.items() if k != "private"} for e in every])
+                                       events=text.public_events(every))
 
     async def _pass_standing(self, hot: _Hot, state: Any, now: float) -> list[tuple[Any, LogEntry]]:
         """The passes the players' standing reaction preferences make now, one after the

@@ -110,6 +110,11 @@ def public_line(event: dict, names: dict[str, str]) -> str:
     return f"{event['type'].replace('_', ' ')}" + (f" ({details})" if details else "")
 
 
+def public_events(events: list[dict]) -> list[dict]:
+    """The events without their private parts: what anyone may see of them."""
+    return [{k: v for k, v in e.items() if k != "private"} for e in events]
+
+
 def public_lines(events: list[dict], names: dict[str, str]) -> list[str]:
     """A line per event that has one (see public_line)."""
     return [line for line in (public_line(e, names) for e in events) if line]
