@@ -23,6 +23,7 @@ from cogs.league import actor_of
 from cogs.league import desk_of as league_desk
 from cogs.pings import desk_of
 from engine.service import GameInfo, ServiceError, Update
+from engine.service.text import duration
 from engine.service.players import MAX_VACATION_DAYS, PlayerDesk, Profile
 
 if TYPE_CHECKING:
@@ -40,18 +41,6 @@ async def status_lines(bot: "ReadyRoom", info: GameInfo) -> list[str]:
     if sealed is not None:
         lines.append(f"Dice seal: `{sealed.digest}`")
     return lines
-
-
-def duration(seconds: Optional[float]) -> str:
-    """'3 h 20 min', '45 s', '2 d 4 h'."""
-    if seconds is None:
-        return "-"
-    seconds = int(round(seconds))
-    for unit, size, small, small_size in (("d", 86400, "h", 3600), ("h", 3600, "min", 60), ("min", 60, "s", 1)):
-        if seconds >= size:
-            rest = (seconds % size) // small_size
-            return f"{seconds // size} {unit}" + (f" {rest} {small}" if rest else "")
-    return f"{seconds} s"
 
 
 def profile_text(profile: Profile, name: str) -> str:

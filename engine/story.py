@@ -1,5 +1,5 @@
-"""What a finished game's summary shows, counted from its events: the numbers both
-rulesets share (engine/awaymissions/story.py and engine/renegades/story.py count them).
+"""What a finished game's summary shows, counted from its events and its log's times: the
+numbers both rulesets share (engine/awaymissions/story.py and engine/renegades/story.py count them).
 
     tally = ruleset.tally(final_public_view, public_events, names)   # a Tally
 """
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Iterable, Optional
 
 
 @dataclass
@@ -37,3 +38,24 @@ class Tally:
         self.hits[side] = self.hits.get(side, 0) + hits
         self.expected[side] = self.expected.get(side, Fraction(0)) + expected
         self.rolls[side] = self.rolls.get(side, 0) + 1
+
+
+@dataclass(frozen=True)
+class Turns:
+    """How long a seat took to answer: from the game's previous accepted command to its own
+    (the game's first command is not counted), as /profile counts it."""
+
+    answers: int
+    average: float
+    longest: float
+
+
+def turn_times(answers: Iterable[tuple[Optional[str], float]]) -> dict[str, Turns]:
+    """Seat -> its answer times, from the (seat, accepted at) of each logged command in order."""
+    took: dict[str, list[float]] = {}
+    before: Optional[float] = None
+    for seat, at in answers:
+        if before is not None and seat is not None:
+            took.setdefault(seat, []).append(max(0.0, at - before))
+        before = at
+    return {seat: Turns(len(times), sum(times) / len(times), max(times)) for seat, times in took.items()}

@@ -12,11 +12,11 @@ the activation). A frame shows the table after the last entry that belongs to it
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional, Protocol
+from typing import Any, Optional, Protocol
 
 from engine.service import steps
 from engine.service.rulesets import Ruleset
-from engine.story import Tally
+from engine.story import Tally, Turns, turn_times
 
 
 class Entry(Protocol):
@@ -36,16 +36,6 @@ class Chapter:
     round: int
     view: dict  # the public view
     events: list[dict]  # its public events, all of the activation's moves and attacks
-
-
-@dataclass(frozen=True)
-class Turns:
-    """How long a seat took to answer: from the game's previous accepted command to its own
-    (the game's first command is not counted), as /profile counts it."""
-
-    answers: int
-    average: float
-    longest: float
 
 
 @dataclass(frozen=True)
@@ -84,16 +74,5 @@ def tell(ruleset: Ruleset, config: dict, seed: int, log: list[Entry], names: dic
     if key is not None:
         chapters.append(Chapter(key[0], last.round, last.view, events))
     final = ruleset.view_for(step.state, None)
-    return Story(chapters, ruleset.tally(final, shown, names), turn_times(log), names, len(log))
-
-
-def turn_times(log: Iterable[Entry]) -> dict[str, Turns]:
-    """Seat -> its answer times over the log."""
-    took: dict[str, list[float]] = {}
-    before: Optional[float] = None
-    for entry in log:
-        if before is not None and entry.seat is not None:
-            took.setdefault(entry.seat, []).append(max(0.0, entry.at - before))
-        before = entry.at
-    return {seat: Turns(len(times), sum(times) / len(times), max(times)) for seat, times in took.items()}
+    return Story(chapters, ruleset.tally(final, shown, names), turn_times((e.seat, e.at) for e in log), names, len(log))
 
