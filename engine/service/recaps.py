@@ -1,0 +1,58 @@
+"""A finished game's recap (an animated GIF) and summary (a PNG), for the message that ends
+it (ruling P44) and for `--local`: told from the log, drawn off the event loop.
+
+    drawn = await recaps.pictures(desk, game_id, await desk.verify(game_id))
+    # [("recap.gif", GIF), ("summary.png", PNG)]
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Optional
+
+from engine.service import audit, story
+from engine.service.players import PlayerDesk
+from engine.service.rulesets import RULESETS, Ruleset
+from engine.service.steps import Unwatchable
+from images.recap import render_recap
+from images.summary import render_summary
+
+log = logging.getLogger("ready_room.recaps")
+RECAP, SUMMARY = "recap.gif", "summary.png"
+TITLES = {"awaymissions": "Away Missions", "renegades": "Renegades"}
+
+
+def seal_words(verdict: audit.Verdict) -> str:
+    """The dice check in a line: what was replayed, or the first problem."""
+    if verdict.ok:
+        return (f"the seed matches the seal, and replaying its {verdict.commands} moves gives all "
+                f"{verdict.rolls} dice rolls and the final table exactly")
+    return verdict.rules_changed or verdict.problems[0]
+
+
+def draw(ruleset: Ruleset, game_id: int, config: dict, seed: int, entries: list, names: dict[str, str],
+         verdict: Optional[audit.Verdict]) -> list[tuple[str, bytes]]:
+    """(file name, bytes) of the recap (left out when no activation was played) and the
+    summary; Unwatchable when the rules running now refuse the log."""
+    told = story.tell(ruleset, config, seed, entries, names)
+    ending = ruleset.public_lines([{"type": "game_over", **told.result}], names) if told.result else []
+    title = f"Game #{game_id} · {TITLES.get(ruleset.name, ruleset.name)}" + (f" · {ending[0]}" if ending else "")
+    summary = render_summary(title, told.tally, told.turns, names, seal_words(verdict) if verdict else
+                             "the dice were not checked", verdict.ok if verdict else None)
+    drawn = [(RECAP, render_recap(told.chapters).data)] if told.chapters else []
+    return drawn + [(SUMMARY, summary)]
+
+
+async def pictures(desk: PlayerDesk, game_id: int, verdict: Optional[audit.Verdict]) -> list[tuple[str, bytes]]:
+    """The recap and summary of an ended game, with what checking its dice found ([] when
+    the game no longer replays under the running rules)."""
+    row = await desk.db.game(game_id)
+    entries = await desk.db.log(game_id)
+    names = {s.seat: s.name for s in await desk.db.seats(game_id)}
+    try:
+        return await asyncio.to_thread(draw, RULESETS[row.ruleset], game_id, json.loads(row.config), row.seed,
+                                       entries, names, verdict)
+    except Unwatchable as refused:
+        log.info("game %s: no recap (%s)", game_id, refused)
+        return []
