@@ -65,9 +65,11 @@ def tally(view: dict, events: Iterable[dict], names: dict[str, str]) -> Tally:
         elif kind == "resolved" and event["kind"] == "attack" and event.get("damage"):
             found.hurt(event["actor"], event["target"], event["damage"])
     for seat in seats:
-        rest = found.totals.get(seat, 0) - sum(points for _, points in found.points[seat])
-        if rest:
-            found.points[seat].append(("core mission, at the end", rest))
+        earned = sum(points for _, points in found.points[seat])
+        if seat not in found.totals:  # a game conceded before its end: what was scored so far
+            found.totals[seat] = earned
+        elif found.totals[seat] != earned:
+            found.points[seat].append(("core mission, at the end", found.totals[seat] - earned))
     return found
 
 

@@ -44,7 +44,7 @@ def tally(view: dict, events: Iterable[dict], names: dict[str, str]) -> Tally:
     factions: dict[str, list[str]] = {}
     for player in view["players"]:
         factions.setdefault(player["faction"], []).append(names.get(player["seat"], player["seat"]))
-    reward, digits = result.get("reward") or {}, result.get("digits") or {}
+    reward, digits = result.get("reward") or {}, result.get("digits") or view.get("digits") or {}  # conceded: so far
     for faction in list(reward) + list(digits):
         factions.setdefault(faction, [])
     found = Tally({f: f.capitalize() + (f" ({', '.join(who)})" if who else "") for f, who in factions.items()},

@@ -31,13 +31,23 @@ def seal_words(verdict: audit.Verdict) -> str:
     return verdict.rules_changed or verdict.problems[0]
 
 
+def ending(ruleset: Ruleset, result: dict, names: dict[str, str]) -> str:
+    """How the game ended, in words."""
+    if "conceded" in result:
+        return f"{names.get(result['conceded'], result['conceded'])} conceded"
+    lines = ruleset.public_lines([{"type": "game_over", **result}], names)
+    return lines[0] if lines else "the game is over"
+
+
 def draw(ruleset: Ruleset, game_id: int, config: dict, seed: int, entries: list, names: dict[str, str],
-         verdict: Optional[audit.Verdict]) -> list[tuple[str, bytes]]:
+         verdict: Optional[audit.Verdict], result: Optional[dict] = None) -> list[tuple[str, bytes]]:
     """(file name, bytes) of the recap (left out when no activation was played) and the
-    summary; Unwatchable when the rules running now refuse the log."""
+    summary; `result`: how the game ended, when the table ended it (a concession), not the
+    rules. Unwatchable when the rules running now refuse the log."""
     told = story.tell(ruleset, config, seed, entries, names)
-    ending = ruleset.public_lines([{"type": "game_over", **told.result}], names) if told.result else []
-    title = f"Game #{game_id} · {TITLES.get(ruleset.name, ruleset.name)}" + (f" · {ending[0]}" if ending else "")
+    result = result or told.result
+    title = f"Game #{game_id} · {TITLES.get(ruleset.name, ruleset.name)}" + (
+        f" · {ending(ruleset, result, names)}" if result else "")
     summary = render_summary(title, told.tally, told.turns, names, seal_words(verdict) if verdict else
                              "the dice were not checked", verdict.ok if verdict else None)
     drawn = [(RECAP, render_recap(told.chapters).data)] if told.chapters else []
@@ -52,7 +62,7 @@ async def pictures(desk: PlayerDesk, game_id: int, verdict: Optional[audit.Verdi
     names = {s.seat: s.name for s in await desk.db.seats(game_id)}
     try:
         return await asyncio.to_thread(draw, RULESETS[row.ruleset], game_id, json.loads(row.config), row.seed,
-                                       entries, names, verdict)
+                                       entries, names, verdict, json.loads(row.result) if row.result else None)
     except Unwatchable as refused:
         log.info("game %s: no recap (%s)", game_id, refused)
         return []
