@@ -43,7 +43,7 @@ def lines_of(tally: Tally, turns: dict[str, Turns], names: dict[str, str]) -> li
         rows += [("note", (f"{points:+d}  {how}",)) for how, points in tally.points.get(side, [])]
     pieces = sorted(set(tally.dealt) | set(tally.taken), key=lambda p: (-tally.dealt.get(p, 0), -tally.taken.get(p, 0), p))
     pieces = [p for p in pieces if tally.dealt.get(p, 0) or tally.taken.get(p, 0)]
-    rows += [("heading", ("Damage dealt and taken",)), ("columns", ("dealt", "taken"))]
+    rows += [("heading", ("Damage dealt and taken",))] + [("columns", ("dealt", "taken"))] * bool(pieces)
     rows += [("piece", (tally.pieces.get(p, p), tally.dealt.get(p, 0), tally.taken.get(p, 0)))
              for p in pieces[:DAMAGE_ROWS]]
     if len(pieces) > DAMAGE_ROWS:
@@ -56,7 +56,8 @@ def lines_of(tally: Tally, turns: dict[str, Turns], names: dict[str, str]) -> li
         if side in tally.rolls:
             expected = float(tally.expected[side])
             rows.append(("luck", (name, f"{tally.hits[side]} hits, {expected:.1f} expected "
-                                        f"({tally.hits[side] - expected:+.1f}) in {tally.rolls[side]} rolls",
+                                        f"({tally.hits[side] - expected:+.1f}) in {tally.rolls[side]} "
+                                        + ("roll" if tally.rolls[side] == 1 else "rolls"),
                                   (tally.hits[side] - expected) / most if most else 0.0)))
     if not tally.rolls:
         rows.append(("note", ("No dice were rolled.",)))

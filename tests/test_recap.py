@@ -19,6 +19,7 @@ from engine.awaymissions.story import expected_hits
 from engine.renegades import autoplay as renegades_autoplay
 from engine.service import recaps, steps, story
 from engine.service.rulesets import RULESETS
+from engine.playout import play_out
 from engine.story import turn_times
 from images import recap
 from tests.conftest import multi_config, two_player_config
@@ -39,15 +40,15 @@ SEED = 7
 
 
 def played(name: str, seed: int = SEED):
-    """(ruleset, config, log entries with a time each) of a complete random game."""
+    """(ruleset, config, log entries, a command every 7 seconds) of a complete random game."""
     ruleset_name, config, choose = TABLES[name]
-    ruleset = RULESETS[ruleset_name]
-    state, rng, log = ruleset.new_game(config, seed), random.Random(seed), []
-    while state.phase != "over":
-        seat, command = choose(state, rng)
+    ruleset, log = RULESETS[ruleset_name], []
+
+    def apply(state, seat, command):
         state, events = ruleset.apply(state, seat, command)
         log.append(SimpleNamespace(seat=seat, command=command, events=json.dumps(events), at=1000.0 + 7 * len(log)))
-        assert len(log) < 10_000
+        return state, events
+    play_out(ruleset.new_game(config, seed), random.Random(seed), choose, apply, 10_000)
     return ruleset, config, log
 
 

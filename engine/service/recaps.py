@@ -48,8 +48,8 @@ def draw(ruleset: Ruleset, game_id: int, config: dict, seed: int, entries: list,
     result = result or told.result
     title = f"Game #{game_id} · {TITLES.get(ruleset.name, ruleset.name)}" + (
         f" · {ending(ruleset, result, names)}" if result else "")
-    summary = render_summary(title, told.tally, told.turns, names, seal_words(verdict) if verdict else
-                             "the dice were not checked", verdict.ok if verdict else None)
+    summary = render_summary(title, told.tally, told.turns, names, seal_words(verdict) if verdict else "",
+                             verdict.ok if verdict else None)
     drawn = [(RECAP, render_recap(told.chapters).data)] if told.chapters else []
     return drawn + [(SUMMARY, summary)]
 
