@@ -189,7 +189,7 @@ class Players(commands.Cog):
 
     async def reveal(self, game_id: int) -> bool:
         """Post an ended game's seed, salt and rating changes in its thread, with Verify dice,
-        its recap and its summary (P44)."""
+        and, for a game that ended (not aborted), its recap and its summary (P44)."""
         desk = self.desk
         info = await self.bot.service.get(game_id)
         shown = await desk.reveal(game_id)
@@ -206,7 +206,7 @@ class Players(commands.Cog):
                                                   for u, (before, after) in changes.items()))
         view = discord.ui.View(timeout=None)
         view.add_item(VerifyDice(game_id))
-        drawn = within(await self.recap(game_id), upload_limit(self.bot, info.guild_id))
+        drawn = within(await self.recap(game_id), upload_limit(self.bot, info.guild_id)) if info.status == "over" else []
         try:
             await self.bot.get_partial_messageable(info.thread_id or info.channel_id).send(
                 replies.clip("\n".join(lines)), view=view, files=as_files(drawn), allowed_mentions=replies.NO_MENTIONS)

@@ -10,7 +10,7 @@ from engine.service import steps
 from engine.service.rulesets import RULESETS
 from tests.discord_harness import FakeDiscord
 from tests.test_discord_dice import play_until_dice, same_dice
-from tests.test_discord_game import BO, new_game
+from tests.test_discord_game import ANN, BO, new_game
 
 
 async def test_the_end_message_carries_the_recap_and_the_summary(monkeypatch, tmp_path):
@@ -39,3 +39,12 @@ def test_over_the_upload_limit_the_recap_is_left_out_first():
     drawn = [("recap.gif", b"g" * 900), ("summary.png", b"s" * 100)]
     assert within(drawn, 1000) == drawn
     assert within(drawn, 999) == [("summary.png", b"s" * 100)]
+
+
+async def test_an_aborted_game_reveals_its_seed_without_pictures(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db")) as fake:
+        thread, game_id = await new_game(fake)
+        await fake.dispatch(fake.slash(ANN, "game abort", thread))
+        assert await fake.run(fake.bot.get_cog("Players").settle()) == [1]
+        end = fake.in_channel(thread)[-1]
+        assert "its dice can be checked" in end["content"] and end["attachments"] == []
