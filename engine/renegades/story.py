@@ -1,5 +1,5 @@
-"""The numbers of a finished Renegades mission, counted from its public events (rulings
-N252, N253).
+"""The numbers of a finished Renegades mission, counted from its public events (ruling
+N252).
 
     tally(final_view, events, names)   # engine.story.Tally
 

@@ -11,6 +11,7 @@ import json
 import logging
 from typing import Optional
 
+from engine.glossary import RULESET_NAMES
 from engine.service import audit, story
 from engine.service.players import PlayerDesk
 from engine.service.rulesets import RULESETS, Ruleset
@@ -20,7 +21,6 @@ from images.summary import render_summary
 
 log = logging.getLogger("ready_room.recaps")
 RECAP, SUMMARY = "recap.gif", "summary.png"
-TITLES = {"awaymissions": "Away Missions", "renegades": "Renegades"}
 
 
 def seal_words(verdict: audit.Verdict) -> str:
@@ -46,7 +46,7 @@ def draw(ruleset: Ruleset, game_id: int, config: dict, seed: int, entries: list,
     rules. Unwatchable when the rules running now refuse the log."""
     told = story.tell(ruleset, config, seed, entries, names)
     result = result or told.result
-    title = f"Game #{game_id} · {TITLES.get(ruleset.name, ruleset.name)}" + (
+    title = f"Game #{game_id} · {RULESET_NAMES.get(ruleset.name, ruleset.name)}" + (
         f" · {ending(ruleset, result, names)}" if result else "")
     summary = render_summary(title, told.tally, told.turns, names, seal_words(verdict) if verdict else "",
                              verdict.ok if verdict else None)

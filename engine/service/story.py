@@ -45,9 +45,7 @@ class Story:
     chapters: list[Chapter]
     tally: Tally
     turns: dict[str, Turns]  # seat -> its answer times
-    names: dict[str, str]  # seat -> player's name
-    result: dict  # how the game ended ({} if it did not)
-    moves: int
+    result: dict  # how the game ended by its rules ({} if it did not)
 
 
 def tell(ruleset: Ruleset, config: dict, seed: int, log: list[Entry], names: dict[str, str]) -> Story:
@@ -75,6 +73,6 @@ def tell(ruleset: Ruleset, config: dict, seed: int, log: list[Entry], names: dic
     if key is not None:
         chapters.append(Chapter(key[0], last.round, last.view, events))
     final = ruleset.view_for(step.state, None)
-    return Story(chapters, ruleset.tally(final, shown, names), turn_times((e.seat, e.at) for e in log), names,
-                 final.get("result") or {}, len(log))
+    return Story(chapters, ruleset.tally(final, shown, names), turn_times((e.seat, e.at) for e in log),
+                 final.get("result") or {})
 
