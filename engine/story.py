@@ -25,6 +25,7 @@ class Tally:
     hits: dict[str, int] = field(default_factory=dict)  # side -> hits its dice rolled
     expected: dict[str, Fraction] = field(default_factory=dict)  # side -> hits the exact odds expected
     rolls: dict[str, int] = field(default_factory=dict)  # side -> rolls counted for luck
+    teams: dict[str, tuple[list[str], int, int]] = field(default_factory=dict)  # team -> (its sides, score, missions)
 
     def hurt(self, by: str | None, target: str | None, amount: int) -> None:
         """`amount` damage dealt by `by` (if a piece did it) and taken by `target`."""

@@ -16,7 +16,7 @@ from PIL import Image
 from engine.service.text import duration
 from engine.story import Tally, Turns
 from images.style import (ASSIMILATED, INK, MOVE_MARK, PAPER, RULE, STYLES, WHITE, blend, canvas, encode,
-                          fit_size, pen, text)
+                          fit_size, pen, team_name, text)
 
 WIDTH = 760
 PAD = 18
@@ -30,6 +30,12 @@ LUCKY, UNLUCKY = STYLES[0][0], MOVE_MARK  # Okabe-Ito blue and orange, beside a 
 BAR_X, BAR_HALF, BAR_HEIGHT = 600, 70, 10
 
 
+def score_words(score: int, unit: str, missions: int) -> str:
+    """'5 points · 1 mission completed'."""
+    return (f"{score} {unit if score != 1 else unit.removesuffix('s')} · {missions} mission"
+            + ("" if missions == 1 else "s") + " completed")
+
+
 def lines_of(tally: Tally, turns: dict[str, Turns], names: dict[str, str]) -> list[tuple[str, tuple]]:
     """The summary's rows, top to bottom: (kind, content), kind one of heading, side, note,
     columns, piece, luck, turns."""
@@ -37,10 +43,11 @@ def lines_of(tally: Tally, turns: dict[str, Turns], names: dict[str, str]) -> li
     for side, name in tally.sides.items():
         if side not in tally.totals:
             continue
-        missions = tally.missions.get(side, 0)
-        rows.append(("side", (name, f"{tally.totals[side]} {tally.unit} · {missions} mission"
-                                    + ("" if missions == 1 else "s") + " completed")))
+        rows.append(("side", (name, score_words(tally.totals[side], tally.unit, tally.missions.get(side, 0)))))
         rows += [("note", (f"{points:+d}  {how}",)) for how, points in tally.points.get(side, [])]
+    for team, (sides, score, missions) in tally.teams.items():
+        members = ", ".join(tally.sides.get(side, side) for side in sides)
+        rows.append(("side", (f"{team_name(team)} ({members})", score_words(score, tally.unit, missions))))
     pieces = sorted(set(tally.dealt) | set(tally.taken), key=lambda p: (-tally.dealt.get(p, 0), -tally.taken.get(p, 0), p))
     pieces = [p for p in pieces if tally.dealt.get(p, 0) or tally.taken.get(p, 0)]
     rows += [("heading", ("Damage dealt and taken",))] + [("columns", ("dealt", "taken"))] * bool(pieces)
@@ -62,7 +69,7 @@ def lines_of(tally: Tally, turns: dict[str, Turns], names: dict[str, str]) -> li
     if not tally.rolls:
         rows.append(("note", ("No dice were rolled.",)))
     rows.append(("heading", ("Turn times",)))
-    for seat, took in turns.items():
+    for seat, took in sorted(turns.items()):
         rows.append(("turns", (names.get(seat, seat), f"average {duration(took.average)} · longest "
                                                       f"{duration(took.longest)} · {took.answers} answers")))
     return rows

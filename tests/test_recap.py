@@ -27,11 +27,13 @@ from tests.conftest import multi_config, two_player_config
 TABLES = {
     "away missions, 2 players": ("awaymissions", two_player_config(), away_autoplay.random_command),
     "away missions, 3 players": ("awaymissions", multi_config(3, layout="six"), away_autoplay.random_command),
+    "away missions, 4 players": ("awaymissions", multi_config(4, layout="six"), away_autoplay.random_command),
     "away missions, 2 vs 2": ("awaymissions", multi_config(4, teams=True, layout="six"), away_autoplay.random_command),
     "renegades, coalition vs renegades": ("renegades", {"players": [{"seat": "p1"}, {"seat": "p2"}]},
                                           renegades_autoplay.random_command),
     "renegades, co-op of 2": ("renegades", {"mode": "coop", "players": [{"seat": "p1"}, {"seat": "p2"}]},
                               renegades_autoplay.random_command),
+    "renegades, solo": ("renegades", {"mode": "coop", "players": [{"seat": "p1"}]}, renegades_autoplay.random_command),
     "renegades, 4 players": ("renegades", {"players": [{"seat": f"p{i}"} for i in range(1, 5)], "world_cards": 10},
                              renegades_autoplay.random_command),
 }
@@ -104,6 +106,10 @@ def test_the_summary_numbers_are_the_log_counted_again(game):
     tally, result = game.told.tally, game.told.result
     if game.ruleset.name == "awaymissions":
         assert tally.totals == result["scores"] and tally.missions == result["missions"]
+        assert {team: (score, missions) for team, (_, score, missions) in tally.teams.items()} == {
+            team: (score, result["team_missions"][team]) for team, score in result.get("teams", {}).items()}
+        for team, (seats, score, _) in tally.teams.items():
+            assert sum(result["scores"][seat] for seat in seats) == score
         for seat, lines in tally.points.items():
             assert sum(points for _, points in lines) == result["scores"][seat]
             scored = [e for e in logged(game.log, "scored", "bonus_points") if e["seat"] == seat]

@@ -3,13 +3,15 @@
     tally(final_view, events, names)   # engine.story.Tally
 
 Points: each mission scored and each bonus by its card, cards scored at the end, and what
-the core mission added at the end (the rest of the final score). Damage: what each attack
+the core mission added at the end (the rest of the final score); in a team game, each
+team's score and missions too. Damage: what each attack
 dealt as it was resolved. Luck: each roll as first thrown (the dice the exact odds of
 odds.py describe, before any re-roll: R40), its hits against the hits expected from those
 odds, for the seat controlling the character who rolled.
 """
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 from typing import Iterable, Optional
 
@@ -46,7 +48,10 @@ def tally(view: dict, events: Iterable[dict], names: dict[str, str]) -> Tally:
     found = Tally({p["seat"]: names.get(p["seat"], p["seat"]) for p in view["players"]},
                   points={seat: [] for seat in seats}, totals=dict(result.get("scores", {})),
                   missions=dict(result.get("missions", {})),
-                  pieces={code: c["name"] for code, c in view["characters"].items()})
+                  pieces=piece_names(view, names))
+    for team, score in (result.get("teams") or {}).items():
+        found.teams[team] = ([p["seat"] for p in view["players"] if p.get("team") == team], score,
+                             result.get("team_missions", {}).get(team, 0))
     controller = {code: c["owner"] for code, c in view["characters"].items()}
     for event in events:
         kind = event["type"]
@@ -71,6 +76,14 @@ def tally(view: dict, events: Iterable[dict], names: dict[str, str]) -> Tally:
         elif found.totals[seat] != earned:
             found.points[seat].append(("core mission, at the end", found.totals[seat] - earned))
     return found
+
+
+def piece_names(view: dict, names: dict[str, str]) -> dict[str, str]:
+    """Character -> its name, with its owner's name where two players field the same one."""
+    characters = view["characters"]
+    count = Counter(c["name"] for c in characters.values())
+    return {code: c["name"] + (f" ({names.get(c['owner'], c['owner'])})" if count[c["name"]] > 1 else "")
+            for code, c in characters.items()}
 
 
 def _card(pack, code) -> str:

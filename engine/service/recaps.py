@@ -17,6 +17,7 @@ from engine.service.players import PlayerDesk
 from engine.service.rulesets import RULESETS, Ruleset
 from engine.service.steps import Unwatchable
 from images.recap import render_recap
+from images.style import team_name
 from images.summary import render_summary
 
 log = logging.getLogger("ready_room.recaps")
@@ -35,6 +36,7 @@ def ending(ruleset: Ruleset, result: dict, names: dict[str, str]) -> str:
     """How the game ended, in words."""
     if "conceded" in result:
         return f"{names.get(result['conceded'], result['conceded'])} conceded"
+    names = {**names, **{team: team_name(team) for team in result.get("teams", {})}}
     lines = ruleset.public_lines([{"type": "game_over", **result}], names)
     return lines[0] if lines else "the game is over"
 
