@@ -22,6 +22,7 @@ from engine.service.rulesets import RULESETS
 from engine.playout import play_out
 from engine.story import turn_times
 from images import recap
+from images import summary as summary_rows
 from tests.conftest import multi_config, two_player_config
 
 TABLES = {
@@ -144,6 +145,15 @@ def test_the_summary_and_recap_are_drawn_for_the_end_message(game):
     assert [name for name, _ in drawn] == ["recap.gif", "summary.png"]
     summary = Image.open(io.BytesIO(drawn[1][1]))
     assert summary.format == "PNG" and summary.width == 760
+    # what the picture writes: every side's score and missions, every roll's side, every seat's times
+    tally, rows = game.told.tally, summary_rows.lines_of(game.told.tally, game.told.turns, NAMES)
+    said = {(kind, content[0]): content[1] for kind, content in rows if kind in ("side", "luck", "turns")}
+    for side, total in tally.totals.items():
+        assert said["side", tally.sides[side]] == summary_rows.score_words(total, tally.unit, tally.missions[side])
+    for side, hits in tally.hits.items():
+        assert said["luck", tally.sides[side]].startswith(f"{hits} hits, {float(tally.expected[side]):.1f} expected")
+    for seat, took in game.told.turns.items():
+        assert said["turns", NAMES[seat]] == f"average 7 s · longest 7 s · {took.answers} answers"
 
 
 @pytest.mark.parametrize("dice, opposing", [(1, 0), (2, 0), (3, 0), (1, 1), (2, 1), (2, 2), (3, 2), (1, 3)])

@@ -73,8 +73,8 @@ def tally(view: dict, events: Iterable[dict], names: dict[str, str]) -> Tally:
         found.points[faction] = [(how, amount) for how, amount in (
             ("mission reward", reward.get(faction, 0)), ("loot carried off", loot[faction]),
             ("knock-outs, figures and bounties", digits.get(faction, 0) - loot[faction])) if amount]
-    if NPC in found.rolls:
-        found.sides[NPC] = "NPCs"
+    for rolled in found.rolls:  # an NPC faction (the co-op Coalition) and NPC figures roll too
+        found.sides.setdefault(rolled, "NPCs" if rolled == NPC else rolled.capitalize())
     return found
 
 
