@@ -1,5 +1,6 @@
 """A finished game's recap: one frame per activation (a Renegades orbit frame per round),
-each the board with that activation's moves and attacks marked, as an animated GIF
+each the board with that activation's moves and attacks marked above a caption saying
+which frame it is and what it shows, as an animated GIF
 (ruling P43: the format Discord plays inline everywhere).
 
     recap = render_recap(chapters)   # chapters: engine/service/story.Chapter
@@ -19,7 +20,7 @@ from PIL import Image
 
 from images.board import board_image
 from images.orbit import orbit_image
-from images.style import PALETTE, VOID, canvas, to_palette
+from images.style import PALETTE, VOID, WHITE, canvas, pen, text, to_palette
 from images.surface import surface_image
 
 LONGEST_MS = 20_000  # the whole recap
@@ -28,6 +29,8 @@ SHORTEST_MS = 20  # GIF players show a shorter frame for 100 ms
 LIMIT = 8 << 20  # bytes: within a bot's upload limit on any server
 SCALES = (1.0, 0.75, 0.5, 0.35)  # tried in turn until the recap fits in LIMIT
 
+CAPTION = 34  # pixels below each frame for its caption (where the footer changes anyway)
+KINDS = {"board": "an activation", "orbit": "the ships' turns in orbit", "surface": "a landing party's activation"}
 PICTURES: dict[str, Callable[[dict, list[dict]], Image.Image]] = {
     "board": lambda view, events: board_image(view, events, waiting=False),
     "orbit": orbit_image,
@@ -39,6 +42,7 @@ class Chapter(Protocol):
     """What a frame is drawn from (engine/service/story.Chapter)."""
 
     picture: str
+    round: int
     view: dict
     events: list[dict]
 
@@ -59,17 +63,21 @@ def frame_ms(frames: int) -> int:
     return max(SHORTEST_MS, min(FRAME_MS, LONGEST_MS // max(frames, 1) // 10 * 10))
 
 
+def caption(chapter: Chapter, number: int, frames: int) -> str:
+    """The line above a frame: which one it is, of how many, and what it shows."""
+    return f"{number} of {frames} · round {chapter.round} · {KINDS[chapter.picture]}"
+
+
 def frames_of(chapters: Sequence[Chapter]) -> list[Image.Image]:
-    """Every chapter drawn, on canvases of one size (the largest picture's), in the palette."""
+    """Every chapter drawn above its caption, on canvases of one size (the largest
+    picture's), in the palette."""
     drawn = [PICTURES[c.picture](c.view, c.events) for c in chapters]
-    size = (max((d.width for d in drawn), default=1), max((d.height for d in drawn), default=1))
+    size = (max((d.width for d in drawn), default=1), max((d.height for d in drawn), default=1) + CAPTION)
     framed = []
-    for picture in drawn:
-        if picture.size == size:
-            framed.append(picture)
-            continue
+    for number, (chapter, picture) in enumerate(zip(chapters, drawn), start=1):
         frame = canvas(size, VOID)
-        frame.paste(picture, ((size[0] - picture.width) // 2, (size[1] - picture.height) // 2))
+        frame.paste(picture, ((size[0] - picture.width) // 2, (size[1] - CAPTION - picture.height) // 2))
+        text(pen(frame), (12, size[1] - CAPTION / 2), caption(chapter, number, len(drawn)), 18, WHITE, "lm")
         framed.append(frame)
     return framed
 
