@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Iterator, Protocol, Sequence
 
 from PIL import Image
 
@@ -64,36 +64,36 @@ def frame_ms(frames: int) -> int:
 
 
 def caption(chapter: Chapter, number: int, frames: int) -> str:
-    """The line above a frame: which one it is, of how many, and what it shows."""
+    """The line below a frame: which one it is, of how many, and what it shows."""
     return f"{number} of {frames} · round {chapter.round} · {KINDS[chapter.picture]}"
 
 
-def frames_of(chapters: Sequence[Chapter]) -> list[Image.Image]:
+def frames_of(chapters: Sequence[Chapter], scale: float = 1.0) -> Iterator[Image.Image]:
     """Every chapter drawn above its caption, on canvases of one size (the largest
-    picture's), in the palette."""
+    picture's), in the palette, at `scale`. A generator, each picture let go as its frame
+    is made: the GIF writer keeps a copy of every frame, so no list of them is kept too."""
     drawn = [PICTURES[c.picture](c.view, c.events) for c in chapters]
     size = (max((d.width for d in drawn), default=1), max((d.height for d in drawn), default=1) + CAPTION)
-    framed = []
-    for number, (chapter, picture) in enumerate(zip(chapters, drawn), start=1):
+    for number, chapter in enumerate(chapters, start=1):
+        picture, drawn[number - 1] = drawn[number - 1], None
         frame = canvas(size, VOID)
         frame.paste(picture, ((size[0] - picture.width) // 2, (size[1] - CAPTION - picture.height) // 2))
         text(pen(frame), (12, size[1] - CAPTION / 2), caption(chapter, number, len(drawn)), 18, WHITE, "lm")
-        framed.append(frame)
-    return framed
+        yield frame if scale == 1.0 else _smaller(frame, scale)
 
 
 def render_recap(chapters: Sequence[Chapter], limit: int = LIMIT) -> Recap:
     """The recap of these chapters as an animated GIF within `limit` bytes (ValueError with
-    no chapters, or when even the smallest frames do not fit)."""
+    no chapters, or when even the smallest frames do not fit; each smaller try draws the
+    frames again)."""
     if not chapters:
         raise ValueError("a recap needs at least one activation")
-    frames = frames_of(chapters)
-    each = frame_ms(len(frames))
+    each = frame_ms(len(chapters))
     for scale in SCALES:
-        data = _gif(frames if scale == 1.0 else [_smaller(f, scale) for f in frames], each)
+        data = _gif(frames_of(chapters, scale), each)
         if len(data) <= limit:
-            return Recap(data, len(frames), each * len(frames), scale)
-    raise ValueError(f"the recap of {len(frames)} frames does not fit in {limit} bytes")
+            return Recap(data, len(chapters), each * len(chapters), scale)
+    raise ValueError(f"the recap of {len(chapters)} frames does not fit in {limit} bytes")
 
 
 def _smaller(frame: Image.Image, scale: float) -> Image.Image:
@@ -101,8 +101,8 @@ def _smaller(frame: Image.Image, scale: float) -> Image.Image:
     return to_palette(frame.convert("RGB").resize(size, Image.Resampling.LANCZOS))
 
 
-def _gif(frames: list[Image.Image], each: int) -> bytes:
+def _gif(frames: Iterator[Image.Image], each: int) -> bytes:
     out = io.BytesIO()
-    frames[0].save(out, "GIF", save_all=True, append_images=frames[1:], duration=each, loop=0,
-                   palette=PALETTE.getpalette())
+    next(frames).save(out, "GIF", save_all=True, append_images=frames, duration=each, loop=0,
+                      palette=PALETTE.getpalette())
     return out.getvalue()
