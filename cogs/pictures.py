@@ -27,10 +27,11 @@ def upload_limit(bot: "ReadyRoom", guild_id: Optional[int]) -> int:
 
 
 def within(drawn: list[tuple[str, bytes]], limit: int) -> list[tuple[str, bytes]]:
-    """The pictures that fit together in one message of `limit` bytes: the dice boards are
-    dropped first, then the status, then the boards (the planet's before the main one)."""
+    """The pictures that fit together in one message of `limit` bytes: a recap is dropped
+    first, then the dice boards, then the status, then the boards (the planet's before the
+    main one), then a summary."""
     kept = list(drawn)
-    for name in ("crew-dice.png", "dice.png", "status.png", "surface.png", "board.png"):
+    for name in ("recap.gif", "crew-dice.png", "dice.png", "status.png", "surface.png", "board.png", "summary.png"):
         if sum(len(data) for _, data in kept) <= limit:
             break
         kept = [(n, data) for n, data in kept if n != name]

@@ -1,6 +1,7 @@
 """Players on Discord: /profile, /leaderboard, /away (quiet hours, vacations), and the
-dice seal of each game (shown at the start, revealed with a Verify button at the end, beside
-how to watch the game again and the button to reveal its hidden cards there).
+dice seal of each game (shown at the start, revealed with a Verify button at the end, on the
+message that also carries the game's recap and summary pictures, how to watch the game
+again and the button to reveal its hidden cards there).
 
 Ratings are recorded as soon as a game ends (the `game_over` event) and, for a game that
 ended while the bot was down, at start and on the reminder clock; each game counts once
@@ -24,7 +25,9 @@ from cogs.clock import start_every
 from cogs.league import actor_of
 from cogs.league import desk_of as league_desk
 from cogs.pings import calls_of, desk_of
-from engine.service import GameInfo, ServiceError, Update
+from cogs.pictures import as_files, upload_limit, within
+from engine.service import GameInfo, ServiceError, Update, recaps
+from engine.service.text import duration
 from engine.service.players import MAX_VACATION_DAYS, PlayerDesk, Profile
 
 if TYPE_CHECKING:
@@ -46,18 +49,6 @@ async def status_lines(bot: "ReadyRoom", info: GameInfo) -> list[str]:
     if sealed is not None:
         lines.append(f"Dice seal: `{sealed.digest}`")
     return lines
-
-
-def duration(seconds: Optional[float]) -> str:
-    """'3 h 20 min', '45 s', '2 d 4 h'."""
-    if seconds is None:
-        return "-"
-    seconds = int(round(seconds))
-    for unit, size, small, small_size in (("d", 86400, "h", 3600), ("h", 3600, "min", 60), ("min", 60, "s", 1)):
-        if seconds >= size:
-            rest = (seconds % size) // small_size
-            return f"{seconds // size} {unit}" + (f" {rest} {small}" if rest else "")
-    return f"{seconds} s"
 
 
 def profile_text(profile: Profile, name: str) -> str:
@@ -199,7 +190,8 @@ class Players(commands.Cog):
 
     async def reveal(self, game_id: int) -> bool:
         """Post an ended game's seed, salt and rating changes in its thread, with Verify dice, how
-        to watch it again and the button to reveal its hidden cards there (P41)."""
+        to watch it again and the button to reveal its hidden cards there (P41), and, for a game
+        that ended (not aborted), its recap and its summary (P44)."""
         desk = self.desk
         info = await self.bot.service.get(game_id)
         shown = await desk.reveal(game_id)
@@ -219,13 +211,23 @@ class Players(commands.Cog):
         view.add_item(VerifyDice(game_id))
         if replay.revealable(info):
             view.add_item(replay.RevealCards(game_id))
+        drawn = within(await self.recap(game_id), upload_limit(self.bot, info.guild_id)) if info.status == "over" else []
         try:
             await self.bot.get_partial_messageable(info.thread_id or info.channel_id).send(
-                replies.clip("\n".join(lines)), view=view, allowed_mentions=replies.NO_MENTIONS)
+                replies.clip("\n".join(lines)), view=view, files=as_files(drawn), allowed_mentions=replies.NO_MENTIONS)
         except (discord.Forbidden, discord.NotFound) as error:
             log.info("game %s: seed not revealed, its thread is gone (%s)", game_id, error)
         await desk.revealed(game_id)
         return True
+
+    async def recap(self, game_id: int) -> list[tuple[str, bytes]]:
+        """The game's recap and summary pictures for its end message (P44); none when drawing
+        them fails, so that the seed is revealed all the same."""
+        try:
+            return await recaps.pictures(self.desk, game_id, await self.desk.verify(game_id))
+        except Exception:  # noqa: BLE001 (the reveal must go out; the failure is logged)
+            log.exception("game %s: no recap", game_id)
+            return []
 
     @app_commands.command(name="profile", description="Games, wins, turn time and rating of a player")
     @app_commands.describe(player="Whose profile (default: yours)")

@@ -16,8 +16,10 @@ from engine.awaymissions import rules as awaymissions_rules
 from engine.awaymissions import scenario as awaymissions_scenario
 from engine.awaymissions import state as awaymissions_state
 from engine.awaymissions import stored as awaymissions_stored
+from engine.awaymissions import story as awaymissions_story
 from engine.renegades import rules as renegades_rules
 from engine.renegades import scenario as renegades_scenario
+from engine.renegades import story as renegades_story
 from engine.renegades.contents import card_facts as renegades_cards
 from engine.renegades.contents import content as renegades_content
 from engine.renegades.contents import state as renegades_state
@@ -51,6 +53,8 @@ class Ruleset:
     window_asked: Callable[[Any, str], Optional[str]] = lambda state, seat: None  # the reaction window a seat is asked
     outdated: Callable[[Any], bool] = lambda state: False  # stored before a field only its log can fill (R92)
     carry_forward: Callable[[Any, list[dict]], Any] = lambda state, events: state  # such a state, from its logged events
+    scene: Callable[[Any], Optional[tuple[str, str]]] = lambda state: None  # (picture, key) of a recap frame
+    tally: Callable[[dict, list[dict], dict[str, str]], Any] = lambda view, events, names: None  # a finished game's engine.story.Tally
 
 
 AWAY_MISSIONS = Ruleset(
@@ -78,6 +82,8 @@ AWAY_MISSIONS = Ruleset(
     window_asked=awaymissions_rules.window_asked,
     outdated=awaymissions_stored.outdated,
     carry_forward=awaymissions_stored.carry_forward,
+    scene=awaymissions_story.scene,
+    tally=awaymissions_story.tally,
 )
 
 RENEGADES = Ruleset(
@@ -98,6 +104,8 @@ RENEGADES = Ruleset(
     turn_of=renegades_rules.turn_of,
     stage=renegades_rules.stage,
     secrets=renegades_rules.secrets,
+    scene=renegades_story.scene,
+    tally=renegades_story.tally,
 )
 
 RULESETS: dict[str, Ruleset] = {AWAY_MISSIONS.name: AWAY_MISSIONS, RENEGADES.name: RENEGADES}

@@ -41,6 +41,9 @@ async def test_a_scripted_game_against_the_computer_plays_to_the_end(tmp_path):
     # a picture per move: a window passed by preference (P23) is in the same picture as the move before it
     assert version // 2 < len(boards) <= version + 1 and boards[0] == "game1-0000-board.png"
     assert boards[-1] == f"game1-{version:04d}-board.png"
+    # the end: the recap and the summary beside the boards (P44)
+    assert {"game1-recap.gif", "game1-summary.png"} <= {p.name for p in pictures.iterdir()}
+    assert f"Wrote {pictures / 'game1-recap.gif'}" in said
     # the dice are sealed before the first roll and the seal is checked at the end, as on Discord
     seal = re.search(r"Dice seal: ([0-9a-f]{64})", said[0])[1]
     seed, salt = re.search(r"Dice seed (\d+), salt ([0-9a-f]+)\. Verified: ", said[-1]).groups()

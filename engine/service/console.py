@@ -21,7 +21,8 @@ from engine.awaymissions.setup import away_team
 from engine.errors import RuleError
 from engine.glossary import RULESET_NAMES, load_glossary, plain_text
 from engine.glossary.cards import CardInfo, answer, card_index, card_names
-from engine.service import GameService, ServiceError, Update
+from engine.service import GameService, ServiceError, Update, recaps
+from engine.service.audit import Verdict
 from engine.service.players import PlayerDesk
 from engine.renegades.briefing import holdings, mission_briefing
 from engine.renegades.setup.setup import TABLES, check_world_cards
@@ -150,8 +151,19 @@ class Console:
                 continue
             await self.show(update)
         shown = await desk.reveal(self.game_id)
-        self.say(f"Dice seed {shown.seed}, salt {shown.salt}. " + (await desk.verify(self.game_id)).summary(self.game_id))
+        verdict = await desk.verify(self.game_id)
+        if update.status == "over":
+            await self.recap(desk, verdict)
+        self.say(f"Dice seed {shown.seed}, salt {shown.salt}. " + verdict.summary(self.game_id))
         return update
+
+    async def recap(self, desk: PlayerDesk, verdict: Verdict) -> None:
+        """Write the ended game's recap and summary pictures (P44) into the pictures folder."""
+        os.makedirs(self.folder, exist_ok=True)
+        for name, data in await recaps.pictures(desk, self.game_id, verdict):
+            path = os.path.join(self.folder, f"game{self.game_id}-{name}")
+            await asyncio.to_thread(_write, path, data)
+            self.say(f"Wrote {path}")
 
     async def computer(self, seat: str, user_id: int, name: str, legal: list[str]) -> str:
         """The computer's command for its seat, chosen from that seat's view only (in

@@ -218,3 +218,15 @@ def odds_text(odds: Any) -> str:
 def _percent(chance: Any) -> str:
     value = float(chance) * 100
     return f"{value:.0f}%" if value >= 1 or value == 0 else "<1%"
+
+
+def duration(seconds: Optional[float]) -> str:
+    """'3 h 20 min', '45 s', '2 d 4 h'."""
+    if seconds is None:
+        return "-"
+    seconds = int(round(seconds))
+    for unit, size, small, small_size in (("d", 86400, "h", 3600), ("h", 3600, "min", 60), ("min", 60, "s", 1)):
+        if seconds >= size:
+            rest = (seconds % size) // small_size
+            return f"{seconds // size} {unit}" + (f" {rest} {small}" if rest else "")
+    return f"{seconds} s"
