@@ -64,18 +64,10 @@ async def complete_coalition_crew(interaction: discord.Interaction,
 
 def crew_refusal(mode: str, coalition_crew: Optional[str], draft: bool, computer: Optional[str]) -> Optional[str]:
     """Why the crews cannot be chosen so (N241, N242), or None."""
-    if coalition_crew is not None and mode != "solo":
-        return ("coalition_crew is for the solo game; at a co-op table choose the NPC Coalition crews with "
-                "draft, one pick at a time.")
-    if coalition_crew is not None and draft:
-        return "Name the Coalition crew or draft the crews, not both."
-    if draft and computer is not None:
-        return "The computer crew does not draft: play the draft against people, or leave draft off."
-    if coalition_crew is not None:
-        try:
-            crew_choice.named_crew(pack(), "coalition", coalition_crew)
-        except RuleError as problem:
-            return str(problem)
+    try:
+        crew_choice.solo_choice(pack(), game_options(mode, draft=draft), coalition_crew, computer is not None)
+    except RuleError as problem:
+        return str(problem)
     return None
 
 
@@ -167,7 +159,7 @@ async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: disco
                             "computer empty, or choose co-op or coalition vs renegades to fly beside or against "
                             "another crew.")
         return
-    npc_crew = crew_choice.named_crew(pack(), "coalition", coalition_crew) if coalition_crew else None
+    npc_crew = crew_choice.solo_choice(pack(), options, coalition_crew, computer is not None)
     await interaction.response.defer(ephemeral=True, thinking=True)
     thread = await channel.create_thread(name=f"Renegades: {interaction.user.display_name}",
                                          type=discord.ChannelType.public_thread)

@@ -297,7 +297,7 @@ async def test_a_coalition_crew_or_draft_that_cannot_be_played_is_refused_before
                 ({"mode": "solo", "coalition_crew": "HALVERN SOLANE PELL ORSO ANSEL"}, "leave a station empty"),
                 ({"mode": "solo", "coalition_crew": "VESK PELL ORSO ANSEL BRECK"}, "'VESK' is not coalition crew"),
                 ({"mode": "solo", "coalition_crew": "PELL PELL ORSO ANSEL BRECK"}, "PELL is named twice"),
-                ({"mode": "co-op", "coalition_crew": " ".join(COALITION)}, "coalition_crew is for the solo game"),
+                ({"mode": "co-op", "coalition_crew": " ".join(COALITION)}, "Only the solo game names its NPC Coalition crew"),
                 ({"mode": "solo", "coalition_crew": " ".join(COALITION), "draft": True}, "not both"),
                 ({"computer": "easy", "draft": True}, "The computer crew does not draft")):
             refused = fake.slash(ANN, "game new", ruleset="renegades", **values)

@@ -6,6 +6,8 @@ and offer the next picks with `completions`.
 """
 from __future__ import annotations
 
+from typing import Optional
+
 from engine.errors import RuleError
 from engine.renegades.content import Pack
 from engine.renegades.draft import CREW, feasible
@@ -55,6 +57,24 @@ def named_crew(pack: Pack, faction: str, text: str) -> list[str]:
         raise RuleError(f"Name five crew, one for each station (commander, navigation, weapons, comms, "
                         f"engineering); {wrong}. The {faction} crew: {roster(pack, faction)}.")
     return codes
+
+
+def solo_choice(pack: Pack, options: dict, coalition_crew: Optional[str], computer: bool) -> Optional[list[str]]:
+    """The NPC Coalition crew named (`coalition_crew`, as typed) for a table of `options`
+    (mode, seats, draft), None when none is; `computer` when a computer crew takes a seat.
+    RuleError when the choice cannot be played: a crew named outside the solo game or
+    beside a draft (N241), a draft with the computer crew (N242), a crew `named_crew` refuses."""
+    draft = bool(options.get("draft"))
+    if draft and computer:
+        raise RuleError("The computer crew does not draft: draft only at a table of people, or leave the draft off.")
+    if coalition_crew is None:
+        return None
+    if (options.get("mode"), options.get("seats")) != ("coop", 1):
+        raise RuleError("Only the solo game names its NPC Coalition crew at the start; at a co-op table the "
+                        "players draft the Coalition crews, one pick at a time.")
+    if draft:
+        raise RuleError("Name the Coalition crew or draft the crews, not both.")
+    return named_crew(pack, "coalition", coalition_crew)
 
 
 def completions(pack: Pack, faction: str, typed: str) -> list[tuple[str, str]]:
