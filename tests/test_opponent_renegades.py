@@ -313,6 +313,20 @@ def test_a_crewmember_never_walks_back_to_a_square_it_left_while_its_goal_stands
     assert f"move RHEE {start}" not in worth(after, "p1", rules.legal_commands(after, "p1"))
 
 
+def test_a_leap_that_brings_a_crewmember_no_nearer_its_goal_is_not_weighed():
+    """N237 (issue 26 item 5): a leap into sunken ground is a step like a move. In versus game
+    4 at normal a crewmember leapt away from its dock into the sunken row and then walked back
+    to the square it had left; now only a leap that gains a step on its goal is weighed."""
+    state = _on_the_surface()
+    state.crew["RHEE"].cell = "I11"  # above the sunken row H12-J12, one step from the spore bloom
+    g = Game(state)
+    targets = goal(g, state.crew["RHEE"])
+    assert [steps_to(g, cell, targets) for cell in ("H12", "I12", "J12", "I11")] == [0, 1, 2, 1]
+    leaps = {"leap RHEE H12", "leap RHEE I12", "leap RHEE J12"}
+    assert leaps <= set(rules.legal_commands(state, "p1"))
+    assert {c for c in worth(state, "p1", rules.legal_commands(state, "p1")) if c in leaps} == {"leap RHEE H12"}
+
+
 def test_the_mission_walked_out_counts_in_the_crews_judgement():
     """N236: a crewmember nearer the mission parameter, taking it, and carrying it nearer
     its ship's dock each raise the crew's estimate."""

@@ -442,14 +442,14 @@ def worth(state: GameState, seat: str, legal: list[str]) -> list[str]:
 
 
 def _onwards(state: GameState, legal: list[str]) -> list[str]:
-    """The commands without crew moves that leave a crewmember with a goal no nearer to it,
-    without boarding one's own ship for nothing (N237) and without a rise that leaves the
-    ship's landing party behind (N238)."""
+    """The commands without crew moves or leaps that leave a crewmember with a goal no nearer
+    to it, without boarding one's own ship for nothing (N237) and without a rise that leaves
+    the ship's landing party behind (N238)."""
     goals = Goals(Game(state))
     kept = []
     for command in legal:
         words = command.split()
-        if words[0] == "move" and words[1] in state.crew and not _onward(goals.nearer(state.crew[words[1]], words[2])):
+        if words[0] in STEPS and words[1] in state.crew and not _onward(goals.nearer(state.crew[words[1]], words[2])):
             continue
         if words[0] == "ascend" and _stranding(state, words[1]):
             continue
@@ -457,6 +457,9 @@ def _onwards(state: GameState, legal: list[str]) -> list[str]:
             continue
         kept.append(command)
     return kept
+
+
+STEPS = ("move", "leap")  # commands that only take a crewmember to another square (N237)
 
 
 def _onward(steps: Optional[int]) -> bool:
