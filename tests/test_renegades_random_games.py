@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from engine.errors import RuleError
-from engine.renegades import gear, home_run, parties, pieces, rules, scenario
+from engine.renegades import gear, hands, home_run, parties, pieces, rules, scenario
 from engine.renegades.autoplay import random_command
 from engine.renegades.state import from_json, to_json
 
@@ -47,6 +47,16 @@ def check_invariants(state):
         assert not state.world_discard and state.round <= rules.CLOCK_LATEST
     check_surface(state, g)
     check_gear(state, g)
+    check_npc_hands(state, g)
+
+
+def check_npc_hands(state, g):
+    """N221: NPC crew never swap weapons, and need not: whatever an NPC crewmember carries to
+    hold (a pistol from the hatch, the commander's arc blade too) is in its hands."""
+    for crew in state.crew.values():
+        if state.ships[crew.ship].seat is None and crew.wielding is not None:
+            holdable = Counter(w for w in crew.gear if w in g.pack.weapons and g.pack.weapons[w].type in hands.HELD)
+            assert not holdable - Counter(hands.held(g, crew)), (crew.id, crew.gear, crew.wielding)
 
 
 def check_gear(state, g):
