@@ -177,8 +177,10 @@ async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: disco
     if len(info.seats) == seats:
         await thread.send(lobby_text(info, seats), allowed_mentions=replies.NO_MENTIONS)
         against = f", against the computer crew ({computer})" if computer else ""
+        crew = crew_choice.solo_note(pack(), options, npc_crew, "next time choose it with coalition_crew, or draft",
+                                     "pick one crewmember at a time on the panel")
         await interaction.edit_original_response(content=f"Renegades #{info.id} ({mode}{against}) is in "
-                                                 f"{thread.mention}." + solo_crew_text(mode, options, npc_crew))
+                                                 f"{thread.mention}. {crew}".rstrip())
         try:
             update = await bot.service.start(info.id, interaction.user.id)
         except ServiceError as refused:
@@ -192,20 +194,6 @@ async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: disco
                       allowed_mentions=discord.AllowedMentions(users=[opponent] if opponent else False))
     await interaction.edit_original_response(
         content=f"Renegades #{info.id} ({mode}) is open in {thread.mention}.\n" + crew_text("renegade"))
-
-
-def solo_crew_text(mode: str, options: dict, npc_crew: Optional[list[str]]) -> str:
-    """In the solo game, who crews the NPC Coalition ship (N241): as chosen, drafted, or the
-    standard crew and how to choose another."""
-    if mode != "solo":
-        return ""
-    if options.get("draft"):
-        return " You draft your crew, then the Coalition's: pick one crewmember at a time on the panel."
-    if npc_crew:
-        return f" The NPC Coalition ship flies your choice: {', '.join(npc_crew)}."
-    standard = ", ".join(crew_choice.standard_crew(pack(), "coalition"))
-    return (f" The NPC Coalition ship flies the standard crew ({standard}); next time choose it with "
-            "coalition_crew, or draft.")
 
 
 async def join(interaction: discord.Interaction, game_id: int, side: str) -> None:

@@ -59,6 +59,24 @@ def named_crew(pack: Pack, faction: str, text: str) -> list[str]:
     return codes
 
 
+def solo(options: dict) -> bool:
+    """Whether a table of `options` (mode, seats) is the one-player game."""
+    return (options.get("mode"), options.get("seats")) == ("coop", 1)
+
+
+def solo_note(pack: Pack, options: dict, npc_crew: Optional[list[str]], choose: str, picks: str) -> str:
+    """At a solo table, who crews the NPC Coalition ship (N241): drafted (`picks` says where
+    the picks are made), the crew chosen, or the standard crew (`choose` says how to choose
+    another); empty at other tables."""
+    if not solo(options):
+        return ""
+    if options.get("draft"):
+        return f"You draft your crew, then the Coalition's: {picks}."
+    if npc_crew:
+        return f"The NPC Coalition ship flies your choice: {', '.join(npc_crew)}."
+    return f"The NPC Coalition ship flies the standard crew ({', '.join(standard_crew(pack, 'coalition'))}); {choose}."
+
+
 def solo_choice(pack: Pack, options: dict, coalition_crew: Optional[str], computer: bool) -> Optional[list[str]]:
     """The NPC Coalition crew named (`coalition_crew`, as typed) for a table of `options`
     (mode, seats, draft), None when none is; `computer` when a computer crew takes a seat.
@@ -69,7 +87,7 @@ def solo_choice(pack: Pack, options: dict, coalition_crew: Optional[str], comput
         raise RuleError("The computer crew does not draft: draft only at a table of people, or leave the draft off.")
     if coalition_crew is None:
         return None
-    if (options.get("mode"), options.get("seats")) != ("coop", 1):
+    if not solo(options):
         raise RuleError("Only the solo game names its NPC Coalition crew at the start; at a co-op table the "
                         "players draft the Coalition crews, one pick at a time.")
     if draft:

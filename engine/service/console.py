@@ -136,7 +136,10 @@ class Console:
                  f"game's secret dice seed and a salt, both shown when the game ends). "
                  + help_text(self.ruleset, legal))
         if self.ruleset == RENEGADES.name:
-            self.say("\n".join(filter(None, (await self.mission(), self.solo_crew()))))
+            note = crew_choice.solo_note(RENEGADES.load_pack(RENEGADES.default_options["pack"]), self.options or {},
+                                         self.npc_crew, "choose another with --coalition-crew, or --draft",
+                                         "type '?' for the crew you may pick")
+            self.say("\n".join(filter(None, (await self.mission(), note))))
         await self.show(update)
         drafting = await self.drafting()
         while update.status == "active":
@@ -238,20 +241,6 @@ class Console:
         options = self.options or {}
         return mission_briefing(RENEGADES.load_pack(view["pack"]), view, int(options.get("tier", 1)),
                                 built=options.get("boards") == "built")
-
-    def solo_crew(self) -> str:
-        """In the solo game, who crews the NPC Coalition ship (N241), and how else to choose."""
-        options = self.options or {}
-        if (options.get("mode"), options.get("seats")) != ("coop", 1):
-            return ""
-        if options.get("draft"):
-            return "You draft your crew, then the Coalition's: type '?' for the crew you may pick."
-        if self.npc_crew:
-            return f"The NPC Coalition ship flies your choice: {', '.join(self.npc_crew)}."
-        standard = ", ".join(crew_choice.standard_crew(RENEGADES.load_pack(RENEGADES.default_options["pack"]),
-                                                       "coalition"))
-        return (f"The NPC Coalition ship flies the standard crew ({standard}); choose another with "
-                "--coalition-crew, or --draft.")
 
     async def final_score(self, result: dict) -> str:
         """'Final score: A 3, B 5. B wins.' (or a draw), with the players' names."""
