@@ -123,10 +123,13 @@ def lobby_view(info: GameInfo, wanted: int, invited: int, side: str) -> Optional
     return view
 
 
-def crew_text(faction: str) -> str:
-    """The private answer on joining: the side flown; ships and crews are dealt at the start."""
+def crew_text(faction: str, draft: bool = False) -> str:
+    """The private answer on joining: the side flown; ships and crews are dealt at the start
+    (with the draft, picked one at a time then, N242)."""
+    chosen = ("picked one at a time on your panel when the game starts (the draft)" if draft
+              else "dealt when the game starts")
     return (f"You fly a **{faction.title()}** ship. The ship and its five crew, one at each station, are "
-            "dealt when the game starts; crew may change stations at the start of each of your ship's turns.")
+            f"{chosen}; crew may change stations at the start of each of your ship's turns.")
 
 
 def game_options(mode: str, mission: Optional[str] = None, quick: bool = False, boards: str = "fixed",
@@ -193,7 +196,8 @@ async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: disco
     await thread.send(lobby_text(info, seats, invited), view=lobby_view(info, seats, invited, next_faction(config)),
                       allowed_mentions=discord.AllowedMentions(users=[opponent] if opponent else False))
     await interaction.edit_original_response(
-        content=f"Renegades #{info.id} ({mode}) is open in {thread.mention}.\n" + crew_text("renegade"))
+        content=f"Renegades #{info.id} ({mode}) is open in {thread.mention}.\n"
+                + crew_text("renegade", bool(options.get("draft"))))
 
 
 async def join(interaction: discord.Interaction, game_id: int, side: str) -> None:
@@ -208,4 +212,4 @@ async def join(interaction: discord.Interaction, game_id: int, side: str) -> Non
     wanted = seats_wanted(config)
     await interaction.message.edit(content=lobby_text(info, wanted), view=lobby_view(info, wanted, 0, side),
                                    allowed_mentions=replies.NO_MENTIONS)
-    await interaction.edit_original_response(content=crew_text(side))
+    await interaction.edit_original_response(content=crew_text(side, bool(config.get("draft"))))

@@ -333,3 +333,32 @@ async def test_a_solo_draft_is_picked_on_the_panel_own_crew_then_the_coalition(m
         assert view.get("phase", "orbital") == "orbital" and not view.get("draft")  # the first round began
         assert sorted(view["ships"]["KESTREL"]["stations"].values()) == sorted(wanted[:5])
         assert sorted(view["ships"]["WARDEN"]["stations"].values()) == sorted(COALITION)
+
+
+async def test_a_co_op_draft_takes_turns_between_the_players_for_all_four_ships(monkeypatch, tmp_path):
+    """draft:True at a co-op table (N219, N220, N242): the joiner is told the crews are picked
+    at the start; the two players pick in turn for their Renegade ships, then each for its
+    NPC Coalition ship, every pick on the panel of the player awaited."""
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        opened = fake.slash(ANN, "game new", ruleset="renegades", mode="co-op", opponent=BO, draft=True)
+        await fake.dispatch(opened)
+        assert "picked one at a time on your panel when the game starts" in fake.original(opened)["content"]
+        thread = thread_of(fake)
+        lobby = fake.in_channel(thread)[-1]
+        join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
+        game_id = int(join.split(":")[2])
+        click = fake.click(BO, int(lobby["id"]), join)
+        await fake.dispatch(click)
+        assert "(the draft)" in fake.original(click)["content"]
+        await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
+        pickers = []
+        while (await fake.bot.service.view(game_id)).get("draft"):
+            turn = (await fake.bot.service.get(game_id)).awaited[0]
+            _, commands = await fake.bot.service.legal_commands(game_id, turn.user_id)
+            panel = await open_panel(fake, MEMBERS[turn.user_id], thread)
+            assert "Which crewmember joins the" in panel["content"]
+            await choose(fake, MEMBERS[turn.user_id], panel, commands, 0)
+            pickers.append(turn.user_id)
+        assert len(pickers) == 20 and set(pickers[:10]) == set(pickers[10:]) == {1, 2}
+        ships = (await fake.bot.service.view(game_id))["ships"]
+        assert len(ships) == 4 and all(len(set(s["stations"].values())) == 5 for s in ships.values())
