@@ -296,7 +296,7 @@ async def test_a_coalition_crew_or_draft_that_cannot_be_played_is_refused_before
                 ({"mode": "solo", "coalition_crew": "SOLANE, KOVIN"}, "you named 2: SOLANE, KOVIN"),
                 ({"mode": "solo", "coalition_crew": "HALVERN SOLANE PELL ORSO ANSEL"}, "leave a station empty"),
                 ({"mode": "solo", "coalition_crew": "VESK PELL ORSO ANSEL BRECK"}, "'VESK' is not coalition crew"),
-                ({"mode": "solo", "coalition_crew": "PELL PELL ORSO ANSEL BRECK"}, "PELL is named twice"),
+                ({"mode": "solo", "coalition_crew": "PELL PELL ORSO ANSEL BRECK"}, "Named twice: PELL"),
                 ({"mode": "co-op", "coalition_crew": " ".join(COALITION)}, "Only the solo game names its NPC Coalition crew"),
                 ({"mode": "solo", "coalition_crew": " ".join(COALITION), "draft": True}, "not both"),
                 ({"computer": "easy", "draft": True}, "The computer crew does not draft")):

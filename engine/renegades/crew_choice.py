@@ -50,7 +50,7 @@ def named_crew(pack: Pack, faction: str, text: str) -> list[str]:
     codes = [_code(pack, faction, word) for word in _words(text)]
     repeated = sorted({code for code in codes if codes.count(code) > 1})
     if repeated:
-        raise RuleError(f"{', '.join(repeated)} is named twice: name five different crewmembers.")
+        raise RuleError(f"Named twice: {', '.join(repeated)}; name five different crewmembers.")
     if len(codes) != CREW or not feasible(pack, {"ship": codes}, []):
         wrong = (f"you named {len(codes)}: {', '.join(codes) or 'none'}" if len(codes) != CREW
                  else f"{', '.join(codes)} leave a station empty")
