@@ -222,7 +222,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                              "or name (like 'SOLANE KOVIN ILDA NOOR FENWICK'; default: the standard crew)")
     parser.add_argument("--draft", action="store_true",
                         help="local Renegades: pick the crews one at a time at the prompt (solo: the "
-                             "Coalition's too; not against the computer crew)")
+                             "Coalition's too; the computer crew picks its own)")
     args = parser.parse_args(argv)
     try:
         config = Config.from_env()

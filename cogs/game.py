@@ -63,7 +63,7 @@ class Game(commands.Cog):
             return
         if ruleset == "renegades" or mode in renegades.MODES:
             refused = (renegades.refusal(ruleset, mission, quick, world_cards)
-                       or renegades.crew_refusal(mode, coalition_crew, draft, computer))
+                       or renegades.crew_refusal(mode, coalition_crew, draft))
             if lobby.MODES.get(mode):
                 refused = f"{mode} is an Away Missions table; Renegades modes are solo, co-op and coalition vs renegades."
             if refused:

@@ -10,7 +10,8 @@ the quicker game, every ship starting docked on the mission planet, `boards` bui
 boards from location cards, and `world_cards` sets the timer (6-10; 5 or 6 when quick).
 Solo, `coalition_crew` names the NPC Coalition ship's five crew (autocompleted pick by
 pick; empty: the standard crew, N241); `draft` has the players choose the crews one pick
-at a time on the panel when the game starts (solo: the Coalition's too; N219, N220, N242).
+at a time on the panel when the game starts (solo: the Coalition's too; the computer crew
+picks by rule of thumb; N219, N220, N242, N243).
 """
 from __future__ import annotations
 
@@ -62,10 +63,10 @@ async def complete_coalition_crew(interaction: discord.Interaction,
             for value, label in crew_choice.completions(pack(), "coalition", current)]
 
 
-def crew_refusal(mode: str, coalition_crew: Optional[str], draft: bool, computer: Optional[str]) -> Optional[str]:
-    """Why the crews cannot be chosen so (N241, N242), or None."""
+def crew_refusal(mode: str, coalition_crew: Optional[str], draft: bool) -> Optional[str]:
+    """Why the crews cannot be chosen so (N241), or None."""
     try:
-        crew_choice.solo_choice(pack(), game_options(mode, draft=draft), coalition_crew, computer is not None)
+        crew_choice.solo_choice(pack(), game_options(mode, draft=draft), coalition_crew)
     except RuleError as problem:
         return str(problem)
     return None
@@ -162,7 +163,7 @@ async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: disco
                             "computer empty, or choose co-op or coalition vs renegades to fly beside or against "
                             "another crew.")
         return
-    npc_crew = crew_choice.solo_choice(pack(), options, coalition_crew, computer is not None)
+    npc_crew = crew_choice.solo_choice(pack(), options, coalition_crew)
     await interaction.response.defer(ephemeral=True, thinking=True)
     thread = await channel.create_thread(name=f"Renegades: {interaction.user.display_name}",
                                          type=discord.ChannelType.public_thread)

@@ -290,7 +290,7 @@ async def test_solo_without_a_choice_says_the_standard_crew_and_how_to_choose(mo
 
 
 async def test_a_coalition_crew_or_draft_that_cannot_be_played_is_refused_before_any_thread(monkeypatch, tmp_path):
-    """Bad input gets a clear message and opens nothing (N241, N242)."""
+    """Bad input gets a clear message and opens nothing (N241)."""
     async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
         for values, said in (
                 ({"mode": "solo", "coalition_crew": "SOLANE, KOVIN"}, "you named 2: SOLANE, KOVIN"),
@@ -298,8 +298,7 @@ async def test_a_coalition_crew_or_draft_that_cannot_be_played_is_refused_before
                 ({"mode": "solo", "coalition_crew": "VESK PELL ORSO ANSEL BRECK"}, "'VESK' is not coalition crew"),
                 ({"mode": "solo", "coalition_crew": "PELL PELL ORSO ANSEL BRECK"}, "Named twice: PELL"),
                 ({"mode": "co-op", "coalition_crew": " ".join(COALITION)}, "Only the solo game names its NPC Coalition crew"),
-                ({"mode": "solo", "coalition_crew": " ".join(COALITION), "draft": True}, "not both"),
-                ({"computer": "easy", "draft": True}, "The computer crew does not draft")):
+                ({"mode": "solo", "coalition_crew": " ".join(COALITION), "draft": True}, "not both")):
             refused = fake.slash(ANN, "game new", ruleset="renegades", **values)
             await fake.dispatch(refused)
             assert said in fake.original(refused)["content"], values
@@ -362,3 +361,21 @@ async def test_a_co_op_draft_takes_turns_between_the_players_for_all_four_ships(
         assert len(pickers) == 20 and set(pickers[:10]) == set(pickers[10:]) == {1, 2}
         ships = (await fake.bot.service.view(game_id))["ships"]
         assert len(ships) == 4 and all(len(set(s["stations"].values())) == 5 for s in ships.values())
+
+
+async def test_the_computer_crew_drafts_its_own_crew_by_rule_of_thumb(monkeypatch, tmp_path):
+    """draft:True against the computer (N243): the person picks the Renegade crew on the
+    panel, the computer crew then picks the Coalition's at once (by rule of thumb, see
+    tests/test_opponent_renegades.py), and the first round begins."""
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        opened = fake.slash(ANN, "game new", ruleset="renegades", computer="easy", draft=True)
+        await fake.dispatch(opened)
+        thread = thread_of(fake)
+        game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
+        for code in ("VESK", "TALLO", "RHEE", "MOTT", "GRUND"):
+            _, commands = await fake.bot.service.legal_commands(game_id, 1)
+            await choose(fake, ANN, await open_panel(fake, ANN, thread), commands, commands.index(f"draft {code}"))
+        view = await fake.bot.service.view(game_id)
+        warden = view["ships"]["WARDEN"]["stations"]
+        assert not view.get("draft") and len(set(warden.values())) == 5  # drafted at once, every station manned
+        assert sorted(view["ships"]["KESTREL"]["stations"].values()) == sorted(["VESK", "TALLO", "RHEE", "MOTT", "GRUND"])

@@ -360,3 +360,26 @@ def test_the_ship_waits_for_its_landing_party():
     aboard = clone(state)
     aboard.objective.ship, aboard.objective.cell = "KESTREL", None
     assert "ascend KESTREL" in worth(aboard, "p1", rules.legal_commands(aboard, "p1"))
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_the_computer_crew_drafts_by_rule_of_thumb_at_every_level(level):
+    """N243: a draft pick is not searched (nothing is dealt yet to play out); the rule of thumb
+    takes the free crewmember of highest initiative who keeps every station mannable (now and
+    then, as every rule of thumb, a random legal one)."""
+    state = rules.new_game({**CONFIGS["versus"], "draft": True}, 3)
+    pack = Game(state).pack
+    by_rule = 0
+    while state.phase == "draft":
+        seat = rules.awaited(state)[0]
+        legal = rules.legal_commands(state, seat)
+        choice = opponent.decide("renegades", state, seat, rules.view_for, opponent.level(level), 3, timed=False)
+        assert choice.command in legal and not choice.playouts
+        if choice.reason.startswith("draft the free crewmember of highest initiative"):
+            best = max(pack.crew[c.split()[1]].initiative for c in legal)
+            assert pack.crew[choice.command.split()[1]].initiative == best
+            by_rule += 1
+        else:
+            assert choice.reason.startswith("try something different now and then")
+        state, _ = rules.apply(state, seat, choice.command)
+    assert by_rule >= 7 and state.phase == "orbital" and len(state.ships) == 2

@@ -35,18 +35,17 @@ def test_a_second_commander_is_never_offered_beside_the_first():
     assert "HALVERN, SOLANE" not in offered and "HALVERN, PELL" in offered
 
 
-@pytest.mark.parametrize("options, typed, computer, said", [
-    ({"mode": "coop", "seats": 2}, "SOLANE KOVIN ILDA NOOR FENWICK", False, "Only the solo game"),
-    ({"mode": "versus", "seats": 2, "draft": True}, None, True, "does not draft"),
-    ({**SOLO, "draft": True}, "SOLANE KOVIN ILDA NOOR FENWICK", False, "not both"),
-    (SOLO, "SOLANE, KOVIN, ILDA, NOOR, Dr. Mara Ansel, Fenwick", False, "you named 6"),
+@pytest.mark.parametrize("options, typed, said", [
+    ({"mode": "coop", "seats": 2}, "SOLANE KOVIN ILDA NOOR FENWICK", "Only the solo game"),
+    ({**SOLO, "draft": True}, "SOLANE KOVIN ILDA NOOR FENWICK", "not both"),
+    (SOLO, "SOLANE, KOVIN, ILDA, NOOR, Dr. Mara Ansel, Fenwick", "you named 6"),
 ])
-def test_a_choice_that_cannot_be_played_is_refused(options, typed, computer, said):
+def test_a_choice_that_cannot_be_played_is_refused(options, typed, said):
     with pytest.raises(RuleError, match=said):
-        crew_choice.solo_choice(PACK, options, typed, computer)
+        crew_choice.solo_choice(PACK, options, typed)
 
 
-def test_no_choice_is_the_standard_crew_and_a_draft_among_people_is_fine():
-    assert crew_choice.solo_choice(PACK, SOLO, None, False) is None
-    assert crew_choice.solo_choice(PACK, {**SOLO, "draft": True}, None, False) is None
+def test_no_choice_is_the_standard_crew_and_a_draft_names_none():
+    assert crew_choice.solo_choice(PACK, SOLO, None) is None
+    assert crew_choice.solo_choice(PACK, {**SOLO, "draft": True}, None) is None
     assert crew_choice.standard_crew(PACK, "coalition") == ["HALVERN", "PELL", "ORSO", "ANSEL", "BRECK"]

@@ -186,10 +186,23 @@ async def test_a_solo_draft_is_picked_at_the_prompt_own_crew_then_the_coalition(
     (["--ruleset", "renegades", "--mode", "solo", "--coalition-crew", "SOLANE VESK ILDA NOOR FENWICK"],
      "'VESK' is not coalition crew"),
     (["--ruleset", "renegades", "--mode", "solo", "--draft", "--coalition-crew", " ".join(COALITION)], "not both"),
-    (["--ruleset", "renegades", "--draft"], "The computer crew does not draft"),
 ])
 def test_bot_local_refuses_a_crew_choice_that_cannot_be_played(tmp_path, monkeypatch, capsys, argv, said):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("READY_ROOM_DB", str(tmp_path / "local.db"))
     assert bot.main(["--local", *argv]) == 2
     assert said in capsys.readouterr().out and not (tmp_path / "local.db").exists()
+
+
+async def test_a_versus_draft_against_the_computer_crew_takes_its_picks_too(tmp_path):
+    """--draft against the computer (N243): you pick the Renegade crew at the prompt, the
+    computer crew the Coalition's, and the mission is told once both are crewed."""
+    ask, _ = scripted(["draft KAIRO", "1", "1", "1", "1", "quit"])
+    said = []
+    database = str(tmp_path / "local.db")
+    assert await play_local(database, str(tmp_path / "pictures"), seed=4, ask=ask, say=said.append,
+                            ruleset="renegades", level="easy", options={"draft": True}) == 0
+    ships = _ships(database)
+    assert "KAIRO" in ships["KESTREL"] and len(set(ships["KESTREL"])) == len(set(ships["WARDEN"])) == 5
+    text = "\n".join(said)
+    assert "Computer acts:" in text and text.index("Mission: ") > text.index("The mission is dealt once")

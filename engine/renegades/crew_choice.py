@@ -77,20 +77,16 @@ def solo_note(pack: Pack, options: dict, npc_crew: Optional[list[str]], choose: 
     return f"The NPC Coalition ship flies the standard crew ({', '.join(standard_crew(pack, 'coalition'))}); {choose}."
 
 
-def solo_choice(pack: Pack, options: dict, coalition_crew: Optional[str], computer: bool) -> Optional[list[str]]:
+def solo_choice(pack: Pack, options: dict, coalition_crew: Optional[str]) -> Optional[list[str]]:
     """The NPC Coalition crew named (`coalition_crew`, as typed) for a table of `options`
-    (mode, seats, draft), None when none is; `computer` when a computer crew takes a seat.
-    RuleError when the choice cannot be played: a crew named outside the solo game or
-    beside a draft (N241), a draft with the computer crew (N242), a crew `named_crew` refuses."""
-    draft = bool(options.get("draft"))
-    if draft and computer:
-        raise RuleError("The computer crew does not draft: draft only at a table of people, or leave the draft off.")
+    (mode, seats, draft), None when none is. RuleError when the choice cannot be played: a
+    crew named outside the solo game or beside a draft (N241), a crew `named_crew` refuses."""
     if coalition_crew is None:
         return None
     if not solo(options):
         raise RuleError("Only the solo game names its NPC Coalition crew at the start; at a co-op table the "
                         "players draft the Coalition crews, one pick at a time.")
-    if draft:
+    if options.get("draft"):
         raise RuleError("Name the Coalition crew or draft the crews, not both.")
     return named_crew(pack, "coalition", coalition_crew)
 

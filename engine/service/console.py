@@ -6,8 +6,8 @@ their estimated win rates), or two people taking turns with --hotseat. `--comman
 `--swap OLD=NEW` change your away team, checked by the engine before the game is made.
 In Renegades `--quick`, `--boards built` and `--world-cards N` set up the game (N57, N124);
 solo, `--coalition-crew` names the NPC Coalition ship's five crew (N241) and `--draft` has
-the crews picked one at a time at the prompt (N219, N220, N242); all checked before the game
-is made.
+the crews picked one at a time at the prompt (the computer crew picks its own, N219, N220,
+N242, N243); all checked before the game is made.
 After every action the board (and the dice, when rolled; in Renegades the crews and ships too)
 are written as PNG files to a folder.
 """
@@ -363,11 +363,10 @@ def renegades_table(mode: Optional[str]) -> dict:
     return {"mode": engine_mode, "seats": seats}
 
 
-def renegades_set_up(ruleset: str, options: dict, coalition_crew: Optional[str] = None,
-                     computer: bool = True) -> Optional[list[str]]:
+def renegades_set_up(ruleset: str, options: dict, coalition_crew: Optional[str] = None) -> Optional[list[str]]:
     """Check the local Renegades set-up `options` (mode, seats, quick, boards, world_cards,
-    draft) and, solo, the NPC Coalition crew typed (`coalition_crew`; `computer` when a
-    computer crew takes a seat); the crew chosen, or None. RuleError saying what is wrong."""
+    draft) and, solo, the NPC Coalition crew typed (`coalition_crew`); the crew chosen, or
+    None. RuleError saying what is wrong."""
     if not options and coalition_crew is None:
         return None
     if ruleset != RENEGADES.name:
@@ -376,7 +375,7 @@ def renegades_set_up(ruleset: str, options: dict, coalition_crew: Optional[str] 
     pack = RENEGADES.load_pack(RENEGADES.default_options["pack"])
     try:
         check_world_cards(pack, bool(options.get("quick")), int(options.get("world_cards", 6)))
-        return crew_choice.solo_choice(pack, options, coalition_crew, computer)
+        return crew_choice.solo_choice(pack, options, coalition_crew)
     except RuleError as refused:
         raise RuleError(f"That game cannot be set up: {refused}") from refused
 
@@ -397,9 +396,8 @@ async def play_local(database: str, pictures: str, *, hotseat: bool = False, see
         say(f"That away team cannot play: {refused}")
         return 2
     options = options or {}
-    computer = not hotseat and (options.get("seats") or 2) > 1  # a computer crew flies the second seat
     try:
-        npc_crew = renegades_set_up(ruleset, options, coalition_crew, computer)
+        npc_crew = renegades_set_up(ruleset, options, coalition_crew)
     except RuleError as refused:
         say(str(refused))
         return 2
