@@ -238,8 +238,8 @@ def main():
                     times[who].extend(values)
                 if args.progress:
                     walks = f"; walk-backs {finished[1]}" if finished is not None else ""
-                    print(f"  game {n}: {first} as {'+'.join(sorted(mine))}, scored {points:g}; result {result}{walks}; "
-                          f"so far {wins} won, {draws} drawn of {n}", flush=True)
+                    print(f"  game {n}: {first} as {'+'.join(sorted(mine))}, scored {points:g}; "
+                          f"result {result}{walks}; so far {wins} won, {draws} drawn of {n}", flush=True)
         except KeyboardInterrupt:  # Ctrl-C (or kill -INT): the figures of the games finished so far
             print(f"  stopped after {n} of {args.games} games", flush=True)
         finally:
