@@ -363,20 +363,24 @@ def test_the_ship_waits_for_its_landing_party():
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
-def test_the_computer_crew_drafts_by_rule_of_thumb_at_every_level(level):
+@pytest.mark.parametrize("table", ["versus", "solo"])
+def test_the_computer_crew_drafts_by_rule_of_thumb_at_every_level(level, table):
     """N243: a draft pick is not searched (nothing is dealt yet to play out); the rule of thumb
-    takes the free crewmember of highest initiative who keeps every station mannable (now and
-    then, as every rule of thumb, a random legal one)."""
-    state = rules.new_game({**CONFIGS["versus"], "draft": True}, 3)
+    takes for its own ship the free crewmember of highest initiative, for the NPC Coalition
+    ship it chooses in the solo game the lowest, each keeping every station mannable (now and
+    then, as every rule of thumb, a random legal pick)."""
+    state = rules.new_game({**CONFIGS[table], "draft": True}, 3)
     pack = Game(state).pack
     by_rule = 0
     while state.phase == "draft":
         seat = rules.awaited(state)[0]
         legal = rules.legal_commands(state, seat)
+        own = pack.ships[state.draft.order[state.draft.made]].faction == state.player(seat).faction
         choice = opponent.decide("renegades", state, seat, rules.view_for, opponent.level(level), 3, timed=False)
         assert choice.command in legal and not choice.playouts
-        if choice.reason.startswith("draft the free crewmember of highest initiative"):
-            best = max(pack.crew[c.split()[1]].initiative for c in legal)
+        if choice.reason.startswith("draft for its own ship the free crewmember of highest initiative"):
+            initiatives = [pack.crew[c.split()[1]].initiative for c in legal]
+            best = max(initiatives) if own else min(initiatives)
             assert pack.crew[choice.command.split()[1]].initiative == best
             by_rule += 1
         else:

@@ -47,7 +47,7 @@ KNOCKED_OUT, PARAMETER_HELD, PARAMETER_ABOARD, DIGITS_PER_POINT = 1.5, 3.0, 6.0,
 # tier 3's run (N150): the findings at the base, and the pursuers on the findings, in the same units
 RUN_DELIVERY, RUN_CHASE = 4.0, 2.0
 UNKNOWN_VERB = 2.0  # a command of a later part of the rules (the surface phase): tried, not favoured
-DRAFT_INITIATIVE = 0.1  # the crew draft (N243): the free crewmember of highest initiative first
+DRAFT_INITIATIVE = 0.1  # the crew draft (N243): highest initiative first for its own ship, lowest for an enemy
 # the mission walked out (N236): per square of walking distance the crew are nearer the
 # parameter, or its carrier nearer its ship's dock; distances count up to FAR squares
 APPROACH, RETURN, FAR = 0.25, 0.3, 24
@@ -344,7 +344,7 @@ def prior(state: GameState, seat: str, legal: list[str]) -> list[float]:
         elif words[0] == "deploy":
             score += len(words) - 2  # a full landing party
         elif words[0] == "draft":
-            score += DRAFT_INITIATIVE * t.pack.crew[words[1]].initiative
+            score += DRAFT_INITIATIVE * t.pack.crew[words[1]].initiative * _drafting_for(t, seat)
         else:
             score = _mission_step(state, words) or score
         scores.append(score)
@@ -537,7 +537,8 @@ VERB_REASONS = {
     "ascend": "take off again",
     "station": "move crew to stations where they fly or fight better",
     "pass": "end the turn when nothing else is worth doing",
-    "draft": "draft the free crewmember of highest initiative who leaves every station mannable",
+    "draft": "draft for its own ship the free crewmember of highest initiative, for an NPC ship of the other "
+             "side the lowest, keeping every station mannable",
 }
 
 
@@ -548,6 +549,13 @@ def reason(state: GameState, seat: str, command: str) -> str:
         return "try something different now and then (a random legal command)"
     verb = command.split(" ", 1)[0]
     return VERB_REASONS.get(verb, f"{verb} when nothing better is at hand")
+
+
+def _drafting_for(g: Game, seat: str) -> int:
+    """1 when the ship picking in the draft flies for the seat's side, -1 when it is an NPC
+    ship of the other side (the single-team game's Coalition, N220)."""
+    ship = g.state.draft.order[g.state.draft.made]
+    return 1 if g.pack.ships[ship].faction == g.state.player(seat).faction else -1
 
 
 def searched(state: GameState, seat: str) -> bool:
