@@ -209,6 +209,8 @@ def _renegades_options(args: argparse.Namespace) -> dict:
         options["boards"] = args.boards
     if args.world_cards is not None:
         options["world_cards"] = args.world_cards
+    if args.draft:
+        options["draft"] = True
     return options
 
 
@@ -241,6 +243,12 @@ def main(argv: Optional[list[str]] = None) -> int:
                         help="local Renegades: the fixed boards, or both built from location cards")
     parser.add_argument("--world-cards", type=int, default=None,
                         help="local Renegades: world cards, the game's timer (6-10; 5 or 6 with --quick)")
+    parser.add_argument("--coalition-crew", default=None, metavar="CREW",
+                        help="local Renegades solo: the NPC Coalition ship's five crew, one per station, by code "
+                             "or name (like 'SOLANE KOVIN ILDA NOOR FENWICK'; default: the standard crew)")
+    parser.add_argument("--draft", action="store_true",
+                        help="local Renegades: pick the crews one at a time at the prompt (solo: the "
+                             "Coalition's too; the computer crew picks its own)")
     args = parser.parse_args(argv)
     try:
         config = Config.from_env()
@@ -257,7 +265,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         return asyncio.run(play_local(config.database, args.pictures, hotseat=args.hotseat, seed=args.seed,
                                       commander=args.commander, swaps=args.swap, ruleset=args.ruleset,
                                       players=args.players, teams=args.mode == "teams", level=args.level,
-                                      explain=args.explain, options=_renegades_options(args)))
+                                      explain=args.explain, options=_renegades_options(args),
+                                      coalition_crew=args.coalition_crew))
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2

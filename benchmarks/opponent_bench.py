@@ -237,8 +237,9 @@ def main():
                 for who, values in game_times.items():
                     times[who].extend(values)
                 if args.progress:
-                    print(f"  game {n}: {first} as {'+'.join(sorted(mine))}, scored {points:g}; result {result}; "
-                          f"so far {wins} won, {draws} drawn of {n}", flush=True)
+                    walks = f"; walk-backs {finished[1]}" if finished is not None else ""
+                    print(f"  game {n}: {first} as {'+'.join(sorted(mine))}, scored {points:g}; "
+                          f"result {result}{walks}; so far {wins} won, {draws} drawn of {n}", flush=True)
         except KeyboardInterrupt:  # Ctrl-C (or kill -INT): the figures of the games finished so far
             print(f"  stopped after {n} of {args.games} games", flush=True)
         finally:

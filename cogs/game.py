@@ -34,8 +34,12 @@ class Game(commands.Cog):
                            mission="Renegades: the mission to play (empty: dealt at random)",
                            quick="Renegades: the quicker game, every ship starting docked on the mission planet",
                            boards="Renegades: the fixed boards, or both built from location cards",
-                           world_cards="Renegades: world cards, the game's timer (6-10; 5 or 6 in the quicker game)")
-    @app_commands.autocomplete(mission=renegades.complete_mission)
+                           world_cards="Renegades: world cards, the game's timer (6-10; 5 or 6 in the quicker game)",
+                           coalition_crew="Renegades solo: the NPC Coalition ship's five crew, one per station "
+                                          "(empty: the standard crew)",
+                           draft="Renegades: choose the crews one pick at a time when the game starts "
+                                 "(solo: the Coalition's too)")
+    @app_commands.autocomplete(mission=renegades.complete_mission, coalition_crew=renegades.complete_coalition_crew)
     async def new(self, interaction: discord.Interaction,
                   mode: Literal["2 players", "3 players", "4 players", "2 vs 2",
                                 "solo", "co-op", "coalition vs renegades"] = "2 players",
@@ -45,7 +49,8 @@ class Game(commands.Cog):
                   computer: Optional[Literal["easy", "normal", "hard"]] = None,
                   ruleset: Literal["awaymissions", "renegades"] = "awaymissions",
                   mission: Optional[Code] = None, quick: bool = False, boards: Literal["fixed", "built"] = "fixed",
-                  world_cards: Optional[app_commands.Range[int, 5, 10]] = None) -> None:
+                  world_cards: Optional[app_commands.Range[int, 5, 10]] = None,
+                  coalition_crew: Optional[app_commands.Range[str, 1, 100]] = None, draft: bool = False) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await replies.reply(interaction, "Start games in a server text channel (not a thread or DM).")
@@ -57,7 +62,8 @@ class Game(commands.Cog):
             await replies.reply(interaction, "Invite a person or play the computer, not both.")
             return
         if ruleset == "renegades" or mode in renegades.MODES:
-            refused = renegades.refusal(ruleset, mission, quick, world_cards)
+            refused = (renegades.refusal(ruleset, mission, quick, world_cards)
+                       or renegades.crew_refusal(mode, coalition_crew, draft))
             if lobby.MODES.get(mode):
                 refused = f"{mode} is an Away Missions table; Renegades modes are solo, co-op and coalition vs renegades."
             if refused:
@@ -65,11 +71,12 @@ class Game(commands.Cog):
                 return
             await renegades.new(self.bot, interaction, channel, mode, opponent,
                                 None if remind_hours is None else remind_hours * 3600,
-                                renegades.game_options(mode, mission, quick, boards, world_cards), computer)
+                                renegades.game_options(mode, mission, quick, boards, world_cards, draft), computer,
+                                coalition_crew)
             return
-        if mission is not None or quick or boards != "fixed" or world_cards is not None:
-            await replies.reply(interaction, "Mission, quick, boards and world cards are Renegades options: "
-                                             "choose ruleset renegades.")
+        if mission is not None or quick or boards != "fixed" or world_cards is not None or coalition_crew or draft:
+            await replies.reply(interaction, "Mission, quick, boards, world cards, coalition crew and draft are "
+                                             "Renegades options: choose ruleset renegades.")
             return
         table = lobby.MODES[mode]
         if table and (opponent is not None or lobby.layout_problem(mode, layout)):

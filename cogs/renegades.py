@@ -8,6 +8,10 @@ game itself is played like any other: the table message, the private "Your move"
 picks one of the pack's missions (autocompleted; empty: dealt at random), `quick` plays
 the quicker game, every ship starting docked on the mission planet, `boards` builds both
 boards from location cards, and `world_cards` sets the timer (6-10; 5 or 6 when quick).
+Solo, `coalition_crew` names the NPC Coalition ship's five crew (autocompleted pick by
+pick; empty: the standard crew, N241); `draft` has the players choose the crews one pick
+at a time on the panel when the game starts (solo: the Coalition's too; the computer crew
+picks by rule of thumb; N219, N220, N242, N243).
 """
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from cogs import buttons, replies, table_message
 from engine.command_text import quote
 from engine.errors import RuleError
 from engine.renegades.contents.content import Pack
+from engine.renegades.setup import crew_choice
 from engine.renegades.setup.setup import TABLES, check_world_cards
 from engine.service import GameInfo, ServiceError
 from engine.service.rulesets import RENEGADES
@@ -48,6 +53,23 @@ async def complete_mission(interaction: discord.Interaction, current: str) -> li
     typed = current.strip().lower()
     return [app_commands.Choice(name=f"{m.name} (reward {m.reward})"[:100], value=code)
             for code, m in pack().missions.items() if typed in code or typed in m.name.lower()][:25]
+
+
+async def complete_coalition_crew(interaction: discord.Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+    """The Coalition crew typed so far, each with one more crewmember who keeps every
+    station manned (nothing typed: the standard crew first)."""
+    return [app_commands.Choice(name=label, value=value)
+            for value, label in crew_choice.completions(pack(), "coalition", current)]
+
+
+def crew_refusal(mode: str, coalition_crew: Optional[str], draft: bool) -> Optional[str]:
+    """Why the crews cannot be chosen so (N241), or None."""
+    try:
+        crew_choice.solo_choice(pack(), game_options(mode, draft=draft), coalition_crew)
+    except RuleError as problem:
+        return str(problem)
+    return None
 
 
 def refusal(ruleset: str, mission: Optional[str] = None, quick: bool = False,
@@ -102,17 +124,22 @@ def lobby_view(info: GameInfo, wanted: int, invited: int, side: str) -> Optional
     return view
 
 
-def crew_text(faction: str) -> str:
-    """The private answer on joining: the side flown; ships and crews are dealt at the start."""
+def crew_text(faction: str, draft: bool = False) -> str:
+    """The private answer on joining: the side flown; ships and crews are dealt at the start
+    (with the draft, picked one at a time then, N242)."""
+    chosen = ("picked one at a time on your panel when the game starts (the draft)" if draft
+              else "dealt when the game starts")
     return (f"You fly a **{faction.title()}** ship. The ship and its five crew, one at each station, are "
-            "dealt when the game starts; crew may change stations at the start of each of your ship's turns.")
+            f"{chosen}; crew may change stations at the start of each of your ship's turns.")
 
 
 def game_options(mode: str, mission: Optional[str] = None, quick: bool = False, boards: str = "fixed",
-                 world_cards: Optional[int] = None) -> dict:
+                 world_cards: Optional[int] = None, draft: bool = False) -> dict:
     """The service options of a new Renegades game (already checked by refusal)."""
     engine_mode, seats = MODES.get(mode, MODES[DEFAULT_MODE])
     options = {"mode": engine_mode, "seats": seats}
+    if draft:
+        options["draft"] = True
     if mission is not None:
         options["mission"] = mission_code(mission)
     if quick:
@@ -126,15 +153,17 @@ def game_options(mode: str, mission: Optional[str] = None, quick: bool = False, 
 
 async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: discord.TextChannel, mode: str,
               opponent: Optional[discord.Member], remind_after: Optional[float], options: dict,
-              computer: Optional[str] = None) -> None:
+              computer: Optional[str] = None, coalition_crew: Optional[str] = None) -> None:
     """/game new ruleset:renegades: a thread, the lobby (or, solo or against the computer
-    crew, the first table at once); `options` from game_options."""
+    crew, the first table at once); `options` from game_options, `coalition_crew` (solo,
+    checked by crew_refusal) the NPC Coalition ship's crew as typed."""
     seats = options["seats"]
     if seats == 1 and (opponent is not None or computer is not None):
         await replies.reply(interaction, "Solo is you against the NPC Coalition: leave the opponent and the "
                             "computer empty, or choose co-op or coalition vs renegades to fly beside or against "
                             "another crew.")
         return
+    npc_crew = crew_choice.solo_choice(pack(), options, coalition_crew)
     await interaction.response.defer(ephemeral=True, thinking=True)
     thread = await channel.create_thread(name=f"Renegades: {interaction.user.display_name}",
                                          type=discord.ChannelType.public_thread)
@@ -143,7 +172,7 @@ async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: disco
             creator=interaction.user.id, guild_id=interaction.guild_id, channel_id=channel.id, thread_id=thread.id,
             ruleset=RENEGADES.name, options=options, remind_after=remind_after)
         info = await bot.service.join(info.id, interaction.user.id, interaction.user.display_name,
-                                      faction="renegade")
+                                      faction="renegade", **({"npc_crew": npc_crew} if npc_crew else {}))
         if computer is not None:  # the computer crew flies the other seat (issue 16)
             info = await bot.service.add_computer(info.id, computer, faction=next_faction(options))
     except ServiceError as refused:
@@ -152,8 +181,10 @@ async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: disco
     if len(info.seats) == seats:
         await thread.send(lobby_text(info, seats), allowed_mentions=replies.NO_MENTIONS)
         against = f", against the computer crew ({computer})" if computer else ""
+        crew = crew_choice.solo_note(pack(), options, npc_crew, "next time choose it with coalition_crew, or draft",
+                                     "pick one crewmember at a time on the panel")
         await interaction.edit_original_response(content=f"Renegades #{info.id} ({mode}{against}) is in "
-                                                 f"{thread.mention}.")
+                                                 f"{thread.mention}. {crew}".rstrip())
         try:
             update = await bot.service.start(info.id, interaction.user.id)
         except ServiceError as refused:
@@ -166,7 +197,8 @@ async def new(bot: "ReadyRoom", interaction: discord.Interaction, channel: disco
     await thread.send(lobby_text(info, seats, invited), view=lobby_view(info, seats, invited, next_faction(config)),
                       allowed_mentions=discord.AllowedMentions(users=[opponent] if opponent else False))
     await interaction.edit_original_response(
-        content=f"Renegades #{info.id} ({mode}) is open in {thread.mention}.\n" + crew_text("renegade"))
+        content=f"Renegades #{info.id} ({mode}) is open in {thread.mention}.\n"
+                + crew_text("renegade", bool(options.get("draft"))))
 
 
 async def join(interaction: discord.Interaction, game_id: int, side: str) -> None:
@@ -181,4 +213,4 @@ async def join(interaction: discord.Interaction, game_id: int, side: str) -> Non
     wanted = seats_wanted(config)
     await interaction.message.edit(content=lobby_text(info, wanted), view=lobby_view(info, wanted, 0, side),
                                    allowed_mentions=replies.NO_MENTIONS)
-    await interaction.edit_original_response(content=crew_text(side))
+    await interaction.edit_original_response(content=crew_text(side, bool(config.get("draft"))))

@@ -249,3 +249,134 @@ async def test_built_boards_and_world_cards_are_offered_and_bad_combinations_ref
         assert len(state["world_deck"]) == 5 and state["phase"] == "landing"
         view = await fake.bot.service.view(game_id)
         assert view["surface"]["tiles"][4]["name"] == "The Records Vault"
+
+
+COALITION = ["SOLANE", "KOVIN", "ILDA", "NOOR", "FENWICK"]
+
+
+async def test_solo_offers_the_coalition_crew_pick_by_pick_and_flies_the_one_chosen(monkeypatch, tmp_path):
+    """Issue 26 item 6 (N241): /game new mode:solo coalition_crew autocompletes the NPC
+    Coalition crew one crewmember at a time (only those who keep every station manned) and
+    the NPC ship flies the five typed, by code or card name."""
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        first = await fake.autocomplete(ANN, "game new", "coalition_crew", CHANNEL_ID, ruleset="renegades",
+                                        mode="solo", coalition_crew="")
+        assert first[0] == "HALVERN, PELL, ORSO, ANSEL, BRECK" and "SOLANE" in first  # the standard crew first
+        two_commanders = await fake.autocomplete(ANN, "game new", "coalition_crew", CHANNEL_ID, ruleset="renegades",
+                                                 mode="solo", coalition_crew="SOLANE, ")
+        assert "SOLANE, KOVIN" in two_commanders and "SOLANE, HALVERN" not in two_commanders
+        typed = await fake.autocomplete(ANN, "game new", "coalition_crew", CHANNEL_ID, ruleset="renegades",
+                                        mode="solo", coalition_crew="solane, kovin, ilda, noor, fen")
+        assert typed == ["SOLANE, KOVIN, ILDA, NOOR, FENWICK"]
+        opened = fake.slash(ANN, "game new", ruleset="renegades", mode="solo",
+                            coalition_crew="Inspector Ada Solane, kovin, ILDA, noor, Fenwick")
+        await fake.dispatch(opened)
+        assert "The NPC Coalition ship flies your choice: SOLANE, KOVIN, ILDA, NOOR, FENWICK" \
+            in fake.original(opened)["content"]
+        thread = thread_of(fake)
+        game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
+        view = await fake.bot.service.view(game_id)
+        npc = next(s for s in view["ships"].values() if s.get("faction") == "coalition")
+        assert npc.get("seat") is None and sorted(npc["stations"].values()) == sorted(COALITION)
+        assert view["ships"]["KESTREL"]["stations"]["commander"] == "VESK"  # the player's own crew as before
+
+
+async def test_solo_without_a_choice_says_the_standard_crew_and_how_to_choose(monkeypatch, tmp_path):
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        opened = fake.slash(ANN, "game new", ruleset="renegades", mode="solo")
+        await fake.dispatch(opened)
+        said = fake.original(opened)["content"]
+        assert "flies the standard crew (HALVERN, PELL, ORSO, ANSEL, BRECK)" in said and "coalition_crew" in said
+
+
+async def test_a_coalition_crew_or_draft_that_cannot_be_played_is_refused_before_any_thread(monkeypatch, tmp_path):
+    """Bad input gets a clear message and opens nothing (N241)."""
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        for values, said in (
+                ({"mode": "solo", "coalition_crew": "SOLANE, KOVIN"}, "you named 2: SOLANE, KOVIN"),
+                ({"mode": "solo", "coalition_crew": "HALVERN SOLANE PELL ORSO ANSEL"}, "leave a station empty"),
+                ({"mode": "solo", "coalition_crew": "VESK PELL ORSO ANSEL BRECK"}, "'VESK' is not coalition crew"),
+                ({"mode": "solo", "coalition_crew": "PELL PELL ORSO ANSEL BRECK"}, "Named twice: PELL"),
+                ({"mode": "co-op", "coalition_crew": " ".join(COALITION)}, "Only the solo game names"),
+                ({"mode": "solo", "coalition_crew": " ".join(COALITION), "draft": True}, "not both")):
+            refused = fake.slash(ANN, "game new", ruleset="renegades", **values)
+            await fake.dispatch(refused)
+            assert said in fake.original(refused)["content"], values
+        for values in ({"draft": True}, {"coalition_crew": "SOLANE"}):
+            refused = fake.slash(ANN, "game new", **values)  # an Away Missions table
+            await fake.dispatch(refused)
+            assert "choose ruleset renegades" in fake.original(refused)["content"]
+        assert not any(c.get("parent_id") for c in fake.channels.values())  # no thread opened
+
+
+
+async def test_a_solo_draft_is_picked_on_the_panel_own_crew_then_the_coalition(monkeypatch, tmp_path):
+    """draft:true (N219, N220): the solo game starts with the draft; each pick is a choice of
+    the private panel, only crew who leave every station mannable are offered, and the
+    last pick launches both ships with the crews picked."""
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        opened = fake.slash(ANN, "game new", ruleset="renegades", mode="solo", draft=True)
+        await fake.dispatch(opened)
+        assert "You draft your crew, then the Coalition's" in fake.original(opened)["content"]
+        thread = thread_of(fake)
+        game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
+        assert (await fake.bot.service.view(game_id))["phase"] == "draft"
+        wanted = ["KAIRO", "LINNET", "DRAX", "PEREL", "ZEMMA", *COALITION]
+        for n, code in enumerate(wanted):
+            _, commands = await fake.bot.service.legal_commands(game_id, 1)
+            panel = await open_panel(fake, ANN, thread)
+            ship = "Kestrel" if n < 5 else "Warden"
+            assert f"Which crewmember joins the {ship}? (pick {n % 5 + 1} of 5)" in panel["content"]
+            await choose(fake, ANN, panel, commands, commands.index(f"draft {code}"))
+        view = await fake.bot.service.view(game_id)
+        assert view.get("phase", "orbital") == "orbital" and not view.get("draft")  # the first round began
+        assert sorted(view["ships"]["KESTREL"]["stations"].values()) == sorted(wanted[:5])
+        assert sorted(view["ships"]["WARDEN"]["stations"].values()) == sorted(COALITION)
+
+
+async def test_a_co_op_draft_takes_turns_between_the_players_for_all_four_ships(monkeypatch, tmp_path):
+    """draft:True at a co-op table (N219, N220, N242): the joiner is told the crews are picked
+    at the start; the two players pick in turn for their Renegade ships, then each for its
+    NPC Coalition ship, every pick on the panel of the player awaited."""
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        opened = fake.slash(ANN, "game new", ruleset="renegades", mode="co-op", opponent=BO, draft=True)
+        await fake.dispatch(opened)
+        assert "picked one at a time on your panel when the game starts" in fake.original(opened)["content"]
+        thread = thread_of(fake)
+        lobby = fake.in_channel(thread)[-1]
+        join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
+        game_id = int(join.split(":")[2])
+        click = fake.click(BO, int(lobby["id"]), join)
+        await fake.dispatch(click)
+        assert "(the draft)" in fake.original(click)["content"]
+        await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
+        pickers = []
+        while (await fake.bot.service.view(game_id)).get("draft"):
+            turn = (await fake.bot.service.get(game_id)).awaited[0]
+            _, commands = await fake.bot.service.legal_commands(game_id, turn.user_id)
+            panel = await open_panel(fake, MEMBERS[turn.user_id], thread)
+            assert "Which crewmember joins the" in panel["content"]
+            await choose(fake, MEMBERS[turn.user_id], panel, commands, 0)
+            pickers.append(turn.user_id)
+        assert len(pickers) == 20 and set(pickers[:10]) == set(pickers[10:]) == {1, 2}
+        ships = (await fake.bot.service.view(game_id))["ships"]
+        assert len(ships) == 4 and all(len(set(s["stations"].values())) == 5 for s in ships.values())
+
+
+async def test_the_computer_crew_drafts_its_own_crew_by_rule_of_thumb(monkeypatch, tmp_path):
+    """draft:True against the computer (N243): the person picks the Renegade crew on the
+    panel, the computer crew then picks the Coalition's at once (by rule of thumb, see
+    tests/test_opponent_renegades.py), and the first round begins."""
+    async with FakeDiscord(monkeypatch, str(tmp_path / "games.db")) as fake:
+        opened = fake.slash(ANN, "game new", ruleset="renegades", computer="easy", draft=True)
+        await fake.dispatch(opened)
+        thread = thread_of(fake)
+        game_id = (await fake.bot.service.in_channel(fake.channels[thread]["parent_id"], thread)).id
+        for code in ("VESK", "TALLO", "RHEE", "MOTT", "GRUND"):
+            _, commands = await fake.bot.service.legal_commands(game_id, 1)
+            await choose(fake, ANN, await open_panel(fake, ANN, thread), commands, commands.index(f"draft {code}"))
+        view = await fake.bot.service.view(game_id)
+        warden = view["ships"]["WARDEN"]["stations"]
+        assert not view.get("draft") and len(set(warden.values())) == 5  # drafted at once, every station manned
+        kestrel = view["ships"]["KESTREL"]["stations"]
+        assert sorted(kestrel.values()) == sorted(["VESK", "TALLO", "RHEE", "MOTT", "GRUND"])

@@ -313,6 +313,20 @@ def test_a_crewmember_never_walks_back_to_a_square_it_left_while_its_goal_stands
     assert f"move RHEE {start}" not in worth(after, "p1", rules.legal_commands(after, "p1"))
 
 
+def test_a_leap_that_brings_a_crewmember_no_nearer_its_goal_is_not_weighed():
+    """N237 (issue 26 item 5): a leap into sunken ground is a step like a move. In versus game
+    4 at normal a crewmember leapt away from its dock into the sunken row and then walked back
+    to the square it had left; now only a leap that gains a step on its goal is weighed."""
+    state = _on_the_surface()
+    state.crew["RHEE"].cell = "I11"  # above the sunken row H12-J12, one step from the spore bloom
+    g = Game(state)
+    targets = goal(g, state.crew["RHEE"])
+    assert [steps_to(g, cell, targets) for cell in ("H12", "I12", "J12", "I11")] == [0, 1, 2, 1]
+    leaps = {"leap RHEE H12", "leap RHEE I12", "leap RHEE J12"}
+    assert leaps <= set(rules.legal_commands(state, "p1"))
+    assert {c for c in worth(state, "p1", rules.legal_commands(state, "p1")) if c in leaps} == {"leap RHEE H12"}
+
+
 def test_the_mission_walked_out_counts_in_the_crews_judgement():
     """N236: a crewmember nearer the mission parameter, taking it, and carrying it nearer
     its ship's dock each raise the crew's estimate."""
@@ -346,3 +360,30 @@ def test_the_ship_waits_for_its_landing_party():
     aboard = clone(state)
     aboard.objective.ship, aboard.objective.cell = "KESTREL", None
     assert "ascend KESTREL" in worth(aboard, "p1", rules.legal_commands(aboard, "p1"))
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("table", ["versus", "solo"])
+def test_the_computer_crew_drafts_by_rule_of_thumb_at_every_level(level, table):
+    """N243: a draft pick is not searched (nothing is dealt yet to play out); the rule of thumb
+    takes for its own ship the free crewmember of highest initiative, for the NPC Coalition
+    ship it chooses in the solo game the lowest, each keeping every station mannable (now and
+    then, as every rule of thumb, a random legal pick)."""
+    state = rules.new_game({**CONFIGS[table], "draft": True}, 3)
+    pack = Game(state).pack
+    by_rule = 0
+    while state.phase == "draft":
+        seat = rules.awaited(state)[0]
+        legal = rules.legal_commands(state, seat)
+        own = pack.ships[state.draft.order[state.draft.made]].faction == state.player(seat).faction
+        choice = opponent.decide("renegades", state, seat, rules.view_for, opponent.level(level), 3, timed=False)
+        assert choice.command in legal and not choice.playouts
+        if choice.reason.startswith("draft for its own ship the free crewmember of highest initiative"):
+            initiatives = [pack.crew[c.split()[1]].initiative for c in legal]
+            best = max(initiatives) if own else min(initiatives)
+            assert pack.crew[choice.command.split()[1]].initiative == best
+            by_rule += 1
+        else:
+            assert choice.reason.startswith("try something different now and then")
+        state, _ = rules.apply(state, seat, choice.command)
+    assert by_rule >= 7 and state.phase == "orbital" and len(state.ships) == 2

@@ -126,3 +126,83 @@ def test_the_surface_in_words_names_ships_and_dropped_gear():
                "boarded": {"WARDEN": ["RHEE"]}, "dropped": {"F6": ["arc-pistol", "med-gel"]}}
     assert surface_words(surface, {"WARDEN": {"name": "Warden"}}) == \
         "VESK F5 (hidden); DRONE-1 K3; RHEE boarding the Warden; Arc pistol, Med gel dropped at F6"
+
+
+COALITION = ["SOLANE", "KOVIN", "ILDA", "NOOR", "FENWICK"]
+
+
+def _ships(database) -> dict:
+    state = json.loads(sqlite3.connect(database).execute("SELECT state FROM games").fetchone()[0])
+    return {code: sorted(ship["stations"].values()) for code, ship in state["ships"].items()}
+
+
+def test_bot_local_solo_flies_the_coalition_crew_named_on_the_command_line(tmp_path, monkeypatch, capsys):
+    """Issue 26 item 6 (N241): --coalition-crew names the NPC Coalition ship's crew, by code or name."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("READY_ROOM_DB", str(tmp_path / "local.db"))
+    monkeypatch.setattr("builtins.input", lambda prompt="": "quit")
+    assert bot.main(["--local", "--ruleset", "renegades", "--mode", "solo", "--seed", "4",
+                     "--coalition-crew", "Inspector Ada Solane, kovin, ILDA, noor, Fenwick"]) == 0
+    assert _ships(tmp_path / "local.db")["WARDEN"] == sorted(COALITION)
+    assert "The NPC Coalition ship flies your choice: SOLANE, KOVIN, ILDA, NOOR, FENWICK." in capsys.readouterr().out
+
+
+async def test_solo_without_a_choice_names_the_standard_crew_and_the_flags(tmp_path):
+    said = []
+    await play_local(str(tmp_path / "local.db"), str(tmp_path / "pictures"), seed=4, ask=scripted(["quit"])[0],
+                     say=said.append, ruleset="renegades", options=dict(zip(("mode", "seats"), TABLES["solo"])))
+    assert "flies the standard crew (HALVERN, PELL, ORSO, ANSEL, BRECK); choose another with --coalition-crew, " \
+           "or --draft." in "\n".join(said)
+    assert _ships(tmp_path / "local.db")["WARDEN"] == sorted(["HALVERN", "PELL", "ORSO", "ANSEL", "BRECK"])
+
+
+async def test_a_solo_draft_is_picked_at_the_prompt_own_crew_then_the_coalition(tmp_path):
+    """--draft (N219, N220): '?' asks which crewmember joins the ship with the legal picks; a
+    pick that strands a ship is refused, saying which may be picked, and changes nothing."""
+    picks = ["KAIRO", "LINNET", "DRAX", "PEREL", "ZEMMA", *COALITION]
+    ask, _ = scripted(["?", "draft HALVERN", *[f"draft {code}" for code in picks], "quit"])
+    said = []
+    database = str(tmp_path / "local.db")
+    options = {**dict(zip(("mode", "seats"), TABLES["solo"])), "draft": True}
+    assert await play_local(database, str(tmp_path / "pictures"), seed=4, ask=ask, say=said.append,
+                            ruleset="renegades", options=options) == 0
+    text = "\n".join(said)
+    assert "You draft your crew, then the Coalition's" in text
+    assert "Which crewmember joins the Kestrel? (pick 1 of 5)" in text and "draft VESK" in text
+    assert "cannot take 'HALVERN'" in text  # a Coalition crewmember for the Renegade ship
+    dealt = text.index("The mission is dealt once the crews are drafted.")
+    assert text.index("Mission: ", dealt) > text.index("Which crewmember joins the Kestrel")  # told after the draft
+    ships = _ships(database)
+    assert ships["KESTREL"] == sorted(picks[:5]) and ships["WARDEN"] == sorted(COALITION)
+    version = sqlite3.connect(database).execute("SELECT version FROM games").fetchone()[0]
+    assert version >= len(picks)  # the refused pick changed nothing; each pick was one move
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--coalition-crew", "SOLANE"], "add --ruleset renegades"),
+    (["--ruleset", "renegades", "--mode", "co-op", "--coalition-crew", " ".join(COALITION)],
+     "Only the solo game names its NPC Coalition crew"),
+    (["--ruleset", "renegades", "--mode", "solo", "--coalition-crew", "SOLANE KOVIN ILDA NOOR"], "you named 4"),
+    (["--ruleset", "renegades", "--mode", "solo", "--coalition-crew", "SOLANE VESK ILDA NOOR FENWICK"],
+     "'VESK' is not coalition crew"),
+    (["--ruleset", "renegades", "--mode", "solo", "--draft", "--coalition-crew", " ".join(COALITION)], "not both"),
+])
+def test_bot_local_refuses_a_crew_choice_that_cannot_be_played(tmp_path, monkeypatch, capsys, argv, said):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("READY_ROOM_DB", str(tmp_path / "local.db"))
+    assert bot.main(["--local", *argv]) == 2
+    assert said in capsys.readouterr().out and not (tmp_path / "local.db").exists()
+
+
+async def test_a_versus_draft_against_the_computer_crew_takes_its_picks_too(tmp_path):
+    """--draft against the computer (N243): you pick the Renegade crew at the prompt, the
+    computer crew the Coalition's, and the mission is told once both are crewed."""
+    ask, _ = scripted(["draft KAIRO", "1", "1", "1", "1", "quit"])
+    said = []
+    database = str(tmp_path / "local.db")
+    assert await play_local(database, str(tmp_path / "pictures"), seed=4, ask=ask, say=said.append,
+                            ruleset="renegades", level="easy", options={"draft": True}) == 0
+    ships = _ships(database)
+    assert "KAIRO" in ships["KESTREL"] and len(set(ships["KESTREL"])) == len(set(ships["WARDEN"])) == 5
+    text = "\n".join(said)
+    assert "Computer acts:" in text and text.index("Mission: ") > text.index("The mission is dealt once")

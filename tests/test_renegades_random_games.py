@@ -15,7 +15,7 @@ from engine.errors import RuleError
 from engine.renegades import rules, scenario
 from engine.renegades.autoplay import random_command
 from engine.renegades.contents.state import from_json, to_json
-from engine.renegades.crew import pieces
+from engine.renegades.crew import hands, pieces
 from engine.renegades.play import parties, rounds
 from engine.renegades.surface import gear, home_run
 
@@ -50,6 +50,16 @@ def check_invariants(state):
         assert not state.world_discard and state.round <= rounds.CLOCK_LATEST
     check_surface(state, g)
     check_gear(state, g)
+    check_npc_hands(state, g)
+
+
+def check_npc_hands(state, g):
+    """N221: NPC crew never swap weapons, and need not: whatever an NPC crewmember carries to
+    hold (a pistol from the hatch, the commander's arc blade too) is in its hands."""
+    for crew in state.crew.values():
+        if state.ships[crew.ship].seat is None and crew.wielding is not None:
+            holdable = Counter(w for w in crew.gear if w in g.pack.weapons and g.pack.weapons[w].type in hands.HELD)
+            assert not holdable - Counter(hands.held(g, crew)), (crew.id, crew.gear, crew.wielding)
 
 
 def check_gear(state, g):

@@ -46,6 +46,7 @@ RENEGADES = Game(
     evaluate=_rg.evaluate,
     policy=_rg.policy,
     prior=_rg.prior,
+    searched=_rg.searched,
     turn_starts=_rg.turn_starts,
     worth=_rg.worth,
     reason=_rg.reason,

@@ -49,6 +49,7 @@ KNOCKED_OUT, PARAMETER_HELD, PARAMETER_ABOARD, DIGITS_PER_POINT = 1.5, 3.0, 6.0,
 # tier 3's run (N150): the findings at the base, and the pursuers on the findings, in the same units
 RUN_DELIVERY, RUN_CHASE = 4.0, 2.0
 UNKNOWN_VERB = 2.0  # a command of a later part of the rules (the surface phase): tried, not favoured
+DRAFT_INITIATIVE = 0.1  # the crew draft (N243): highest initiative first for its own ship, lowest for an enemy
 # the mission walked out (N236): per square of walking distance the crew are nearer the
 # parameter, or its carrier nearer its ship's dock; distances count up to FAR squares
 APPROACH, RETURN, FAR = 0.25, 0.3, 24
@@ -86,6 +87,11 @@ class Determiniser:
 
     def __init__(self, view: dict, seat: str):
         self.seat = seat
+        self.drafting = bool(view.get("draft"))  # the set-up's crew draft (N219): only the dice are unknown
+        if self.drafting:
+            known = {k: v for k, v in view.items() if k not in _VIEW_ONLY}
+            self.base = msgspec.convert({**known, "seed": 0, "dice": {"state": 0}}, GameState)
+            return
         self.base = msgspec.convert(known_state(view, seat), GameState)
         pack = load_pack(view["pack"])
         self.world_count = view["world_deck_count"]
@@ -108,6 +114,9 @@ class Determiniser:
         """One complete state: every deck's order, every unseen container, salvage token and
         bounty drawn at random, fresh dice."""
         state = clone(self.base)
+        if self.drafting:
+            state.dice = Dice.seeded(rng.getrandbits(64))
+            return state
         state.world_deck = _drawn(rng, self.world_pool, self.world_count)
         state.location_deck = _drawn(rng, self.locations, self.location_count)
         state.surface_deck = _drawn(rng, self.surface_locations, self.surface_count)
@@ -336,6 +345,8 @@ def prior(state: GameState, seat: str, legal: list[str]) -> list[float]:
             score += _move_score(t, acting, words[2:], foes, occupied)
         elif words[0] == "deploy":
             score += len(words) - 2  # a full landing party
+        elif words[0] == "draft":
+            score += DRAFT_INITIATIVE * t.pack.crew[words[1]].initiative * _drafting_for(t, seat)
         else:
             score = _mission_step(state, words) or score
         scores.append(score)
@@ -444,14 +455,14 @@ def worth(state: GameState, seat: str, legal: list[str]) -> list[str]:
 
 
 def _onwards(state: GameState, legal: list[str]) -> list[str]:
-    """The commands without crew moves that leave a crewmember with a goal no nearer to it,
-    without boarding one's own ship for nothing (N237) and without a rise that leaves the
-    ship's landing party behind (N238)."""
+    """The commands without crew moves or leaps that leave a crewmember with a goal no nearer
+    to it, without boarding one's own ship for nothing (N237) and without a rise that leaves
+    the ship's landing party behind (N238)."""
     goals = Goals(Game(state))
     kept = []
     for command in legal:
         words = command.split()
-        if words[0] == "move" and words[1] in state.crew and not _onward(goals.nearer(state.crew[words[1]], words[2])):
+        if words[0] in STEPS and words[1] in state.crew and not _onward(goals.nearer(state.crew[words[1]], words[2])):
             continue
         if words[0] == "ascend" and _stranding(state, words[1]):
             continue
@@ -459,6 +470,9 @@ def _onwards(state: GameState, legal: list[str]) -> list[str]:
             continue
         kept.append(command)
     return kept
+
+
+STEPS = ("move", "leap")  # commands that only take a crewmember to another square (N237)
 
 
 def _onward(steps: Optional[int]) -> bool:
@@ -525,6 +539,8 @@ VERB_REASONS = {
     "ascend": "take off again",
     "station": "move crew to stations where they fly or fight better",
     "pass": "end the turn when nothing else is worth doing",
+    "draft": "draft for its own ship the free crewmember of highest initiative, for an NPC ship of the other "
+             "side the lowest, keeping every station mannable",
 }
 
 
@@ -535,6 +551,19 @@ def reason(state: GameState, seat: str, command: str) -> str:
         return "try something different now and then (a random legal command)"
     verb = command.split(" ", 1)[0]
     return VERB_REASONS.get(verb, f"{verb} when nothing better is at hand")
+
+
+def _drafting_for(g: Game, seat: str) -> int:
+    """1 when the ship picking in the draft flies for the seat's side, -1 when it is an NPC
+    ship of the other side (the single-team game's Coalition, N220)."""
+    ship = g.state.draft.order[g.state.draft.made]
+    return 1 if g.pack.ships[ship].faction == g.state.player(seat).faction else -1
+
+
+def searched(state: GameState, seat: str) -> bool:
+    """Whether the search weighs this decision: not a pick of the crew draft, which the rule
+    of thumb makes (N243; the game is not dealt yet, so there is nothing to play out)."""
+    return state.phase != "draft"
 
 
 def turn_starts(state: GameState) -> bool:

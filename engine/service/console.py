@@ -4,8 +4,10 @@
 (engine.opponent, at --level easy, normal or hard; --explain prints its best candidates and
 their estimated win rates), or two people taking turns with --hotseat. `--commander` and
 `--swap OLD=NEW` change your away team, checked by the engine before the game is made.
-In Renegades `--quick`, `--boards built` and `--world-cards N` set up the game (N57, N124),
-checked before the game is made.
+In Renegades `--quick`, `--boards built` and `--world-cards N` set up the game (N57, N124);
+solo, `--coalition-crew` names the NPC Coalition ship's five crew (N241) and `--draft` has
+the crews picked one at a time at the prompt (the computer crew picks its own, N219, N220,
+N242, N243); all checked before the game is made.
 After every action the board (and the dice, when rolled; in Renegades the crews and ships too)
 are written as PNG files to a folder.
 """
@@ -24,6 +26,7 @@ from engine.glossary.cards import CardInfo, answer, card_index, card_names
 from engine.service import GameService, ServiceError, Update, recaps
 from engine.service.audit import Verdict
 from engine.service.players import PlayerDesk
+from engine.renegades.setup import crew_choice
 from engine.renegades.briefing import holdings, mission_briefing
 from engine.renegades.setup.setup import TABLES, check_world_cards
 from engine.service.rulesets import AWAY_MISSIONS, RENEGADES
@@ -67,7 +70,8 @@ class Console:
                  say: Callable[[str], None] = print, hotseat: bool = False, rng: Optional[random.Random] = None,
                  team: Optional[dict] = None, ruleset: str = "awaymissions", players: int = 2,
                  teams: bool = False, level: str = "normal", explain: bool = False,
-                 stand_in: Optional[Callable[[dict, str, list[str]], str]] = None, options: Optional[dict] = None):
+                 stand_in: Optional[Callable[[dict, str, list[str]], str]] = None, options: Optional[dict] = None,
+                 npc_crew: Optional[list[str]] = None):
         self.service, self.folder, self.ask, self.say = service, pictures, ask, say
         self.team = team or FED
         self.ruleset = ruleset
@@ -78,7 +82,8 @@ class Console:
         self.level = opponent.level(level)
         self.explain = explain
         self.stand_in = stand_in  # (view, seat, legal) -> command, instead of the computer opponent (tests)
-        self.options = options  # Renegades set-up: quick, boards, world_cards
+        self.options = options  # Renegades set-up: quick, boards, world_cards, draft
+        self.npc_crew = npc_crew  # Renegades solo: the NPC Coalition ship's crew, as chosen (N241)
         self.game_id = 0
 
     async def _seat_away_mission(self, seed: Optional[int]) -> None:
@@ -114,7 +119,9 @@ class Console:
                 name = "Renegade (you)"
             else:
                 name = "Computer" if seats == 2 else f"Computer {user}"
-            await self.service.join(info.id, user, name, faction="coalition" if versus and user == 2 else "renegade")
+            chosen = {"npc_crew": self.npc_crew} if self.npc_crew and user == 1 else {}
+            await self.service.join(info.id, user, name, faction="coalition" if versus and user == 2 else "renegade",
+                                    **chosen)
 
     async def play(self, seed: Optional[int] = None) -> Update:
         """Create, start and play a game until it ends or the player quits; the last update."""
@@ -130,8 +137,12 @@ class Console:
                  f"game's secret dice seed and a salt, both shown when the game ends). "
                  + help_text(self.ruleset, legal))
         if self.ruleset == RENEGADES.name:
-            self.say(await self.mission())
+            note = crew_choice.solo_note(RENEGADES.load_pack(RENEGADES.default_options["pack"]), self.options or {},
+                                         self.npc_crew, "choose another with --coalition-crew, or --draft",
+                                         "type '?' for the crew you may pick")
+            self.say("\n".join(filter(None, (await self.mission(), note))))
         await self.show(update)
+        drafting = await self.drafting()
         while update.status == "active":
             turn = update.awaited[0]
             version, legal = await self.service.legal_commands(self.game_id, turn.user_id)
@@ -150,6 +161,9 @@ class Console:
                 self.say(refused.message + rule)
                 continue
             await self.show(update)
+            if drafting and not await self.drafting():  # the last pick: the mission is dealt now
+                drafting = False
+                self.say(await self.mission())
         shown = await desk.reveal(self.game_id)
         verdict = await desk.verify(self.game_id)
         if update.status == "over":
@@ -227,9 +241,15 @@ class Console:
         seat = next(s.seat for s in (await self.service.get(self.game_id)).seats if s.user_id == user_id)
         return asked + "\n" + holdings(RENEGADES.load_pack(view["pack"]), view, seat)
 
+    async def drafting(self) -> bool:
+        """Whether the Renegades crews are still being drafted (N219)."""
+        return self.ruleset == RENEGADES.name and bool((await self.service.view(self.game_id)).get("draft"))
+
     async def mission(self) -> str:
-        """The Renegades mission being flown and how it is won."""
+        """The Renegades mission being flown and how it is won (dealt after a draft)."""
         view = await self.service.view(self.game_id)
+        if view.get("draft"):
+            return "The mission is dealt once the crews are drafted."
         options = self.options or {}
         return mission_briefing(RENEGADES.load_pack(view["pack"]), view, int(options.get("tier", 1)),
                                 built=options.get("boards") == "built")
@@ -355,43 +375,50 @@ def renegades_table(mode: Optional[str]) -> dict:
     return {"mode": engine_mode, "seats": seats}
 
 
-def renegades_problem(ruleset: str, options: dict) -> Optional[str]:
-    """Why the Renegades set-up `options` cannot be played locally, or None."""
-    if not options:
+def renegades_set_up(ruleset: str, options: dict, coalition_crew: Optional[str] = None) -> Optional[list[str]]:
+    """Check the local Renegades set-up `options` (mode, seats, quick, boards, world_cards,
+    draft) and, solo, the NPC Coalition crew typed (`coalition_crew`); the crew chosen, or
+    None. RuleError saying what is wrong."""
+    if not options and coalition_crew is None:
         return None
     if ruleset != RENEGADES.name:
-        return "--quick, --boards, --world-cards and --mode set up Renegades: add --ruleset renegades."
+        raise RuleError("--quick, --boards, --world-cards, --mode, --coalition-crew and --draft set up "
+                        "Renegades: add --ruleset renegades.")
+    pack = RENEGADES.load_pack(RENEGADES.default_options["pack"])
     try:
-        check_world_cards(RENEGADES.load_pack(RENEGADES.default_options["pack"]), bool(options.get("quick")),
-                          int(options.get("world_cards", 6)))
+        check_world_cards(pack, bool(options.get("quick")), int(options.get("world_cards", 6)))
+        return crew_choice.solo_choice(pack, options, coalition_crew)
     except RuleError as refused:
-        return f"That game cannot be set up: {refused}"
-    return None
+        raise RuleError(f"That game cannot be set up: {refused}") from refused
 
 
 async def play_local(database: str, pictures: str, *, hotseat: bool = False, seed: Optional[int] = None,
                      commander: Optional[str] = None, swaps: Sequence[str] = (), level: str = "normal",
                      explain: bool = False, ask: Ask = _terminal, say: Callable[[str], None] = print,
                      ruleset: str = "awaymissions", players: int = 2, teams: bool = False,
-                     options: Optional[dict] = None) -> int:
+                     options: Optional[dict] = None, coalition_crew: Optional[str] = None) -> int:
     """Play one local game over the database at `database`; exit status 0 (2: a refused team
     or set-up). `ruleset` "renegades" plays the Renegade ship against the Coalition, set up
-    by `options` (quick, boards, world_cards); `players` 3 or 4 plays a free-for-all on six
-    boards, `teams` 2 vs 2 (you and p3)."""
+    by `options` (mode, seats, quick, boards, world_cards, draft; solo: `coalition_crew`, the
+    NPC Coalition crew as typed); `players` 3 or 4 plays a free-for-all on six boards,
+    `teams` 2 vs 2 (you and p3)."""
     try:
         team = human_team(commander, swaps) if ruleset == "awaymissions" else None
     except RuleError as refused:
         say(f"That away team cannot play: {refused}")
         return 2
-    problem = renegades_problem(ruleset, options or {})
-    if problem:
-        say(problem)
+    options = options or {}
+    try:
+        npc_crew = renegades_set_up(ruleset, options, coalition_crew)
+    except RuleError as refused:
+        say(str(refused))
         return 2
     service = await GameService.open(database)
     try:
         await Console(service, pictures, ask=ask, say=say, hotseat=hotseat,
                       rng=random.Random(seed), team=team, ruleset=ruleset, players=players,
-                      teams=teams, level=level, explain=explain, options=options or None).play(seed)
+                      teams=teams, level=level, explain=explain, options=options or None,
+                      npc_crew=npc_crew).play(seed)
     finally:
         await service.close()
     return 0

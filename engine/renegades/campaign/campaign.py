@@ -35,7 +35,7 @@ from engine.renegades.campaign.shore_leave import (on_buy, on_crew, on_done, on_
                                                    on_recruit, on_sell, on_train, on_turn, open_shore_leave,
                                                    require_phase, sale_price)
 from engine.renegades.contents.content import ARMORY, FACTIONS, Pack, load_pack
-from engine.renegades.setup.setup import MODES, _default_crew, _ship_for, check_boards, check_world_cards, stations_for
+from engine.renegades.setup.setup import MODES, default_crew, _ship_for, check_boards, check_world_cards, stations_for
 from engine.renegades.surface import gear
 
 __all__ = ["new_campaign", "mission_config", "outcome_of", "apply", "parse", "canonical", "awaited", "view_for",
@@ -89,7 +89,7 @@ def new_campaign(config: dict[str, Any], seed: int) -> Campaign:
             raise RuleError("In the co-operative campaign every player flies a Renegade ship."
                             if faction in FACTIONS else f"A faction is renegade or coalition, not '{faction}'.")
         ship = _ship_for(pack, faction, spec.get("ship"), ships)
-        crew = [str(c).upper() for c in spec.get("crew") or _default_crew(pack, faction, taken) or []]
+        crew = [str(c).upper() for c in spec.get("crew") or default_crew(pack, faction, taken) or []]
         _check_first_crew(pack, faction, crew, taken)  # N95
         taken.update(crew)
         captain = Captain(

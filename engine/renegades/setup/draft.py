@@ -58,7 +58,7 @@ def choices(state: GameState, pack: Pack) -> list[str]:
     crews = {s: c for s, c in draft.crews.items() if pack.ships[s].faction == faction}
     pool = _pool(state, pack, faction)
     return [code for code in pool
-            if _feasible(pack, {**crews, ship: crews[ship] + [code]}, [c for c in pool if c != code])]
+            if feasible(pack, {**crews, ship: crews[ship] + [code]}, [c for c in pool if c != code])]
 
 
 def pick(state: GameState, pack: Pack, seat: str, code: str) -> bool:
@@ -84,7 +84,7 @@ def _pool(state: GameState, pack: Pack, faction: str) -> list[str]:
     return [code for code, card in pack.crew.items() if card.faction == faction and code not in taken]
 
 
-def _feasible(pack: Pack, crews: dict[str, list[str]], pool: list[str]) -> bool:
+def feasible(pack: Pack, crews: dict[str, list[str]], pool: list[str]) -> bool:
     """Whether every ship can be completed to five crew manning the five stations, each
     crewmember drafted already at a station of its own, the rest from `pool`."""
     if any(len(crew) > CREW for crew in crews.values()):

@@ -202,7 +202,7 @@ def _launch(state: GameState, pack: Pack, code: str, seat: Optional[str], crew: 
     spec = pack.ships[code]
     used = set(state.crew)
     if crew is None:
-        crew = _default_crew(pack, spec.faction, used)
+        crew = default_crew(pack, spec.faction, used)
         if crew is None:
             raise RuleError(f"Not enough {spec.faction} crew left to man every station of the {code}.")
     crew = [c.upper() for c in crew]
@@ -244,7 +244,7 @@ def _upgrades(pack: Pack, codes: list[str], target: str) -> list:
     return found
 
 
-def _default_crew(pack: Pack, faction: str, used: set[str]) -> Optional[list[str]]:
+def default_crew(pack: Pack, faction: str, used: set[str]) -> Optional[list[str]]:
     """The first five unused crew of the faction, in pack order, that man every station."""
     free = [code for code, c in pack.crew.items() if c.faction == faction and code not in used]
     for chosen in itertools.combinations(free, 5):
