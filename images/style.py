@@ -158,6 +158,8 @@ def pen(image: Image.Image) -> ImageDraw.ImageDraw:
 _STAMPS: dict[tuple, tuple] = {}  # key -> (piece, cover: Pillow core images; its box around the anchor)
 _STAMPS_LIMIT = 1024  # pieces cropped to what they cover: a few KB each
 _STAMPS_LOCK = threading.Lock()
+_PLACED: dict[tuple, tuple] = {}  # (key, cx, cy, reach) -> (piece, its box on the picture, cover): no sums to redo
+_PLACED_LIMIT = 4096  # a stamp at one exact place: a piece shared with _STAMPS and its box
 
 
 def stamp(draw: ImageDraw.ImageDraw, key: tuple, cx: float, cy: float, reach: int,
@@ -167,6 +169,10 @@ def stamp(draw: ImageDraw.ImageDraw, key: tuple, cx: float, cy: float, reach: in
     doors recur from picture to picture. Only what it paints fully is pasted, so anti-aliased
     text must lie on a ground it paints too. On an RGB picture, or reaching past the top or
     left edge, it simply paints."""
+    placed = _PLACED.get((key, cx, cy, reach))
+    if placed is not None and isinstance(draw, PaletteDraw):
+        draw.im.paste(*placed)
+        return
     x, y = math.floor(cx), math.floor(cy)
     if not isinstance(draw, PaletteDraw) or min(x, y) < reach + 2:
         paint(draw, cx, cy)
@@ -176,12 +182,16 @@ def stamp(draw: ImageDraw.ImageDraw, key: tuple, cx: float, cy: float, reach: in
     found = _STAMPS.get(found_key)
     if found is None:
         found = _draw_stamp((ox, oy), (cx - x, cy - y), reach, paint)
-        with _STAMPS_LOCK:  # pictures are drawn on worker threads
-            if len(_STAMPS) >= _STAMPS_LIMIT:
-                _STAMPS.pop(next(iter(_STAMPS)))
-            _STAMPS[found_key] = found
     piece, cover, left, top, right, bottom = found
-    draw.im.paste(piece, (x + left, y + top, x + right, y + bottom), cover)
+    placed = (piece, (x + left, y + top, x + right, y + bottom), cover)
+    with _STAMPS_LOCK:  # pictures are drawn on worker threads
+        for kept, found_here, limit in ((_STAMPS, (found_key, found), _STAMPS_LIMIT),
+                                        (_PLACED, ((key, cx, cy, reach), placed), _PLACED_LIMIT)):
+            if found_here[0] not in kept:
+                if len(kept) >= limit:
+                    kept.pop(next(iter(kept)), None)
+                kept[found_here[0]] = found_here[1]
+    draw.im.paste(*placed)
 
 
 def _anchor(centre: float, reach: int) -> tuple[int, tuple]:
