@@ -11,7 +11,9 @@ only cue.
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
+import json
 import math
 import threading
 from typing import Callable
@@ -385,6 +387,12 @@ def dashed_line(draw: ImageDraw.ImageDraw, a, b, fill, width: int, dash: float, 
         e = s + part
         draw.line([(x0 + (x1 - x0) * s / length, y0 + (y1 - y0) * s / length),
                    (x0 + (x1 - x0) * e / length, y0 + (y1 - y0) * e / length)], fill=fill, width=width)
+
+
+def digest(drawn) -> str:
+    """A short fingerprint of what a picture draws (plain data): two pictures drawn from
+    the same parts are the same, so a table need not draw or upload it again."""
+    return hashlib.sha256(json.dumps(drawn, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def encode(image: Image.Image) -> bytes:
