@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import time
-import gc
 import logging
 import os
 import sys
+import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -28,6 +27,7 @@ from discord.ext import commands
 from cogs.buttons import ITEMS
 from cogs.lobby import ITEMS as TABLE_ITEMS
 from cogs.options import CheckedTree
+from collector import Collector
 from engine.service import GameService
 from engine.service.rulesets import RULESETS
 
@@ -125,6 +125,8 @@ class ReadyRoom(commands.Bot):
         self.clock = clock
         self.service: Optional[GameService] = None
         self.last_acted: dict[tuple[int, int], float] = {}  # (game, user) -> when they last acted (this process)
+        self.collector = Collector()  # short garbage-collection pauses (collector.py)
+        self._collecting: Optional[asyncio.Task] = None
 
     async def runs_clock(self, name: str) -> bool:
         """Whether this process runs the clock `name` (reminders, league rounds) for its
@@ -149,7 +151,7 @@ class ReadyRoom(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*ITEMS, *TABLE_ITEMS)
-        gc.freeze()  # what start-up built lives as long as the bot: keep it out of every collection
+        self._collecting = asyncio.create_task(self.collector.run())  # start-up's objects frozen first
         if self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -157,8 +159,11 @@ class ReadyRoom(commands.Bot):
             log.info("synced %d commands to the development guild %s", len(synced), self.config.dev_guild)
 
     async def close(self) -> None:
-        """Log out, then close the database."""
+        """Log out, stop the collector's rounds, then close the database."""
         await super().close()
+        if self._collecting is not None:
+            self._collecting.cancel()
+            self._collecting = None
         if self.service is not None:
             await self.service.close()
             self.service = None
