@@ -1,13 +1,13 @@
-"""Short garbage-collection pauses for a long-running bot process.
+"""Full garbage collections on a schedule for a long-running bot process.
 
-CPython's full (generation 2) collection walks every container object the process keeps,
-holding the event loop all the while: with 1,000 games in play that took 70-260 ms of CPU
-(docs/performance.md). So what has lived through a few seconds is moved out of the
-collector's sight (`gc.freeze`) every `settle_every` seconds, after a collection of the
-young generations, and a full collection then only walks what is newer than that. Objects
-frozen are still freed as soon as nothing refers to them; only reference cycles that
-become garbage after their objects were frozen wait, until `thaw`: everything is given
-back to the collector and collected in one go, every `thaw_every` seconds (ruling P38).
+CPython's full (generation 2) collection walks every container object the process keeps
+and frees the reference cycles among them, holding the event loop all the while: with
+1,000 games in play that took 70-290 ms of CPU, about ten times a minute, whenever the
+allocation counters said so (docs/performance.md). What start-up built is frozen out of
+every collection (`gc.freeze`); the counters then only run the young generations, and the
+full collection runs every `full_every` seconds instead (ruling P38): as long as before,
+but once a minute. Cycles that became garbage wait for it, so they are bounded by a
+minute's worth.
 """
 from __future__ import annotations
 
@@ -18,47 +18,49 @@ import time
 from dataclasses import dataclass
 
 log = logging.getLogger("ready_room.collector")
-SETTLE_EVERY = 2.0  # seconds between freezes: a full collection walks about this much of the process's new objects
-THAW_EVERY = 3600.0  # seconds between full collections of everything (the cycles frozen meanwhile)
+FULL_EVERY = 60.0  # seconds between full collections
+NEVER = 1 << 30  # a generation-2 threshold the counters never reach
 
 
 @dataclass
-class Thawed:
-    """What one full collection of everything found and took."""
+class Collected:
+    """What one full collection freed and took."""
 
-    collected: int  # objects freed: cycles that became garbage after they were frozen
-    seconds: float  # CPU time it took (the event loop waited that long)
+    objects: int
+    seconds: float  # CPU time (the event loop waited that long)
 
 
 class Collector:
-    """Freezes survivors every `settle_every` seconds and collects everything every
-    `thaw_every` seconds, on the running event loop (`run`)."""
+    """Freezes what start-up built, leaves the young generations to the counters, and runs
+    the full collection every `full_every` seconds on the running event loop (`run`)."""
 
-    def __init__(self, settle_every: float = SETTLE_EVERY, thaw_every: float = THAW_EVERY):
-        self.settle_every, self.thaw_every = settle_every, thaw_every
-        self._thawed_at = time.monotonic()
+    def __init__(self, full_every: float = FULL_EVERY):
+        self.full_every = full_every
+        self.last: Collected | None = None
+        self._thresholds = gc.get_threshold()
 
-    def settle(self) -> None:
-        """Collect the young generations, then freeze whatever is still alive."""
-        gc.collect(1)
+    def start(self) -> None:
+        """Freeze what exists now (it lives as long as the process) and stop the counters
+        from starting full collections."""
         gc.freeze()
+        self._thresholds = gc.get_threshold()
+        young, middle, _ = self._thresholds
+        gc.set_threshold(young, middle, NEVER)
 
-    def thaw(self) -> Thawed:
-        """Give every frozen object back to the collector, collect them all, freeze again."""
+    def collect(self) -> Collected:
+        """One full collection now."""
         began = time.process_time()
-        gc.unfreeze()
-        collected = gc.collect()
-        gc.freeze()
-        self._thawed_at = time.monotonic()
-        return Thawed(collected, time.process_time() - began)
+        self.last = Collected(gc.collect(), time.process_time() - began)
+        return self.last
 
     async def run(self) -> None:
-        """Settle now and every `settle_every` seconds; thaw every `thaw_every` seconds."""
-        self.settle()
-        while True:
-            await asyncio.sleep(self.settle_every)
-            if time.monotonic() - self._thawed_at >= self.thaw_every:
-                thawed = self.thaw()
-                log.info("full collection: %d objects freed in %.0f ms", thawed.collected, thawed.seconds * 1000)
-            else:
-                self.settle()
+        """`start`, then a full collection every `full_every` seconds, until cancelled (the
+        counters' own schedule is given back then)."""
+        self.start()
+        try:
+            while True:
+                await asyncio.sleep(self.full_every)
+                found = self.collect()
+                log.debug("full collection: %d objects freed in %.0f ms", found.objects, found.seconds * 1000)
+        finally:
+            gc.set_threshold(*self._thresholds)

@@ -212,9 +212,7 @@ async def _bot(plan: Plan):
             results = await asyncio.gather(*(_table(fake, t, plan, typed, stats, random.Random(rng.random()))
                                              for t in plan.tables), return_exceptions=True)
         cpu = time.process_time() - cpu
-        objects = len(gc.get_objects())  # what a full collection walks (what the collector froze left out)
-        collector = getattr(fake.bot, "collector", None)  # an older tree (--base) has none
-        thawed = collector.thaw() if collector else None  # the cycles that freezing held back from the collector
+        objects = len(gc.get_objects())  # what a full collection walks (what start-up froze left out)
         failures = [f"{type(r).__name__}: {r}" for r in results if isinstance(r, BaseException)]
         try:
             fake.check()
@@ -223,10 +221,9 @@ async def _bot(plan: Plan):
     os.close(acks)
     with open(plan.report, "w") as f:
         json.dump({"latencies": latencies, "late": began - plan.start, "cpu": cpu, "failures": failures, "stats": stats,
-                   "callbacks": sorted(loop.slowest, reverse=True), "over_50ms": loop.over_50ms,
+                   "callbacks": sorted(loop.slowest, reverse=True), "over_50ms": loop.over_50ms, "over_50ms_cpu": loop.over_50ms_cpu,
                    "collections": collections.count, "collection_longest": collections.longest,
                    "collection_longest_cpu": collections.longest_cpu, "objects": objects,
-                   "thawed": [thawed.collected, thawed.seconds] if thawed else None,
                    "collections_over_50ms": len(collections.slow)}, f)
 
 
@@ -318,12 +315,10 @@ def run(label: str, url: str, processes: int, args, folder: str, server=None) ->
     for n, r in enumerate(reports):
         print(f"    process {n}: longest event-loop callbacks "
               + ", ".join(f"{t * 1000:.0f} ({cpu * 1000:.0f} CPU)" for t, cpu, _ in r["callbacks"])
-              + f" ms, {r['over_50ms']} over 50 ms; garbage collections by generation {r['collections']}, the longest "
+              + f" ms, {r['over_50ms']} over 50 ms ({r['over_50ms_cpu']} over 50 ms CPU); garbage collections by generation {r['collections']}, the longest "
               + ", ".join(f"{t * 1000:.1f}" for t in r["collection_longest"])
               + f" ms ({', '.join(f'{t * 1000:.1f}' for t in r['collection_longest_cpu'])} ms CPU), "
-              + f"{r['collections_over_50ms']} over 50 ms; {r['objects']} objects tracked at the end"
-              + (f"; a full collection of everything then freed {r['thawed'][0]} objects in "
-                 f"{r['thawed'][1] * 1000:.0f} ms CPU" if r["thawed"] else ""))
+              + f"{r['collections_over_50ms']} over 50 ms; {r['objects']} objects tracked at the end")
         print(f"      the longest: {r['callbacks'][0][2] if r['callbacks'] else None}")
     late = max((r["late"] for r in reports), default=0.0)
     if late > 1:

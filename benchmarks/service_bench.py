@@ -78,6 +78,7 @@ class CallbackTimer:
         self.taken: Optional[list[float]] = [] if keep else None
         self.slowest: list[tuple] = []  # with `slowest`: the longest callbacks' (seconds, CPU seconds, what ran)
         self._keep_slowest, self._closed = slowest, False
+        self.over_50ms_cpu = 0  # with `slowest`: callbacks that took over 50 ms of the loop thread's CPU
 
     def __enter__(self) -> "CallbackTimer":
         original, timer = self._original, self
@@ -94,8 +95,10 @@ class CallbackTimer:
                 timer.over_50ms += took > 0.05
                 if timer.taken is not None:
                     timer.taken.append(took)
+                cpu = time.thread_time() - began_cpu if timer._keep_slowest else 0.0
+                timer.over_50ms_cpu += cpu > 0.05
                 if timer._keep_slowest and (len(timer.slowest) < timer._keep_slowest or took > timer.slowest[0][0]):
-                    heapq.heappush(timer.slowest, (took, time.thread_time() - began_cpu, repr(handle)[:300]))
+                    heapq.heappush(timer.slowest, (took, cpu, repr(handle)[:300]))
                     if len(timer.slowest) > timer._keep_slowest:
                         heapq.heappop(timer.slowest)
         asyncio.events.Handle._run = timed
