@@ -1,10 +1,13 @@
 """Throughput and the event loop while whole games are played through Discord interactions.
 
-    python benchmarks/discord_game_bench.py [--games 3] [--seed 5]
+    python benchmarks/discord_game_bench.py [--games 3] [--seed 5] [--ruleset renegades]
 
 Each game is played as tests/test_discord_game.py plays it (/game new, join, start, then
 random legal commands through the panel or /play), against the fake Discord of
 tests/discord_harness.py on an SQLite file, the real bot drawing and uploading its pictures.
+With --ruleset renegades the games are the quicker Renegades game (Coalition against
+Renegades, the courier mission: the crews go down to the planet at once), so the orbital
+board, the surface and both dice boards are in play.
 From the first command on (the bot's start is not play) this prints:
 
 - actions per CPU-second: commands played over the process's CPU time (every thread: the
@@ -35,8 +38,8 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from benchmarks.service_bench import CallbackTimer  # noqa: E402
-from tests.discord_harness import FakeDiscord, choose, open_panel, user  # noqa: E402
-from tests.test_discord_game import MEMBERS, PlayByPost, new_game  # noqa: E402
+from tests.discord_harness import FakeDiscord, choose, open_panel, thread_of  # noqa: E402
+from tests.test_discord_game import ANN, BO, MEMBERS, PlayByPost, new_game, same_dice  # noqa: E402
 
 
 @dataclass
@@ -51,11 +54,25 @@ class Played:
     callbacks: list[float]  # every event-loop callback's seconds
 
 
-async def play(database: str, seed: int) -> Played:
+async def new_renegades_game(fake: FakeDiscord) -> tuple[int, int]:
+    """The quicker Renegades game as tests/test_discord_renegades.py opens it: (thread id, game id)."""
+    await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="coalition vs renegades",
+                                   opponent=BO, quick=True, mission="the-courier"))
+    thread = thread_of(fake)
+    lobby = fake.in_channel(thread)[-1]
+    join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
+    game_id = int(join.split(":")[2])
+    await fake.dispatch(fake.click(BO, int(lobby["id"]), join))
+    await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
+    return thread, game_id
+
+
+async def play(database: str, seed: int, ruleset: str) -> Played:
     """One game to its end."""
-    clock = PlayByPost()
-    async with FakeDiscord(pytest.MonkeyPatch(), database, clock=clock) as fake:
-        thread, game_id = await new_game(fake)
+    clock, patch = PlayByPost(), pytest.MonkeyPatch()
+    same_dice(patch)  # every game rolls alike: two trees compared play the same games
+    async with FakeDiscord(patch, database, clock=clock) as fake:
+        thread, game_id = await (new_renegades_game(fake) if ruleset == "renegades" else new_game(fake))
         since, cpu = len(fake.sent), time.process_time()
         with CallbackTimer(keep=True) as callbacks:
             rng, steps = random.Random(seed), 0
@@ -80,9 +97,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--ruleset", choices=("awaymissions", "renegades"), default="awaymissions")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        games = [asyncio.run(play(os.path.join(folder, f"game{game}.db"), args.seed + game))
+        games = [asyncio.run(play(os.path.join(folder, f"game{game}.db"), args.seed + game, args.ruleset))
                  for game in range(args.games)]
     commands = sum(g.commands for g in games)
     cpu = sum(g.cpu for g in games)
