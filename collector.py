@@ -2,7 +2,7 @@
 
 CPython's full (generation 2) collection walks every container object the process keeps
 and frees the reference cycles among them, holding the event loop all the while: with
-1,000 games in play that took 70-290 ms of CPU, about ten times a minute, whenever the
+1,000 games in play that took 100-340 ms of CPU, about ten times a minute, whenever the
 allocation counters said so (docs/performance.md). What start-up built is frozen out of
 every collection (`gc.freeze`); the counters then only run the young generations, and the
 full collection runs every `full_every` seconds instead (ruling P38): as long as before,
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 log = logging.getLogger("ready_room.collector")
 FULL_EVERY = 60.0  # seconds between full collections
 NEVER = 1 << 30  # a generation-2 threshold the counters never reach
+COUNTED = gc.get_threshold()[2]  # the process's own generation-2 threshold, given back when a collector stops
 
 
 @dataclass
@@ -37,14 +38,12 @@ class Collector:
     def __init__(self, full_every: float = FULL_EVERY):
         self.full_every = full_every
         self.last: Collected | None = None
-        self._thresholds = gc.get_threshold()
 
     def start(self) -> None:
         """Freeze what exists now (it lives as long as the process) and stop the counters
         from starting full collections."""
         gc.freeze()
-        self._thresholds = gc.get_threshold()
-        young, middle, _ = self._thresholds
+        young, middle, _ = gc.get_threshold()
         gc.set_threshold(young, middle, NEVER)
 
     def collect(self) -> Collected:
@@ -63,4 +62,5 @@ class Collector:
                 found = self.collect()
                 log.debug("full collection: %d objects freed in %.0f ms", found.objects, found.seconds * 1000)
         finally:
-            gc.set_threshold(*self._thresholds)
+            young, middle, _ = gc.get_threshold()
+            gc.set_threshold(young, middle, COUNTED)
