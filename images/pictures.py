@@ -50,7 +50,8 @@ RENDERERS: dict[str, Renderers] = {
 
 def keys(ruleset: str, view: dict, events: list[dict]) -> dict[str, str]:
     """File name -> fingerprint of each board picture `draw` would make now (with `waiting`
-    False): equal fingerprints, the same picture."""
+    False): equal fingerprints, the same picture (the Away Missions board's leaves out the
+    marks of the last action, ruling P7)."""
     renderers = RENDERERS[ruleset]
     found = {"board.png": renderers.board_key(view, events)}
     planet = renderers.planet_key(view, events)
