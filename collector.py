@@ -2,12 +2,11 @@
 
 CPython's full (generation 2) collection walks every container object the process keeps
 and frees the reference cycles among them, holding the event loop all the while: with
-1,000 games in play that took 100-340 ms of CPU, about ten times a minute, whenever the
+1,000 games in play it took up to 79 ms of CPU about ten times a minute, whenever the
 allocation counters said so (docs/performance.md). What start-up built is frozen out of
 every collection (`gc.freeze`); the counters then only run the young generations, and the
-full collection runs every `full_every` seconds instead (ruling P38): as long as before,
-but once a minute. Cycles that became garbage wait for it, so they are bounded by a
-minute's worth.
+full collection runs every `full_every` seconds instead (ruling P38). Cycles that became
+garbage wait for it, so they are bounded by a minute's worth.
 """
 from __future__ import annotations
 
