@@ -37,3 +37,30 @@ async def test_full_collections_run_on_the_schedule_and_free_cycles():
         await asyncio.gather(task, return_exceptions=True)
         gc.unfreeze()
     assert gc.get_threshold() == before
+
+
+async def test_a_sent_view_of_dynamic_items_lets_them_go_without_a_collection():
+    """P38: after discord.py stores a sent panel view, its items no longer refer to it, so
+    reference counting frees them at once; a view with a callback of its own is kept whole."""
+    import discord
+
+    from bot import Config, ReadyRoom
+    from cogs.buttons import CommandButton, CommandPick
+    bot = ReadyRoom(Config(token=None, database=":memory:", dev_guild=None))
+    panel = discord.ui.View(timeout=None)
+    panel.add_item(CommandPick(7, 3, 0, "Move", [discord.SelectOption(label=c, value=str(n))
+                                                 for n, c in enumerate(("move A1", "move A2"))]))
+    panel.add_item(CommandButton(7, 3, 2, "Pass"))
+    pick = weakref.ref(panel.children[0])
+    gc.disable()
+    try:
+        bot._connection.store_view(panel, 1234)
+        assert panel.children == []
+        del panel
+        assert pick() is None  # freed by reference counting: no collection ran
+    finally:
+        gc.enable()
+    own = discord.ui.View(timeout=None)
+    own.add_item(discord.ui.Button(label="Other", custom_id="other"))
+    bot._connection.store_view(own, 1235)
+    assert len(own.children) == 1
