@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import time
-import gc
 import logging
 import os
 import sys
+import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -29,6 +28,7 @@ from discord.ext import commands
 from cogs.buttons import ITEMS
 from cogs.lobby import ITEMS as TABLE_ITEMS
 from cogs.options import CheckedTree
+from collector import Collector
 from engine.service import GameService
 from engine.service.rulesets import RULESETS
 from metrics import Metrics
@@ -145,6 +145,23 @@ class ReadyRoom(commands.Bot):
         self.clock = clock
         self.service: Optional[GameService] = None
         self.last_acted: dict[tuple[int, int], float] = {}  # (game, user) -> when they last acted (this process)
+        self.collector = Collector()  # short garbage-collection pauses (collector.py)
+        self._collecting: Optional[asyncio.Task] = None
+        self._connection.store_view = self._sent_view(self._connection.store_view)
+
+    @staticmethod
+    def _sent_view(store: Callable) -> Callable:
+        """discord.py's store_view, then: a view sent whose every item is one of our dynamic
+        items (found again by its custom id, never by the view) has done its work, so its
+        items are let go. A view and its items refer to each other, and that cycle (a
+        panel's selects and their options, some 100 objects) could only be freed by a full
+        garbage collection; cut, reference counting frees them at once (collector.py)."""
+        def stored(view, message_id=None):
+            store(view, message_id)
+            children = list(view.walk_children()) if hasattr(view, "walk_children") else []
+            if children and all(isinstance(item, discord.ui.DynamicItem) for item in children):
+                view.clear_items()
+        return stored
 
     async def runs_clock(self, name: str) -> bool:
         """Whether this process runs the clock `name` (reminders, league rounds) for its
@@ -173,7 +190,7 @@ class ReadyRoom(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*ITEMS, *TABLE_ITEMS)
-        gc.freeze()  # what start-up built lives as long as the bot: keep it out of every collection
+        self._collecting = asyncio.create_task(self.collector.run())  # start-up's objects frozen first
         if self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)
             self.tree.copy_global_to(guild=guild)
@@ -181,10 +198,13 @@ class ReadyRoom(commands.Bot):
             log.info("synced %d commands to the development guild %s", len(synced), self.config.dev_guild)
 
     async def close(self) -> None:
-        """Log out, stop serving metrics, then close the database."""
+        """Log out, stop serving metrics and the collector's rounds, then close the database."""
         await super().close()
         if self.metrics is not None:
             await self.metrics.stop()
+        if self._collecting is not None:
+            self._collecting.cancel()
+            self._collecting = None
         if self.service is not None:
             await self.service.close()
             self.service = None

@@ -2,6 +2,7 @@
 
     nice python benchmarks/scale_bench.py [--games 2000] [--seconds 30] [--think 120]
     nice python benchmarks/scale_bench.py --crash        # SIGKILL one bot process half-way
+    nice python benchmarks/scale_bench.py --only sqlite --games 1000 --think 5   # one process, saturated
 
 Each run sets up `--games` active games in `--guilds` guilds (each game in a thread of
 its guild's channel), started and stored. Then each process runs the project's bot, with
@@ -24,8 +25,9 @@ Printed per run: commands/s (acknowledged moves per second), p95 latency from th
 interaction to the acknowledging answer (the commit, the table picture posted, the
 answer), and, counted from the database afterwards, lost (an acknowledged move missing
 from the log) and double-applied (a game version acknowledged twice), which must read 0,
-the errors (logged by the bot, or an interaction left unanswered for 20 s), and the CPU
-per move of the bot processes (and of the PostgreSQL server, when started here). With --crash, process 0 is killed with SIGKILL half-way:
+the errors (logged by the bot, or an interaction left unanswered for 20 s), the longest
+event-loop callbacks and garbage collections of each process (the target: no callback
+over 50 ms), and the CPU per move of the bot processes (and of the PostgreSQL server, when started here). With --crash, process 0 is killed with SIGKILL half-way:
 the other must go on (its moves after the kill are counted) and nothing either
 acknowledged may be lost.
 
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import multiprocessing
 import os
@@ -56,7 +59,7 @@ import pytest  # noqa: E402  (its MonkeyPatch swaps discord.py's HTTP layer for 
 
 import discord  # noqa: E402
 
-from benchmarks.service_bench import new_game  # noqa: E402
+from benchmarks.service_bench import CallbackTimer, CollectionTimer, new_game  # noqa: E402
 from bot import shard_of  # noqa: E402
 from cogs.buttons import YourMove  # noqa: E402
 from db import Database  # noqa: E402
@@ -205,9 +208,11 @@ async def _bot(plan: Plan):
         await asyncio.sleep(max(0.0, plan.start - time.time()))
         began, cpu = time.time(), time.process_time()
         rng = random.Random(plan.seed)
-        results = await asyncio.gather(*(_table(fake, t, plan, typed, stats, random.Random(rng.random()))
-                                         for t in plan.tables), return_exceptions=True)
+        with CallbackTimer(slowest=5) as loop, CollectionTimer(over=0.05) as collections:
+            results = await asyncio.gather(*(_table(fake, t, plan, typed, stats, random.Random(rng.random()))
+                                             for t in plan.tables), return_exceptions=True)
         cpu = time.process_time() - cpu
+        objects = len(gc.get_objects())  # what a full collection walks (what start-up froze left out)
         failures = [f"{type(r).__name__}: {r}" for r in results if isinstance(r, BaseException)]
         try:
             fake.check()
@@ -215,7 +220,11 @@ async def _bot(plan: Plan):
             failures.append(f"logged: {logged}")
     os.close(acks)
     with open(plan.report, "w") as f:
-        json.dump({"latencies": latencies, "late": began - plan.start, "cpu": cpu, "failures": failures, "stats": stats}, f)
+        json.dump({"latencies": latencies, "late": began - plan.start, "cpu": cpu, "failures": failures, "stats": stats,
+                   "callbacks": sorted(loop.slowest, reverse=True), "over_50ms": loop.over_50ms, "over_50ms_cpu": loop.over_50ms_cpu,
+                   "collections": collections.count, "collection_longest": collections.longest,
+                   "collection_longest_cpu": collections.longest_cpu, "objects": objects,
+                   "collections_over_50ms": len(collections.slow)}, f)
 
 
 def bot_process(plan: Plan) -> None:
@@ -303,6 +312,14 @@ def run(label: str, url: str, processes: int, args, folder: str, server=None) ->
           f" ({stats['double clicks']} double clicks, {stats['refused: the game moved on']} clicks refused as stale);"
           f" the bot processes' CPU per move {cpu * 1000:.0f} ms"
           + (f", the server's {server_seconds / max(1, len(acked)) * 1000:.0f} ms" if server else ""))
+    for n, r in enumerate(reports):
+        print(f"    process {n}: longest event-loop callbacks "
+              + ", ".join(f"{t * 1000:.0f} ({cpu * 1000:.0f} CPU)" for t, cpu, _ in r["callbacks"])
+              + f" ms, {r['over_50ms']} over 50 ms ({r['over_50ms_cpu']} over 50 ms CPU); garbage collections by generation {r['collections']}, the longest "
+              + ", ".join(f"{t * 1000:.1f}" for t in r["collection_longest"])
+              + f" ms ({', '.join(f'{t * 1000:.1f}' for t in r['collection_longest_cpu'])} ms CPU), "
+              + f"{r['collections_over_50ms']} over 50 ms; {r['objects']} objects tracked at the end")
+        print(f"      the longest: {r['callbacks'][0][2] if r['callbacks'] else None}")
     late = max((r["late"] for r in reports), default=0.0)
     if late > 1:
         print(f"    a process began {late:.0f} s late (still loading its games): raise --warmup")
@@ -337,14 +354,16 @@ def main() -> None:
     parser.add_argument("--postgres", help="URL of an empty PostgreSQL database (default: start a server)")
     parser.add_argument("--crash", action="store_true", help="SIGKILL process 0 half-way (PostgreSQL run only)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", choices=("postgresql", "sqlite"), help="run one engine only")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="scale-bench-") as folder:
         os.chmod(folder, 0o755)  # the embedded server runs as another user when we are root
-        url, server = postgres_url(args, folder)
+        url, server = postgres_url(args, folder) if args.only != "sqlite" else (None, None)
         try:
             print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-            run("postgresql", url, args.processes, args, folder, server)
-            if not args.crash:
+            if args.only != "sqlite":
+                run("postgresql", url, args.processes, args, folder, server)
+            if not args.crash and args.only != "postgresql":
                 run("sqlite", os.path.join(folder, "bench.db"), 1, args, folder)
         finally:
             if server is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import heapq
 import os
 import random
 import statistics
@@ -72,28 +73,70 @@ class CallbackTimer:
     stretch one of them held the loop: a command, a flush, a garbage collection inside one.
     With `keep`, every callback's seconds are kept in `taken` too."""
 
-    def __init__(self, keep: bool = False):
+    def __init__(self, keep: bool = False, slowest: int = 0):
         self.longest, self.over_50ms, self._original = 0.0, 0, asyncio.events.Handle._run
         self.taken: Optional[list[float]] = [] if keep else None
+        self.slowest: list[tuple] = []  # with `slowest`: the longest callbacks' (seconds, CPU seconds, what ran)
+        self._keep_slowest, self._closed = slowest, False
+        self.over_50ms_cpu = 0  # with `slowest`: callbacks that took over 50 ms of the loop thread's CPU
 
     def __enter__(self) -> "CallbackTimer":
         original, timer = self._original, self
 
         def timed(handle):
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), time.thread_time() if timer._keep_slowest else 0.0
             try:
                 return original(handle)
             finally:
                 took = time.perf_counter() - began
+                if timer._closed:  # the callback that left the timer: what it did afterwards is not play
+                    return
                 timer.longest = max(timer.longest, took)
                 timer.over_50ms += took > 0.05
                 if timer.taken is not None:
                     timer.taken.append(took)
+                cpu = time.thread_time() - began_cpu if timer._keep_slowest else 0.0
+                timer.over_50ms_cpu += cpu > 0.05
+                if timer._keep_slowest and (len(timer.slowest) < timer._keep_slowest or took > timer.slowest[0][0]):
+                    heapq.heappush(timer.slowest, (took, cpu, repr(handle)[:300]))
+                    if len(timer.slowest) > timer._keep_slowest:
+                        heapq.heappop(timer.slowest)
         asyncio.events.Handle._run = timed
         return self
 
     def __exit__(self, *exc) -> None:
         asyncio.events.Handle._run = self._original
+        self._closed = True
+
+
+class CollectionTimer:
+    """Times every garbage collection (gc.callbacks): the longest per generation (wall
+    clock, and the collecting thread's CPU time: on a loaded machine the wall clock also
+    counts the time other processes had the core), how many ran, and those over `over`
+    seconds, to tell a collection's pause from a command's."""
+
+    def __init__(self, over: float = 0.02):
+        self.over, self.longest, self.count, self.slow = over, [0.0] * 3, [0] * 3, []
+        self.longest_cpu = [0.0] * 3  # the same in CPU time: what the collection itself took
+        self._began = self._began_cpu = 0.0
+
+    def _timed(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._began, self._began_cpu = time.perf_counter(), time.thread_time()
+            return
+        took, generation = time.perf_counter() - self._began, info["generation"]
+        self.longest[generation] = max(self.longest[generation], took)
+        self.longest_cpu[generation] = max(self.longest_cpu[generation], time.thread_time() - self._began_cpu)
+        self.count[generation] += 1
+        if took > self.over:
+            self.slow.append((generation, took))
+
+    def __enter__(self) -> "CollectionTimer":
+        gc.callbacks.append(self._timed)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        gc.callbacks.remove(self._timed)
 
 
 def log_tail_per_game(service: GameService) -> float:

@@ -6,7 +6,7 @@ import asyncio
 import io
 import json
 import logging
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Collection, Optional
 
 import discord
 
@@ -63,15 +63,17 @@ def _rolled(events: list[dict]) -> bool:
 
 async def drawings(bot: "ReadyRoom", game_id: int, events: list[dict], wanted: list[str],
                    limit: int = UPLOAD_LIMIT, view: Optional[dict] = None,
-                   waiting: bool = True) -> list[tuple[str, bytes]]:
+                   waiting: bool = True, unchanged: Collection[str] = ()) -> list[tuple[str, bytes]]:
     """The update's pictures from the public `view` (read if not given), drawn off the event
-    loop, within `limit` bytes; with `waiting` False the board leaves out whose move it is."""
+    loop, within `limit` bytes, but for the board files `unchanged` (already shown); with
+    `waiting` False the board leaves out whose move it is."""
     if not wanted:
         return []
     view = view if view is not None else await bot.service.view(game_id)
     roll = await roll_events(bot, game_id, events) if "dice" in wanted else []
     ruleset = (await bot.service.get(game_id)).ruleset
-    return within(await asyncio.to_thread(pictures.draw, ruleset, view, events, wanted, roll, waiting), limit)
+    drawn = await asyncio.to_thread(pictures.draw, ruleset, view, events, wanted, roll, waiting, unchanged)
+    return within(drawn, limit)
 
 
 def as_files(drawn: list[tuple[str, bytes]]) -> list[discord.File]:

@@ -89,7 +89,7 @@ async def board_not_shown(bot: "ReadyRoom", game_id: int, events: list[dict]) ->
     info = await bot.service.get(game_id)
     view = await bot.service.view(game_id)
     table = await bot.service.guild_setting(info.guild_id or 0, table_message.table_key(info.id)) or {}
-    if "characters" not in view or board_key(view) == table.get("board"):
+    if "characters" not in view or (table.get("shown") or {}).get("board.png") == board_key(view):
         return []
     return await picture_files.drawings(bot, game_id, events, ["board"], picture_files.UPLOAD_LIMIT, view,
                                         waiting=False)

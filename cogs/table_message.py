@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import TYPE_CHECKING, Collection, Iterable, Optional
 
 import discord
 
@@ -14,7 +14,8 @@ from cogs.pictures import as_files, drawings, upload_limit
 from cogs.replies import MAX_CONTENT, NO_MENTIONS, clip, final_score, names_of, reply
 from engine.service import GameInfo, ServiceError, Update, is_computer
 from engine.service.service import COMPUTER_USER_BASE, why_key
-from images.board import activation_line, board_key
+from images import pictures as board_pictures
+from images.board import activation_line
 from images.tokens import short_labels
 
 if TYPE_CHECKING:
@@ -125,22 +126,23 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], aft
     away = pings.away_notes(update, away)
     for user_id, note in pings.call_notes(calls).items():
         away[user_id] = f"{away[user_id]}; {note}" if user_id in away else note
-    drawn_here = "characters" in view  # the board picture and its key are Away Missions' (images.board)
+    drawn_here = "characters" in view  # the activation line and the panel's board are Away Missions'
     doing = activation_line(view, short_labels(view["characters"])) if drawn_here else ""
-    key = board_key(view) if drawn_here else None
+    keys = board_pictures.keys(info.ruleset, view, update.events) if "board" in update.images else {}
     limit = upload_limit(bot, info.guild_id)
     message, place = None, None
-    shown_board = table.get("board") if table else None  # the board last uploaded to the thread
+    shown = dict(table.get("shown") or {}) if table else {}  # board file -> key of the one last uploaded to the thread
     turns = None if ping else _turns_shown(table, awaited, update.turn)  # a hand-over is a fresh message
     if turns is not None:
         lines = (table["lines"] + update.public)[-TABLE_LINES:]
         place = table.get("channel") or info.thread_id or info.channel_id
         # the actor going on with nobody else following live sees the new board on their panel (act)
-        for_actor = key is not None and actor_id in awaited and not pings.watched(bot, update, actor_id)
-        new_board = "board" in update.images and (key is None or key != shown_board) and not for_actor
-        drawn = await drawings(bot, update.game_id, update.events,
-                               [w for w in update.images if w != "board" or new_board], limit, view, waiting=False)
-        kept = _kept_pictures(bot, table, drawn, same_turn=turns == table.get("turns"))
+        for_actor = drawn_here and actor_id in awaited and not pings.watched(bot, update, actor_id)
+        unchanged = set(keys) if for_actor else {name for name, key in keys.items() if shown.get(name) == key}
+        drawn = await drawings(bot, update.game_id, update.events, update.images, limit, view, waiting=False,
+                               unchanged=unchanged)
+        gone = set(board_pictures.BOARD_FILES) - set(keys) if keys else set()  # the surface once all are aboard
+        kept = _kept_pictures(bot, table, drawn, same_turn=turns == table.get("turns"), gone=gone)
         pictures = {} if not drawn and len(kept) == len(table.get("files") or {}) else {
             "attachments": kept + as_files(drawn)}
         try:
@@ -149,30 +151,30 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], aft
                 allowed_mentions=NO_MENTIONS, **pictures)
         except discord.NotFound:
             log.info("table message of game %s is gone; posting a new one", info.id)
-            shown_board = None
+            shown = {}
         except discord.HTTPException as error:
             log.warning("table message of game %s could not be edited (%s); posting a new one", info.id, error)
-            shown_board = None
+            shown = {}
     if message is None:
         turns = [update.turn] if update.turn is not None else []
         lines = update.public[-TABLE_LINES:]
-        same_board = key is not None and key == shown_board and update.status == "active"
         # mid-activation (a window, a damage choice, back to the active player) with nobody else following
         # live, the board waits for the activation's end: whoever is called sees it on their panel (P29)
-        same_board = same_board or (key is not None and bool(view.get("activation")) and update.status == "active"
-                                    and not pings.watched(bot, update, actor_id))
+        waits = drawn_here and bool(view.get("activation")) and update.status == "active" \
+            and not pings.watched(bot, update, actor_id)
+        above = {name for name, key in keys.items() if shown.get(name) == key} if update.status == "active" else ()
         drawn = await drawings(bot, update.game_id, update.events,
-                               [w for w in update.images if w != "board" or not same_board], limit, view,
-                               waiting=False)
+                               [w for w in update.images if w != "board" or not waits], limit, view,
+                               waiting=False, unchanged=above)
         message, place = await _post(bot, info, summary(update, info, ping, lines, doing, away), drawn,
                                      turn_view(update) if awaited else None, mentions)
-    if any(name == "board.png" for name, _ in drawn):
-        shown_board = key
+    shown = {name: key for name, key in shown.items() if not keys or name in keys}
+    shown.update((name, keys[name]) for name, _ in drawn if name in keys)
     if message is not None and awaited:
         files = {a.filename: a.to_dict() for a in getattr(message, "attachments", [])}
         await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), {
             "message": message.id, "channel": place, "awaited": awaited, "lines": lines, "turn": update.turn,
-            "turns": turns, "files": files, "board": shown_board, "version": update.version})
+            "turns": turns, "files": files, "shown": shown, "version": update.version})
     elif message is not None:
         await forget_table(bot, info)
     await deliver_private(bot, update, skip=actor_id)
@@ -199,12 +201,13 @@ def _turns_shown(table: Optional[dict], awaited: list[int], turn: Optional[str])
 
 
 def _kept_pictures(bot: "ReadyRoom", table: dict, drawn: list[tuple[str, bytes]],
-                   same_turn: bool) -> list[discord.Attachment]:
-    """The table message's pictures that stay: the board unless a new one was drawn, and the
-    dice of this turn unless rolled again (a new turn drops the old dice)."""
+                   same_turn: bool, gone: Collection[str] = ()) -> list[discord.Attachment]:
+    """The table message's pictures that stay, as the attachments Discord already has (not
+    uploaded again): the boards unless drawn anew or `gone`, and the dice of this turn
+    unless rolled again (a new turn drops the old dice)."""
     fresh = {name for name, _ in drawn}
     return [discord.Attachment(data=data, state=bot._connection) for name, data in (table.get("files") or {}).items()
-            if name not in fresh and (name != "dice.png" or same_turn)]
+            if name not in fresh and name not in gone and (name not in ("dice.png", "crew-dice.png") or same_turn)]
 
 
 COMPUTER_MOVES = 5000  # a computer-only game ends well within this many moves

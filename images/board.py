@@ -7,8 +7,6 @@ straight in the palette.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from dataclasses import dataclass
 
@@ -18,7 +16,7 @@ from PIL import Image, ImageDraw
 from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.layout import Geometry, LayoutSpec, geometry
 from images.style import (BOARD_NAME, CORRIDOR_FLOOR, FLOOR, GLYPH, GREY, HAZARD, INK, LIFT_FLOOR,
-                          MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, decider, draw_shape, encode,
+                          MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, decider, digest, draw_shape, encode,
                           pen, side_styles, stamp, team_name, teams_of, text, text_width, to_palette)
 from images import marks
 from images.tokens import draw_token, short_labels
@@ -343,7 +341,7 @@ def board_key(view: dict) -> str:
     shown = {"layout": view.get("layout"), "characters": view.get("characters", {}), "round": view.get("round"),
              "phase": view.get("phase"), "result": view.get("result"),
              "scores": [(p["seat"], p["name"], score(view, pack, p["seat"])) for p in view.get("players", [])]}
-    return hashlib.sha256(json.dumps(shown, sort_keys=True, default=str).encode()).hexdigest()
+    return digest(shown)
 
 
 def render_board(view: dict, events: list[dict] | tuple = (), waiting: bool = True) -> bytes:

@@ -19,8 +19,8 @@ from engine.renegades.contents.board import DELTA, OrbitBoard, layout_key, orbit
 from engine.renegades.contents.content import xy_cell
 from engine.renegades.contents.state import Ship
 from images import marks
-from images.style import (GREY, HAZARD, INK, MUTED, PAPER, STYLES, VOID, WHITE, blend, centred_text, draw_shape,
-                          encode, fit_size, ink_on, pen, stamp, text, to_palette, washed)
+from images.style import (GREY, HAZARD, INK, MUTED, PAPER, STYLES, VOID, WHITE, blend, centred_text, digest,
+                          draw_shape, encode, fit_size, ink_on, pen, stamp, text, to_palette, washed)
 from images.grid import GridFrame
 from images.tokens import unique_labels
 
@@ -242,6 +242,21 @@ def _planet_centre(frame: GridFrame, board: OrbitBoard, code: Optional[str]) -> 
         return None
     points = [frame.centre(c) for c in planet.cells]
     return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
+
+
+HIGHLIGHTED = ("ship_moved", "descended", "ascended", "fighter_destroyed", "fighters_arrive", "ship_attack")
+
+
+def orbit_key(view: dict, events: list[dict] | tuple = ()) -> str:
+    """A digest of what the orbital board draws: the board, ships, salvage, the acting ship
+    and its actions left, the footer's counts and the ship events it highlights. The same
+    key draws the same picture (the crew's doings on the surface leave it alone)."""
+    current = view.get("current") or {}
+    return digest({"pack": view["pack"], "layout": view.get("orbit_layout"), "ships": ships_of(view),
+                   "salvage": view.get("salvage"), "acting": [current.get("ship"), current.get("actions_left")],
+                   "players": view.get("players"), "result": view.get("result"), "round": view.get("round"),
+                   "phase": view.get("phase"), "world": view.get("world_deck_count"),
+                   "events": [e for e in events if e["type"] in HIGHLIGHTED]})
 
 
 def render_orbit(view: dict, events: list[dict] | tuple = ()) -> bytes:

@@ -6,23 +6,25 @@
 (the events by default; left out when nothing was rolled), `status` is every side's
 crew or away team. A Renegades board adds the planet surface ("surface.png") while
 anyone is on it, and its dice ("crew-dice.png") beside the ship dice. All are drawn
-from a public view only.
+from a public view only. `keys` fingerprints the board pictures, so a table can leave
+`unchanged` the ones it already shows: neither drawn nor uploaded again.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Collection, Optional
 
-from images.board import render_board
+from images.board import board_key, render_board
 from images.crew_dice import render_crew_dice
 from images.dice import render_dice
-from images.orbit import render_orbit
+from images.orbit import orbit_key, render_orbit
 from images.ship_dice import render_ship_dice
 from images.ship_status import render_ship_status
 from images.status import render_status
-from images.surface import render_surface_in_play
+from images.surface import render_surface_in_play, surface_key
 
 KINDS = ("board", "dice", "status")
+BOARD_FILES = ("board.png", "surface.png")  # the pictures "board" asks for, fingerprinted by `keys`
 
 
 @dataclass(frozen=True)
@@ -32,26 +34,44 @@ class Renderers:
     board: Callable[[dict, list[dict], bool], bytes]  # view, events, whether to say whose move it is
     dice: Callable[[dict, list[dict]], Optional[bytes]]
     status: Callable[[dict, Optional[str]], bytes]
+    board_key: Callable[[dict, list[dict]], str]  # what the board draws without the waiting line
     planet: Callable[[dict, list[dict]], Optional[bytes]] = lambda view, events: None  # a second board while in play
     planet_dice: Callable[[dict, list[dict]], Optional[bytes]] = lambda view, events: None  # its dice, if rolled
+    planet_key: Callable[[dict, list[dict]], Optional[str]] = lambda view, events: None  # None: not drawn
 
 
 RENDERERS: dict[str, Renderers] = {
-    "awaymissions": Renderers(render_board, render_dice, render_status),
+    "awaymissions": Renderers(render_board, render_dice, render_status, lambda view, events: board_key(view)),
     "renegades": Renderers(lambda view, events, waiting: render_orbit(view, events),  # says no waiting line
-                           render_ship_dice, render_ship_status, render_surface_in_play, render_crew_dice),
+                           render_ship_dice, render_ship_status, orbit_key, render_surface_in_play, render_crew_dice,
+                           surface_key),
 }
 
 
+def keys(ruleset: str, view: dict, events: list[dict]) -> dict[str, str]:
+    """File name -> fingerprint of each board picture `draw` would make now (with `waiting`
+    False): equal fingerprints, the same picture (the Away Missions board's leaves out the
+    marks of the last action, ruling P7)."""
+    renderers = RENDERERS[ruleset]
+    found = {"board.png": renderers.board_key(view, events)}
+    planet = renderers.planet_key(view, events)
+    if planet is not None:
+        found["surface.png"] = planet
+    return found
+
+
 def draw(ruleset: str, view: dict, events: list[dict], wanted: list[str],
-         roll: Optional[list[dict]] = None, waiting: bool = True) -> list[tuple[str, bytes]]:
-    """(file name, PNG) of each wanted picture, in the order board, dice, status; with
-    `waiting` False the board leaves out whose move it is (the table message says it)."""
+         roll: Optional[list[dict]] = None, waiting: bool = True,
+         unchanged: Collection[str] = ()) -> list[tuple[str, bytes]]:
+    """(file name, PNG) of each wanted picture, in the order board, dice, status, but for
+    the files `unchanged` (already shown); with `waiting` False the board leaves out whose
+    move it is (the table message says it)."""
     renderers = RENDERERS[ruleset]
     drawn = []
     if "board" in wanted:
-        drawn.append(("board.png", renderers.board(view, events, waiting)))
-        planet = renderers.planet(view, events)
+        if "board.png" not in unchanged:
+            drawn.append(("board.png", renderers.board(view, events, waiting)))
+        planet = renderers.planet(view, events) if "surface.png" not in unchanged else None
         if planet is not None:
             drawn.append(("surface.png", planet))
     if "dice" in wanted:

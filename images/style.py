@@ -11,7 +11,9 @@ only cue.
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
+import json
 import math
 import threading
 from typing import Callable
@@ -158,6 +160,8 @@ def pen(image: Image.Image) -> ImageDraw.ImageDraw:
 _STAMPS: dict[tuple, tuple] = {}  # key -> (piece, cover: Pillow core images; its box around the anchor)
 _STAMPS_LIMIT = 1024  # pieces cropped to what they cover: a few KB each
 _STAMPS_LOCK = threading.Lock()
+_PLACED: dict[tuple, tuple] = {}  # (key, cx, cy, reach) -> (piece, its box on the picture, cover): no sums to redo
+_PLACED_LIMIT = 4096  # a stamp at one exact place: a piece shared with _STAMPS and its box
 
 
 def stamp(draw: ImageDraw.ImageDraw, key: tuple, cx: float, cy: float, reach: int,
@@ -167,6 +171,10 @@ def stamp(draw: ImageDraw.ImageDraw, key: tuple, cx: float, cy: float, reach: in
     doors recur from picture to picture. Only what it paints fully is pasted, so anti-aliased
     text must lie on a ground it paints too. On an RGB picture, or reaching past the top or
     left edge, it simply paints."""
+    placed = _PLACED.get((key, cx, cy, reach))
+    if placed is not None and isinstance(draw, PaletteDraw):
+        draw.im.paste(*placed)
+        return
     x, y = math.floor(cx), math.floor(cy)
     if not isinstance(draw, PaletteDraw) or min(x, y) < reach + 2:
         paint(draw, cx, cy)
@@ -176,12 +184,16 @@ def stamp(draw: ImageDraw.ImageDraw, key: tuple, cx: float, cy: float, reach: in
     found = _STAMPS.get(found_key)
     if found is None:
         found = _draw_stamp((ox, oy), (cx - x, cy - y), reach, paint)
-        with _STAMPS_LOCK:  # pictures are drawn on worker threads
-            if len(_STAMPS) >= _STAMPS_LIMIT:
-                _STAMPS.pop(next(iter(_STAMPS)))
-            _STAMPS[found_key] = found
     piece, cover, left, top, right, bottom = found
-    draw.im.paste(piece, (x + left, y + top, x + right, y + bottom), cover)
+    placed = (piece, (x + left, y + top, x + right, y + bottom), cover)
+    with _STAMPS_LOCK:  # pictures are drawn on worker threads
+        for kept, found_here, limit in ((_STAMPS, (found_key, found), _STAMPS_LIMIT),
+                                        (_PLACED, ((key, cx, cy, reach), placed), _PLACED_LIMIT)):
+            if found_here[0] not in kept:
+                if len(kept) >= limit:
+                    kept.pop(next(iter(kept)), None)
+                kept[found_here[0]] = found_here[1]
+    draw.im.paste(*placed)
 
 
 def _anchor(centre: float, reach: int) -> tuple[int, tuple]:
@@ -375,6 +387,12 @@ def dashed_line(draw: ImageDraw.ImageDraw, a, b, fill, width: int, dash: float, 
         e = s + part
         draw.line([(x0 + (x1 - x0) * s / length, y0 + (y1 - y0) * s / length),
                    (x0 + (x1 - x0) * e / length, y0 + (y1 - y0) * e / length)], fill=fill, width=width)
+
+
+def digest(drawn) -> str:
+    """A short fingerprint of what a picture draws (plain data): two pictures drawn from
+    the same parts are the same, so a table need not draw or upload it again."""
+    return hashlib.sha256(json.dumps(drawn, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def encode(image: Image.Image) -> bytes:

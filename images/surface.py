@@ -20,7 +20,8 @@ from PIL import Image, ImageDraw
 
 from engine.renegades.contents.content import cell_xy, xy_cell
 from images.style import (ATTACK_MARK, COVER, CORRIDOR_FLOOR, FLOOR, GREY, HAZARD, INK, MOVE_MARK, MUTED, PAPER,
-                          VOID, WHITE, blend, centred_text, dashed_line, draw_shape, encode, fit_size,
+                          VOID, WHITE, blend, centred_text, dashed_line, digest, draw_shape, encode,
+                          fit_size,
                           ink_on, pen, text, text_width, to_palette, washed)
 from images import marks
 from images.orbit import FACTION_STYLES
@@ -253,6 +254,21 @@ def on_the_surface(view: dict) -> bool:
     """Whether the surface is worth a picture: the surface phase, or crew on it (figures
     alone, such as the guards set up with the mission, are not)."""
     return view.get("phase") == "surface" or bool((view.get("surface") or {}).get("crew"))
+
+
+HIGHLIGHTED = ("crew_moved", "figure_moved", "figure_defeated", "disembarked", "enemies_arrive", "crew_attack",
+               "trap", "grenade", "knocked_out", "opened", "dropped", "picked_up")
+
+
+def surface_key(view: dict, events: list[dict] | tuple = ()) -> Optional[str]:
+    """A digest of what the surface picture draws (None while it is not `on_the_surface`):
+    the surface, the ships docked there, the footer's round, phase and acting party, and
+    the events it highlights or lists."""
+    if not on_the_surface(view):
+        return None
+    return digest({"surface": view["surface"], "ships": view.get("ships"), "players": view.get("players"),
+                   "round": view.get("round"), "phase": view.get("phase"), "result": view.get("result"),
+                   "current": view.get("current"), "events": [e for e in events if e["type"] in HIGHLIGHTED]})
 
 
 def render_surface_in_play(view: dict, events: list[dict] | tuple = ()) -> Optional[bytes]:

@@ -6,6 +6,7 @@ ring when incapacitated), a cube for assimilated.
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Optional
 
@@ -17,12 +18,17 @@ from images.style import (ASSIMILATED, COVER, HAZARD, INK, WHITE, centred_text, 
 
 def short_labels(characters: dict[str, dict]) -> dict[str, str]:
     """Character id -> a short unique label from its card code ('REYES' -> 'REY', 'D4-12' -> 'D4')."""
+    return dict(_labels(tuple((cid, characters[cid].get("card") or cid) for cid in characters)))
+
+
+@functools.lru_cache(maxsize=256)
+def _labels(codes: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """short_labels for (id, card code) pairs, worked out once per cast (every picture asks)."""
     bases = {}
-    for cid in characters:
-        code = characters[cid].get("card") or cid
+    for cid, code in codes:
         head = code.split("-")[0]
         bases[cid] = (head if any(ch.isdigit() for ch in head) else code[:3]).upper()
-    return unique_labels(bases)
+    return tuple(unique_labels(bases).items())
 
 
 def unique_labels(bases: dict[str, str], used: Optional[set[str]] = None) -> dict[str, str]:

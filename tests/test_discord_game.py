@@ -159,7 +159,8 @@ async def test_a_full_game_from_game_new_to_the_final_score_never_blocks_the_loo
                 rolls += 1
             new = fake.in_channel(thread)[messages:]
             newly = set(awaited(after)) - {turn.user_id} - set(stored["awaited"])  # one ping per decision
-            board_changed = board_key(await fake.bot.service.view(game_id)) != stored.get("board")
+            shown = (stored.get("shown") or {}).get("board.png")
+            board_changed = board_key(await fake.bot.service.view(game_id)) != shown
             if update.method == "PATCH":
                 # nobody to call: the table message is edited, nothing posted
                 assert update.message_id == stored["message"] and not newly and new == []

@@ -123,3 +123,21 @@ async def test_when_no_table_can_be_posted_the_actor_is_told_privately(monkeypat
             fake, monkeypatch, [(r"/channels/{thread}/messages", 500, None), (rf"/channels/{CHANNEL_ID}/messages", 500, None)])
         assert panel["content"].startswith("Done:")
         assert "Your move is stored" in panel["content"] and "Ann" in panel["content"]
+
+
+def test_a_new_turn_drops_both_dice_boards_and_a_surface_nobody_is_on():
+    """P37: the kept attachments of an edited table message (named again, not uploaded)."""
+    from types import SimpleNamespace
+
+    from cogs.table_message import _kept_pictures
+    files = {name: {"id": str(n), "filename": name, "size": 1, "url": f"https://cdn.example/{name}",
+                    "proxy_url": f"https://cdn.example/{name}"}
+             for n, name in enumerate(("board.png", "surface.png", "dice.png", "crew-dice.png"))}
+    bot = SimpleNamespace(_connection=SimpleNamespace(http=None))
+
+    def kept(drawn, same_turn, gone=()):
+        return [a.filename for a in _kept_pictures(bot, {"files": files}, drawn, same_turn, gone)]
+    assert kept([], same_turn=True) == ["board.png", "surface.png", "dice.png", "crew-dice.png"]
+    assert kept([], same_turn=False) == ["board.png", "surface.png"]
+    assert kept([("board.png", b"new")], same_turn=False, gone={"surface.png"}) == []
+    assert kept([("dice.png", b"new")], same_turn=True) == ["board.png", "surface.png", "crew-dice.png"]

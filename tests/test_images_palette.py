@@ -48,6 +48,7 @@ def test_text_across_several_colours_is_blended_patch_by_patch():
 
 def test_a_stamped_token_matches_one_painted_in_place_and_is_drawn_once():
     style._STAMPS.clear()
+    style._PLACED.clear()
     character = {"activated": True, "cover": True, "stun": 2, "assimilated": True}
     for centre in ((145.5, 150.25), (170.0, 160.5)):
         rgb, direct = both((240, 220), FLOOR, lambda draw: draw_token(draw, *centre, 22.68, (RED, "square"),
@@ -64,6 +65,7 @@ def test_a_picture_does_not_depend_on_what_was_cached_before():
     from images.demo import attack_events, midgame_view, move_events
     warm = render_board(midgame_view(), move_events()), render_dice(midgame_view(), attack_events())
     style._STAMPS.clear()
+    style._PLACED.clear()
     style._text_patch.cache_clear()
     assert (render_board(midgame_view(), move_events()), render_dice(midgame_view(), attack_events())) == warm
 

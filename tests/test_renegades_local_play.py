@@ -28,7 +28,8 @@ async def test_a_scripted_renegades_game_plays_to_the_end_and_draws_its_pictures
     drawn = sorted(p.name for p in (tmp_path / "pictures").iterdir())
     for kind in ("board", "dice", "status"):  # the orbital board, ship combat dice, crews and ships
         assert any(name.endswith(f"-{kind}.png") for name in drawn), kind
-    assert all((tmp_path / "pictures" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for name in drawn)
+    magic = {".png": b"\x89PNG\r\n\x1a\n", ".gif": b"GIF89a"}  # pictures, and the recap at the end (P43)
+    assert all((tmp_path / "pictures" / name).read_bytes().startswith(magic[name[-4:]]) for name in drawn)
     assert "World event phase:" in text and "The game is over" in text
     conn = sqlite3.connect(database)
     ruleset, status, version = conn.execute("SELECT ruleset, status, version FROM games").fetchone()
