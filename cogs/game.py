@@ -160,7 +160,7 @@ class Game(commands.Cog):
         await show_log(interaction, info.id, page=None)
 
     @game.command(name="replay", description="Watch a game again, step by step, privately")
-    @app_commands.describe(game="The game's number (empty: the game running here)",
+    @app_commands.describe(game="The game's number (empty: the game running here, or the last one played here)",
                            step="Open at this step (empty: the deal of a game that ended, now in a running one)")
     async def replay(self, interaction: discord.Interaction,
                      game: Optional[app_commands.Range[int, 1, 2 ** 53 - 1]] = None,
@@ -168,9 +168,9 @@ class Game(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         if game is None:
             try:
-                game = (await replies.game_here(self.bot, interaction)).id
+                game = await self.bot.service.last_played_in(*replies.place_of(interaction))
             except ServiceError:
-                await replies.reply(interaction, "No game is running here: name one, `/game replay game:12`.")
+                await replies.reply(interaction, "No game was played here: name one, `/game replay game:12`.")
                 return
         await replay.show(interaction, game, step)
 

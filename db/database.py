@@ -264,6 +264,13 @@ class Database:
             " AND status IN ('lobby', 'active')", (channel_id, thread_id or 0))
         return GameRow(*rows[0]) if rows else None
 
+    async def last_started_in(self, channel_id: int, thread_id: Optional[int] = None) -> Optional[int]:
+        """The id of the newest game dealt in this channel (and thread), running or not, or None."""
+        rows = await self._conn.fetch(
+            "SELECT id FROM games WHERE channel_id = ? AND IFNULL(thread_id, 0) = ? AND state IS NOT NULL"
+            " ORDER BY id DESC LIMIT 1", (channel_id, thread_id or 0))
+        return rows[0][0] if rows else None
+
     async def started_game_ids(self) -> list[int]:
         """Ids of every game that has a state (started at some point), oldest first."""
         rows = await self._conn.fetch("SELECT id FROM games WHERE state IS NOT NULL ORDER BY id")

@@ -194,7 +194,7 @@ async def test_who_may_watch_a_game_and_what_cannot_be_watched(monkeypatch, data
         assert step_of(await replay(fake, BO, elsewhere, game=game_id)) == 3  # a player, from anywhere
         assert step_of(await replay(fake, CY, thread)) == 3  # the game running in this thread
         assert "There is no game #999" in (await replay(fake, CY, thread, game=999))["content"]
-        assert "No game is running here" in (await replay(fake, CY, CHANNEL_ID))["content"]
+        assert "No game was played here" in (await replay(fake, CY, CHANNEL_ID))["content"]
         lobby = await fake.bot.service.create(creator=1, guild_id=GUILD_ID, channel_id=CHANNEL_ID)
         assert "has not started" in (await replay(fake, CY, CHANNEL_ID, game=lobby.id))["content"]
         assert step_of(await replay(fake, CY, thread, game=game_id, step=10**6)) == 3  # past the end: the latest
@@ -204,6 +204,7 @@ async def test_who_may_watch_a_game_and_what_cannot_be_watched(monkeypatch, data
         assert f"/game replay game:{game_id}" in ended["content"] and "hidden" not in ended["content"]
         assert [c["custom_id"] for c in fake.components(ended)] == [f"rr:dice:{game_id}"]
         assert step_of(await replay(fake, CY, thread, game=game_id)) == 0  # an aborted game opens at the deal
+        assert step_of(await replay(fake, CY, thread)) == 0  # with no number: the last game played in this thread
 
 
 async def test_renegades_and_a_team_game_are_browsed_alike(monkeypatch, database_url):

@@ -634,6 +634,14 @@ class GameService:
             raise UnknownGame("There is no game in this channel.")
         return await self.get(row.id)
 
+    async def last_played_in(self, channel_id: int, thread_id: Optional[int] = None) -> int:
+        """The id of the game running in this channel (or thread), or else of the last one
+        played there (for /game replay)."""
+        game_id = await self.db.last_started_in(channel_id, thread_id)
+        if game_id is None:
+            raise UnknownGame("No game was played here.")
+        return game_id
+
     async def view(self, game_id: int, user_id: Optional[int] = None) -> dict:
         """What this user may see of the game (None or a non-player: the public view)."""
         async with self._game(game_id) as hot:
