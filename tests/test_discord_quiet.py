@@ -439,7 +439,8 @@ async def test_mid_activation_the_board_waits_unless_somebody_else_follows_live(
             watching = user_id != 4 and rng.random() < 0.5
             if watching:
                 fake.bot.last_acted[(game_id, 4)] = clock.now  # Di has just acted: she is following live
-            board = (await service.guild_setting(int(fake.channels[thread]["guild_id"]), f"table:{game_id}"))["board"]
+            table = await service.guild_setting(int(fake.channels[thread]["guild_id"]), f"table:{game_id}")
+            board = table["shown"].get("board.png")  # the board last uploaded to the thread (P36)
             version, commands = await service.legal_commands(game_id, user_id)
             sent = len(fake.sent)
             await choose(fake, FOUR[user_id], await open_panel(fake, FOUR[user_id], thread), commands,
