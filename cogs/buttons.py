@@ -43,7 +43,10 @@ class YourMove(discord.ui.DynamicItem[discord.ui.Button], template=rf"rr:turn:{G
         return cls(*_ids(match))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if await table_message.older_table_message(interaction.client, interaction, self.game):
+            await interaction.response.edit_message(view=None)  # free: the response itself (P30)
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
         await private_panel.show_panel(interaction.client, interaction, self.game, catch_up=True)
 
 

@@ -10,7 +10,7 @@ import discord
 
 from cogs import buttons, panel, table_message
 from cogs import pictures as picture_files
-from cogs.replies import MAX_CONTENT, NO_MENTIONS, clip, outcome, refuse, reply, seat_of
+from cogs.replies import MAX_CONTENT, NO_MENTIONS, clip, outcome, refuse, reply, seat_of, unlisten
 from engine.service import NotAPlayer, Panel, ServiceError, Update
 from engine.service.text import readable
 from images.board import board_key
@@ -255,5 +255,11 @@ async def show_panel(bot: "ReadyRoom", interaction: discord.Interaction, game_id
             pass
     if catch_up and pictures is None:
         pictures = await board_not_shown(bot, game_id, []) or None
-    files = {} if pictures is None else {"attachments": picture_files.as_files(pictures)}
-    await interaction.edit_original_response(content=clip(text or "Your move:"), view=view, **files)
+    if interaction.response.type is discord.InteractionResponseType.message_update:
+        # the response took an older table message's buttons away (P30): the panel follows it
+        files = {} if pictures is None else {"files": picture_files.as_files(pictures)}
+        await interaction.followup.send(clip(text or "Your move:"), view=view, ephemeral=True, **files)
+        unlisten(view)
+    else:
+        files = {} if pictures is None else {"attachments": picture_files.as_files(pictures)}
+        await interaction.edit_original_response(content=clip(text or "Your move:"), view=view, **files)

@@ -86,6 +86,16 @@ def table_key(game_id: int) -> str:
     return f"table:{game_id}"
 
 
+async def older_table_message(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int) -> bool:
+    """Whether the interaction comes from a table message above the game's current one, in the
+    same place (ruling P30: such a message loses its buttons when pressed)."""
+    message = interaction.message
+    if message is None or interaction.guild_id is None:
+        return False
+    table = await bot.service.guild_setting(interaction.guild_id, table_key(game_id)) or {}
+    return "message" in table and message.id != table["message"] and interaction.channel_id == table.get("channel")
+
+
 async def forget_table(bot: "ReadyRoom", info: GameInfo) -> None:
     """Drop the record of a finished game's table message."""
     await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), None)

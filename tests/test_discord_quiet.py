@@ -393,9 +393,10 @@ async def test_passing_ahead_when_your_part_is_done_is_private_and_no_window_of_
     assert asked[False] > 0 and asked[True] == 0, asked
 
 
-async def test_an_older_table_messages_your_move_opens_the_decision_of_now(monkeypatch, tmp_path):
-    """Older table messages keep their "Your move" (ruling P30): pressed, it opens the
-    presser's panel for the game's current decision, never an old one."""
+async def test_an_older_table_messages_your_move_opens_the_decision_of_now_and_goes(monkeypatch, tmp_path):
+    """An older table message's "Your move" (ruling P30), pressed, opens the presser's panel
+    for the game's current decision, never an old one, and the same interaction's response
+    takes that message's buttons away: no request beyond the interaction's own."""
     same_dice(monkeypatch)
     clock = PlayByPost()
     async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
@@ -414,12 +415,19 @@ async def test_an_older_table_messages_your_move_opens_the_decision_of_now(monke
         version, commands = await service.legal_commands(game_id, user_id)
         stale = turn_button(fake, thread, int(oldest["id"]))
         assert not stale[1].endswith(f":{version}"), "the button was made for an older decision"
-        payload = fake.click(MEMBERS[user_id], *stale)
+        payload, sent = fake.click(MEMBERS[user_id], *stale), len(fake.sent)
+        current = fake.in_channel(thread)[-1]
         await fake.dispatch(payload)
-        opened = fake.original(payload)
+        assert not fake.components(fake.messages[int(oldest["id"])]), "the older message's buttons are gone"
+        assert fake.components(current), "the current table message keeps its button"
+        assert fake.tally(sent).requests == 0 and not fake.tally(sent).posted, "all in the interaction's answer"
+        opened = next(fake.messages[r.message_id] for r in fake.sent[sent:] if r.ephemeral and r.posts)
         assert opened["flags"] & EPHEMERAL and f":{version}:" in json.dumps(fake.components(opened))
         await choose(fake, MEMBERS[user_id], opened, commands, 0)  # and it plays
         assert (await service.get(game_id)).version > version
+        payload = fake.click(MEMBERS[user_id], *turn_button(fake, thread))  # the newest one stays when pressed
+        await fake.dispatch(payload)
+        assert fake.components(fake.in_channel(thread)[-1]) and fake.original(payload)["flags"] & EPHEMERAL
 
 
 WATCHED_SEED = 3  # a free-for-all with posts mid-activation after a board change, Di following live or not
