@@ -87,13 +87,14 @@ def table_key(game_id: int) -> str:
 
 
 async def older_table_message(bot: "ReadyRoom", interaction: discord.Interaction, game_id: int) -> bool:
-    """Whether the interaction comes from a table message above the game's current one, in the
-    same place (ruling P30: such a message loses its buttons when pressed)."""
+    """Whether the interaction comes from a message posted before the game's current table
+    message, in the same place (ids grow with time): an older table message or reminder,
+    which loses its buttons when pressed (ruling P30)."""
     message = interaction.message
     if message is None or interaction.guild_id is None:
         return False
     table = await bot.service.guild_setting(interaction.guild_id, table_key(game_id)) or {}
-    return "message" in table and message.id != table["message"] and interaction.channel_id == table.get("channel")
+    return "message" in table and message.id < table["message"] and interaction.channel_id == table.get("channel")
 
 
 async def forget_table(bot: "ReadyRoom", info: GameInfo) -> None:

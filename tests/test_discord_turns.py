@@ -84,9 +84,11 @@ async def test_old_buttons_work_after_a_restart(monkeypatch, tmp_path):
         old_button = turn_button(fake, thread, old_message)
         info = await fake.bot.service.get(game_id)
         assert old_button[1].split(":")[-1] != str(info.version), "an old button"
-        press = fake.click(MEMBERS[info.awaited[0].user_id], *old_button)  # and an old "Your move"
+        press, sent = fake.click(MEMBERS[info.awaited[0].user_id], *old_button), len(fake.sent)  # an old "Your move"
         await fake.dispatch(press)
-        assert fake.components(fake.original(press)), "the old button opened the current panel"
+        opened = [fake.messages[r.message_id] for r in fake.sent[sent:] if r.ephemeral and r.posts]
+        assert opened and fake.components(opened[0]), "the old button opened the current panel"
+        assert not fake.components(fake.original(press)), "and went from the old message (P30)"
 
 
 async def test_a_reminder_fires_after_the_wait_once_and_survives_a_restart(monkeypatch, tmp_path):
