@@ -150,6 +150,11 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool = False, clock=N
         before_sent, before_messages = len(fake.sent), len(fake.in_channel(thread))
         entries_before = len(await service.log(game_id))
         version, commands = await service.legal_commands(game_id, user)
+        seat = next(s.seat for s in info.seats if s.user_id == user)
+        kind = next(d["kind"] for d in (await service.view(game_id))["pending"]
+                    if seat in (d["player"], *d.get("also", [])))
+        if kind in ("reroll", "interrupt") and await service.reaction_preference(user) == reactions.ABLE:
+            assert commands != ["pass"], "a window they could only pass is passed for them at once (P23)"
         shown = panels.get(user)
         if shown is None or not fake.components(shown) or f":{version}:" not in json.dumps(fake.components(shown)):
             shown = await open_panel(fake, member, thread)
