@@ -46,6 +46,7 @@ class Round:
     prepasses: int = 0  # presses of "Pass reactions for the rest of this round"
     pings: Counter = field(default_factory=Counter)  # user -> notifications
     handovers: Counter = field(default_factory=Counter)  # user -> activations their seat started
+    choice_calls: int = 0  # pings asking a side which character activates, and handing it to another's player
     members: dict = field(default_factory=lambda: MEMBERS)  # user id -> member: the people at the table
     sides: tuple = ()  # the teams, as tuples of user ids (none: every player is a side of their own)
 
@@ -192,6 +193,9 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool = False, clock=N
         shown_round.requests += tally.requests
         shown_round.left += len(fake.in_channel(thread)) - before_messages
         shown_round.pings.update(tally.pings)
+        choosing = any(d["kind"] == "activate" for d in (await service.view(game_id)).get("pending", []))
+        if choosing or any(e["type"] == "activated" and "by" in e for e in events):
+            shown_round.choice_calls += sum(tally.pings.values())
         after = await service.get(game_id)
         for pinged in tally.pings:
             decision = (pinged, after.version)
@@ -231,6 +235,7 @@ TARGETS = {  # issue 25, default settings, by post, rounds 1-3 (met: asserted; n
     "board pictures per round beyond the activations": 2, "requests per action, mean": 1.2}
 BIGGER_TARGETS = ("pings per player per round beyond the activations their side starts", "requests per action, mean")  # 3-4 players
 OWN_SEAT = "pings per player per round beyond the activations their own seat starts"  # printed, no target
+CHOICE = "calls to choose an activation and hand it over, per activation"  # printed, no target (P47)
 MET = ("board pictures per round beyond the activations", "requests per action, mean")  # met today: held
 REALISTIC_MET = MET  # met with players answering as the computer at easy would
 BIGGER_MET = ("requests per action, mean",)  # those of BIGGER_TARGETS met at 4 players and 2 vs 2
@@ -245,6 +250,8 @@ def measured(games: dict[int, dict[int, Round]]) -> dict[str, float]:
             "pings per player per round beyond the activations their side starts":
                 max(r.pings[u] - r.side_started(u) for r in played for u in r.members),
             OWN_SEAT: max(r.pings[u] - r.handovers[u] for r in played for u in r.members),
+            CHOICE: sum(r.choice_calls for r in played) / sum(r.activations for r in played),
+            "pings per round, all players, mean": statistics.mean(sum(r.pings.values()) for r in played),
             "board pictures per round beyond the activations": max(r.boards - r.activations for r in played),
             "requests per action, mean": sum(r.requests for r in played) / sum(r.actions for r in played)}
 
@@ -253,7 +260,8 @@ def against_targets(figures: dict[str, float], names=tuple(TARGETS)) -> str:
     """The figures beside their targets (those `names` has; the others as measured only), one a line."""
     return "\n".join([f"  {name}: {figures[name]:.2f} " + (
         f"(target {target}{'' if figures[name] <= target else ', NOT MET'})" if name in names else "(no target)")
-        for name, target in TARGETS.items()] + [f"  {OWN_SEAT}: {figures[OWN_SEAT]:.2f} (no target)"])
+        for name, target in TARGETS.items()] + [f"  {name}: {value:.2f} (no target)"
+                                                 for name, value in figures.items() if name not in TARGETS])
 
 
 async def by_post(monkeypatch, tmp_path, seeds, table: Table = TWO, answer=at_random) -> dict[int, dict[int, Round]]:
