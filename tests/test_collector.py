@@ -40,6 +40,26 @@ async def test_full_collections_run_on_the_schedule_and_free_cycles():
     assert gc.get_threshold() == before
 
 
+def test_what_survives_a_collection_is_frozen_and_walked_again_only_every_thaw_every_th():
+    """P50: a full collection freezes what survived it, so a cycle that dies after that is
+    left by the next collections (they walk only what is newer) and freed by the one that
+    walks everything, every `thaw_every`-th."""
+    collector = Collector(thaw_every=3)
+    try:
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        gone = weakref.ref(a)
+        assert not collector.collect().whole  # a and b alive: frozen
+        del a, b
+        assert not collector.collect().whole
+        assert gone() is not None  # frozen: this collection did not walk it
+        last = collector.collect()
+        assert last.whole and gone() is None and last.objects >= 2
+        assert gc.get_freeze_count() > 0  # what survived is frozen again
+    finally:
+        gc.unfreeze()
+
+
 async def test_a_sent_view_of_dynamic_items_lets_them_go_without_a_collection():
     """P38: after discord.py stores a sent panel view, its items no longer refer to it, so
     reference counting frees them at once; a view with a callback of its own is kept whole."""
@@ -68,15 +88,16 @@ async def test_a_sent_view_of_dynamic_items_lets_them_go_without_a_collection():
 
 
 def _ours(garbage: list) -> Counter:
-    """Objects of discord.py and of the bot among `garbage`, by type."""
+    """Objects of discord.py and of the bot among `garbage`, and picture buffers, by type."""
     return Counter(type(o).__qualname__ for o in garbage
-                   if type(o).__module__.split(".")[0] in ("discord", "cogs", "engine", "bot"))
+                   if type(o).__module__.split(".")[0] in ("discord", "cogs", "engine", "bot", "_io"))
 
 
 async def test_a_game_played_through_discord_leaves_no_cycle_of_discord_objects(tmp_path, monkeypatch):
     """letgo.py: a slash command, the lobby's buttons, the panel's "Your move" and the
     command picked in it leave nothing of discord.py's (interactions, their responses and
-    messages, rebuilt views) or of ours for a full collection: reference counting frees it."""
+    messages, rebuilt views, the pictures' buffers) or of ours for a full collection:
+    reference counting frees it."""
     import random
 
     from tests.discord_harness import FakeDiscord, choose, open_panel
