@@ -6,10 +6,10 @@ and frees the reference cycles among them, holding the event loop all the while:
 allocation counters said so (docs/performance.md). What start-up built is frozen out of
 every collection (`gc.freeze`); the counters then only run the young generations, and the
 full collection runs every `full_every` seconds instead (ruling P38). Cycles that became
-garbage wait for it, so they are bounded by a minute's worth.
+garbage wait for it, so they are bounded by ten seconds' worth.
 
 What survives a full collection is frozen too (ruling P50), so the next one walks only
-what the last minute left alive, not every game and cache again. A cycle among frozen
+what the last ten seconds left alive, not every game and cache again. A cycle among frozen
 objects that later becomes garbage is not freed by those collections: every `thaw_every`
 full collections everything is given back and collected once in full, which bounds that
 garbage by an hour's worth. Few such cycles are made: discord.py's cycles around each
@@ -24,8 +24,8 @@ import time
 from dataclasses import dataclass
 
 log = logging.getLogger("ready_room.collector")
-FULL_EVERY = 60.0  # seconds between full collections
-THAW_EVERY = 60  # full collections between two that walk everything (frozen objects too)
+FULL_EVERY = 10.0  # seconds between full collections
+THAW_EVERY = 360  # full collections between two that walk everything (frozen objects too): an hour
 NEVER = 1 << 30  # a generation-2 threshold the counters never reach
 COUNTED = gc.get_threshold()[2]  # the process's own generation-2 threshold, given back when a collector stops
 
