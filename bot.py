@@ -31,6 +31,7 @@ from cogs.options import CheckedTree
 from collector import Collector
 from engine.service import GameService
 from engine.service.rulesets import RULESETS
+from letgo import command_call, dynamic_call, sent_view
 from metrics import Metrics
 
 log = logging.getLogger("ready_room")
@@ -147,21 +148,10 @@ class ReadyRoom(commands.Bot):
         self.last_acted: dict[tuple[int, int], float] = {}  # (game, user) -> when they last acted (this process)
         self.collector = Collector()  # short garbage-collection pauses (collector.py)
         self._collecting: Optional[asyncio.Task] = None
-        self._connection.store_view = self._sent_view(self._connection.store_view)
-
-    @staticmethod
-    def _sent_view(store: Callable) -> Callable:
-        """discord.py's store_view, then: a view sent whose every item is one of our dynamic
-        items (found again by its custom id, never by the view) has done its work, so its
-        items are let go. A view and its items refer to each other, and that cycle (a
-        panel's selects and their options, some 100 objects) could only be freed by a full
-        garbage collection; cut, reference counting frees them at once (collector.py)."""
-        def stored(view, message_id=None):
-            store(view, message_id)
-            children = list(view.walk_children()) if hasattr(view, "walk_children") else []
-            if children and all(isinstance(item, discord.ui.DynamicItem) for item in children):
-                view.clear_items()
-        return stored
+        self._connection.store_view = sent_view(self._connection.store_view)  # cycles cut (letgo.py)
+        views = self._connection._view_store
+        views.schedule_dynamic_item_call = dynamic_call(views.schedule_dynamic_item_call)
+        self.tree._call = command_call(self.tree._call)
 
     async def runs_clock(self, name: str) -> bool:
         """Whether this process runs the clock `name` (reminders, league rounds) for its

@@ -6,7 +6,14 @@ and frees the reference cycles among them, holding the event loop all the while:
 allocation counters said so (docs/performance.md). What start-up built is frozen out of
 every collection (`gc.freeze`); the counters then only run the young generations, and the
 full collection runs every `full_every` seconds instead (ruling P38). Cycles that became
-garbage wait for it, so they are bounded by a minute's worth.
+garbage wait for it, so they are bounded by ten seconds' worth.
+
+What survives a full collection is frozen too (ruling P50), so the next one walks only
+what the last ten seconds left alive, not every game and cache again. A cycle among frozen
+objects that later becomes garbage is not freed by those collections: every `thaw_every`
+full collections everything is given back and collected once in full, which bounds that
+garbage by an hour's worth. Few such cycles are made: discord.py's cycles around each
+interaction are cut as soon as the bot has answered (letgo.py).
 """
 from __future__ import annotations
 
@@ -17,7 +24,8 @@ import time
 from dataclasses import dataclass
 
 log = logging.getLogger("ready_room.collector")
-FULL_EVERY = 60.0  # seconds between full collections
+FULL_EVERY = 10.0  # seconds between full collections
+THAW_EVERY = 360  # full collections between two that walk everything (frozen objects too): an hour
 NEVER = 1 << 30  # a generation-2 threshold the counters never reach
 COUNTED = gc.get_threshold()[2]  # the process's own generation-2 threshold, given back when a collector stops
 
@@ -28,15 +36,18 @@ class Collected:
 
     objects: int
     seconds: float  # CPU time (the event loop waited that long)
+    whole: bool  # whether it walked everything, the frozen objects too
 
 
 class Collector:
     """Freezes what start-up built, leaves the young generations to the counters, and runs
-    the full collection every `full_every` seconds on the running event loop (`run`)."""
+    the full collection every `full_every` seconds on the running event loop (`run`),
+    freezing what survives it; every `thaw_every`-th walks the frozen objects too."""
 
-    def __init__(self, full_every: float = FULL_EVERY):
-        self.full_every = full_every
+    def __init__(self, full_every: float = FULL_EVERY, thaw_every: int = THAW_EVERY):
+        self.full_every, self.thaw_every = full_every, thaw_every
         self.last: Collected | None = None
+        self.rounds = 0  # full collections run
 
     def start(self) -> None:
         """Freeze what exists now (it lives as long as the process) and stop the counters
@@ -46,9 +57,16 @@ class Collector:
         gc.set_threshold(young, middle, NEVER)
 
     def collect(self) -> Collected:
-        """One full collection now."""
+        """One full collection now (of everything, every `thaw_every`-th), then what
+        survived it is frozen."""
+        self.rounds += 1
+        whole = self.rounds % self.thaw_every == 0
         began = time.process_time()
-        self.last = Collected(gc.collect(), time.process_time() - began)
+        if whole:
+            gc.unfreeze()
+        objects = gc.collect()
+        gc.freeze()
+        self.last = Collected(objects, time.process_time() - began, whole)
         return self.last
 
     async def run(self) -> None:
@@ -59,7 +77,8 @@ class Collector:
             while True:
                 await asyncio.sleep(self.full_every)
                 found = self.collect()
-                log.debug("full collection: %d objects freed in %.0f ms", found.objects, found.seconds * 1000)
+                log.debug("full collection%s: %d objects freed in %.0f ms", " of everything" if found.whole else "",
+                          found.objects, found.seconds * 1000)
         finally:
             young, middle, _ = gc.get_threshold()
             gc.set_threshold(young, middle, COUNTED)

@@ -36,6 +36,7 @@ async def cycles(database: str, moves: int, seed: int) -> tuple[int, Counter]:
     clock, patch = PlayByPost(), pytest.MonkeyPatch()
     same_dice(patch)
     async with FakeDiscord(patch, database, clock=clock) as fake:
+        fake.guild()  # the server announced, as the gateway does: interactions find it cached
         thread, game_id = await new_game(fake)
         rng, played = random.Random(seed), 0
 

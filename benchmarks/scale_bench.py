@@ -204,6 +204,7 @@ async def _bot(plan: Plan):
             info = await fake.bot.service.get(table.game_id)
             fake.post(table.thread_id, {"content": "(the table before the restart)",
                                         "components": your_move(table.game_id, info.version)})
+        fake.bot.collector.collect()  # as in a bot past its first minute: what loading built met a full collection
         fake.answering, fake.on_answer = True, answered
         await asyncio.sleep(max(0.0, plan.start - time.time()))
         began, cpu = time.time(), time.process_time()
@@ -213,6 +214,10 @@ async def _bot(plan: Plan):
                                              for t in plan.tables), return_exceptions=True)
         cpu = time.process_time() - cpu
         objects = len(gc.get_objects())  # what a full collection walks (what start-up froze left out)
+        frozen = gc.get_freeze_count()
+        gc.collect()
+        gc.unfreeze()
+        stranded = gc.collect()  # garbage only a collection of the frozen objects too could free
         failures = [f"{type(r).__name__}: {r}" for r in results if isinstance(r, BaseException)]
         try:
             fake.check()
@@ -224,6 +229,7 @@ async def _bot(plan: Plan):
                    "callbacks": sorted(loop.slowest, reverse=True), "over_50ms": loop.over_50ms, "over_50ms_cpu": loop.over_50ms_cpu,
                    "collections": collections.count, "collection_longest": collections.longest,
                    "collection_longest_cpu": collections.longest_cpu, "objects": objects,
+                   "frozen": frozen, "stranded": stranded,
                    "collections_over_50ms": len(collections.slow)}, f)
 
 
@@ -318,7 +324,8 @@ def run(label: str, url: str, processes: int, args, folder: str, server=None) ->
               + f" ms, {r['over_50ms']} over 50 ms ({r['over_50ms_cpu']} over 50 ms CPU); garbage collections by generation {r['collections']}, the longest "
               + ", ".join(f"{t * 1000:.1f}" for t in r["collection_longest"])
               + f" ms ({', '.join(f'{t * 1000:.1f}' for t in r['collection_longest_cpu'])} ms CPU), "
-              + f"{r['collections_over_50ms']} over 50 ms; {r['objects']} objects tracked at the end")
+              + f"{r['collections_over_50ms']} over 50 ms; {r['objects']} objects tracked at the end, "
+              + f"{r.get('frozen', 0)} frozen, of which {r.get('stranded', 0)} garbage (freed only once unfrozen)")
         print(f"      the longest: {r['callbacks'][0][2] if r['callbacks'] else None}")
     late = max((r["late"] for r in reports), default=0.0)
     if late > 1:

@@ -76,6 +76,18 @@ async def drawings(bot: "ReadyRoom", game_id: int, events: list[dict], wanted: l
     return within(drawn, limit)
 
 
+class Picture(discord.File):
+    """An attachment of bytes drawn here. discord.py closes an attachment by putting a method
+    of its buffer back on the buffer itself, a reference cycle that only a full garbage
+    collection frees (collector.py); closed, a picture takes that method off again."""
+
+    __slots__ = ()
+
+    def close(self) -> None:
+        super().close()
+        vars(self.fp).pop("close", None)
+
+
 def as_files(drawn: list[tuple[str, bytes]]) -> list[discord.File]:
     """Attachments for one request (discord.py closes them after it)."""
-    return [discord.File(io.BytesIO(data), filename=name) for name, data in drawn]
+    return [Picture(io.BytesIO(data), filename=name) for name, data in drawn]

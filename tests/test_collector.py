@@ -4,6 +4,7 @@ cycles made since, and the counters' schedule given back when it stops."""
 import asyncio
 import gc
 import weakref
+from collections import Counter
 
 from collector import NEVER, Collector
 
@@ -39,6 +40,26 @@ async def test_full_collections_run_on_the_schedule_and_free_cycles():
     assert gc.get_threshold() == before
 
 
+def test_what_survives_a_collection_is_frozen_and_walked_again_only_every_thaw_every_th():
+    """P50: a full collection freezes what survived it, so a cycle that dies after that is
+    left by the next collections (they walk only what is newer) and freed by the one that
+    walks everything, every `thaw_every`-th."""
+    collector = Collector(thaw_every=3)
+    try:
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        gone = weakref.ref(a)
+        assert not collector.collect().whole  # a and b alive: frozen
+        del a, b
+        assert not collector.collect().whole
+        assert gone() is not None  # frozen: this collection did not walk it
+        last = collector.collect()
+        assert last.whole and gone() is None and last.objects >= 2
+        assert gc.get_freeze_count() > 0  # what survived is frozen again
+    finally:
+        gc.unfreeze()
+
+
 async def test_a_sent_view_of_dynamic_items_lets_them_go_without_a_collection():
     """P38: after discord.py stores a sent panel view, its items no longer refer to it, so
     reference counting frees them at once; a view with a callback of its own is kept whole."""
@@ -64,3 +85,66 @@ async def test_a_sent_view_of_dynamic_items_lets_them_go_without_a_collection():
     own.add_item(discord.ui.Button(label="Other", custom_id="other"))
     bot._connection.store_view(own, 1235)
     assert len(own.children) == 1
+
+
+def _ours(garbage: list) -> Counter:
+    """Objects of discord.py and of the bot among `garbage`, and picture buffers, by type."""
+    return Counter(type(o).__qualname__ for o in garbage
+                   if type(o).__module__.split(".")[0] in ("discord", "cogs", "engine", "bot", "_io"))
+
+
+async def test_a_game_played_through_discord_leaves_no_cycle_of_discord_objects(tmp_path, monkeypatch):
+    """letgo.py: a slash command, the lobby's buttons, the panel's "Your move" and the
+    command picked in it leave nothing of discord.py's (interactions, their responses and
+    messages, rebuilt views, the pictures' buffers) or of ours for a full collection:
+    reference counting frees it."""
+    import random
+
+    from tests.discord_harness import FakeDiscord, choose, open_panel
+    from tests.test_discord_game import MEMBERS, PlayByPost, new_game, same_dice
+    same_dice(monkeypatch)
+    async with FakeDiscord(monkeypatch, str(tmp_path / "game.db"), clock=PlayByPost()) as fake:
+        fake.guild()  # announced, as the gateway does
+        await new_game(fake)  # caches filled, start-up done
+        gc.collect()
+        gc.disable()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            thread, game_id = await new_game(fake, channel=4242)  # /game new, join, start
+            rng = random.Random(3)
+            for _ in range(6):
+                user_id = (await fake.bot.service.get(game_id)).awaited[0].user_id
+                _, commands = await fake.bot.service.legal_commands(game_id, user_id)
+                member = MEMBERS[user_id]
+                await choose(fake, member, await open_panel(fake, member, thread), commands,
+                             rng.randrange(len(commands)))
+            gc.collect()
+            left = _ours(gc.garbage)
+        finally:
+            gc.garbage.clear()
+            gc.set_debug(0)
+            gc.enable()
+    assert not left, left
+
+
+async def test_a_command_that_failed_keeps_its_response_for_the_error_handler():
+    """letgo.command_call lets the response go after a command, not after one that raised:
+    the tree's error handler still answers through it."""
+    import pytest
+
+    from letgo import command_call
+
+    class Asked:
+        def __init__(self):
+            self._cs_response = "answered"  # where discord.py keeps an interaction's response
+
+    async def fails(interaction):
+        raise RuntimeError("the command failed")
+
+    async def runs(interaction):
+        pass
+    failed, done = Asked(), Asked()
+    with pytest.raises(RuntimeError):
+        await command_call(fails)(failed)
+    await command_call(runs)(done)
+    assert failed._cs_response == "answered" and not hasattr(done, "_cs_response")
