@@ -1,0 +1,123 @@
+"""The starter game's faction balance: the Federation against the Borg, both played alike.
+
+    python benchmarks/balance_bench.py [--player random|easy|normal|hard|greedy] [--games N]
+                                       [--seed S] [--workers W] [--untimed]
+
+Plays N two-player games of the starter pack, both seats played by the same player, the
+Federation at p1 in even games and at p2 in odd ones (the seats swapped, so the figure is the
+faction's, not the seat's). Prints the Federation's score (a win 1, a draw 1/2) with its 95%
+Wilson interval, its score at each seat, and each faction's points a game by source: missions
+scored in play, end-of-game missions, the core mission (with how often each was chosen and what
+it scored), bonus points; the characters each faction lost, and how often each card was scored. Not a test: nothing fails.
+"""
+import argparse
+import multiprocessing
+import os
+import random
+import sys
+from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from engine_bench import CONFIG  # noqa: E402  (also puts the project on the path and in the working folder)
+from opponent_bench import pick, tuned, wilson  # noqa: E402
+
+from engine.awaymissions import rules  # noqa: E402
+from engine.awaymissions.content import load_pack  # noqa: E402
+
+FACTIONS = ("federation", "borg")
+SOURCES = ("missions in play", "end-of-game missions", "core mission", "bonus points")
+
+
+def config(seed):
+    """The starter game with the Federation at p1 in even games and at p2 in odd ones."""
+    players = [dict(p) for p in CONFIG["players"]]
+    if seed % 2:
+        players[0]["seat"], players[1]["seat"] = "p2", "p1"
+        players.reverse()
+    return dict(CONFIG, players=players, layout="standard")
+
+
+def sources(state, seat):
+    """A seat's final points by source, and its core mission."""
+    pack = load_pack(state.pack)
+    player = state.player(seat)
+    missions = [pack.cards[code] for code in player.scoring_area]
+    split = {
+        "missions in play": sum(c.points for c in missions if c.play != "end"),
+        "end-of-game missions": sum(c.points for c in missions if c.play == "end"),
+        "bonus points": player.bonus_points,
+    }
+    split["core mission"] = state.result["scores"][seat] - sum(split.values())
+    return split, player.core_mission, list(player.scoring_area)
+
+
+def play(job):
+    """One game: (the Federation's seat, its score, each faction's sources, core missions, characters lost)."""
+    who, seed, timed = job
+    levels = tuned([])
+    state = rules.new_game(config(seed), seed)
+    rng = random.Random(seed)
+    while state.phase != "over":
+        seat = state.pending[0].player
+        legal = rules.legal_commands(state, seat)
+        command, _ = pick(who, "awaymissions", rules, state, seat, legal, rng, levels, seed, timed)
+        state, _ = rules.apply(state, seat, command)
+    seat_of = {p.affiliation: p.seat for p in state.players}
+    winner = state.result["winner"]
+    fed = 0.5 if winner is None else float(winner == seat_of["federation"])
+    split, core, lost, scored = {}, {}, {}, {}
+    for faction, seat in seat_of.items():
+        split[faction], core[faction], scored[faction] = sources(state, seat)
+        lost[faction] = sum(1 for c in state.characters.values()
+                            if c.owner == seat and (c.status in ("neutralized", "returned") or c.assimilated))
+    return seat_of["federation"], fed, split, core, lost, scored
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--player", default="random", help="random, greedy or a level (both seats)")
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--untimed", action="store_true", help="ignore the levels' safety caps")
+    args = parser.parse_args()
+    jobs = [(args.player, args.seed + i, not args.untimed) for i in range(args.games)]
+    total, n = 0.0, 0
+    by_seat = defaultdict(lambda: [0.0, 0])
+    points = {f: defaultdict(float) for f in FACTIONS}
+    cores = {f: defaultdict(lambda: [0, 0]) for f in FACTIONS}  # core -> [games, points]
+    lost = defaultdict(int)
+    cards = {f: defaultdict(int) for f in FACTIONS}  # card -> times scored
+    with multiprocessing.Pool(args.workers) as pool:
+        for seat, fed, split, core, gone, scored in pool.imap(play, jobs):
+            n += 1
+            total += fed
+            by_seat[seat][0] += fed
+            by_seat[seat][1] += 1
+            for faction in FACTIONS:
+                for source, value in split[faction].items():
+                    points[faction][source] += value
+                cores[faction][core[faction]][0] += 1
+                cores[faction][core[faction]][1] += split[faction]["core mission"]
+                lost[faction] += gone[faction]
+                for code in scored[faction]:
+                    cards[faction][code] += 1
+    low, high = wilson(total, n)
+    print(f"{args.player} against {args.player}, {n} games (seeds {args.seed}-{args.seed + n - 1}), "
+          f"the Federation at p1 in even games: the Federation scores {total / n:.1%} "
+          f"(95% Wilson {low:.1%} to {high:.1%}); load average {os.getloadavg()[0]:.2f}")
+    print("  by the Federation's seat: " + "; ".join(
+        f"at {seat} {s:g} of {g} ({s / g:.1%})" for seat, (s, g) in sorted(by_seat.items())))
+    for faction in FACTIONS:
+        whole = sum(points[faction].values())
+        print(f"  {faction}: {whole / n:.2f} points a game (" + ", ".join(
+            f"{source} {points[faction][source] / n:.2f}" for source in SOURCES)
+            + f"); {lost[faction] / n:.2f} characters lost a game")
+        print("    core missions: " + "; ".join(
+            f"{code} chosen {games}x, {pts / games:.2f} points" for code, (games, pts) in sorted(cores[faction].items())))
+        print("    cards scored (times in all games): " + ", ".join(
+            f"{code} {count}" for code, count in sorted(cards[faction].items(), key=lambda item: -item[1])))
+
+
+if __name__ == "__main__":
+    main()
