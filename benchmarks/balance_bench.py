@@ -1,7 +1,7 @@
 """The starter game's faction balance: the Federation against the Borg, both played alike.
 
     python benchmarks/balance_bench.py [--player random|easy|normal|hard|greedy] [--games N]
-                                       [--seed S] [--workers W] [--untimed]
+                                       [--seed S] [--workers W] [--untimed] [--pack FOLDER]
 
 Plays N two-player games of the starter pack, both seats played by the same player, the
 Federation at p1 in even games and at p2 in odd ones (the seats swapped, so the figure is the
@@ -28,13 +28,13 @@ FACTIONS = ("federation", "borg")
 SOURCES = ("missions in play", "end-of-game missions", "core mission", "bonus points")
 
 
-def config(seed):
-    """The starter game with the Federation at p1 in even games and at p2 in odd ones."""
+def config(seed, pack):
+    """The game of `pack` with the Federation at p1 in even games and at p2 in odd ones."""
     players = [dict(p) for p in CONFIG["players"]]
     if seed % 2:
         players[0]["seat"], players[1]["seat"] = "p2", "p1"
         players.reverse()
-    return dict(CONFIG, players=players, layout="standard")
+    return dict(CONFIG, pack=pack, players=players, layout="standard")
 
 
 def sources(state, seat):
@@ -53,9 +53,9 @@ def sources(state, seat):
 
 def play(job):
     """One game: (the Federation's seat, its score, each faction's sources, core missions, characters lost)."""
-    who, seed, timed = job
+    who, seed, timed, pack = job
     levels = tuned([])
-    state = rules.new_game(config(seed), seed)
+    state = rules.new_game(config(seed, pack), seed)
     rng = random.Random(seed)
     while state.phase != "over":
         seat = state.pending[0].player
@@ -79,9 +79,10 @@ def main():
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--pack", default=CONFIG["pack"], help="a variant of the starter pack to measure")
     parser.add_argument("--untimed", action="store_true", help="ignore the levels' safety caps")
     args = parser.parse_args()
-    jobs = [(args.player, args.seed + i, not args.untimed) for i in range(args.games)]
+    jobs = [(args.player, args.seed + i, not args.untimed, args.pack) for i in range(args.games)]
     total, n = 0.0, 0
     by_seat = defaultdict(lambda: [0.0, 0])
     points = {f: defaultdict(float) for f in FACTIONS}
