@@ -8,18 +8,20 @@ Federation at p1 in even games and at p2 in odd ones (the seats swapped, so the 
 faction's, not the seat's). Prints the Federation's score (a win 1, a draw 1/2) with its 95%
 Wilson interval, its score at each seat, and each faction's points a game by source: missions
 scored in play, end-of-game missions, the core mission (with how often each was chosen and what
-it scored), bonus points; the characters each faction lost, and how often each card was scored. Not a test: nothing fails.
+it scored), bonus points; the characters each faction lost, and how often each card was scored.
+kill -INT or -TERM of the main process prints the figures of the games finished so far. Not a test: nothing fails.
 """
 import argparse
 import multiprocessing
 import os
 import random
+import signal
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engine_bench import CONFIG  # noqa: E402  (also puts the project on the path and in the working folder)
-from opponent_bench import pick, tuned, wilson  # noqa: E402
+from opponent_bench import _interrupt, _worker_signals, pick, tuned, wilson  # noqa: E402
 
 from engine.awaymissions import rules  # noqa: E402
 from engine.awaymissions.content import load_pack  # noqa: E402
@@ -89,7 +91,10 @@ def main():
     cores = {f: defaultdict(lambda: [0, 0]) for f in FACTIONS}  # core -> [games, points]
     lost = defaultdict(int)
     cards = {f: defaultdict(int) for f in FACTIONS}  # card -> times scored
-    with multiprocessing.Pool(args.workers) as pool:
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
+    pool = multiprocessing.Pool(args.workers, initializer=_worker_signals)
+    try:
         for seat, fed, split, core, gone, scored in pool.imap(play, jobs):
             n += 1
             total += fed
@@ -103,7 +108,12 @@ def main():
                 lost[faction] += gone[faction]
                 for code in scored[faction]:
                     cards[faction][code] += 1
+    except KeyboardInterrupt:  # kill -INT or -TERM: the figures of the games finished so far
+        print(f"  stopped after {n} of {args.games} games", flush=True)
+    finally:
+        pool.terminate()
     low, high = wilson(total, n)
+    n = max(n, 1)  # the averages of a run stopped before its first game
     print(f"{args.player} against {args.player}, {n} games (seeds {args.seed}-{args.seed + n - 1}), "
           f"the Federation at p1 in even games: the Federation scores {total / n:.1%} "
           f"(95% Wilson {low:.1%} to {high:.1%}); load average {os.getloadavg()[0]:.2f}")
