@@ -24,19 +24,11 @@ from engine_bench import CONFIG  # noqa: E402  (also puts the project on the pat
 from opponent_bench import _interrupt, _worker_signals, pick, tuned, wilson  # noqa: E402
 
 from engine.awaymissions import rules  # noqa: E402
+from tests.test_balance import federation_score, swapped_config  # noqa: E402
 from engine.awaymissions.content import load_pack  # noqa: E402
 
 FACTIONS = ("federation", "borg")
 SOURCES = ("missions in play", "end-of-game missions", "core mission", "bonus points")
-
-
-def config(seed, pack):
-    """The game of `pack` with the Federation at p1 in even games and at p2 in odd ones."""
-    players = [dict(p) for p in CONFIG["players"]]
-    if seed % 2:
-        players[0]["seat"], players[1]["seat"] = "p2", "p1"
-        players.reverse()
-    return dict(CONFIG, pack=pack, players=players, layout="standard")
 
 
 def sources(state, seat):
@@ -57,7 +49,7 @@ def play(job):
     """One game: (the Federation's seat, its score, each faction's sources, core missions, characters lost)."""
     who, seed, timed, pack = job
     levels = tuned([])
-    state = rules.new_game(config(seed, pack), seed)
+    state = rules.new_game(swapped_config(seed, pack), seed)
     rng = random.Random(seed)
     while state.phase != "over":
         seat = state.pending[0].player
@@ -65,8 +57,7 @@ def play(job):
         command, _ = pick(who, "awaymissions", rules, state, seat, legal, rng, levels, seed, timed)
         state, _ = rules.apply(state, seat, command)
     seat_of = {p.affiliation: p.seat for p in state.players}
-    winner = state.result["winner"]
-    fed = 0.5 if winner is None else float(winner == seat_of["federation"])
+    fed = federation_score(state)
     split, core, lost, scored = {}, {}, {}, {}
     for faction, seat in seat_of.items():
         split[faction], core[faction], scored[faction] = sources(state, seat)
