@@ -9,7 +9,8 @@ faction's, not the seat's). Prints the Federation's score (a win 1, a draw 1/2) 
 Wilson interval, its score at each seat, and each faction's points a game by source: missions
 scored in play, end-of-game missions, the core mission (with how often each was chosen and what
 it scored), bonus points; the characters each faction lost, and how often each card was scored.
-kill -INT or -TERM of the main process prints the figures of the games finished so far. Not a test: nothing fails.
+kill -INT or -TERM of the main process prints the figures of the games finished so far.
+Not a test: nothing fails (tests/test_balance.py holds random play to its target).
 """
 import argparse
 import multiprocessing
@@ -21,11 +22,13 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engine_bench import CONFIG  # noqa: E402  (also puts the project on the path and in the working folder)
-from opponent_bench import _interrupt, _worker_signals, pick, tuned, wilson  # noqa: E402
+from opponent_bench import _interrupt, _worker_signals, pick, wilson  # noqa: E402
 
-from engine.awaymissions import rules  # noqa: E402
-from tests.test_balance import federation_score, swapped_config  # noqa: E402
+from engine.opponent import LEVELS  # noqa: E402
+from engine.awaymissions import effects, rules  # noqa: E402
 from engine.awaymissions.content import load_pack  # noqa: E402
+from engine.awaymissions.context import Table  # noqa: E402
+from tests.test_balance import federation_score, swapped_config  # noqa: E402
 
 FACTIONS = ("federation", "borg")
 SOURCES = ("missions in play", "end-of-game missions", "core mission", "bonus points")
@@ -46,30 +49,29 @@ def sources(state, seat):
 
 
 def play(job):
-    """One game: (the Federation's seat, its score, each faction's sources, core missions, characters lost)."""
+    """One game: (the Federation's seat, its score, and by faction: points by source, core
+    mission, characters lost, cards scored)."""
     who, seed, timed, pack = job
-    levels = tuned([])
     state = rules.new_game(swapped_config(seed, pack), seed)
     rng = random.Random(seed)
     while state.phase != "over":
         seat = state.pending[0].player
         legal = rules.legal_commands(state, seat)
-        command, _ = pick(who, "awaymissions", rules, state, seat, legal, rng, levels, seed, timed)
+        command, _ = pick(who, "awaymissions", rules, state, seat, legal, rng, LEVELS, seed, timed)
         state, _ = rules.apply(state, seat, command)
     seat_of = {p.affiliation: p.seat for p in state.players}
     fed = federation_score(state)
     split, core, lost, scored = {}, {}, {}, {}
     for faction, seat in seat_of.items():
         split[faction], core[faction], scored[faction] = sources(state, seat)
-        lost[faction] = sum(1 for c in state.characters.values()
-                            if c.owner == seat and (c.status in ("neutralized", "returned") or c.assimilated))
+        lost[faction] = effects.count(Table(state), seat, "friendly_neutralized")
     return seat_of["federation"], fed, split, core, lost, scored
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--player", default="random", help="random, greedy or a level (both seats)")
-    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--pack", default=CONFIG["pack"], help="a variant of the starter pack to measure")
