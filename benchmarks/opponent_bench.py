@@ -105,14 +105,8 @@ def play(job):
         seat = next((s for s in (decision.player, *also) if s in mine), decision.player)
         who = first if seat in mine else second
         legal = ruleset.legal_commands(state, seat)
-        start, cpu, cut = time.perf_counter(), time.process_time(), False
-        if who == "random":
-            command = rng.choice(legal)
-        elif who == "greedy":
-            command = greedy.command(state, seat, legal, rng)
-        else:
-            choice = opponent.decide(name, state, seat, ruleset.view_for, levels[who], seed=seed, timed=timed)
-            command, cut = choice.command, choice.cut is not None
+        start, cpu = time.perf_counter(), time.process_time()
+        command, cut = pick(who, name, ruleset, state, seat, legal, rng, levels, seed, timed)
         times[who].append((time.perf_counter() - start, time.process_time() - cpu, len(legal), cut))
         if who not in ("random", "greedy") and name == "renegades":
             walks.before(state, command)
@@ -120,6 +114,17 @@ def play(job):
         walks.after(state)
     finished = (completed(state), walks.count) if name == "renegades" else None
     return mine, score(table, state, mine), state.result, times, finished
+
+
+def pick(who, name, ruleset, state, seat, legal, rng, levels, seed, timed):
+    """(command, whether the safety cap cut the search) of one player: `random` (any legal
+    command), `greedy` (benchmarks/greedy.py) or a level of the computer opponent."""
+    if who == "random":
+        return rng.choice(legal), False
+    if who == "greedy":
+        return greedy.command(state, seat, legal, rng), False
+    choice = opponent.decide(name, state, seat, ruleset.view_for, levels[who], seed=seed, timed=timed)
+    return choice.command, choice.cut is not None
 
 
 def tuned(changes):
