@@ -282,47 +282,46 @@ def played_through(games: dict[int, dict[int, Round]]) -> bool:
                for rounds in games.values())
 
 
-async def test_by_post_a_round_is_within_what_a_phone_can_live_with(monkeypatch, tmp_path, capsys):
-    """Two players by post over several games, default settings, once per answering model:
+HELD = {"at random": MET, "as the computer at easy": REALISTIC_MET}  # the targets held under each model
+
+
+@pytest.mark.parametrize("model", list(ANSWERS))
+async def test_by_post_a_round_is_within_what_a_phone_can_live_with(monkeypatch, tmp_path, capsys, model):
+    """Two players by post over several games, default settings, answering as `model` does:
     each round printed per player; the figures over rounds 1-3 against the targets, failing
     over those met (MET: whatever the players answer; REALISTIC_MET: players answering as the
     computer at easy would)."""
-    figures = {}
-    for model, answer in ANSWERS.items():
-        (folder := tmp_path / model.replace(" ", "-")).mkdir()
-        games = await by_post(monkeypatch, folder, SEEDS, answer=answer)
-        figures[model] = measured(games)
-        with capsys.disabled():
-            for seed, rounds in games.items():
-                report(f"seed {seed}, by post, default settings, answering {model}:", rounds)
-            print(f"\nrounds 1-{LAST_ROUND} over {len(games)} games by post, answering {model}:\n"
-                  f"{against_targets(figures[model])}")
-        assert played_through(games)
-    for model, held in (("at random", MET), ("as the computer at easy", REALISTIC_MET)):
-        for name in held:
-            assert figures[model][name] <= TARGETS[name], (model, name, figures[model][name])
+    games = await by_post(monkeypatch, tmp_path, SEEDS, answer=ANSWERS[model])
+    figures = measured(games)
+    with capsys.disabled():
+        for seed, rounds in games.items():
+            report(f"seed {seed}, by post, default settings, answering {model}:", rounds)
+        print(f"\nrounds 1-{LAST_ROUND} over {len(games)} games by post, answering {model}:\n"
+              f"{against_targets(figures)}")
+    assert played_through(games)
+    for name in HELD[model]:
+        assert figures[name] <= TARGETS[name], (model, name, figures[name])
 
 
 BIGGER_SEEDS = (1, 2, 3)  # games by post measured at each bigger table
 
 
+@pytest.mark.parametrize("model", list(ANSWERS))
 @pytest.mark.parametrize("table", [FREE_FOR_ALL, TEAMS], ids=lambda t: t.name)
-async def test_by_post_bigger_tables_are_within_what_a_phone_can_live_with(monkeypatch, tmp_path, capsys, table):
-    """Four players by post, everyone for themselves and 2 vs 2, default settings, once per
-    answering model: each round printed per player; pings per player and requests per action
+async def test_by_post_bigger_tables_are_within_what_a_phone_can_live_with(monkeypatch, tmp_path, capsys, table, model):
+    """Four players by post, everyone for themselves and 2 vs 2, default settings, answering
+    as `model` does: each round printed per player; pings per player and requests per action
     against the targets, failing over those met (hidden cards and one ping per decision: play_game)."""
-    for model, answer in ANSWERS.items():
-        (folder := tmp_path / model.replace(" ", "-")).mkdir()
-        games = await by_post(monkeypatch, folder, BIGGER_SEEDS, table, answer)
-        figures = measured(games)
-        with capsys.disabled():
-            for seed, rounds in games.items():
-                report(f"seed {seed}, {table.name}, by post, default settings, answering {model}:", rounds)
-            print(f"\nrounds 1-{LAST_ROUND} over {len(games)} games by post, {table.name}, answering {model}:\n"
-                  f"{against_targets(figures, BIGGER_TARGETS)}")
-        assert played_through(games)
-        for name in BIGGER_MET:
-            assert figures[name] <= TARGETS[name], (model, name, figures[name])
+    games = await by_post(monkeypatch, tmp_path, BIGGER_SEEDS, table, ANSWERS[model])
+    figures = measured(games)
+    with capsys.disabled():
+        for seed, rounds in games.items():
+            report(f"seed {seed}, {table.name}, by post, default settings, answering {model}:", rounds)
+        print(f"\nrounds 1-{LAST_ROUND} over {len(games)} games by post, {table.name}, answering {model}:\n"
+              f"{against_targets(figures, BIGGER_TARGETS)}")
+    assert played_through(games)
+    for name in BIGGER_MET:
+        assert figures[name] <= TARGETS[name], (model, name, figures[name])
 
 
 MODES = {"live, answering every window": (False, False), "by post, answering every window": (False, True),
