@@ -9,7 +9,6 @@ prisoners, done), or takes a typed step such as `crew VESK LINNET RHEE MOTT GRUN
 """
 from __future__ import annotations
 
-import io
 from typing import Literal, Optional
 
 import discord
@@ -18,6 +17,7 @@ from discord.ext import commands
 
 from cogs import replies, table_message
 from cogs.options import Typed
+from cogs.pictures import as_file
 from cogs.renegades import MODES
 from engine.service import ServiceError, Update
 from engine.service.campaign import CampaignService, CampaignUpdate
@@ -160,7 +160,7 @@ class Campaigns(commands.Cog):
             return
         if settled is not None:
             await self.announce(settled, ping=True)
-        await replies.reply(interaction, "\n".join(lines), file=discord.File(io.BytesIO(picture), "roster.png"))
+        await replies.reply(interaction, "\n".join(lines), file=as_file("roster.png", picture))
 
     @campaign.command(name="continue", description="Record a finished mission, or launch the next one")
     async def continue_(self, interaction: discord.Interaction) -> None:

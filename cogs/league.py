@@ -9,7 +9,6 @@ pairing; a clock loop reminds those threads before the deadline and applies the 
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import re
 from typing import Literal, Optional
@@ -21,6 +20,7 @@ from discord.ext import commands
 from cogs import replies, table_message, team_choice
 from cogs.options import Code, Event, Sheet, Typed
 from cogs.clock import start_every
+from cogs.pictures import as_file, as_files
 from engine.league import clock, results
 from engine.league import standings as table
 from engine.service import ServiceError, Update
@@ -67,7 +67,7 @@ async def round_picture(update: LeagueUpdate) -> Optional[discord.File]:
     picture = await asyncio.to_thread(render_round, event.name, update.completed,
                                       results.round_results(event, update.completed), table.standings(event),
                                       event.profile.tiebreak_short)
-    return discord.File(io.BytesIO(picture), filename=f"event-{update.event_id}-round-{update.completed}.png")
+    return as_file(f"event-{update.event_id}-round-{update.completed}.png", picture)
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -347,7 +347,7 @@ class League(commands.Cog):
         picture = await asyncio.to_thread(render_arena, update.battle, update.events, names,
                                           f"{event.name}: the Arena, table {update.table}")
         view = arena_view(update.event_id, update)
-        await interaction.response.send_message(text, file=discord.File(io.BytesIO(picture), filename="arena.png"),
+        await interaction.response.send_message(text, file=as_file("arena.png", picture),
                                                 **({"view": view} if view is not None else {}))
         await self._post_round(update)
 
@@ -549,8 +549,8 @@ class League(commands.Cog):
         note = ["Ratings are the server's, from bot games and event results (mu - 3 sigma; /profile)."] if rated else []
         text = "\n".join([f"Standings of '{state.name}':", *standing_lines(state, rated), *note])
         await interaction.response.send_message(replies.clip(text), files=[
-            discord.File(io.BytesIO(picture), filename=f"event-{event}.png"),
-            discord.File(io.BytesIO(csv.encode()), filename=f"event-{event}.csv")])
+            as_file(f"event-{event}.png", picture),
+            as_file(f"event-{event}.csv", csv.encode())])
 
     @league.command(name="export", description="Standings and pairings as CSV and JSON, and a printable page of the standings")
     async def export(self, interaction: discord.Interaction, event: Event) -> None:
@@ -566,7 +566,7 @@ class League(commands.Cog):
         files[f"event-{event}-standings.png"] = page
         await interaction.response.send_message(
             f"'{state.name}': standings and pairings (CSV, JSON) and a printable page.",
-            files=[discord.File(io.BytesIO(data), filename=name) for name, data in files.items()])
+            files=as_files(list(files.items())))
 
     @league.command(name="pairings", description="This round's pairings")
     async def pairings(self, interaction: discord.Interaction, event: Event) -> None:

@@ -88,6 +88,11 @@ class Picture(discord.File):
         vars(self.fp).pop("close", None)
 
 
+def as_file(name: str, data: bytes) -> discord.File:
+    """One attachment of bytes for one request (discord.py closes it after it)."""
+    return Picture(io.BytesIO(data), filename=name)
+
+
 def as_files(drawn: list[tuple[str, bytes]]) -> list[discord.File]:
     """Attachments for one request (discord.py closes them after it)."""
-    return [Picture(io.BytesIO(data), filename=name) for name, data in drawn]
+    return [as_file(name, data) for name, data in drawn]

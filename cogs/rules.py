@@ -7,7 +7,6 @@ drawn in a worker thread.
 from __future__ import annotations
 
 import asyncio
-import io
 from typing import Optional
 
 import discord
@@ -16,6 +15,7 @@ from discord.ext import commands
 
 from cogs import replies
 from cogs.options import Code
+from cogs.pictures import as_file
 from engine.command_text import quote
 from engine.glossary import RULESET_NAMES, Entry, load_glossary
 from engine.glossary.cards import CardInfo, answer, card_index, card_names
@@ -114,7 +114,7 @@ def card_text(card: CardInfo) -> str:
 
 async def _card_files(card: CardInfo) -> list[discord.File]:
     picture = await asyncio.to_thread(render_card, card)
-    return [discord.File(io.BytesIO(picture), filename=f"{card.code}.png")]
+    return [as_file(f"{card.code}.png", picture)]
 
 
 async def show_entry(interaction: discord.Interaction, entry: Entry, *, public: bool = False) -> None:
