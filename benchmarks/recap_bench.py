@@ -57,7 +57,7 @@ def main(repeats: int, samples: str = "") -> None:
         all_s, _ = cpu(lambda: draw(ruleset, 1, config, SEED, log, NAMES, None), repeats)
         frames = list(recap.frames_of(told.chapters))
         webp_s, webp_data = cpu(lambda: webp(frames, recap.frame_ms(len(frames))), 1)
-        print(f"{name:<36}{len(log):>6}{made.frames:>7}{made.duration_ms / 1000:>7.1f}s{told_s:>7.2f}{recap_s:>7.2f}"
+        print(f"{name:<36}{len(log):>6}{made.frames:>7}{made.playing_ms / 1000:>7.1f}s{told_s:>7.2f}{recap_s:>7.2f}"
               f"{len(made.data):>11,}{summary_s:>8.3f}{len(summary):>10,}{all_s:>7.2f}{webp_s:>7.2f}{len(webp_data):>11,}")
         if samples and name in SAMPLES:
             write_samples(samples, name)

@@ -4,7 +4,7 @@ which frame it is and what it shows, as an animated GIF
 (ruling P43: the format Discord plays inline everywhere).
 
     recap = render_recap(chapters)   # chapters: engine/service/story.Chapter
-    recap.data, recap.frames, recap.duration_ms
+    recap.data, recap.frames, recap.playing_ms
 
 The whole animation lasts at most LONGEST_MS and fits in LIMIT bytes: frames are shown
 for less time in a longer game, and drawn smaller while the file is too big. Every frame
@@ -53,7 +53,7 @@ class Recap:
 
     data: bytes
     frames: int
-    duration_ms: int  # the whole animation, once through
+    playing_ms: int  # the whole animation, once through
     scale: float  # of the frames' drawn size
 
 
