@@ -38,8 +38,9 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from benchmarks.service_bench import CallbackTimer  # noqa: E402
-from tests.discord_harness import FakeDiscord, choose, open_panel, thread_of  # noqa: E402
-from tests.test_discord_game import ANN, BO, MEMBERS, PlayByPost, new_game, same_dice  # noqa: E402
+from tests.discord_harness import FakeDiscord, choose, open_panel  # noqa: E402
+from tests.test_discord_game import MEMBERS, PlayByPost, new_game, same_dice  # noqa: E402
+from tests.test_discord_renegades import new_renegades_game  # noqa: E402
 
 
 @dataclass
@@ -52,19 +53,6 @@ class Played:
     rest: int  # of which not interaction answers
     files: int  # picture files uploaded
     callbacks: list[float]  # every event-loop callback's seconds
-
-
-async def new_renegades_game(fake: FakeDiscord) -> tuple[int, int]:
-    """The quicker Renegades game as tests/test_discord_renegades.py opens it: (thread id, game id)."""
-    await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="coalition vs renegades",
-                                   opponent=BO, quick=True, mission="the-courier"))
-    thread = thread_of(fake)
-    lobby = fake.in_channel(thread)[-1]
-    join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
-    game_id = int(join.split(":")[2])
-    await fake.dispatch(fake.click(BO, int(lobby["id"]), join))
-    await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
-    return thread, game_id
 
 
 async def play(database: str, seed: int, ruleset: str) -> Played:

@@ -5,9 +5,9 @@ import random
 from collections import Counter
 
 from images import pictures
-from tests.discord_harness import FakeDiscord, thread_of
+from tests.discord_harness import FakeDiscord
 from tests.test_discord_game import PlayByPost, same_dice, table
-from tests.test_discord_renegades import ANN, BO, act
+from tests.test_discord_renegades import act, new_renegades_game
 
 
 def counted(renderers: pictures.Renderers, drawn: Counter) -> pictures.Renderers:
@@ -43,14 +43,7 @@ async def test_a_board_picture_that_did_not_change_is_not_drawn_or_uploaded_agai
             now[update.version] = {"board.png": original.board(view, update.events, False),
                                    **({"surface.png": planet} if planet is not None else {})}
         fake.bot.add_listener(on_table_update)
-        await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="coalition vs renegades",
-                                       opponent=BO, quick=True, mission="the-courier"))
-        thread = thread_of(fake)
-        lobby = fake.in_channel(thread)[-1]
-        join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
-        game_id = int(join.split(":")[2])
-        await fake.dispatch(fake.click(BO, int(lobby["id"]), join))
-        await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
+        thread, game_id = await new_renegades_game(fake)
         last = {name: data for r in fake.sent if r.channel_id == thread for name, data in r.files}  # the newest
         drawn.clear()  # the opening board
         uploads, left_alone, rng = Counter(), Counter(), random.Random(3)

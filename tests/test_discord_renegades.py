@@ -13,6 +13,19 @@ ANN, BO = user(1, "Ann"), user(2, "Bo")
 MEMBERS = {1: ANN, 2: BO}
 
 
+async def new_renegades_game(fake: FakeDiscord) -> tuple[int, int]:
+    """The quicker Renegades game opened through /game new, Join and Start: (thread id, game id)."""
+    await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="coalition vs renegades",
+                                   opponent=BO, quick=True, mission="the-courier"))
+    thread = thread_of(fake)
+    lobby = fake.in_channel(thread)[-1]
+    join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
+    game_id = int(join.split(":")[2])
+    await fake.dispatch(fake.click(BO, int(lobby["id"]), join))
+    await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
+    return thread, game_id
+
+
 async def world_deck_names(fake: FakeDiscord, game_id: int) -> set[str]:
     """Names of the world event cards still face down in the deck (read from storage)."""
     state = json.loads((await fake.bot.service.db.game(game_id)).state)
@@ -174,14 +187,7 @@ async def test_the_quicker_game_is_played_on_the_surface_with_its_pictures_and_n
     async with FakeDiscord(monkeypatch, str(tmp_path / "games.db"), clock=clock) as fake:
         offered = await fake.autocomplete(ANN, "game new", "mission", CHANNEL_ID, ruleset="renegades", mission="cour")
         assert offered == ["the-courier"]
-        await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="coalition vs renegades",
-                                       opponent=BO, quick=True, mission="the-courier"))
-        thread = thread_of(fake)
-        lobby = fake.in_channel(thread)[-1]
-        join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
-        game_id = int(join.split(":")[2])
-        await fake.dispatch(fake.click(BO, int(lobby["id"]), join))
-        await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
+        thread, game_id = await new_renegades_game(fake)
         view = await fake.bot.service.view(game_id)
         assert view["mission"] == "the-courier" and view["phase"] == "landing"
         assert all(s.get("docked") == "veyra" for s in view["ships"].values() if s.get("kind") == "ship")
