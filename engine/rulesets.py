@@ -51,6 +51,7 @@ class Ruleset:
     secrets: Callable[[Any, str], dict[str, list[str]]] = lambda state, seat: {}  # what only a seat knows (codes)
     can_take_back: Callable[[list[dict]], bool] = lambda events: False  # nothing rolled or revealed by them
     window_asked: Callable[[Any, str], Optional[str]] = lambda state, seat: None  # the reaction window a seat is asked
+    futile: Callable[[Any, str, str], bool] = lambda state, seat, command: False  # a legal answer that can change nothing for the seat
     outdated: Callable[[Any], bool] = lambda state: False  # stored before a field only its log can fill (R92)
     carry_forward: Callable[[Any, list[dict]], Any] = lambda state, events: state  # such a state, from its logged events
     scene: Callable[[Any], Optional[tuple[str, str]]] = lambda state: None  # (picture, key) of a recap frame
@@ -80,6 +81,7 @@ AWAY_MISSIONS = Ruleset(
     secrets=awaymissions_rules.secrets,
     can_take_back=awaymissions_rules.can_take_back,
     window_asked=awaymissions_rules.window_asked,
+    futile=awaymissions_rules.futile,
     outdated=awaymissions_stored.outdated,
     carry_forward=awaymissions_stored.carry_forward,
     scene=awaymissions_story.scene,

@@ -19,6 +19,7 @@ import pytest
 
 import engine.service.service as service_module
 from engine import opponent
+from engine.rulesets import AWAY_MISSIONS
 from engine.service import reactions
 from cogs.pings import LIVE_GRACE
 from images.board import board_key
@@ -47,6 +48,7 @@ class Round:
     pings: Counter = field(default_factory=Counter)  # user -> notifications
     handovers: Counter = field(default_factory=Counter)  # user -> activations their seat started
     choice_calls: int = 0  # pings asking a side which character activates, and handing it to another's player
+    asked: Counter = field(default_factory=Counter)  # what each ping asked: a decision kind, "action" split in two
     members: dict = field(default_factory=lambda: MEMBERS)  # user id -> member: the people at the table
     sides: tuple = ()  # the teams, as tuples of user ids (none: every player is a side of their own)
 
@@ -67,7 +69,8 @@ class Round:
         return (f"  round {number}: posted {self.posted}, left {self.left}, pictures {self.pictures} "
                 f"(boards {self.boards}; on a panel {self.panel_pictures}) over {self.activations} activations and {self.moves} moves, "
                 f"requests per action {self.requests / max(self.actions, 1):.2f}, 'Your move' presses per activation "
-                f"{self.presses / max(self.activations, 1):.2f}; {players}")
+                f"{self.presses / max(self.activations, 1):.2f}; {players}; pings asked: "
+                + ", ".join(f"{kind} {n}" for kind, n in sorted(self.asked.items())))
 
 
 def dice_seed(monkeypatch, seed: int) -> None:
@@ -155,7 +158,9 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool = False, clock=N
         asked = next(d for d in (await service.view(game_id))["pending"] if seat in (d["player"], *d.get("also", [])))
         if asked["kind"] in ("reroll", "interrupt") and not asked.get("also") \
                 and await service.reaction_preference(user) == reactions.ABLE:  # a team window: both asked (P23)
-            assert commands != ["pass"], "a window they could only pass is passed for them at once (P23)"
+            state = AWAY_MISSIONS.from_json((await service.db.game(game_id)).state)
+            useful = [c for c in commands if not AWAY_MISSIONS.futile(state, seat, c)]
+            assert useful != ["pass"], "a window they could only pass (or re-roll in vain) is passed at once (P23, P59)"
         shown = panels.get(user)
         if shown is None or not fake.components(shown) or f":{version}:" not in json.dumps(fake.components(shown)):
             shown = await open_panel(fake, member, thread)
@@ -193,6 +198,7 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool = False, clock=N
         shown_round.requests += tally.requests
         shown_round.left += len(fake.in_channel(thread)) - before_messages
         shown_round.pings.update(tally.pings)
+        shown_round.asked.update(await asked_of(service, game_id, info, tally.pings, events))
         choosing = any(d["kind"] == "activate" for d in (await service.view(game_id)).get("pending", []))
         if choosing or any(e["type"] == "activated" and "by" in e for e in events):
             shown_round.choice_calls += sum(tally.pings.values())
@@ -214,6 +220,23 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool = False, clock=N
         summary = next(line for line in lines if f"Round {number} is over · " in line)
         assert all(f" {m['username']} " in summary for m in table.members.values()), summary
     return rounds
+
+
+async def asked_of(service, game_id: int, info, pinged, events: list[dict]) -> Counter:
+    """What each ping of an action asked: the kind of decision put to the pinged player, an
+    "action" told apart as the start of their activation or the call back into one under way
+    (after somebody else's window or choice in it)."""
+    pending = (await service.view(game_id)).get("pending", [])
+    started = {e["seat"] for e in events if e["type"] == "activated"}
+    kinds = Counter()
+    for user in pinged:
+        seats = {s.seat for s in info.seats if s.user_id == user}
+        decision = next((d for d in pending if seats & {d["player"], *d.get("also", [])}), None)
+        kind = decision["kind"] if decision else "none"
+        if kind == "action":
+            kind = "action, activation started" if seats & started else "action, called back"
+        kinds[kind] += 1
+    return kinds
 
 
 def nearest_rank(values: list[float], share: float) -> float:

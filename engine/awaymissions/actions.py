@@ -435,6 +435,28 @@ def reroll(t: Table, seat: str, card: str, which: list[str]) -> None:
     t.emit("rerolled", seat=seat, card=code, side=side, indices=indices, before=before, after=list(dice))
 
 
+def roll_outcome(roll: Roll, dice: list[int], opposing: list[int]) -> list[str]:
+    """The outcome of each actor die of this roll, were the dice these faces."""
+    unopposed = roll.kind == "skill" and not roll.target
+    return combat.unopposed(dice) if unopposed else combat.compare(dice, opposing)
+
+
+def roll_successes(roll: Roll, dice: list[int], opposing: list[int]) -> int:
+    """How many of the actor's dice succeed in this roll, were the dice these faces."""
+    return roll_outcome(roll, dice, opposing).count("hit")
+
+
+def could_improve(roll: Roll, side: str) -> bool:
+    """Whether new faces on `side`'s dice ("actor" or "target") could change the roll in
+    that side's favour: not when they already give it the best result any faces could
+    (every actor die succeeding; for the target, no actor die its dice could still cancel).
+    Only the public dice are looked at (ruling P59)."""
+    now = roll_successes(roll, roll.dice, roll.opposing)
+    if side == "actor":
+        return roll_successes(roll, [combat.FACES] * len(roll.dice), roll.opposing) > now
+    return roll_successes(roll, roll.dice, [combat.FACES] * len(roll.opposing)) < now
+
+
 def pass_reroll(t: Table, seat: str) -> None:
     roll = t.state.roll
     roll.passes += 1
@@ -447,10 +469,7 @@ def resolve_roll(t: Table) -> None:
     s = t.state
     roll = s.roll
     s.roll = None
-    if roll.kind == "skill" and not roll.target:
-        outcome = combat.unopposed(roll.dice)
-    else:
-        outcome = combat.compare(roll.dice, roll.opposing)
+    outcome = roll_outcome(roll, roll.dice, roll.opposing)
     successes = outcome.count("hit")
     event = {"kind": roll.kind, "actor": roll.actor, "target": roll.target, "dice": list(roll.dice),
              "opposing": list(roll.opposing), "outcome": outcome, "successes": successes}

@@ -19,7 +19,7 @@ from engine.awaymissions.vocabulary import TRIGGERS
 from engine import command_text
 from engine.errors import RuleError
 
-__all__ = ["new_game", "apply", "canonical", "can_take_back", "is_standing", "standing_choices", "turn_of", "stage", "secrets", "legal_commands", "awaited", "view_for", "advance", "display_names",
+__all__ = ["new_game", "apply", "canonical", "can_take_back", "is_standing", "standing_choices", "turn_of", "stage", "secrets", "legal_commands", "futile", "awaited", "view_for", "advance", "display_names",
            "decision_for"]
 
 
@@ -431,6 +431,14 @@ def window_asked(state: GameState, seat: str) -> Optional[str]:
         return None
     asked = next((d for d in state.pending if d.answerable_by(seat)), None)
     return _window_of(asked) if asked is not None else None
+
+
+def futile(state: GameState, seat: str, command: str) -> bool:
+    """Whether `command` could change nothing in `seat`'s favour: a re-roll of dice that
+    already give its side the best result any faces could (ruling P59)."""
+    if not command.startswith("reroll ") or state.roll is None or state.phase == "over":
+        return False
+    return not actions.could_improve(state.roll, actions.roll_side(Table(state, still=True), seat))
 
 
 def _window_of(decision: Decision) -> Optional[str]:

@@ -29,7 +29,8 @@ def preference(stored: Optional[str]) -> str:
     return stored if stored in CHOICES else DEFAULT
 
 
-def passes(chosen: str, legal: list[str]) -> bool:
-    """Whether a window with these legal answers is passed for a player who chose `chosen`:
-    never asked, or asked only when able and passing is their only answer."""
-    return chosen == NEVER or (chosen == ABLE and legal == [PASS])
+def passes(chosen: str, answers: list[str]) -> bool:
+    """Whether a window is passed for a player who chose `chosen`, `answers` being their
+    legal answers that could change something (a re-roll that cannot help them left out,
+    ruling P59): never asked, or asked only when able and passing is all they could do."""
+    return chosen == NEVER or (chosen == ABLE and answers == [PASS])

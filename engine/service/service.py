@@ -597,7 +597,9 @@ class GameService:
             for seat in asked:
                 if users[seat] not in chosen:
                     chosen[users[seat]] = await self.reaction_preference(users[seat])
-            if not all(reactions.passes(chosen[users[seat]], hot.ruleset.legal_commands(state, seat)) for seat in asked):
+            if not all(reactions.passes(chosen[users[seat]], [c for c in hot.ruleset.legal_commands(state, seat)
+                                                               if not hot.ruleset.futile(state, seat, c)])
+                       for seat in asked):
                 break
             state, events = hot.ruleset.apply(state, asked[0], PASS)
             passed.append((state, LogEntry(state.version, asked[0], users[asked[0]], PASS, json.dumps(events), now)))
