@@ -7,6 +7,10 @@ the per-round figures against the targets (see tests/test_discord_quiet.py, whic
 games of two and three of each bigger table, under both answering models):
 
     python3 -m benchmarks.quiet_bench [--games 30] [--first 1] [--table two|four|teams] [--answer random|easy]
+                                      [--reactions every|able|never]
+
+--reactions gives every player that standing reaction preference (P23; default: able, asked
+only when they could play), to see what the others would cost.
 """
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import pytest  # noqa: E402  (its MonkeyPatch swaps discord.py's HTTP layer for the fake's)
 
+from engine.service import reactions  # noqa: E402
 from tests.test_discord_quiet import (BIGGER_TARGETS, FREE_FOR_ALL, TARGETS, TEAMS, TWO,  # noqa: E402
                                       against_targets, as_the_easy_computer, at_random, by_post, measured)
 
@@ -29,13 +34,15 @@ TABLES = {"two": (TWO, tuple(TARGETS)), "four": (FREE_FOR_ALL, BIGGER_TARGETS), 
 ANSWERS = {"random": at_random, "easy": as_the_easy_computer}
 
 
-async def run(games: int, first: int, table: str, answer: str) -> None:
+async def run(games: int, first: int, table: str, answer: str, preference: str) -> None:
     """Play the games and print the figures."""
     seated, targets = TABLES[table]
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as monkeypatch:
-        played = await by_post(monkeypatch, pathlib.Path(folder), range(first, first + games), seated, ANSWERS[answer])
-    print(f"{games} games by post, {seated.name}, answering {answer}, rounds 1-3 ({time.perf_counter() - began:.0f} s):")
+        played = await by_post(monkeypatch, pathlib.Path(folder), range(first, first + games), seated, ANSWERS[answer],
+                               preference)
+    print(f"{games} games by post, {seated.name}, answering {answer}, everybody {reactions.SHOWN[preference]}, "
+          f"rounds 1-3 ({time.perf_counter() - began:.0f} s):")
     print(against_targets(measured(played), targets))
 
 
@@ -45,8 +52,10 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=1, help="the first seed")
     parser.add_argument("--table", choices=TABLES, default="two")
     parser.add_argument("--answer", choices=ANSWERS, default="random", help="how the players answer")
+    parser.add_argument("--reactions", choices=reactions.CHOICES, default=reactions.DEFAULT,
+                        help="every player's standing reaction preference")
     args = parser.parse_args()
-    asyncio.run(run(args.games, args.first, args.table, args.answer))
+    asyncio.run(run(args.games, args.first, args.table, args.answer, args.reactions))
 
 
 if __name__ == "__main__":

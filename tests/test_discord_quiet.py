@@ -287,14 +287,18 @@ def against_targets(figures: dict[str, float], names=tuple(TARGETS)) -> str:
                                                  for name, value in figures.items() if name not in TARGETS])
 
 
-async def by_post(monkeypatch, tmp_path, seeds, table: Table = TWO, answer=at_random) -> dict[int, dict[int, Round]]:
-    """Games at `table` by post with default settings, one per seed (its dice and its players'
-    choices), the players answering as `answer` does (ANSWERS)."""
+async def by_post(monkeypatch, tmp_path, seeds, table: Table = TWO, answer=at_random,
+                  preference: str = reactions.DEFAULT) -> dict[int, dict[int, Round]]:
+    """Games at `table` by post, one per seed (its dice and its players' choices), the players
+    answering as `answer` does (ANSWERS); default settings, but for the reaction `preference`
+    every player keeps (P23)."""
     games = {}
     for seed in seeds:
         dice_seed(monkeypatch, seed)
         clock = PlayByPost()
         async with FakeDiscord(monkeypatch, str(tmp_path / f"g{seed}.db"), clock=clock) as fake:
+            for user in table.members:
+                await fake.bot.service.set_reaction_preference(user, preference)
             games[seed] = await play_game(fake, seed, clock=clock, table=table, answer=answer)
     return games
 
