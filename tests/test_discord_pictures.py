@@ -74,4 +74,4 @@ async def test_a_board_picture_that_did_not_change_is_not_drawn_or_uploaded_agai
         assert uploads["board.png"] >= 3 and uploads["surface.png"] >= 3, uploads
         assert drawn == uploads, "a picture is drawn only to be uploaded"
         stored = await table(fake, game_id)
-        assert stored is None or set(stored["shown"]) <= set(pictures.BOARD_FILES)
+        assert stored is None or set(stored["shown"]) <= {*pictures.BOARD_FILES, *pictures.DICE_FILES}
