@@ -20,8 +20,9 @@ From the first command on (the bot's start is not play) this prints:
   and picture files uploaded;
 - the longest event-loop callbacks (the target: none over 100 ms here, 50 ms at scale),
   with the machine's load average, since other processes skew the figures;
-- the pictures uploaded per action by file name (the dice boards among them) and the
-  mean bytes of one uploaded picture of each name.
+- the pictures uploaded per action by file name and the mean bytes of one uploaded
+  picture of each name; the dice boards per action: the updates that asked for them, the
+  boards drawn (a tree that fingerprints them leaves out those unchanged) and uploaded.
 
 With --base (a checkout of an earlier commit: `git worktree add /tmp/dicebase <commit>`)
 each game is played by both trees, one after the other, each in a process of its own
@@ -52,6 +53,7 @@ sys.path.insert(0, TREE)  # the tree whose bot plays (--base runs this script on
 os.chdir(TREE)  # content packs are found from the tree's root
 
 from benchmarks.service_bench import CallbackTimer  # noqa: E402
+from images import pictures  # noqa: E402
 from tests.discord_harness import FakeDiscord, choose, open_panel  # noqa: E402
 from tests.test_discord_game import MEMBERS, PlayByPost, new_game, same_dice  # noqa: E402
 from tests.test_discord_renegades import new_renegades_game  # noqa: E402
@@ -69,6 +71,8 @@ class Played:
     callbacks: list[float]  # every event-loop callback's seconds
     uploads: dict[str, int] = field(default_factory=dict)  # file name -> times uploaded
     uploaded: dict[str, int] = field(default_factory=dict)  # file name -> bytes uploaded
+    dice_asked: int = 0  # pictures drawn for an update that asked for its dice boards
+    dice_drawn: int = 0  # dice boards drawn (left out when unchanged, where a tree does that)
 
 
 async def play(database: str, seed: int, ruleset: str, reactions: str = "") -> Played:
@@ -76,6 +80,16 @@ async def play(database: str, seed: int, ruleset: str, reactions: str = "") -> P
     preference ("every": each re-roll window is put to them and answered by a click)."""
     clock, patch = PlayByPost(), pytest.MonkeyPatch()
     same_dice(patch)  # every game rolls alike: two trees compared play the same games
+    dice = Counter()
+
+    def draw(*args, **kwargs):
+        drawn = original(*args, **kwargs)
+        wanted = kwargs.get("wanted", args[3] if len(args) > 3 else [])
+        dice["asked"] += "dice" in wanted
+        dice["drawn"] += sum(name in ("dice.png", "crew-dice.png") for name, _ in drawn)
+        return drawn
+    original = pictures.draw
+    patch.setattr(pictures, "draw", draw)
     async with FakeDiscord(patch, database, clock=clock) as fake:
         thread, game_id = await (new_renegades_game(fake) if ruleset == "renegades" else new_game(fake))
         for user_id in MEMBERS if reactions else ():
@@ -101,7 +115,7 @@ async def play(database: str, seed: int, ruleset: str, reactions: str = "") -> P
             uploads[name] += 1
             uploaded[name] += len(data)
         return Played(steps, cpu, len(sent), sum(r.rest for r in sent), sum(len(r.files) for r in sent),
-                      callbacks.taken, dict(uploads), dict(uploaded))
+                      callbacks.taken, dict(uploads), dict(uploaded), dice["asked"], dice["drawn"])
 
 
 def played_by(tree: str, database: str, seed: int, ruleset: str, reactions: str) -> Played:
@@ -135,8 +149,9 @@ def report(name: str, games: list[Played]) -> None:
     for picture in sorted(uploads):
         print(f"  {picture:<14}{uploads[picture] / commands:>11.3f}{uploaded[picture] / uploads[picture]:>12.0f}")
     dice = sum(uploads[n] for n in ("dice.png", "crew-dice.png"))
-    print(f"  dice boards uploaded per action: {dice / commands:.3f}; all pictures: "
-          f"{sum(uploaded.values()) / max(1, sum(uploads.values())):.0f} bytes each")
+    print(f"  dice boards per action: asked for {sum(g.dice_asked for g in games) / commands:.3f} (updates), "
+          f"drawn {sum(g.dice_drawn for g in games) / commands:.3f}, uploaded {dice / commands:.3f}; "
+          f"all pictures: {sum(uploaded.values()) / max(1, sum(uploads.values())):.0f} bytes each")
 
 
 def main() -> None:
