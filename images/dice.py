@@ -27,6 +27,7 @@ TOP = 150
 PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
         5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
 ROLL_GOES_ON = ("rerolled", "reroll_passed", "resolved")  # events of a roll after its "rolled"
+NO_SIDE = (GREY, "circle")  # the colour and shape of a character no side controls
 TAGS = {"attack": {"hit": "HIT", "cancelled": "cancelled", "miss": "miss"},
         "skill": {"hit": "SUCCESS", "cancelled": "cancelled", "miss": "fail"}}
 
@@ -207,7 +208,7 @@ def shown(view: dict, events: list[dict], waiting: bool = True) -> Shown | None:
     labels = short_labels(characters)
     sides = side_styles(view.get("players", []))
     names = {p["seat"]: p["name"] for p in view.get("players", [])}
-    styles = {cid: sides.get(c.get("controller"), (GREY, "circle")) for cid, c in characters.items()}
+    styles = {cid: sides.get(c.get("controller"), NO_SIDE) for cid, c in characters.items()}
     teams = {p["seat"]: team for team, members in teams_of(view).items() for p in members}
     lines = result_lines(board, labels, names, pack.cards, teams)
     if waiting and board.resolved is None and view.get("pending"):
@@ -240,10 +241,9 @@ def dice_image(view: dict, events: list[dict], waiting: bool = True) -> Image.Im
     if found is None:
         return None
     board, characters, labels, lines = found.board, found.characters, found.labels, found.lines
-    grey = (GREY, "circle")
 
     def style(cid):
-        return found.styles.get(cid, grey)
+        return found.styles.get(cid, NO_SIDE)
 
     rows = max(len(board.dice), len(board.opposing), 1)
     height = TOP + rows * ROW + 24 + 34 + (len(lines) - 1) * 28 + 20

@@ -40,7 +40,8 @@ def ship_dice_key(view: dict, events: list[dict]) -> Optional[str]:
     if not found:
         return None
     ships = ships_of(view)
-    return digest({"attacks": found, "names": {code: _name(ships, code) for a in found for code in (a["ship"], a["target"])}})
+    names = {code: _name(ships, code) for attack in found for code in (attack["ship"], attack["target"])}
+    return digest({"attacks": found, "names": names})
 
 
 def render_ship_dice(view: dict, events: list[dict]) -> Optional[bytes]:
