@@ -12,6 +12,7 @@ import discord
 
 from engine.service import text
 from images import pictures
+from images.dice import ROLL_GOES_ON
 
 if TYPE_CHECKING:
     from bot import ReadyRoom
@@ -42,10 +43,11 @@ def within(drawn: list[tuple[str, bytes]], limit: int) -> list[tuple[str, bytes]
 
 
 async def roll_events(bot: "ReadyRoom", game_id: int, events: list[dict]) -> list[dict]:
-    """The events the dice board needs: a re-roll's own events lack the roll they change,
-    so the public events since that roll are taken from the log (from the service's memory of
-    its newest entries when they reach back to the roll)."""
-    if _rolled(events) or not any(e["type"] == "rerolled" for e in events):
+    """The events the dice board needs: a re-roll's own events, and a re-roll window's pass
+    or close, lack the roll they go on with, so the public events since that roll are taken
+    from the log (from the service's memory of its newest entries when they reach back to
+    the roll)."""
+    if _rolled(events) or not any(e["type"] in ROLL_GOES_ON for e in events):
         return events
     entries = await bot.service.recent_events(game_id, lambda tail: any(_rolled(json.loads(e)) for e in tail[:-1]))
     earlier: list[dict] = []
@@ -62,15 +64,17 @@ def _rolled(events: list[dict]) -> bool:
 
 
 async def drawings(bot: "ReadyRoom", game_id: int, events: list[dict], wanted: list[str],
-                   limit: int = UPLOAD_LIMIT, view: Optional[dict] = None,
-                   waiting: bool = True, unchanged: Collection[str] = ()) -> list[tuple[str, bytes]]:
+                   limit: int = UPLOAD_LIMIT, view: Optional[dict] = None, waiting: bool = True,
+                   unchanged: Collection[str] = (), roll: Optional[list[dict]] = None) -> list[tuple[str, bytes]]:
     """The update's pictures from the public `view` (read if not given), drawn off the event
-    loop, within `limit` bytes, but for the board files `unchanged` (already shown); with
-    `waiting` False the board leaves out whose move it is."""
+    loop, within `limit` bytes, but for the files `unchanged` (already shown); with
+    `waiting` False the boards leave out whose move it is. `roll`: the dice board's events
+    (`roll_events`), when the caller has them."""
     if not wanted:
         return []
     view = view if view is not None else await bot.service.view(game_id)
-    roll = await roll_events(bot, game_id, events) if "dice" in wanted else []
+    if roll is None:
+        roll = await roll_events(bot, game_id, events) if "dice" in wanted else []
     ruleset = (await bot.service.get(game_id)).ruleset
     drawn = await asyncio.to_thread(pictures.draw, ruleset, view, events, wanted, roll, waiting, unchanged)
     return within(drawn, limit)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Collection, Iterable, Optional
 import discord
 
 from cogs import buttons, pings
-from cogs.pictures import as_files, drawings, upload_limit
+from cogs.pictures import as_files, drawings, roll_events, upload_limit
 from cogs.replies import MAX_CONTENT, NO_MENTIONS, clip, final_score, names_of, reply
 from engine.service import GameInfo, ServiceError, Update, is_computer
 from engine.service.service import COMPUTER_USER_BASE, why_key
@@ -140,9 +140,11 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], aft
     drawn_here = "characters" in view  # the activation line and the panel's board are Away Missions'
     doing = activation_line(view, short_labels(view["characters"])) if drawn_here else ""
     keys = board_pictures.keys(info.ruleset, view, update.events) if "board" in update.images else {}
+    roll = await roll_events(bot, update.game_id, update.events) if "dice" in update.images else []
+    dice = board_pictures.dice_keys(info.ruleset, view, roll)
     limit = upload_limit(bot, info.guild_id)
     message, place = None, None
-    shown = dict(table.get("shown") or {}) if table else {}  # board file -> key of the one last uploaded to the thread
+    shown = dict(table.get("shown") or {}) if table else {}  # file -> key of the one last uploaded to the thread
     turns = None if ping else _turns_shown(table, awaited, update.turn)  # a hand-over is a fresh message
     if turns is not None:
         lines = (table["lines"] + update.public)[-TABLE_LINES:]
@@ -150,10 +152,12 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], aft
         # the actor going on with nobody else following live sees the new board on their panel (act)
         for_actor = drawn_here and actor_id in awaited and not pings.watched(bot, update, actor_id)
         unchanged = set(keys) if for_actor else {name for name, key in keys.items() if shown.get(name) == key}
+        same_turn = turns == table.get("turns")
+        unchanged |= _dice_shown(table, dice, shown, same_turn)
         drawn = await drawings(bot, update.game_id, update.events, update.images, limit, view, waiting=False,
-                               unchanged=unchanged)
+                               unchanged=unchanged, roll=roll)
         gone = set(board_pictures.BOARD_FILES) - set(keys) if keys else set()  # the surface once all are aboard
-        kept = _kept_pictures(bot, table, drawn, same_turn=turns == table.get("turns"), gone=gone)
+        kept = _kept_pictures(bot, table, drawn, same_turn=same_turn, gone=gone)
         pictures = {} if not drawn and len(kept) == len(table.get("files") or {}) else {
             "attachments": kept + as_files(drawn)}
         try:
@@ -173,16 +177,21 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], aft
         # live, the board waits for the activation's end: whoever is called sees it on their panel (P29)
         waits = drawn_here and bool(view.get("activation")) and update.status == "active" \
             and not pings.watched(bot, update, actor_id)
-        above = {name for name, key in keys.items() if shown.get(name) == key} if update.status == "active" else ()
+        same_turn = update.turn is not None and update.turn == (table or {}).get("turn")
+        above = {name for name, key in keys.items() if shown.get(name) == key} | \
+            _dice_shown(table, dice, shown, same_turn) if update.status == "active" else set()
         drawn = await drawings(bot, update.game_id, update.events,
                                [w for w in update.images if w != "board" or not waits], limit, view,
-                               waiting=False, unchanged=above)
+                               waiting=False, unchanged=above, roll=roll)
         message, place = await _post(bot, info, summary(update, info, ping, lines, doing, away), drawn,
                                      turn_view(update) if awaited else None, mentions)
-    shown = {name: key for name, key in shown.items() if not keys or name in keys}
-    shown.update((name, keys[name]) for name, _ in drawn if name in keys)
+    shown = {name: key for name, key in shown.items() if not keys or name in keys or name in board_pictures.DICE_FILES}
+    fingerprints = {**keys, **dice}
+    shown.update((name, fingerprints[name]) for name, _ in drawn if name in fingerprints)
     if message is not None and awaited:
         files = {a.filename: a.to_dict() for a in getattr(message, "attachments", [])}
+        # a dice board counts as shown only while the table message carries it
+        shown = {name: key for name, key in shown.items() if name not in board_pictures.DICE_FILES or name in files}
         await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), {
             "message": message.id, "channel": place, "awaited": awaited, "lines": lines, "turn": update.turn,
             "turns": turns, "files": files, "shown": shown, "version": update.version})
@@ -209,6 +218,14 @@ def _turns_shown(table: Optional[dict], awaited: list[int], turn: Optional[str])
     if shown and shown[-1] == turn:
         return shown
     return shown + [turn] if len(shown) < TURNS_PER_TABLE else None
+
+
+def _dice_shown(table: Optional[dict], dice: dict[str, str], shown: dict[str, str], same_turn: bool) -> set[str]:
+    """The dice boards the table message already carries as they would be drawn now (their
+    fingerprints `dice` as `shown`), within one turn only: a new turn drops the dice of the
+    turn before (P37), so its own roll is shown even when it looks the same (P56)."""
+    files = (table or {}).get("files") or {}
+    return {name for name, key in dice.items() if same_turn and name in files and shown.get(name) == key}
 
 
 def _kept_pictures(bot: "ReadyRoom", table: dict, drawn: list[tuple[str, bytes]],

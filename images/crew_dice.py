@@ -14,7 +14,8 @@ from typing import Optional
 from PIL import Image
 
 from images.dice import draw_die
-from images.style import INK, MUTED, PAPER, STYLES, WHITE, canvas, centred_text, encode, fit_size, ink_on, pen, text
+from images.style import (INK, MUTED, PAPER, STYLES, WHITE, canvas, centred_text, digest, encode, fit_size, ink_on, pen,
+                          text)
 
 WIDTH = 600
 DIE = 44
@@ -38,6 +39,28 @@ TESTS = {"elude": "elude test (stealth)", "stealth": "stealth test", "scan_room"
 def rolls(events: list[dict]) -> list[dict]:
     """The surface rolls among `events`, in order."""
     return [e for e in events if e["type"] in ATTACKS or e["type"] in TESTS]
+
+
+def crew_dice_key(view: dict, events: list[dict]) -> Optional[str]:
+    """A digest of what the surface dice board of `events` draws (None when nothing was
+    rolled): the rolls shown, how many earlier ones are only counted, and the names of
+    whoever they mention. The same key draws the same picture."""
+    found = rolls(events)
+    if not found:
+        return None
+    shown = found[-MOST:]
+    names = _names(view)
+    return digest({"rolls": shown, "skipped": len(found) - len(shown),
+                   "names": {code: names[code] for code in _mentioned(shown) if code in names}})
+
+
+def _mentioned(value) -> set[str]:
+    """Every word in the events (ids among them), however deep."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        value = list(value.values())
+    return set().union(*map(_mentioned, value)) if isinstance(value, list) else set()
 
 
 def render_crew_dice(view: dict, events: list[dict]) -> Optional[bytes]:

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from engine.awaymissions.content import load_pack
-from images.style import (GREY, INK, MUTED, PAPER, WHITE, canvas, centred_text, dashed_line, decider, dimmed, encode,
-                          fit_size, ink_on, pen, side_styles, stamp, team_name, teams_of, text, text_width)
-from images.tokens import draw_token, short_labels
+from images.style import (GREY, INK, MUTED, PAPER, WHITE, canvas, centred_text, dashed_line, decider, digest, dimmed,
+                          encode, fit_size, ink_on, pen, side_styles, stamp, team_name, teams_of, text, text_width)
+from images.tokens import MARKS, draw_token, short_labels
 
 WIDTH = 640
 DIE = 58
@@ -26,6 +26,8 @@ LEFT_X, RIGHT_X = 215, 425
 TOP = 150
 PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
         5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+ROLL_GOES_ON = ("rerolled", "reroll_passed", "resolved")  # events of a roll after its "rolled"
+NO_SIDE = (GREY, "circle")  # the colour and shape of a character no side controls
 TAGS = {"attack": {"hit": "HIT", "cancelled": "cancelled", "miss": "miss"},
         "skill": {"hit": "SUCCESS", "cancelled": "cancelled", "miss": "fail"}}
 
@@ -177,32 +179,72 @@ def result_lines(board: Board, labels: dict[str, str], names: dict[str, str], ca
     return lines
 
 
-def render_dice(view: dict, events: list[dict]) -> bytes | None:
-    """PNG of the dice board for the last roll in `events` (None when there is no roll)."""
-    image = dice_image(view, events)
+def render_dice(view: dict, events: list[dict], waiting: bool = True) -> bytes | None:
+    """PNG of the dice board for the last roll in `events` (None when there is no roll).
+    With `waiting` False it leaves out who the open re-roll window waits for (a table
+    message says it), so the picture changes only with the roll."""
+    image = dice_image(view, events, waiting)
     return None if image is None else encode(image)
 
 
-def dice_image(view: dict, events: list[dict]) -> Image.Image | None:
-    """The dice board as a Pillow image (see render_dice)."""
+@dataclass
+class Shown:
+    """Everything the dice board draws: the roll, its two sides' tokens and the lines below."""
+
+    board: Board
+    characters: dict
+    labels: dict[str, str]
+    styles: dict  # character id -> (colour, shape) of its side
+    lines: list[str]
+
+
+def shown(view: dict, events: list[dict], waiting: bool = True) -> Shown | None:
+    """What the dice board of `events` shows (None when they hold no roll)."""
     board = gather(events)
     if board is None:
         return None
     pack = load_pack(view["pack"])
     characters = view.get("characters", {})
     labels = short_labels(characters)
-    styles = side_styles(view.get("players", []))
+    sides = side_styles(view.get("players", []))
     names = {p["seat"]: p["name"] for p in view.get("players", [])}
-    grey = (GREY, "circle")
-
-    def style(cid):
-        return styles.get(characters.get(cid, {}).get("controller"), grey)
-
+    styles = {cid: sides.get(c.get("controller"), NO_SIDE) for cid, c in characters.items()}
     teams = {p["seat"]: team for team, members in teams_of(view).items() for p in members}
     lines = result_lines(board, labels, names, pack.cards, teams)
-    if board.resolved is None and view.get("pending"):
-        waiting = ", ".join(dict.fromkeys(decider(p, names) for p in view["pending"]))
-        lines.append(f"Re-roll window open: waiting for {waiting}.")
+    if waiting and board.resolved is None and view.get("pending"):
+        deciders = ", ".join(dict.fromkeys(decider(p, names) for p in view["pending"]))
+        lines.append(f"Re-roll window open: waiting for {deciders}.")
+    return Shown(board, characters, labels, styles, lines)
+
+
+def dice_key(view: dict, events: list[dict], waiting: bool = False) -> str | None:
+    """A digest of what the dice board of `events` draws (None when they hold no roll): the
+    title, the dice with the faces they replaced, the outcome, the two tokens and the lines
+    (a pass that names nobody leaves it alone). The same key draws the same picture."""
+    found = shown(view, events, waiting)
+    if found is None:
+        return None
+    board = found.board
+    tokens = {cid: [found.styles[cid], found.labels[cid], [found.characters[cid].get(k) for k in MARKS]]
+              for cid in (board.actor, board.target) if cid in found.characters}
+    return digest({"title": [board.kind, found.labels.get(board.actor, board.actor),
+                             found.labels.get(board.target, board.target), board.weapon],
+                   "dice": [[d.face, d.replaced] for d in board.dice],
+                   "opposing": [[d.face, d.replaced] for d in board.opposing],
+                   "outcome": board.resolved.get("outcome", []) if board.resolved else None,
+                   "tokens": tokens, "lines": found.lines})
+
+
+def dice_image(view: dict, events: list[dict], waiting: bool = True) -> Image.Image | None:
+    """The dice board as a Pillow image (see render_dice)."""
+    found = shown(view, events, waiting)
+    if found is None:
+        return None
+    board, characters, labels, lines = found.board, found.characters, found.labels, found.lines
+
+    def style(cid):
+        return found.styles.get(cid, NO_SIDE)
+
     rows = max(len(board.dice), len(board.opposing), 1)
     height = TOP + rows * ROW + 24 + 34 + (len(lines) - 1) * 28 + 20
     image = canvas((WIDTH, height), PAPER)

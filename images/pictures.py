@@ -15,16 +15,17 @@ from dataclasses import dataclass
 from typing import Callable, Collection, Optional
 
 from images.board import board_key, render_board
-from images.crew_dice import render_crew_dice
-from images.dice import render_dice
+from images.crew_dice import crew_dice_key, render_crew_dice
+from images.dice import dice_key, render_dice
 from images.orbit import orbit_key, render_orbit
-from images.ship_dice import render_ship_dice
+from images.ship_dice import render_ship_dice, ship_dice_key
 from images.ship_status import render_ship_status
 from images.status import render_status
 from images.surface import render_surface_in_play, surface_key
 
 KINDS = ("board", "dice", "status")
 BOARD_FILES = ("board.png", "surface.png")  # the pictures "board" asks for, fingerprinted by `keys`
+DICE_FILES = ("dice.png", "crew-dice.png")  # the pictures "dice" asks for, fingerprinted by `dice_keys`
 
 
 @dataclass(frozen=True)
@@ -32,19 +33,23 @@ class Renderers:
     """The pictures of one ruleset."""
 
     board: Callable[[dict, list[dict], bool], bytes]  # view, events, whether to say whose move it is
-    dice: Callable[[dict, list[dict]], Optional[bytes]]
+    dice: Callable[[dict, list[dict], bool], Optional[bytes]]  # likewise
     status: Callable[[dict, Optional[str]], bytes]
     board_key: Callable[[dict, list[dict]], str]  # what the board draws without the waiting line
+    dice_key: Callable[[dict, list[dict]], Optional[str]]  # what the dice board draws without it; None: not drawn
     planet: Callable[[dict, list[dict]], Optional[bytes]] = lambda view, events: None  # a second board while in play
     planet_dice: Callable[[dict, list[dict]], Optional[bytes]] = lambda view, events: None  # its dice, if rolled
     planet_key: Callable[[dict, list[dict]], Optional[str]] = lambda view, events: None  # None: not drawn
+    planet_dice_key: Callable[[dict, list[dict]], Optional[str]] = lambda view, events: None
 
 
 RENDERERS: dict[str, Renderers] = {
-    "awaymissions": Renderers(render_board, render_dice, render_status, lambda view, events: board_key(view)),
-    "renegades": Renderers(lambda view, events, waiting: render_orbit(view, events),  # says no waiting line
-                           render_ship_dice, render_ship_status, orbit_key, render_surface_in_play, render_crew_dice,
-                           surface_key),
+    "awaymissions": Renderers(render_board, render_dice, render_status, lambda view, events: board_key(view),
+                              dice_key),
+    "renegades": Renderers(lambda view, events, waiting: render_orbit(view, events),  # say no waiting line
+                           lambda view, events, waiting: render_ship_dice(view, events), render_ship_status,
+                           orbit_key, ship_dice_key, render_surface_in_play, render_crew_dice, surface_key,
+                           crew_dice_key),
 }
 
 
@@ -60,12 +65,20 @@ def keys(ruleset: str, view: dict, events: list[dict]) -> dict[str, str]:
     return found
 
 
+def dice_keys(ruleset: str, view: dict, roll: list[dict]) -> dict[str, str]:
+    """File name -> fingerprint of each dice board `draw` would make now from the events
+    `roll` (with `waiting` False): equal fingerprints, the same picture."""
+    renderers = RENDERERS[ruleset]
+    found = {"dice.png": renderers.dice_key(view, roll), "crew-dice.png": renderers.planet_dice_key(view, roll)}
+    return {name: key for name, key in found.items() if key is not None}
+
+
 def draw(ruleset: str, view: dict, events: list[dict], wanted: list[str],
          roll: Optional[list[dict]] = None, waiting: bool = True,
          unchanged: Collection[str] = ()) -> list[tuple[str, bytes]]:
     """(file name, PNG) of each wanted picture, in the order board, dice, status, but for
-    the files `unchanged` (already shown); with `waiting` False the board leaves out whose
-    move it is (the table message says it)."""
+    the files `unchanged` (already shown); with `waiting` False the board and the dice
+    board leave out whose move it is (the table message says it)."""
     renderers = RENDERERS[ruleset]
     drawn = []
     if "board" in wanted:
@@ -76,8 +89,10 @@ def draw(ruleset: str, view: dict, events: list[dict], wanted: list[str],
             drawn.append(("surface.png", planet))
     if "dice" in wanted:
         rolled = events if roll is None else roll
-        for name, render in (("dice.png", renderers.dice), ("crew-dice.png", renderers.planet_dice)):
-            dice = render(view, rolled)
+        made = {"dice.png": lambda: renderers.dice(view, rolled, waiting),
+                "crew-dice.png": lambda: renderers.planet_dice(view, rolled)}
+        for name, make in made.items():
+            dice = None if name in unchanged else make()
             if dice is not None:
                 drawn.append((name, dice))
     if "status" in wanted:

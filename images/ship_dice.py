@@ -14,7 +14,7 @@ from PIL import Image
 
 from images.dice import draw_die
 from images.orbit import ships_of
-from images.style import INK, MUTED, PAPER, STYLES, WHITE, canvas, centred_text, encode, fit_size, pen, text
+from images.style import INK, MUTED, PAPER, STYLES, WHITE, canvas, centred_text, digest, encode, fit_size, pen, text
 
 WIDTH = 600
 DIE = 46
@@ -31,6 +31,17 @@ PENETRATING = 7  # a red die of 7 or more cannot be blocked
 def attacks(events: list[dict]) -> list[dict]:
     """The ship attacks among `events`, in order."""
     return [e for e in events if e["type"] == "ship_attack"]
+
+
+def ship_dice_key(view: dict, events: list[dict]) -> Optional[str]:
+    """A digest of what the ship dice board of `events` draws (None when nothing fired): each
+    attack as rolled and the names of the ships in it. The same key draws the same picture."""
+    found = attacks(events)
+    if not found:
+        return None
+    ships = ships_of(view)
+    names = {code: _name(ships, code) for attack in found for code in (attack["ship"], attack["target"])}
+    return digest({"attacks": found, "names": names})
 
 
 def render_ship_dice(view: dict, events: list[dict]) -> Optional[bytes]:

@@ -45,9 +45,12 @@ def unique_labels(bases: dict[str, str], used: Optional[set[str]] = None) -> dic
     return labels
 
 
+MARKS = ("activated", "cover", "stun", "assimilated")  # the state a token wears as badges
+
+
 def draw_token(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, style, label: str, character: dict) -> None:
     """One character token with its label and state markers, centred on (cx, cy)."""
-    marks = tuple(character.get(k) for k in ("activated", "cover", "stun", "assimilated"))
+    marks = tuple(character.get(k) for k in MARKS)
     stamp(draw, ("token", tuple(style), label, marks, r), cx, cy, math.ceil(1.5 * r + 12),
           lambda d, x, y: _paint_token(d, x, y, r, style, label, character))
 

@@ -19,6 +19,7 @@ class Ruleset(engine_rulesets.Ruleset):
     seats: tuple[str, ...]
     default_options: dict = field(default_factory=dict)
     dice_events: frozenset[str] = frozenset()
+    dice_board_events: frozenset[str] = frozenset()  # besides dice_events, events that may change the dice board
     table_seats: Optional[Callable[[dict], tuple[str, ...]]] = None  # seats a game's config asks for
     public_lines: Callable[[list[dict], dict[str, str]], list[str]] = text.public_lines  # events in words
 
@@ -54,6 +55,7 @@ AWAY_MISSIONS = Ruleset.serving(
     seats=("p1", "p2"),
     default_options={"pack": "content/starter", "layout": "standard"},
     dice_events=frozenset({"rolled", "rerolled", "roll_off"}),
+    dice_board_events=frozenset({"reroll_passed", "resolved"}),  # a re-roll window passed or closed
     table_seats=_away_mission_seats,
 )
 

@@ -570,8 +570,8 @@ class GameService:
             hot.waits = waits
             names = hot.names()
             images = ["board"] if answered else []  # a standing choice alone changes nothing on the table
-            if any(e["type"] in hot.ruleset.dice_events for e in every):
-                images.append("dice")
+            if any(e["type"] in hot.ruleset.dice_events or e["type"] in hot.ruleset.dice_board_events for e in every):
+                images.append("dice")  # the table leaves out a dice board it already shows (P56)
             lines = hot.ruleset.public_lines(every, names)
             update = self._update(hot, lines, images,
                                   text.private_lines(every, names))
