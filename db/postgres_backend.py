@@ -61,7 +61,7 @@ BEGIN
         UPDATE games SET version = (w ->> 3)::bigint, status = w ->> 4, state = w ->> 5,
             result = COALESCE(w ->> 6, result), config = COALESCE(w ->> 7, config),
             updated_at = (w ->> 8)::double precision
-            WHERE id = gid AND version = (w ->> 1)::bigint AND status = w ->> 2;
+            WHERE id = gid AND version = (w ->> 1)::bigint AND status = w ->> 2 AND stamp = (w ->> 13)::bigint;
         IF NOT FOUND THEN
             stale := stale || position::int;
             CONTINUE;

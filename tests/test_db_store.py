@@ -68,6 +68,26 @@ async def test_a_seat_is_handed_over_only_while_the_game_runs(database):
     assert [s.user_id for s in await database.seats(lobby)] == [100]
 
 
+async def test_a_change_beside_the_moves_refuses_every_write_made_from_an_earlier_read(database):
+    """Handing a seat over, moving a deadline (vacations, calls) and forgetting a player move the
+    game's stamp on; a write is applied only from the stamp it was read at, and a refused one
+    changes nothing."""
+    from db.call_store import CallStore
+    from db.player_store import PlayerStore
+    game_id = await new_active_game(database, users=(100, 200, 300))
+    changes = [lambda: database.hand_seat(game_id, "p3", 300, 3, "user300 (left)", '{"computer": "easy"}'),
+               lambda: PlayerStore(database).move_deadlines([(game_id, "p1", 60.0)]),
+               lambda: CallStore(database).set_deadlines([(game_id, "p1", 500.0)])]
+    for stamp, change in enumerate(changes):
+        assert (await database.game(game_id)).stamp == stamp
+        await change()
+        with pytest.raises(StaleWrite):  # read before the change
+            await database.write(move(game_id, stamp, from_stamp=stamp))
+        assert (await database.game(game_id)).version == stamp
+        await database.write(move(game_id, stamp, from_stamp=stamp + 1))
+    assert [e.seq for e in await database.log(game_id)] == [1, 2, 3]
+
+
 async def test_a_user_sits_once_per_game(database):
     game_id = await database.create_game(ruleset="r", config="{}", seed=1, at=1.0)
     await database.add_seat(game_id, "p1", 100, "Ann", "{}", 1.0)
