@@ -21,13 +21,21 @@ from typing import AsyncIterator, Callable, Optional
 
 from db.backend import Connection, is_postgres, placeholders, sqlite_path
 from db.errors import DatabaseBusy, PlaceTaken, StaleWrite, refuse_newer_schema
+from db import postgres_backend, sqlite_backend
 from db.postgres_backend import PostgresConnection
 from db.schema import LATEST, MIGRATIONS
-from db.sqlite_backend import SqliteConnection, is_busy
+from db.sqlite_backend import SqliteConnection
 from db.watch import Listener, WatchedConnection
 
 
 BUSY_TIMEOUT_MS = 5000
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether `error` is the database giving up on what another program holds (SQLite: a
+    file locked past the busy timeout; PostgreSQL: a lock timeout, a serialization failure,
+    a deadlock): nothing of the statement or its transaction was written."""
+    return sqlite_backend.is_busy(error) or postgres_backend.is_busy(error)
 
 
 def _encoded(c: "GameWrite") -> str:

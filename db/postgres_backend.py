@@ -213,6 +213,13 @@ async def _prepare(conn: asyncpg.Connection) -> None:
         await conn.execute(_WRITE_PATH)
 
 
+def is_busy(error: BaseException) -> bool:
+    """Whether `error` is PostgreSQL giving up on what another transaction holds: a lock
+    not granted in time, a serialization failure or a deadlock (the transaction is rolled
+    back, so nothing of it was written)."""
+    return isinstance(error, (asyncpg.LockNotAvailableError, asyncpg.TransactionRollbackError))
+
+
 def _rowcount(status: Optional[str]) -> int:
     """Rows changed, from a command tag such as 'UPDATE 3' or 'INSERT 0 1'."""
     try:

@@ -25,7 +25,7 @@ from db import (BUSY_TIMEOUT_MS, AwaitedGame, Database, DueReminder, GameRow, Ga
                 Reminder, SeatRow, StaleWrite, Wait, is_busy)
 from engine.errors import PackError, RuleError
 from engine.service import reactions, reads, rules_version, text
-from engine.service.errors import (DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
+from engine.service.errors import (BUSY, DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
                                    NotAllowed, NotAPlayer, NotYourDecision, StaleVersion, StorageBusy,
                                    UnknownGame)
 from engine.service.replay import TAKE_BACK, before_last, carried_forward, taken_back
@@ -206,9 +206,6 @@ class _Hot:
         """Seats -> player names, and whatever else the ruleset names (cards)."""
         names = self.ruleset.display_names(self.state) if self.state is not None else {}
         return {**names, **{s.seat: s.name for s in self.seats}}
-
-
-BUSY = "The game database is held by another program; nothing was changed. Try again in a moment."
 
 
 class _Behind(StaleVersion):
