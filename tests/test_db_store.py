@@ -184,3 +184,36 @@ async def test_foreign_keys_are_enforced(database):
         await database.write(GameWrite(game_id=game_id, from_version=0, from_status="active", version=0,
                                        status="active", state="{}", at=3.0, start_waiting=[Wait("p9", 3.0)]))
     assert await database.waits(game_id) == [Wait("p1", 2.0, None)]
+
+
+async def test_a_statement_given_up_on_another_programs_lock_is_told_apart_as_busy(database_url):
+    """SQLite's locked file and PostgreSQL's lock timeout are both `is_busy`, so every part of
+    the bot answers them alike (the player is told to try again); other errors are not."""
+    from db import is_busy
+    if database_url.startswith("postgresql"):
+        import asyncpg
+        await (await Database.open(database_url)).close()
+        holder, waiter = await asyncpg.connect(database_url), await asyncpg.connect(database_url)
+        try:
+            async with holder.transaction():
+                await holder.execute("LOCK TABLE games IN ACCESS EXCLUSIVE MODE")  # another program's
+                await waiter.execute("SET lock_timeout = '100ms'")
+                with pytest.raises(asyncpg.PostgresError) as raised:
+                    await waiter.execute("UPDATE games SET stamp = 0")
+        finally:
+            await holder.close()
+            await waiter.close()
+    else:
+        import sqlite3
+        database = await Database.open(database_url, busy_timeout_ms=100)
+        holder = sqlite3.connect(database_url, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            with pytest.raises(sqlite3.OperationalError) as raised:
+                await database.create_game(ruleset="r", config="{}", seed=1, at=1.0)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+            await database.close()
+    assert is_busy(raised.value)
+    assert not is_busy(StaleWrite("the game moved on")) and not is_busy(ValueError("locked"))
