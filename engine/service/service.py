@@ -730,7 +730,8 @@ class GameService:
         async def act(hot: _Hot) -> Update:
             seat = self._require_player_in_play(hot, user_id)
             if version != hot.state.version:
-                raise StaleVersion("The game moved on since the request; it can no longer be taken back.")
+                refused = _Behind if version > hot.state.version else StaleVersion
+                raise refused("The game moved on since the request; it can no longer be taken back.")
             log = await self.db.log(hot.row.id)
             last = log[-1] if log else None
             if last is None or last.command == TAKE_BACK or last.seat is None:
