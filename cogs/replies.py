@@ -7,6 +7,7 @@ command came in by.
 from __future__ import annotations
 
 import logging
+import weakref
 from typing import TYPE_CHECKING, Callable, Optional
 
 import discord
@@ -95,16 +96,14 @@ class _BusyAnswered:
 
     async def from_custom_id(self, interaction, item, match):
         made = await self.factory.from_custom_id(interaction, item, match)
-        clicked = made.callback
+        own, clicked = type(made).callback, weakref.ref(made)  # weak: the item holds this callback
 
         async def callback(interaction: discord.Interaction) -> None:
             try:
-                await clicked(interaction)
+                await own(clicked(), interaction)
             except Exception as error:
                 if not await answer_busy(interaction, error):
                     raise
-            finally:
-                del made.callback  # the item's own callback again, and no cycle through this one
         made.callback = callback
         return made
 

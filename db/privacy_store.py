@@ -110,7 +110,7 @@ class PrivacyStore(Store):
                 await self._conn.execute(
                     "UPDATE seats SET user_id = CASE WHEN user_id = ? THEN ? ELSE user_id END, name = ?"
                     " WHERE game_id = ? AND seat = ?", (user_id, other, seat.name, seat.id, seat.seat))
-                await self._conn.execute("UPDATE games SET config = ?, state = ?, stamp = stamp + 1 WHERE id = ?",
+                await self._conn.execute("UPDATE games SET config = ?, state = ? WHERE id = ?",
                                          (seat.config, seat.state, seat.id))
             for seat in forgetting.campaigns:
                 await self._conn.execute(

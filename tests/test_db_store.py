@@ -69,9 +69,8 @@ async def test_a_seat_is_handed_over_only_while_the_game_runs(database):
 
 
 async def test_a_change_beside_the_moves_refuses_every_write_made_from_an_earlier_read(database):
-    """Handing a seat over, moving a deadline (vacations, calls) and forgetting a player move the
-    game's stamp on; a write is applied only from the stamp it was read at, and a refused one
-    changes nothing."""
+    """Handing a seat over and moving a deadline (vacations, calls) move the game's stamp on; a
+    write is applied only from the stamp it was read at, and a refused one changes nothing."""
     from db.call_store import CallStore
     from db.player_store import PlayerStore
     game_id = await new_active_game(database, users=(100, 200, 300))
