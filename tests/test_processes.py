@@ -77,6 +77,29 @@ async def test_a_service_whose_copy_of_a_game_is_stale_is_refused_then_reloads(d
         await second.close()
 
 
+async def test_a_move_made_on_a_newer_version_than_a_services_copy_is_applied_after_it_reloads(database_url):
+    """The player saw the table the first service left (one move on); the second, whose copy
+    is a move behind, reads the game again and applies the move instead of refusing it (P54)."""
+    first, second = await GameService.open(database_url), await GameService.open(database_url)
+    try:
+        game_id = await new_game(first, channel=20)
+        await second.get(game_id)  # the second holds the game in memory
+        for _ in range(2):
+            info = await first.get(game_id)
+            user = USERS[info.awaited[0].seat]
+            version, commands = await first.legal_commands(game_id, user)
+            await first.submit(game_id, user, commands[0], version)
+        info = await first.get(game_id)
+        user = USERS[info.awaited[0].seat]
+        version, commands = await first.legal_commands(game_id, user)
+        assert (await second.submit(game_id, user, commands[0], version)).version == version + 1
+        log = await first.db.log(game_id)
+        assert [e.seq for e in log] == [1, 2, 3] and replay.check(await first.db.game(game_id), log).ok
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_two_services_with_one_lobby_each_seat_a_player_whatever_their_copies_say(database_url):
     """Issue 29 item 3: the second service holds the empty lobby in memory when the first
     seats Ann; seating Bo through it takes the next free seat, and every other lobby change
