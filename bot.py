@@ -28,6 +28,7 @@ from discord.ext import commands
 from cogs.buttons import ITEMS
 from cogs.lobby import ITEMS as TABLE_ITEMS
 from cogs.options import CheckedTree
+from cogs.replies import answering_busy
 from collector import Collector
 from engine.service import GameService
 from engine.service.rulesets import RULESETS
@@ -150,7 +151,7 @@ class ReadyRoom(commands.Bot):
         self._collecting: Optional[asyncio.Task] = None
         self._connection.store_view = sent_view(self._connection.store_view)  # cycles cut (letgo.py)
         views = self._connection._view_store
-        views.schedule_dynamic_item_call = dynamic_call(views.schedule_dynamic_item_call)
+        views.schedule_dynamic_item_call = dynamic_call(answering_busy(views.schedule_dynamic_item_call))
         self.tree._call = command_call(self.tree._call)
 
     async def runs_clock(self, name: str) -> bool:

@@ -8,7 +8,7 @@ from typing import Awaitable, Callable, Optional
 
 import discord
 
-from engine.service.errors import ServiceError
+from engine.service.errors import ServiceError, as_busy
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,8 @@ async def _every(bot, job: Callable[[], Awaitable[object]], name: str) -> None:
         try:
             if await bot.runs_clock(name):
                 await job()
-        except (discord.HTTPException, ServiceError):
+        except Exception as error:  # a busy database too: the loop must outlive it
+            if not isinstance(error, (discord.HTTPException, ServiceError)) and as_busy(error) is None:
+                raise
             log.warning("%s failed this round; retrying next round", name, exc_info=True)
         await asyncio.sleep(bot.config.reminder_interval)

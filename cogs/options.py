@@ -16,6 +16,8 @@ from typing import Any, Optional
 import discord
 from discord import app_commands
 
+from cogs import replies
+
 NUMBER_LIMIT = 2 ** 53  # Discord's integer and number options
 TEXT_LIMIT = 6000  # Discord's string options
 KINDS = {  # option type -> (Python types of its values, in words)
@@ -71,7 +73,8 @@ def refusals(command: app_commands.Command, namespace: app_commands.Namespace) -
 
 
 class CheckedTree(app_commands.CommandTree):
-    """The bot's command tree: a command whose options are out of range does not run."""
+    """The bot's command tree: a command whose options are out of range does not run, and
+    one that meets a busy database tells the user to try again."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.type is not discord.InteractionType.application_command:
@@ -86,6 +89,12 @@ class CheckedTree(app_commands.CommandTree):
         if found:
             await interaction.response.send_message("\n".join(found) + "\nNothing was changed.", ephemeral=True)
         return not found
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """A command that met a busy database is answered so (cogs.replies.answer_busy); any
+        other failure is logged, as discord.py does."""
+        if not await replies.answer_busy(interaction, error):
+            await super().on_error(interaction, error)
 
 
 # Declared lengths and ranges of the options the cogs share (Discord's client enforces them

@@ -6,11 +6,13 @@ command came in by.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+import logging
+import weakref
+from typing import TYPE_CHECKING, Callable, Optional
 
 import discord
 
-from engine.service import GameInfo, ServiceError
+from engine.service import GameInfo, ServiceError, as_busy
 from engine.service.text import public_line
 
 if TYPE_CHECKING:
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
 
 MAX_CONTENT = 2000
 NO_MENTIONS = discord.AllowedMentions.none()
+log = logging.getLogger("ready_room.replies")
 
 
 def names_of(info: GameInfo) -> dict[str, str]:
@@ -67,6 +70,53 @@ async def refuse(interaction: discord.Interaction, refused: ServiceError) -> Non
         view = discord.ui.View(timeout=None)
         view.add_item(RuleButton(refused.term, "Show the rule"))
     await reply(interaction, refused.message, view=view)
+
+
+async def answer_busy(interaction: discord.Interaction, error: BaseException) -> bool:
+    """If `error` (or the error a command's failure wraps) is the database held by another
+    program past its wait, tell the user privately that nothing changed and to try again,
+    and return True; any other error is left to the caller (False). Every command and
+    button, whichever cog or service it reached, meets a busy database here."""
+    refused = as_busy(getattr(error, "original", error))
+    if refused is None:
+        return False
+    log.warning("interaction %s met a busy database: %r", interaction.id, getattr(error, "original", error))
+    await reply(interaction, refused.message)
+    return True
+
+
+class _BusyAnswered:
+    """A dynamic item class whose clicked items answer a busy database (`answer_busy`);
+    discord.py only calls its `from_custom_id`, and logs and drops whatever a callback raises."""
+
+    __slots__ = ("factory",)
+
+    def __init__(self, factory):
+        self.factory = factory
+
+    async def from_custom_id(self, interaction, item, match):
+        made = await self.factory.from_custom_id(interaction, item, match)
+        own, clicked = type(made).callback, weakref.ref(made)  # weak: the item holds this callback
+
+        async def callback(interaction: discord.Interaction) -> None:
+            try:
+                await own(clicked(), interaction)
+            except Exception as error:
+                if not await answer_busy(interaction, error):
+                    raise
+        made.callback = callback
+        return made
+
+    def __repr__(self) -> str:
+        return repr(self.factory)
+
+
+def answering_busy(schedule: Callable) -> Callable:
+    """discord.py's `schedule_dynamic_item_call` (a click on one of our buttons or menus),
+    the clicked item answering a busy database as the command tree does (`answer_busy`)."""
+    async def scheduled(component_type, factory, interaction, custom_id, match):
+        await schedule(component_type, _BusyAnswered(factory), interaction, custom_id, match)
+    return scheduled
 
 
 def place_of(interaction: discord.Interaction) -> tuple[int, Optional[int]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from db.database import Store
+from db.database import Store, stamp_games
 
 
 @dataclass(frozen=True)
@@ -76,3 +76,4 @@ class CallStore(Store):
             await self._conn.execute(
                 "UPDATE reminders SET due = ? WHERE game_id = ? AND seat = ? AND kind = 'deadline'"
                 " AND sent_at IS NULL", (deadline, game_id, seat))
+        await stamp_games(self._conn, {game_id for game_id, _, _ in deadlines})

@@ -5,7 +5,8 @@ returns untouched; it knows nothing of any ruleset.
 
 Queries are written once and run through a db.backend.Connection, chosen by the
 database URL (a path or sqlite:///path: SQLite; postgresql://...: PostgreSQL). Every
-write here is one statement, atomic on its own. Moves use group commit: a caller queues
+write here is one statement, atomic on its own, but handing a seat over (a seat and the
+game's stamp, in one transaction). Moves use group commit: a caller queues
 its `GameWrite` and a flusher writes everything queued so far in one statement (one
 await for the whole batch), because each call costs a hop to the driver and, under
 load, a wait for the busy event loop on the way back.
@@ -20,13 +21,21 @@ from typing import AsyncIterator, Callable, Optional
 
 from db.backend import Connection, is_postgres, placeholders, sqlite_path
 from db.errors import DatabaseBusy, PlaceTaken, StaleWrite, refuse_newer_schema
+from db import postgres_backend, sqlite_backend
 from db.postgres_backend import PostgresConnection
 from db.schema import LATEST, MIGRATIONS
-from db.sqlite_backend import SqliteConnection, is_busy
+from db.sqlite_backend import SqliteConnection
 from db.watch import Listener, WatchedConnection
 
 
 BUSY_TIMEOUT_MS = 5000
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether `error` is the database giving up on what another program holds (SQLite: a
+    file locked past the busy timeout; PostgreSQL: a lock timeout, a serialization failure,
+    a deadlock): nothing of the statement or its transaction was written."""
+    return sqlite_backend.is_busy(error) or postgres_backend.is_busy(error)
 
 
 def _encoded(c: "GameWrite") -> str:
@@ -35,7 +44,7 @@ def _encoded(c: "GameWrite") -> str:
         [c.game_id, c.from_version, c.from_status, c.version, c.status, c.state, c.result,
          c.config, c.at, [[e.seq, e.seat, e.user_id, e.command, e.events, e.at] for e in c.log],
          c.stop_waiting, [[w.seat, w.since, w.deadline] for w in c.start_waiting],
-         [[r.seat, r.kind, r.due] for r in c.reminders]])
+         [[r.seat, r.kind, r.due] for r in c.reminders], c.from_stamp])
 
 
 @dataclass(frozen=True)
@@ -58,6 +67,7 @@ class GameRow:
     updated_at: float
     turn_limit: Optional[float]
     remind_after: Optional[float]
+    stamp: int = 0  # changes made beside the moves (a seat handed over, a deadline moved); see GameWrite
 
 
 @dataclass(frozen=True)
@@ -107,7 +117,8 @@ class LogEntry:
 class GameWrite:
     """Everything one accepted action changes, committed together or not at all.
 
-    The write applies only if the game is still at `from_version` and `from_status`.
+    The write applies only if the game is still at `from_version`, `from_status` and
+    `from_stamp` (no seat handed over, no deadline moved since the writer read it).
     """
 
     game_id: int
@@ -123,6 +134,7 @@ class GameWrite:
     stop_waiting: list[str] = field(default_factory=list)
     start_waiting: list[Wait] = field(default_factory=list)
     reminders: list[Reminder] = field(default_factory=list)
+    from_stamp: int = 0
 
 
 @dataclass(frozen=True)
@@ -312,14 +324,21 @@ class Database:
             " AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
             (options, game_id, user_id, game_id), f"game {game_id} has no such seat in the lobby")
 
-    async def hand_seat(self, game_id: int, seat: str, leaver: int, user_id: int, name: str, options: str) -> None:
+    async def hand_seat(self, game_id: int, seat: str, leaver: int, user_id: int, name: str, options: str) -> int:
         """Give the seat `leaver` holds in a running game to another user (a player who
-        left, to the computer); `leaver` is kept as `left_by`. Raises StaleWrite if the game
-        is not running or `leaver` does not hold that seat."""
-        await self._change_one(
-            "UPDATE seats SET left_by = user_id, user_id = ?, name = ?, options = ?"
-            " WHERE game_id = ? AND seat = ? AND user_id = ? AND (SELECT status FROM games WHERE id = ?) = 'active'",
-            (user_id, name, options, game_id, seat, leaver, game_id), f"game {game_id} has no seat {seat} of {leaver} in play")
+        left, to the computer); `leaver` is kept as `left_by`. In the same transaction the
+        game's stamp moves on, so every copy of the game read before is refused at its
+        next write; returns the new stamp. Raises StaleWrite if the game is not running or
+        `leaver` does not hold that seat."""
+        async with self._write_lock, self._conn.transaction():
+            handed = await self._conn.execute(
+                "UPDATE seats SET left_by = user_id, user_id = ?, name = ?, options = ?"
+                " WHERE game_id = ? AND seat = ? AND user_id = ? AND (SELECT status FROM games WHERE id = ?) = 'active'",
+                (user_id, name, options, game_id, seat, leaver, game_id))
+            if handed != 1:
+                raise StaleWrite(f"game {game_id} has no seat {seat} of {leaver} in play")
+            return (await self._conn.fetch(
+                "UPDATE games SET stamp = stamp + 1 WHERE id = ? RETURNING stamp", (game_id,)))[0][0]
 
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
         """Remove a user's seat from a game in the lobby. True if a seat was removed."""
@@ -518,6 +537,14 @@ class Database:
         """Let go of the lease `name` if `holder` holds it."""
         async with self._write_lock:
             await self._conn.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
+
+async def stamp_games(conn: Connection, game_ids: set[int]) -> None:
+    """Move these games' stamps on, inside a change made beside their moves (a deadline
+    moved): every copy of them read before is refused at its next write (GameWrite)."""
+    if game_ids:
+        ids = sorted(game_ids)
+        await conn.execute(f"UPDATE games SET stamp = stamp + 1 WHERE id IN ({placeholders(len(ids))})", ids)
 
 
 class Store:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from db.backend import placeholders
-from db.database import Store
+from db.database import Store, stamp_games
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ class PlayerStore(Store):
 
     async def move_deadlines(self, moves: list[tuple[int, str, float]]) -> None:
         """Move each (game, seat)'s deadline and its unsent deadline reminder by `delta` seconds,
-        in one transaction."""
+        in one transaction; each game's stamp moves on (a copy read before is behind)."""
         async with self._transaction():
             for game_id, seat, delta in moves:
                 await self._conn.execute(
@@ -142,6 +142,7 @@ class PlayerStore(Store):
                 await self._conn.execute(
                     "UPDATE reminders SET due = due + ? WHERE game_id = ? AND seat = ? AND kind = 'deadline'"
                     " AND sent_at IS NULL", (delta, game_id, seat))
+            await stamp_games(self._conn, {game_id for game_id, _, _ in moves})
 
     # ---- reminders that wait -------------------------------------------------------
 

@@ -61,7 +61,7 @@ BEGIN
         UPDATE games SET version = (w ->> 3)::bigint, status = w ->> 4, state = w ->> 5,
             result = COALESCE(w ->> 6, result), config = COALESCE(w ->> 7, config),
             updated_at = (w ->> 8)::double precision
-            WHERE id = gid AND version = (w ->> 1)::bigint AND status = w ->> 2;
+            WHERE id = gid AND version = (w ->> 1)::bigint AND status = w ->> 2 AND stamp = (w ->> 13)::bigint;
         IF NOT FOUND THEN
             stale := stale || position::int;
             CONTINUE;
@@ -211,6 +211,13 @@ async def _prepare(conn: asyncpg.Connection) -> None:
     """A new pooled connection's game write path (only once the schema has its tables)."""
     if await conn.fetchval("SELECT to_regclass('games') IS NOT NULL"):
         await conn.execute(_WRITE_PATH)
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether `error` is PostgreSQL giving up on what another transaction holds: a lock
+    not granted in time, a serialization failure or a deadlock (the transaction is rolled
+    back, so nothing of it was written)."""
+    return isinstance(error, (asyncpg.LockNotAvailableError, asyncpg.TransactionRollbackError))
 
 
 def _rowcount(status: Optional[str]) -> int:

@@ -306,6 +306,13 @@ MIGRATIONS: list[str] = [
         last_call  REAL
     );
     """,
+    # 13: a game's stamp counts the changes made to it beside its moves (a seat handed to
+    # the computer, a deadline moved); a game write is refused unless
+    # the game still has the stamp the writer read, so a process whose copy of the game in
+    # memory missed such a change finds out at its next write (issue: defects across processes)
+    """
+    ALTER TABLE games ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

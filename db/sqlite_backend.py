@@ -22,11 +22,12 @@ from db.errors import DatabaseBusy, StaleWrite, refuse_newer_schema
 _STALE = "stale write"
 _WRITE_PATH = f"""
 CREATE TEMP VIEW game_write (game_id, from_version, from_status, version, status, state, result,
-                             config, at, log, stop_waiting, start_waiting, reminders)
-    AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL;
+                             config, at, log, stop_waiting, start_waiting, reminders, from_stamp)
+    AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL;
 CREATE TEMP TRIGGER game_write_apply INSTEAD OF INSERT ON game_write BEGIN
     SELECT RAISE(ABORT, '{_STALE}') WHERE NOT EXISTS (SELECT 1 FROM games
-        WHERE id = NEW.game_id AND version = NEW.from_version AND status = NEW.from_status);
+        WHERE id = NEW.game_id AND version = NEW.from_version AND status = NEW.from_status
+            AND stamp = NEW.from_stamp);
     UPDATE games SET version = NEW.version, status = NEW.status, state = NEW.state,
         result = IFNULL(NEW.result, result), config = IFNULL(NEW.config, config),
         updated_at = NEW.at
@@ -45,7 +46,8 @@ END;
 _INSERT_GAME_WRITES = """
 INSERT INTO game_write
     SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
-           value ->> 6, value ->> 7, value ->> 8, value -> 9, value -> 10, value -> 11, value -> 12
+           value ->> 6, value ->> 7, value ->> 8, value -> 9, value -> 10, value -> 11, value -> 12,
+           value ->> 13
     FROM json_each(?)
 """
 

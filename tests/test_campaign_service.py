@@ -212,3 +212,29 @@ async def test_the_shore_leave_panel_lists_the_steps_open_to_its_player(path):
     assert "sell blink-beacon" not in commands
     assert commands["recharge blink-beacon"] == "Recharge Emergency blink beacon (10 digits)"
     await games.close()
+
+
+async def test_a_shore_leave_step_stored_by_another_process_meanwhile_is_applied_to_the_newer_campaign(path):
+    """Two processes: Bo's step was read before Ann's, through the other service, was stored;
+    Bo's is applied again to the campaign with Ann's step in it (ruling P54), not lost or
+    shown as a database error."""
+    games, desk = await open_desk(path)
+    other_games, other = await open_desk(path)
+    try:
+        cid = (await desk.create(players=PLAYERS, title="ember", channel_id=20, thread_id=33, seed=12)).campaign_id
+        await play_mission(games, (await desk.continue_(cid, ANN)).game_id, random.Random(5))
+        await desk.continue_(cid, ANN)  # shore leave
+        save = desk.store.save
+
+        async def after_the_other(*args, **kwargs):
+            desk.store.save = save
+            await other.command(cid, ANN, "done")  # stored first, by the other process
+            return await save(*args, **kwargs)
+        desk.store.save = after_the_other
+        update = await desk.command(cid, BO, "done")
+        assert [(e.seat, e.command) for e in (await desk.store.log(cid))[-2:]] == [("p1", "done"), ("p2", "done")]
+        assert update.version == (await desk.get(cid))[0].version
+        assert (await check_campaign(games.db, cid)).ok
+    finally:
+        await games.close()
+        await other_games.close()

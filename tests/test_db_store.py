@@ -68,6 +68,25 @@ async def test_a_seat_is_handed_over_only_while_the_game_runs(database):
     assert [s.user_id for s in await database.seats(lobby)] == [100]
 
 
+async def test_a_change_beside_the_moves_refuses_every_write_made_from_an_earlier_read(database):
+    """Handing a seat over and moving a deadline (vacations, calls) move the game's stamp on; a
+    write is applied only from the stamp it was read at, and a refused one changes nothing."""
+    from db.call_store import CallStore
+    from db.player_store import PlayerStore
+    game_id = await new_active_game(database, users=(100, 200, 300))
+    changes = [lambda: database.hand_seat(game_id, "p3", 300, 3, "user300 (left)", '{"computer": "easy"}'),
+               lambda: PlayerStore(database).move_deadlines([(game_id, "p1", 60.0)]),
+               lambda: CallStore(database).set_deadlines([(game_id, "p1", 500.0)])]
+    for stamp, change in enumerate(changes):
+        assert (await database.game(game_id)).stamp == stamp
+        await change()
+        with pytest.raises(StaleWrite):  # read before the change
+            await database.write(move(game_id, stamp, from_stamp=stamp))
+        assert (await database.game(game_id)).version == stamp
+        await database.write(move(game_id, stamp, from_stamp=stamp + 1))
+    assert [e.seq for e in await database.log(game_id)] == [1, 2, 3]
+
+
 async def test_a_user_sits_once_per_game(database):
     game_id = await database.create_game(ruleset="r", config="{}", seed=1, at=1.0)
     await database.add_seat(game_id, "p1", 100, "Ann", "{}", 1.0)
@@ -164,3 +183,36 @@ async def test_foreign_keys_are_enforced(database):
         await database.write(GameWrite(game_id=game_id, from_version=0, from_status="active", version=0,
                                        status="active", state="{}", at=3.0, start_waiting=[Wait("p9", 3.0)]))
     assert await database.waits(game_id) == [Wait("p1", 2.0, None)]
+
+
+async def test_a_statement_given_up_on_another_programs_lock_is_told_apart_as_busy(database_url):
+    """SQLite's locked file and PostgreSQL's lock timeout are both `is_busy`, so every part of
+    the bot answers them alike (the player is told to try again); other errors are not."""
+    from db import is_busy
+    if database_url.startswith("postgresql"):
+        import asyncpg
+        await (await Database.open(database_url)).close()
+        holder, waiter = await asyncpg.connect(database_url), await asyncpg.connect(database_url)
+        try:
+            async with holder.transaction():
+                await holder.execute("LOCK TABLE games IN ACCESS EXCLUSIVE MODE")  # another program's
+                await waiter.execute("SET lock_timeout = '100ms'")
+                with pytest.raises(asyncpg.PostgresError) as raised:
+                    await waiter.execute("UPDATE games SET stamp = 0")
+        finally:
+            await holder.close()
+            await waiter.close()
+    else:
+        import sqlite3
+        database = await Database.open(database_url, busy_timeout_ms=100)
+        holder = sqlite3.connect(database_url, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            with pytest.raises(sqlite3.OperationalError) as raised:
+                await database.create_game(ruleset="r", config="{}", seed=1, at=1.0)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+            await database.close()
+    assert is_busy(raised.value)
+    assert not is_busy(StaleWrite("the game moved on")) and not is_busy(ValueError("locked"))

@@ -319,3 +319,44 @@ async def test_the_leaderboard_pages_ten_players_at_a_time(monkeypatch, tmp_path
                  for line in lines[1:] + second["content"].splitlines()[1:] + third[1:]]
         assert sorted(shown) == list(players)  # everyone once, the twelve winners first
         assert set(shown[:12]) == {int(min(g.players, key=int)) for g in rnd.games}
+
+
+async def test_league_commands_and_buttons_during_a_busy_database_say_try_again_and_change_nothing(
+        monkeypatch, tmp_path):
+    """Another program holds the database's write lock past the bot's wait: a /league command
+    and a league button are each answered privately that nothing changed and to try again (the
+    one answer every command and button gives, cogs.replies.answer_busy), nothing is logged as
+    an error, and once the lock is let go the same actions go through."""
+    import sqlite3
+
+    from engine.service import GameService
+    from engine.service.errors import BUSY
+    opened = GameService.open.__func__
+    monkeypatch.setattr(GameService, "open", classmethod(
+        lambda cls, path, **options: opened(cls, path, **{**options, "busy_timeout_ms": 100})))
+    path = str(tmp_path / "bot.db")
+    async with FakeDiscord(monkeypatch, path) as fake:
+        published = await running_round(fake)
+        desk = fake.bot.get_cog("League").desk
+        _row, event = await desk.get(1)
+        bo_hash = event.players["2"].build_hash
+        check = fake.click(ANN, int(published["id"]), "rrl:verify:1")
+        await fake.dispatch(check)  # the build shown, with its sign-off button
+        before = (await desk.get(1))[0]
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another program's write transaction
+        try:
+            report = fake.slash(ANN, "league report", event=1, winner=ANN, winner_points=45, loser_points=0)
+            sign = fake.click(ANN, int(fake.original(check)["id"]), f"rrl:signoff:1:{bo_hash}")
+            for payload in (report, sign):
+                await fake.dispatch(payload)
+                answer = fake.original(payload)
+                assert (answer["content"], answer["flags"] & 64) == (BUSY, 64)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert (await desk.get(1))[0] == before  # nothing changed
+        await fake.dispatch(sign)
+        assert fake.original(sign)["content"] == f"Ann signed off Bo's build ({bo_hash})."
+        await fake.dispatch(fake.slash(ANN, "league report", event=1, winner=ANN, winner_points=45, loser_points=0))
+        assert last_text(fake).endswith("(waiting for the opponent's report).")

@@ -21,7 +21,7 @@ from db import Database, GameWrite, LogEntry, StaleWrite
 from db.rating_store import RatingStore
 from db import sqlite_backend
 from db.sqlite_backend import enter_wal
-from engine.service import GameService, LobbyError, NotAPlayer, StaleVersion, rating_book, replay
+from engine.service import GameService, LobbyError, NotAPlayer, StaleVersion, is_computer, rating_book, replay
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
 BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
@@ -77,6 +77,29 @@ async def test_a_service_whose_copy_of_a_game_is_stale_is_refused_then_reloads(d
         await second.close()
 
 
+async def test_a_move_made_on_a_newer_version_than_a_services_copy_is_applied_after_it_reloads(database_url):
+    """The player saw the table the first service left (one move on); the second, whose copy
+    is a move behind, reads the game again and applies the move instead of refusing it (P54)."""
+    first, second = await GameService.open(database_url), await GameService.open(database_url)
+    try:
+        game_id = await new_game(first, channel=20)
+        await second.get(game_id)  # the second holds the game in memory
+        for _ in range(2):
+            info = await first.get(game_id)
+            user = USERS[info.awaited[0].seat]
+            version, commands = await first.legal_commands(game_id, user)
+            await first.submit(game_id, user, commands[0], version)
+        info = await first.get(game_id)
+        user = USERS[info.awaited[0].seat]
+        version, commands = await first.legal_commands(game_id, user)
+        assert (await second.submit(game_id, user, commands[0], version)).version == version + 1
+        log = await first.db.log(game_id)
+        assert [e.seq for e in log] == [1, 2, 3] and replay.check(await first.db.game(game_id), log).ok
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_two_services_with_one_lobby_each_seat_a_player_whatever_their_copies_say(database_url):
     """Issue 29 item 3: the second service holds the empty lobby in memory when the first
     seats Ann; seating Bo through it takes the next free seat, and every other lobby change
@@ -120,6 +143,68 @@ async def test_a_seat_left_through_one_service_cannot_be_left_again_through_a_st
             await second.vacate(game.id, 1, stand_in=True)
         [ann] = [s for s in await first.db.seats(game.id) if s.seat == "p1"]
         assert (ann.left_by, ann.name) == (1, "Ann (left)")  # who left is kept (P10)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def three_player_game(service, seed=3):
+    game = await service.create(creator=1, guild_id=10, channel_id=20, seed=seed, options={"seats": 3, "layout": "six"})
+    for user, (name, seat) in enumerate((("Ann", FED), ("Bo", BORG), ("Cy", FED)), start=1):
+        await service.join(game.id, user, name, **seat)
+    await service.start(game.id, 1)
+    return game.id
+
+
+async def test_a_seat_left_to_the_computer_through_one_service_is_played_by_the_computer_through_the_other(
+        database_url):
+    """A player leaves through the first service while the second holds the game in memory:
+    the second's next move sees the computer in the seat, never awaits or names the person
+    who left, and plays the computer's moves."""
+    first, second = await GameService.open(database_url), await GameService.open(database_url)
+    try:
+        game_id = await three_player_game(first)
+        leaver = (await second.get(game_id)).seats[-1]  # the second's copy, with the three people
+        await first.vacate(game_id, leaver.user_id)
+        computer_moves = 0
+        for _ in range(40):
+            info = await second.get(game_id)
+            turn = next((t for t in info.awaited if is_computer(t.user_id)), None)
+            if turn is not None:
+                update = await second.computer_turn(game_id)
+                assert update is not None  # the computer, not the person who left, is awaited and plays
+                computer_moves += 1
+            else:
+                user = info.awaited[0].user_id
+                version, commands = await second.legal_commands(game_id, user)
+                update = await second.submit(game_id, user, commands[0], version)
+            assert leaver.user_id not in update.players.values()  # nobody pings the person who left
+            assert leaver.user_id not in [t.user_id for t in update.awaited]
+            if computer_moves >= 2 or update.status != "active":
+                break
+        assert computer_moves >= 1
+        log = await first.db.log(game_id)
+        assert any(e.seat == leaver.seat and is_computer(e.user_id) for e in log)
+        assert replay.check(await first.db.game(game_id), log).ok
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_computer_seat_handed_over_through_one_service_is_played_for_through_the_other(database_url):
+    """The deadline clock runs in the second service, whose copy still has the person who
+    left: playing for the seat's new (computer) player is checked against the game as stored."""
+    first, second = await GameService.open(database_url), await GameService.open(database_url)
+    try:
+        game_id = await three_player_game(first)
+        [turn] = (await second.get(game_id)).awaited[:1]
+        await first.vacate(game_id, turn.user_id)
+        computer = next(s.user_id for s in (await first.get(game_id)).seats if s.seat == turn.seat)
+        update = await second.play_for(game_id, computer, "normal")
+        assert update.version == 1 and update.players[turn.seat] == computer
+        with pytest.raises(NotAPlayer):  # the person who left can no longer act through either copy
+            await second.submit(game_id, turn.user_id, "pass", update.version)
+        assert [e.user_id for e in await first.db.log(game_id)] == [computer]
     finally:
         await first.close()
         await second.close()

@@ -18,17 +18,19 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Optional
 
+from db import StaleWrite
 from db.campaign_store import CampaignEntry, CampaignRow, CampaignSeat, CampaignStore
 from engine.errors import RuleError
 from engine.renegades.campaign import campaign as rules
 from engine.renegades.campaign import campaign_text, energy
 from engine.renegades.contents import state as game_state
 from engine.renegades.contents.content import load_pack
-from engine.service.errors import IllegalCommand, NotAPlayer, UnknownGame
+from engine.service.errors import IllegalCommand, NotAPlayer, StaleVersion, UnknownGame
 from engine.service.service import GameService, Update
 from images.roster import render_roster
 
 FINISH = "finish"
+SAVE_ATTEMPTS = 3  # loads and saves of one step while other processes keep storing the campaign (P54)
 
 
 @dataclass(frozen=True)
@@ -146,17 +148,26 @@ class CampaignService:
 
     async def _apply(self, campaign_id: int, seat: Optional[str], user_id: Optional[int], command: str,
                      game_id: Optional[int] = None, outcome: Optional[dict] = None) -> CampaignUpdate:
-        row, campaign = await self.get(campaign_id)
-        try:
-            new, events = rules.apply(campaign, seat or campaign.seats[0], command, outcome)
-        except RuleError as error:
-            raise IllegalCommand(str(error)) from error
-        status = {"over": "over", "abandoned": "abandoned"}.get(new.phase, "active")
-        now = self._clock()
-        await self.store.save(campaign_id, row.version, status=status, state=rules.to_json(new).decode(),
-                              entry=CampaignEntry(new.version, seat, user_id, rules.canonical(command), game_id,
-                                                  json.dumps(events), now))
-        return await self._update(row, new, events, game_id)
+        """Apply the step to the stored campaign and store it. If another process stored the
+        campaign meanwhile, the step is applied again to its version (its checks with it);
+        after SAVE_ATTEMPTS such conflicts it is refused."""
+        for _attempt in range(SAVE_ATTEMPTS):
+            row, campaign = await self.get(campaign_id)
+            try:
+                new, events = rules.apply(campaign, seat or campaign.seats[0], command, outcome)
+            except RuleError as error:
+                raise IllegalCommand(str(error)) from error
+            status = {"over": "over", "abandoned": "abandoned"}.get(new.phase, "active")
+            now = self._clock()
+            try:
+                await self.store.save(campaign_id, row.version, status=status, state=rules.to_json(new).decode(),
+                                      entry=CampaignEntry(new.version, seat, user_id, rules.canonical(command),
+                                                          game_id, json.dumps(events), now))
+            except StaleWrite:
+                continue
+            return await self._update(row, new, events, game_id)
+        raise StaleVersion("The campaign kept changing while this was being stored (another process is "
+                           "writing it); nothing was changed. Try again in a moment.")
 
     async def _update(self, row: CampaignRow, campaign: rules.Campaign, events: list[dict],
                       game_id: Optional[int] = None) -> CampaignUpdate:

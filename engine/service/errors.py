@@ -1,4 +1,11 @@
 """Refusals from the game service. Each carries a message written for the player."""
+from __future__ import annotations
+
+from typing import Optional
+
+from db import is_busy
+
+BUSY = "The database is held by another program; nothing was changed. Try again in a moment."
 
 
 class ServiceError(Exception):
@@ -56,3 +63,11 @@ class StorageBusy(ServiceError):
 
 class InvalidId(ServiceError):
     """A user, server or channel id that no Discord id can be (negative, or 2**63 or more)."""
+
+
+def as_busy(error: BaseException) -> Optional[StorageBusy]:
+    """The refusal for an action that met a database held by another program past its
+    wait (StorageBusy, or the database's own error for it); None for any other error."""
+    if isinstance(error, StorageBusy):
+        return error
+    return StorageBusy(BUSY) if is_busy(error) else None

@@ -25,7 +25,7 @@ from db import (BUSY_TIMEOUT_MS, AwaitedGame, Database, DueReminder, GameRow, Ga
                 Reminder, SeatRow, StaleWrite, Wait, is_busy)
 from engine.errors import PackError, RuleError
 from engine.service import reactions, reads, rules_version, text
-from engine.service.errors import (DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
+from engine.service.errors import (BUSY, DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
                                    NotAllowed, NotAPlayer, NotYourDecision, StaleVersion, StorageBusy,
                                    UnknownGame)
 from engine.service.replay import TAKE_BACK, before_last, carried_forward, taken_back
@@ -180,6 +180,7 @@ class _Hot:
     last_used: float
     config: dict = field(default_factory=dict)
     _live: Any = field(default=None, repr=False)
+    loaded: bool = True  # read from the database by the operation under way (not kept from an earlier one)
     # the events (JSON text) of the newest log entries this process wrote since loading the game
     tail: collections.deque = field(default_factory=lambda: collections.deque(maxlen=LOG_TAIL))
 
@@ -207,7 +208,9 @@ class _Hot:
         return {**names, **{s.seat: s.name for s in self.seats}}
 
 
-BUSY = "The game database is held by another program; nothing was changed. Try again in a moment."
+class _Behind(StaleVersion):
+    """The copy of a game kept in memory was found behind the stored game: the database
+    refused its write, or a player acted on a newer version than it holds."""
 
 
 class GameService:
@@ -256,6 +259,7 @@ class GameService:
                     yield hot
                 finally:
                     hot.let_go()
+                    hot.loaded = False
         except Exception as error:
             if is_busy(error):
                 self._forget(game_id)
@@ -360,6 +364,23 @@ class GameService:
                     if last:
                         raise StaleVersion("The game changed while you asked; look at it again.") from error
 
+    async def _in_play(self, game_id: Any, act: Callable[[_Hot], Any]) -> Any:
+        """Run `act(hot)`, an action on a game in play, and return what it returns. A copy of
+        the game kept in memory from an earlier operation misses what another process did
+        since (a move, a seat handed to the computer, a deadline moved): if the action finds
+        it behind (its write is refused, the player's version is newer) or finds no seat of
+        the user in it, the copy is forgotten and the action checked and run once more
+        against the game as stored."""
+        for last in (False, True):
+            async with self._game(game_id) as hot:
+                kept = not hot.loaded
+                try:
+                    return await act(hot)
+                except (_Behind, NotAPlayer):
+                    if last or not kept:
+                        raise
+                    self._forget(hot.row.id)
+
     async def join(self, game_id: int, user_id: int, name: str, **options: Any) -> GameInfo:
         """Take the first free seat. `options` (affiliation, team, deck ...) go to the config."""
         check_ids(user_id=user_id)
@@ -414,12 +435,13 @@ class GameService:
         stand-in for an absent player), chosen from that seat's view only in a worker thread,
         then submitted like any command."""
         from engine import opponent
-        async with self._game(game_id) as hot:
+
+        async def seat_view(hot: _Hot) -> tuple:
             seat = self._require_player_in_play(hot, user_id)
             options = next(json.loads(s.options) for s in hot.seats if s.user_id == user_id)
-            view = hot.ruleset.view_for(hot.state, seat)
-            ruleset, version = hot.ruleset.name, hot.state.version
             passing = options.get("passes") and level is None and PASS in hot.ruleset.legal_commands(hot.state, seat)
+            return seat, options, hot.ruleset.view_for(hot.state, seat), hot.ruleset.name, hot.state.version, passing
+        seat, options, view, ruleset, version, passing = await self._in_play(game_id, seat_view)
         if passing:
             return await self.submit(game_id, user_id, PASS, version)  # a left seat passes where it may (R61)
         chosen = opponent.level(level or options.get("computer", "normal"))
@@ -479,7 +501,9 @@ class GameService:
             options = {**json.loads(row.options), "computer": "normal" if stand_in else "easy", "passes": not stand_in}
             name = f"{row.name} (left)"
             number = hot.ruleset.seats_for(hot.config).index(seat) + 1
-            await self.db.hand_seat(hot.row.id, seat, user_id, COMPUTER_USER_BASE + number, name, json.dumps(options))
+            stamp = await self.db.hand_seat(hot.row.id, seat, user_id, COMPUTER_USER_BASE + number, name,
+                                            json.dumps(options))
+            hot.row = dataclasses.replace(hot.row, stamp=stamp)
             hot.seats = await self.db.seats(hot.row.id)
             how = "the computer stands in for the seat" if stand_in else "the seat passes where it may"
             return self._update(hot, [f"{row.name} left the game: {how}."], [], {})
@@ -514,7 +538,7 @@ class GameService:
 
     async def abort(self, game_id: int, user_id: int, *, force: bool = False) -> GameInfo:
         """End a game without a result. Players and the creator may; `force` for moderators."""
-        async with self._game(game_id) as hot:
+        async def act(hot: _Hot) -> GameInfo:
             self._require_live(hot)
             if not force and hot.seat_of(user_id) is None and user_id != hot.row.created_by:
                 raise NotAllowed("Only the game's players or creator can abort it.")
@@ -526,6 +550,7 @@ class GameService:
             await self._commit(hot, change)
             hot.waits = {}
             return self._info(hot)
+        return await self._in_play(game_id, act)
 
     # ---- play -------------------------------------------------------------------------
 
@@ -534,24 +559,25 @@ class GameService:
 
         Returns once the new state and its log entry are committed.
         """
-        async with self._game(game_id) as hot:
+        async def act(hot: _Hot) -> Update:
             seat = self._require_player_in_play(hot, user_id)
-            command = self._canonical(hot, command)
+            said = self._canonical(hot, command)
             if expected_version != hot.state.version:
-                raise StaleVersion(f"The game moved on (it is now at move {hot.state.version}); "
-                                   "look at the table again and resend if still wanted.")
+                refused = _Behind if expected_version > hot.state.version else StaleVersion
+                raise refused(f"The game moved on (it is now at move {hot.state.version}); "
+                              "look at the table again and resend if still wanted.")
             awaited = hot.ruleset.awaited(hot.state)
-            standing = hot.ruleset.standing(command)
+            standing = hot.ruleset.standing(said)
             if seat not in awaited and not standing:
                 raise NotYourDecision(f"It is not your decision; waiting for {self._who(hot, awaited)}.")
             try:
-                state, events = hot.ruleset.apply(hot.state, seat, command)
+                state, events = hot.ruleset.apply(hot.state, seat, said)
             except RuleError as error:
                 raise IllegalCommand(str(error), error.term) from error
             answered = not standing or (seat in awaited and hot.ruleset.legal_commands(hot.state, seat)
                                         != hot.ruleset.legal_commands(state, seat))
             now = self._clock()
-            log = [LogEntry(state.version, seat, user_id, command, json.dumps(events), now)]
+            log = [LogEntry(state.version, seat, user_id, said, json.dumps(events), now)]
             passed = await self._pass_standing(hot, state, now) if answered else []
             if passed:
                 state = passed[-1][0]
@@ -575,9 +601,10 @@ class GameService:
             lines = hot.ruleset.public_lines(every, names)
             update = self._update(hot, lines, images,
                                   text.private_lines(every, names))
-            return dataclasses.replace(update, said=text.readable(command, names),
+            return dataclasses.replace(update, said=text.readable(said, names),
                                        can_take_back=answered and not passed and hot.ruleset.can_take_back(events),
                                        events=text.public_events(every))
+        return await self._in_play(game_id, act)
 
     async def _pass_standing(self, hot: _Hot, state: Any, now: float) -> list[tuple[Any, LogEntry]]:
         """The passes the players' standing reaction preferences make now, one after the
@@ -607,7 +634,7 @@ class GameService:
 
     async def concede(self, game_id: int, user_id: int) -> Update:
         """The user's side gives up (in a team game, the whole team); every other seat wins."""
-        async with self._game(game_id) as hot:
+        async def act(hot: _Hot) -> Update:
             seat = self._require_player_in_play(hot, user_id)
             teams = {p["seat"]: p.get("team", p["seat"]) for p in hot.ruleset.view_for(hot.state, None).get("players", [])}
             side = teams.get(seat, seat)
@@ -621,6 +648,7 @@ class GameService:
             names = hot.names()
             line = f"{names[seat]} concedes. " + ", ".join(names[w] for w in winners) + " wins."
             return self._update(hot, [line], [], {})
+        return await self._in_play(game_id, act)
 
     # ---- reading ------------------------------------------------------------------------
 
@@ -701,10 +729,11 @@ class GameService:
         """Take back the last action of the game at `version`, with the consent of `user_id`,
         another player: only an action that rolled no die and revealed or drew no hidden
         card (R42). The log keeps the action and the take-back."""
-        async with self._game(game_id) as hot:
+        async def act(hot: _Hot) -> Update:
             seat = self._require_player_in_play(hot, user_id)
             if version != hot.state.version:
-                raise StaleVersion("The game moved on since the request; it can no longer be taken back.")
+                refused = _Behind if version > hot.state.version else StaleVersion
+                raise refused("The game moved on since the request; it can no longer be taken back.")
             log = await self.db.log(hot.row.id)
             last = log[-1] if log else None
             if last is None or last.command == TAKE_BACK or last.seat is None:
@@ -734,6 +763,7 @@ class GameService:
             hot.waits = waits
             lines = [text.public_line(e, names) for e in events]
             return dataclasses.replace(self._update(hot, lines, ["board"], {}), events=events)
+        return await self._in_play(game_id, act)
 
     async def history(self, game_id: int) -> list[Moment]:
         """Every accepted command as anyone may read it, oldest first (card names, player names)."""
@@ -867,11 +897,12 @@ class GameService:
     # ---- helpers ----------------------------------------------------------------------------
 
     async def _commit(self, hot: _Hot, change: GameWrite) -> None:
+        change.from_stamp = hot.row.stamp
         try:
             await self.db.write(change)
         except StaleWrite as error:
             self._forget(hot.row.id)  # somebody else wrote this game: reload next time
-            raise StaleVersion("The game moved on; look at the table again.") from error
+            raise _Behind("The game moved on; look at the table again.") from error
         except BaseException:
             self._forget(hot.row.id)  # the write may or may not have landed
             raise
