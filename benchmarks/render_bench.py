@@ -247,6 +247,7 @@ def first_boards() -> dict:
     from images.demo import midgame_view
     view, ren = midgame_view(), demo_renegades.midgame_view()
     board._STATIC.clear()
+    getattr(board, "_DOORS", {}).clear()  # the doors drawn per layout, where a tree keeps them
     orbit.static_layer.cache_clear()
     return {"board": cpu_ms(lambda: render_board(view), 1)[0], "orbit": cpu_ms(lambda: orbit.render_orbit(ren), 1)[0]}
 

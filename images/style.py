@@ -324,6 +324,9 @@ def _blend_text(draw: PaletteDraw, xy: tuple[int, int], string: str, size: int, 
     low, high = draw.im.crop(box).getextrema() if inside else (0, 1)
     if low == high:
         patch = _text_patch(string, size, anchor, tuple(fill), low)
+        if _ramp(tuple(fill), low)[0] == low:  # the patch's uncovered pixels are the ground itself
+            draw.im.paste(patch.im, box)
+            return
     else:
         blended = image.crop(box).convert("RGB")
         ImageDraw.Draw(blended).bitmap((0, 0), mask, fill=tuple(fill))
