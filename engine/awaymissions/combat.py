@@ -62,18 +62,22 @@ def damage_spreads(ratings: dict[str, int], damage: int) -> list[dict[str, int]]
     """Every way to spread `damage` over the ratings without taking any below 1."""
     names = [name for name, value in ratings.items() if value > 1]
     spreads: list[dict[str, int]] = []
-
-    def walk(index: int, left: int, chosen: dict[str, int]) -> None:
-        if index == len(names):
-            if left == 0:
-                spreads.append(dict(chosen))
-            return
-        name = names[index]
-        for take in range(min(left, ratings[name] - 1), -1, -1):
-            if take:
-                chosen[name] = take
-            walk(index + 1, left - take, chosen)
-            chosen.pop(name, None)
-
-    walk(0, damage, {})
+    _spread(names, ratings, 0, damage, {}, spreads)
     return spreads
+
+
+def _spread(names: list[str], ratings: dict[str, int], index: int, left: int, chosen: dict[str, int],
+            spreads: list[dict[str, int]]) -> None:
+    """Add to `spreads` every way to take `left` from the ratings of names[index:], with
+    `chosen` taken before. (A function of its own, not a closure: a nested function that
+    calls itself is a reference cycle, left for the garbage collector after every attack.)"""
+    if index == len(names):
+        if left == 0:
+            spreads.append(dict(chosen))
+        return
+    name = names[index]
+    for take in range(min(left, ratings[name] - 1), -1, -1):
+        if take:
+            chosen[name] = take
+        _spread(names, ratings, index + 1, left - take, chosen, spreads)
+        chosen.pop(name, None)
