@@ -226,7 +226,8 @@ def _draw_stamp(origin: tuple[int, int], offset: tuple[float, float], reach: int
     cover = ImageChops.difference(*grounds).convert("L").point([255] + [0] * 255)
     inner = cover.getbbox() or (0, 0, 1, 1)
     left, top = box[0] + inner[0] - ox, box[1] + inner[1] - oy
-    return (to_palette(grounds[0].crop(inner)).im, cover.crop(inner).im, left, top,
+    cover = cover.crop(inner).convert("1", dither=Image.Dither.NONE)  # a 1-bit mask pastes in about half the time
+    return (to_palette(grounds[0].crop(inner)).im, cover.im, left, top,
             left + inner[2] - inner[0], top + inner[3] - inner[1])
 
 
