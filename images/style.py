@@ -128,6 +128,13 @@ class PaletteDraw(ImageDraw.ImageDraw):
     def _getink(self, ink_colour, fill=None):
         return super()._getink(_entry(ink_colour), _entry(fill))
 
+    def line(self, xy, fill=None, width: int = 1, joint=None) -> None:
+        """As ImageDraw's; a plain line in an RGB colour goes straight to Pillow's core."""
+        if joint is None and isinstance(fill, tuple) and width:
+            self.draw.draw_lines(xy, ink(fill), width)
+        else:
+            super().line(xy, fill, width, joint)
+
     def polygon(self, xy, fill=None, outline=None, width: int = 1) -> None:
         """As ImageDraw's, but a thick outline is drawn on the patch around the polygon:
         Pillow masks it with a blank picture the size of the whole canvas."""
