@@ -9,6 +9,7 @@ drawn on the copy, straight in the palette.
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 
 import msgspec
@@ -86,6 +87,7 @@ def static_layer(pack: Pack, spec: LayoutSpec) -> tuple[Image.Image, Frame]:
 
 
 _DOORS: dict[tuple, Image.Image] = {}
+_DOORS_LOCK = threading.Lock()
 
 
 def doors_layer(pack: Pack, spec: LayoutSpec, geo: Geometry, opened: tuple[bool, ...]) -> Image.Image:
@@ -100,9 +102,10 @@ def doors_layer(pack: Pack, spec: LayoutSpec, geo: Geometry, opened: tuple[bool,
         draw = pen(found)
         for (a, b), is_open in zip(geo.doors, opened):
             _door(draw, frame, geo.spaces[a], geo.spaces[b], is_open)
-        if len(_DOORS) >= _STATIC_LIMIT:
-            _DOORS.pop(next(iter(_DOORS)), None)
-        _DOORS[key] = found
+        with _DOORS_LOCK:  # pictures are drawn on worker threads
+            if len(_DOORS) >= _STATIC_LIMIT:
+                _DOORS.pop(next(iter(_DOORS)), None)
+            _DOORS[key] = found
     return found
 
 

@@ -25,6 +25,24 @@ def test_damage_spreads_never_take_a_rating_below_one():
     assert combat.damage_room({"attack": 2, "defense": 1, "skill": 0, "move": 3}) == 3
 
 
+def test_an_attack_leaves_no_reference_cycles_for_the_collector():
+    """Whatever an attack allocates is freed as soon as it is let go, so the collector has
+    nothing to find after it (damage spreads were walked by a closure calling itself)."""
+    import gc
+
+    from images.demo import midgame_state
+    state = midgame_state()
+    gc.collect()
+    gc.disable()
+    try:
+        after, events = rules.apply(state, "p1", "attack FERROW D4-12 phaser-rifle")
+        assert [d.kind for d in after.pending] == ["damage"]  # the spreads were walked: several, the owner picks
+        del after, events
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
 def test_a_new_game_waits_for_the_board_placement():
     state = rules.new_game(two_player_config(), 5)
     assert state.phase == "setup" and len(rules.awaited(state)) == 1
