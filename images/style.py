@@ -164,7 +164,7 @@ def pen(image: Image.Image) -> ImageDraw.ImageDraw:
     return PaletteDraw(image) if image.mode == "P" else ImageDraw.Draw(image)
 
 
-_STAMPS: dict[tuple, tuple] = {}  # key -> (piece, cover: Pillow core images; its box around the anchor)
+_STAMPS: dict[tuple, tuple] = {}  # key -> (piece, cover of one bit a pixel: Pillow core images; its box around the anchor)
 _STAMPS_LIMIT = 1024  # pieces cropped to what they cover: a few KB each
 _STAMPS_LOCK = threading.Lock()
 _PLACED: dict[tuple, tuple] = {}  # (key, cx, cy, reach) -> (piece, its box on the picture, cover): no sums to redo
