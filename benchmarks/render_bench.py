@@ -4,7 +4,8 @@ bytes; then a full action (the engine applies an attack, the public view is buil
 board and dice pictures are drawn) against the encode of its pictures.
 
     python benchmarks/render_bench.py [--runs N]
-    python benchmarks/render_bench.py --base /tmp/pictures-base [--runs N] [--levels]
+    python benchmarks/render_bench.py --base /tmp/pictures-base [--runs N] [--levels] [--only TEXT]
+    python benchmarks/render_bench.py --parts [--base DIR] [--runs N]
 
 With --base (a checkout of an earlier commit: `git worktree add /tmp/pictures-base main`)
 both trees are measured side by side: one worker process per tree, taking turns case by
@@ -12,11 +13,15 @@ case and round by round, so a machine loaded by others weighs on both alike. Tar
 idle machine: board <= 10 ms and dice <= 4 ms CPU p50, a full action <= 1.3x the encode of
 its pictures at p95, PNGs within 1.5x of the bytes before the palette work. --levels adds
 the encoder's choices (zlib level and strategy) for the main picture kinds: CPU and bytes,
-how COMPRESS_LEVEL in images/style.py was chosen. This prints figures; it asserts nothing.
+how COMPRESS_LEVEL in images/style.py was chosen. --only keeps the cases whose name holds
+TEXT. --parts takes the full action apart run by run (apply, view, draw and encode of each
+picture, garbage collections inside the run) and shows what the slowest 5% of runs spent
+where. This prints figures; it asserts nothing.
 """
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
@@ -24,6 +29,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROUNDS = 5  # turns per case when two trees are compared
@@ -119,6 +125,80 @@ def full_action():
     return act, lambda: [encode(image) for image in drawn]
 
 
+PARTS = ("apply", "view", "board draw", "board encode", "dice draw", "dice encode")
+
+
+def parts(runs: int) -> list[dict]:
+    """Per run of the full action: CPU ms of each part, the garbage collections inside it
+    (generation, CPU ms) and, in turn with it, the encode-only floor of its pictures."""
+    from engine.awaymissions import rules
+    from images import board
+    from images.demo import midgame_state
+    from images.dice import dice_image
+    from images.style import encode
+    state = midgame_state()
+    _, floor = full_action()
+    collections, began = [], [0.0]
+
+    def watch(phase: str, info: dict) -> None:
+        if phase == "start":
+            began[0] = time.process_time()
+        else:
+            collections.append((info["generation"], (time.process_time() - began[0]) * 1000))
+    gc.callbacks.append(watch)
+    rows = []
+    try:
+        for _ in range(runs):
+            collections.clear()
+            marks = [time.process_time()]
+            after, events = rules.apply(state, "p1", "attack FERROW D4-12 phaser-rifle")
+            marks.append(time.process_time())
+            view = rules.view_for(after, None)
+            marks.append(time.process_time())
+            for draw in (board.board_image, dice_image):
+                image = draw(view, events)
+                marks.append(time.process_time())
+                encode(image)
+                marks.append(time.process_time())
+            row = {part: (b - a) * 1000 for part, a, b in zip(PARTS, marks, marks[1:])}
+            row["gc"] = list(collections)
+            row["floor"] = cpu_ms(floor, 1)[0]
+            rows.append(row)
+    finally:
+        gc.callbacks.remove(watch)
+    return rows
+
+
+def report_parts(trees: list[Tree], runs: int) -> None:
+    """Where the full action's CPU goes, at p50 and in its slowest 5% of runs, per tree
+    (the trees taking turns round by round)."""
+    found: dict[str, list[dict]] = {tree.label: [] for tree in trees}
+    for _ in range(ROUNDS):
+        for tree in trees:
+            found[tree.label] += tree.ask("parts", max(1, runs // ROUNDS))
+    for tree in trees:
+        print_parts(tree.label, found[tree.label])
+
+
+def print_parts(label: str, rows: list[dict]) -> None:
+    """One tree's parts of the full action (see report_parts)."""
+    totals = [sum(r[p] for p in PARTS) for r in rows]
+    slow = sorted(range(len(rows)), key=lambda i: -totals[i])[:max(1, len(rows) // 20)]
+    floors = [r["floor"] for r in rows]
+    print(f"{label}: {len(rows)} full actions; total p50 {p50(totals):.2f} ms, p95 {p95(totals):.2f} ms; "
+          f"floor p50 {p50(floors):.2f} ms, p95 {p95(floors):.2f} ms; p95/floor p95 {p95(totals) / p95(floors):.2f}x")
+    print(f"  {'part':14} {'p50':>7} {'slowest 5%':>10} {'x p50':>6}")
+    for part in PARTS + ("not encoding",):
+        values = [sum(r[p] for p in PARTS if "encode" not in p) if part == "not encoding" else r[part] for r in rows]
+        worst = statistics.mean(values[i] for i in slow)
+        print(f"  {part:14} {p50(values):>5.2f}ms {worst:>8.2f}ms {worst / p50(values):>5.2f}x")
+    collected = [g for r in rows for g in r["gc"]]
+    print(f"  garbage collections: {len(collected)} in {sum(1 for r in rows if r['gc'])} runs "
+          f"(generations {dict(sorted(Counter(g for g, _ in collected).items()))}, "
+          f"longest {max((ms for _, ms in collected), default=0):.2f} ms); in the slowest 5%: "
+          f"{sum(len(rows[i]['gc']) for i in slow)}, {sum(ms for i in slow for _, ms in rows[i]['gc']):.2f} ms")
+
+
 def measure(name: str, runs: int) -> dict:
     """One case's figures in this tree: CPU ms of each render and of only encoding its
     picture, the two taken in turn so that both meet the same load; and the bytes."""
@@ -167,6 +247,7 @@ def first_boards() -> dict:
     from images.demo import midgame_view
     view, ren = midgame_view(), demo_renegades.midgame_view()
     board._STATIC.clear()
+    getattr(board, "_DOORS", {}).clear()  # the doors drawn per layout, where a tree keeps them
     orbit.static_layer.cache_clear()
     return {"board": cpu_ms(lambda: render_board(view), 1)[0], "orbit": cpu_ms(lambda: orbit.render_orbit(ren), 1)[0]}
 
@@ -174,7 +255,8 @@ def first_boards() -> dict:
 def worker() -> None:
     """Serve measurements for the tree this runs in: one JSON request a line, one answer."""
     sys.path.insert(0, os.getcwd())
-    answers = {"first": first_boards, "cases": lambda: list(cases()) + [FULL_ACTION], "levels": levels}
+    answers = {"first": first_boards, "cases": lambda: list(cases()) + [FULL_ACTION], "levels": levels,
+               "parts": parts}
     for line in sys.stdin:
         request = json.loads(line)
         answer = answers[request[0]](*request[1:]) if request[0] in answers else measure(request[1], request[2])
@@ -204,7 +286,7 @@ def commit_of(root: str) -> str:
     return found.stdout.strip()[:70]
 
 
-def report(trees: list[Tree], runs: int) -> dict[str, int]:
+def report(trees: list[Tree], runs: int, only: str = "") -> dict[str, int]:
     """Print every case side by side; returns the first tree's bytes per case."""
     loads = os.getloadavg()
     print(f"machine: {platform.node()}, {os.cpu_count()} cores, {platform.processor() or platform.machine()}, "
@@ -215,7 +297,7 @@ def report(trees: list[Tree], runs: int) -> dict[str, int]:
         print(f"{tree.label}: {tree.root} ({commit_of(tree.root)}); first board of a layout {first['board']:.1f} ms, "
               f"first orbital board {first['orbit']:.1f} ms CPU (static layer drawn, then cached)")
     print()
-    names = [n for n in trees[0].ask("cases") if all(n in t.ask("cases") for t in trees[1:])]
+    names = [n for n in trees[0].ask("cases") if only in n and all(n in t.ask("cases") for t in trees[1:])]
     rounds = ROUNDS if len(trees) > 1 else 1
     head = f"{'picture':48} {'tree':4} {'p50':>7} {'p95':>7} {'encode':>7} {'ratio':>6} {'p95/enc':>7} {'bytes':>7}"
     print(head)
@@ -267,6 +349,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=100, help="calls per case and tree")
     parser.add_argument("--base", help="a checkout of an earlier commit, measured side by side as 'old'")
     parser.add_argument("--levels", action="store_true", help="also the PNG encoder's levels and strategies")
+    parser.add_argument("--only", default="", help="only the cases whose name holds this text")
+    parser.add_argument("--parts", action="store_true", help="the full action taken apart, run by run")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -275,7 +359,12 @@ def main() -> None:
     trees = ([Tree("old", os.path.abspath(args.base))] if args.base else []) + [Tree("new" if args.base else "this",
                                                                                      HERE)]
     try:
-        before = report(trees, args.runs)
+        if args.parts:
+            print(f"command: python3 benchmarks/render_bench.py {' '.join(sys.argv[1:])}; "
+                  f"load average {os.getloadavg()[0]:.1f} at start")
+            report_parts(trees, args.runs)
+            return
+        before = report(trees, args.runs, args.only)
         if args.levels:
             report_levels(trees[-1], args.runs, before if args.base else {})
     finally:

@@ -16,6 +16,8 @@ from engine.errors import RuleError
 QUOTE_LIMIT = 80
 MAX_WORD = 64
 _NUMBER = re.compile(r"[+-]?[0-9]+")
+_LINE_BREAK = re.compile("[\r\n\v\f\x85\u2028\u2029]")
+_NOT_PLAIN = re.compile(r"[^ \t!-~]")  # anything but a space, a tab and printable ASCII
 
 
 def quote(text: str) -> str:
@@ -31,14 +33,15 @@ def words(command: Any) -> list[str]:
         command.encode("utf-8")
     except UnicodeEncodeError:
         raise RuleError("The command contains characters that are not valid text; type it again.") from None
-    if any(ch in command for ch in "\r\n\v\f\x85\u2028\u2029"):
+    if _LINE_BREAK.search(command):
         raise RuleError("A command is a single line; send one command at a time.")
     folded = unicodedata.normalize("NFKC", command)
-    for ch in folded:
-        if ch not in " \t" and not ("!" <= ch <= "~"):
-            shown = repr(ch) if not ch.isprintable() else ch
-            raise RuleError(f"Commands use plain letters, digits and punctuation only; '{shown}' is not one "
-                            f"(in '{quote(command)}').")
+    other = _NOT_PLAIN.search(folded)
+    if other:
+        ch = other.group()
+        shown = repr(ch) if not ch.isprintable() else ch
+        raise RuleError(f"Commands use plain letters, digits and punctuation only; '{shown}' is not one "
+                        f"(in '{quote(command)}').")
     found = folded.split()
     if not found:
         raise RuleError("Empty command.")

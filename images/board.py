@@ -1,13 +1,15 @@
 """The board snapshot: the mission area, who stands where, and the last action highlighted.
 
 The static layer (floors, walls, open edges, features, coordinates) depends only on
-the pack and the layout, so it is drawn once, mapped onto the fixed palette and copied
-for every snapshot. Doors, tokens, highlights and the footer are drawn on the copy,
-straight in the palette.
+the pack and the layout, so it is drawn once, mapped onto the fixed palette; the doors
+are drawn on a copy of it kept per layout and doors (open beside a character, else
+closed), and that is copied for every snapshot. Tokens, highlights and the footer are
+drawn on the copy, straight in the palette.
 """
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 
 import msgspec
@@ -81,6 +83,29 @@ def static_layer(pack: Pack, spec: LayoutSpec) -> tuple[Image.Image, Frame]:
         if len(_STATIC) >= _STATIC_LIMIT:
             _STATIC.pop(next(iter(_STATIC)))
         found = _STATIC[key] = _draw_static(pack, mission_area(pack, spec))
+    return found
+
+
+_DOORS: dict[tuple, Image.Image] = {}
+_DOORS_LOCK = threading.Lock()
+
+
+def doors_layer(pack: Pack, spec: LayoutSpec, geo: Geometry, opened: tuple[bool, ...]) -> Image.Image:
+    """The static layer with its doors drawn, each open or closed as `opened` says (in the
+    order of `geo.doors`), cached per pack, layout and doors (the last 16): doors change
+    only when somebody steps beside one, so most snapshots start from a copy of this."""
+    key = (pack.path, spec.key(), opened)
+    found = _DOORS.get(key)
+    if found is None:
+        base, frame = static_layer(pack, spec)
+        found = base.copy()
+        draw = pen(found)
+        for (a, b), is_open in zip(geo.doors, opened):
+            _door(draw, frame, geo.spaces[a], geo.spaces[b], is_open)
+        with _DOORS_LOCK:  # pictures are drawn on worker threads
+            if len(_DOORS) >= _STATIC_LIMIT:
+                _DOORS.pop(next(iter(_DOORS)), None)
+            _DOORS[key] = found
     return found
 
 
@@ -356,9 +381,7 @@ def board_image(view: dict, events: list[dict] | tuple = (), waiting: bool = Tru
     pack = load_pack(view["pack"])
     spec = msgspec.convert(view["layout"], LayoutSpec)
     geo = mission_area(pack, spec)
-    base, frame = static_layer(pack, spec)
-    image = base.copy()
-    draw = pen(image)
+    frame = static_layer(pack, spec)[1]
     characters = view.get("characters", {})
     labels = short_labels(characters)
     styles = side_styles(view.get("players", []))
@@ -367,8 +390,8 @@ def board_image(view: dict, events: list[dict] | tuple = (), waiting: bool = Tru
         ch = characters[cid]
         if ch.get("status") == "in_play" and ch.get("space") in geo.spaces:
             placed.setdefault(ch["space"], []).append(cid)
-    for a, b in geo.doors:
-        _door(draw, frame, geo.spaces[a], geo.spaces[b], a in placed or b in placed)
+    image = doors_layer(pack, spec, geo, tuple(a in placed or b in placed for a, b in geo.doors)).copy()
+    draw = pen(image)
     targets = []
     for event in events:
         if event["type"] == "moved":

@@ -60,15 +60,17 @@ def attack_line(draw, a: Point, b: Point, cell: float) -> None:
 
 
 def reticle(draw, centre: Point, cell: float) -> None:
-    """Crosshair around an attacked space: a ring with four ticks."""
-    cx, cy = centre
+    """Crosshair around an attacked space: a ring with four ticks (stamped on a palette picture)."""
     c = cell
     r = c * 0.47
-    for colour, width in ((INK, round(c * 0.09)), (ATTACK_MARK, round(c * 0.05))):
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=width)
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            draw.line([(cx + dx * r * 0.78, cy + dy * r * 0.78), (cx + dx * r * 1.08, cy + dy * r * 1.08)],
-                      fill=colour, width=width)
+
+    def paint(draw, cx: float, cy: float) -> None:
+        for colour, width in ((INK, round(c * 0.09)), (ATTACK_MARK, round(c * 0.05))):
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=width)
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                draw.line([(cx + dx * r * 0.78, cy + dy * r * 0.78), (cx + dx * r * 1.08, cy + dy * r * 1.08)],
+                          fill=colour, width=width)
+    stamp(draw, ("reticle", c), *centre, math.ceil(r * 1.08 + c * 0.09) + 3, paint)
 
 
 def pegs(draw, holes: Iterable[tuple[float, bool]], y: float, radius: float, colour) -> None:

@@ -97,7 +97,7 @@ def _palette() -> Image.Image:
 
 
 PALETTE = _palette()
-_PALETTE_BYTES = PALETTE.getpalette()
+_PALETTE_BYTES = bytes(PALETTE.getpalette())  # as bytes: a new picture takes them without converting a list
 COMPRESS_LEVEL = 3  # zlib level: about half the time of level 6 for 1.2-1.3x the bytes (docs/performance.md)
 
 
@@ -128,6 +128,13 @@ class PaletteDraw(ImageDraw.ImageDraw):
     def _getink(self, ink_colour, fill=None):
         return super()._getink(_entry(ink_colour), _entry(fill))
 
+    def line(self, xy, fill=None, width: int = 1, joint=None) -> None:
+        """As ImageDraw's; a plain line in an RGB colour goes straight to Pillow's core."""
+        if joint is None and isinstance(fill, tuple) and width:
+            self.draw.draw_lines(xy, ink(fill), width)
+        else:
+            super().line(xy, fill, width, joint)
+
     def polygon(self, xy, fill=None, outline=None, width: int = 1) -> None:
         """As ImageDraw's, but a thick outline is drawn on the patch around the polygon:
         Pillow masks it with a blank picture the size of the whole canvas."""
@@ -157,7 +164,7 @@ def pen(image: Image.Image) -> ImageDraw.ImageDraw:
     return PaletteDraw(image) if image.mode == "P" else ImageDraw.Draw(image)
 
 
-_STAMPS: dict[tuple, tuple] = {}  # key -> (piece, cover: Pillow core images; its box around the anchor)
+_STAMPS: dict[tuple, tuple] = {}  # key -> (piece, cover of one bit a pixel: Pillow core images; its box around the anchor)
 _STAMPS_LIMIT = 1024  # pieces cropped to what they cover: a few KB each
 _STAMPS_LOCK = threading.Lock()
 _PLACED: dict[tuple, tuple] = {}  # (key, cx, cy, reach) -> (piece, its box on the picture, cover): no sums to redo
@@ -226,7 +233,8 @@ def _draw_stamp(origin: tuple[int, int], offset: tuple[float, float], reach: int
     cover = ImageChops.difference(*grounds).convert("L").point([255] + [0] * 255)
     inner = cover.getbbox() or (0, 0, 1, 1)
     left, top = box[0] + inner[0] - ox, box[1] + inner[1] - oy
-    return (to_palette(grounds[0].crop(inner)).im, cover.crop(inner).im, left, top,
+    cover = cover.crop(inner).convert("1", dither=Image.Dither.NONE)  # a 1-bit mask pastes in about half the time
+    return (to_palette(grounds[0].crop(inner)).im, cover.im, left, top,
             left + inner[2] - inner[0], top + inner[3] - inner[1])
 
 
@@ -306,41 +314,48 @@ def _ramp(fill: tuple, ground: int) -> bytes:
 
 
 @functools.lru_cache(maxsize=4096)
-def _text_patch(string: str, size: int, anchor: str, fill: tuple, ground: int) -> Image.Image:
-    """A text's pixels over one palette entry (see _ramp), drawn once per text and colours."""
+def _text_patch(string: str, size: int, anchor: str, fill: tuple, ground: int) -> tuple[object, bool]:
+    """A text's pixels over one palette entry (see _ramp), drawn once per text and colours,
+    as Pillow's core image; and whether it may be pasted whole (its blank pixels are the
+    entry `ground` itself), which costs a tenth of pasting it through the text's cover."""
+    ramp = _ramp(fill, ground)
     mask = _text_mask(string, size, anchor)[0]
-    return Image.frombytes("P", mask.size, mask.coverage.translate(_ramp(fill, ground)))
+    return Image.frombytes("P", mask.size, mask.coverage.translate(ramp)).im, ramp[0] == ground
 
 
-def _blend_text(draw: PaletteDraw, xy: tuple[int, int], string: str, size: int, anchor: str, fill) -> None:
-    """Anti-aliased text on a palette picture: over one colour as a cached patch of ramp
-    entries, over several by blending that patch in RGB. (Pillow's core calls: most labels
-    are small, and the wrappers cost more than the pixels.)"""
-    mask, cover, _, _ = _text_mask(string, size, anchor)
+def _blend_text(draw: PaletteDraw, xy: tuple[int, int], found: tuple, string: str, size: int, anchor: str,
+                fill) -> None:
+    """Anti-aliased text on a palette picture (`found`: its _text_mask): over one colour as
+    a cached patch of ramp entries, over several by blending that patch in RGB. (Pillow's
+    core calls: most labels are small, and the wrappers cost more than the pixels.)"""
+    mask, cover, _, _ = found
     x, y = xy
     box = (x, y, x + mask.width, y + mask.height)
     image = draw.picture
     inside = 0 <= x and 0 <= y and box[2] <= image.width and box[3] <= image.height
     low, high = draw.im.crop(box).getextrema() if inside else (0, 1)
     if low == high:
-        patch = _text_patch(string, size, anchor, tuple(fill), low)
+        patch, whole = _text_patch(string, size, anchor, tuple(fill), low)
+        if whole:
+            draw.im.paste(patch, box)
+            return
     else:
         blended = image.crop(box).convert("RGB")
         ImageDraw.Draw(blended).bitmap((0, 0), mask, fill=tuple(fill))
-        patch = to_palette(blended)
-    draw.im.paste(patch.im, box, cover.im)
+        patch = to_palette(blended).im
+    draw.im.paste(patch, box, cover.im)
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int, fill,
          anchor: str = "la") -> None:
     """Text at a point, placed by a Pillow anchor ('la' top-left, 'mm' centre, 'lm', 'rm', 'rb' ...)."""
     if string:
-        mask, _, left, top = _text_mask(string, size, anchor)
-        at = (round(xy[0]) + left, round(xy[1]) + top)
+        found = _text_mask(string, size, anchor)
+        at = (round(xy[0]) + found[2], round(xy[1]) + found[3])
         if isinstance(draw, PaletteDraw):
-            _blend_text(draw, at, string, size, anchor, fill)
+            _blend_text(draw, at, found, string, size, anchor, fill)
         else:
-            draw.bitmap(at, mask, fill=fill)
+            draw.bitmap(at, found[0], fill=fill)
 
 
 def centred_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int, fill) -> None:

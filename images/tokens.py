@@ -16,6 +16,9 @@ from images.style import (ASSIMILATED, COVER, HAZARD, INK, WHITE, centred_text, 
                           washed)
 
 
+MARKS = ("activated", "cover", "stun", "assimilated")  # the states a token shows
+
+
 def short_labels(characters: dict[str, dict]) -> dict[str, str]:
     """Character id -> a short unique label from its card code ('REYES' -> 'REY', 'D4-12' -> 'D4')."""
     return dict(_labels(tuple((cid, characters[cid].get("card") or cid) for cid in characters)))
@@ -50,7 +53,7 @@ MARKS = ("activated", "cover", "stun", "assimilated")  # the state a token wears
 
 def draw_token(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, style, label: str, character: dict) -> None:
     """One character token with its label and state markers, centred on (cx, cy)."""
-    marks = tuple(character.get(k) for k in MARKS)
+    marks = tuple(map(character.get, MARKS))
     stamp(draw, ("token", tuple(style), label, marks, r), cx, cy, math.ceil(1.5 * r + 12),
           lambda d, x, y: _paint_token(d, x, y, r, style, label, character))
 

@@ -171,6 +171,24 @@ def test_same_input_gives_same_bytes_and_static_layer_is_reused():
     assert B.static_layer(pack, spec)[0] is base and base.tobytes() == before
 
 
+def test_doors_are_drawn_once_per_layout_and_doors():
+    view = midgame_view()
+    geo = frame_of(view)[0]
+    B._DOORS.clear()
+    first = B.render_board(view, move_events())
+    assert B.render_board(copy.deepcopy(view), move_events()) == first
+    assert len(B._DOORS) == 1  # the second snapshot started from the same doors
+    a, b = next((a, b) for a, b in geo.doors if not any(
+        ch["status"] == "in_play" and ch["space"] in (a, b) for ch in view["characters"].values()))
+    stepped = copy.deepcopy(view)
+    mover = next(c for c, ch in stepped["characters"].items() if ch["status"] == "in_play")
+    stepped["characters"][mover]["space"] = a  # beside a closed door: it opens
+    opened = B.render_board(stepped)
+    assert len(B._DOORS) == 2 and opened != B.render_board(view)
+    B._DOORS.clear()
+    assert B.render_board(stepped) == opened  # the same as drawn with nothing kept
+
+
 def test_cube_and_borg_corridor_layouts():
     cube = picture(midgame_view("cube"), move_events("cube"))
     corridor = picture(midgame_view("borg-corridor"))

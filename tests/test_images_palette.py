@@ -63,10 +63,12 @@ def test_a_stamped_token_matches_one_painted_in_place_and_is_drawn_once():
 def test_a_picture_does_not_depend_on_what_was_cached_before():
     from images import render_board, render_dice
     from images.demo import attack_events, midgame_view, move_events
+    from images import board
     warm = render_board(midgame_view(), move_events()), render_dice(midgame_view(), attack_events())
     style._STAMPS.clear()
     style._PLACED.clear()
     style._text_patch.cache_clear()
+    board._DOORS.clear()
     assert (render_board(midgame_view(), move_events()), render_dice(midgame_view(), attack_events())) == warm
 
 
@@ -80,3 +82,18 @@ def test_stamps_keep_every_pixel_wherever_they_land():
             stamp(draw, ("diamond",), x, y, 24, lambda d, cx, cy: draw_shape(d, "diamond", cx, cy, 19.6, INK, WHITE))
     rgb, direct = both((700, 700), FLOOR, diamonds)
     assert direct == rgb
+
+
+def test_marks_stamped_on_tokens_match_marks_drawn_in_place():
+    """The reticle is stamped over whatever lies under it (tokens, a line): only the pixels
+    it paints are pasted, through a one-bit mask, and they are the ones drawing it gives."""
+    from images import marks
+
+    def paint(draw):
+        draw_token(draw, 150.5, 140.0, 22.68, (RED, "square"), "REY", {"stun": 1})
+        draw.line([(40, 60), (260, 210)], fill=MOVE_MARK, width=7)
+        marks.reticle(draw, (150.5, 140.0), 84)
+        marks.reticle(draw, (96.0, 201.5), 64)
+    rgb, direct = both((300, 280), FLOOR, paint)
+    assert direct == rgb
+    assert any(key[0] == "reticle" for key, *_ in style._PLACED)

@@ -25,6 +25,38 @@ def test_damage_spreads_never_take_a_rating_below_one():
     assert combat.damage_room({"attack": 2, "defense": 1, "skill": 0, "move": 3}) == 3
 
 
+def test_the_only_spread_is_the_one_damage_spreads_lists_when_it_lists_one():
+    import itertools
+    for values in itertools.product(range(0, 5), repeat=4):
+        ratings = dict(zip(("attack", "defense", "skill", "move"), values))
+        for damage in range(0, combat.damage_room(ratings) + 1):
+            spreads = combat.damage_spreads(ratings, damage)
+            only = combat.only_spread(ratings, damage)
+            assert (only is not None) == (len(spreads) == 1), (ratings, damage)
+            if only is not None:
+                assert list(only.items()) == list(spreads[0].items())  # the same pegs, in the same order
+
+
+def test_an_attack_leaves_no_reference_cycles_for_the_collector():
+    """Whatever an attack allocates, and the listing of damage spreads, is freed as soon as
+    it is let go, so the collector has nothing to find after them (the spreads were walked
+    by a closure calling itself)."""
+    import gc
+
+    from images.demo import midgame_state
+    state = midgame_state()
+    gc.collect()
+    gc.disable()
+    try:
+        after, events = rules.apply(state, "p1", "attack FERROW D4-12 phaser-rifle")
+        assert [d.kind for d in after.pending] == ["damage"]  # several spreads: the owner picks
+        assert len(combat.damage_spreads({"attack": 3, "defense": 3, "skill": 2, "move": 4}, 3)) > 1
+        del after, events
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
 def test_a_new_game_waits_for_the_board_placement():
     state = rules.new_game(two_player_config(), 5)
     assert state.phase == "setup" and len(rules.awaited(state)) == 1

@@ -512,9 +512,9 @@ def take_damage(t: Table, target: Character, damage: int, assimilator: Optional[
     if combat.neutralizes(target.ratings, damage):
         neutralize(t, target, assimilator)
         return
-    spreads = combat.damage_spreads(target.ratings, damage)
-    if len(spreads) == 1:
-        apply_spread(t, target, spreads[0])
+    spread = combat.only_spread(target.ratings, damage)
+    if spread is not None:
+        apply_spread(t, target, spread)
     else:
         t.ask("damage", target.controller, character=target.id, amount=damage)
 

@@ -1,6 +1,8 @@
 """Dice arithmetic shared by attacks and skill tests: pairing high to low, cancelling, hits."""
 from __future__ import annotations
 
+from typing import Optional
+
 MAX_DICE = 6
 FACES = 6  # the dice are six-sided
 HITS_ON = 4  # an uncontested die (and a die of an unopposed skill test) hits on this face or more
@@ -62,18 +64,38 @@ def damage_spreads(ratings: dict[str, int], damage: int) -> list[dict[str, int]]
     """Every way to spread `damage` over the ratings without taking any below 1."""
     names = [name for name, value in ratings.items() if value > 1]
     spreads: list[dict[str, int]] = []
-
-    def walk(index: int, left: int, chosen: dict[str, int]) -> None:
-        if index == len(names):
-            if left == 0:
-                spreads.append(dict(chosen))
-            return
-        name = names[index]
-        for take in range(min(left, ratings[name] - 1), -1, -1):
-            if take:
-                chosen[name] = take
-            walk(index + 1, left - take, chosen)
-            chosen.pop(name, None)
-
-    walk(0, damage, {})
+    _spread(names, ratings, 0, damage, {}, spreads)
     return spreads
+
+
+def only_spread(ratings: dict[str, int], damage: int) -> Optional[dict[str, int]]:
+    """The spread when `damage` can be spread over the ratings in exactly one way (as
+    `damage_spreads` would list it), else None. There is one way when nothing is taken,
+    when everything down to 1 is taken, or when only one rating is above 1; any other
+    spread can move a peg between two ratings, so there are several (or none)."""
+    room = {name: value - 1 for name, value in ratings.items() if value > 1}
+    total = sum(room.values())
+    if damage == 0:
+        return {}
+    if damage == total:
+        return room
+    if len(room) == 1 and damage < total:
+        return {name: damage for name in room}
+    return None
+
+
+def _spread(names: list[str], ratings: dict[str, int], index: int, left: int, chosen: dict[str, int],
+            spreads: list[dict[str, int]]) -> None:
+    """Add to `spreads` every way to take `left` from the ratings of names[index:], with
+    `chosen` taken before. (A function of its own, not a closure: a nested function that
+    calls itself is a reference cycle, left for the garbage collector after every attack.)"""
+    if index == len(names):
+        if left == 0:
+            spreads.append(dict(chosen))
+        return
+    name = names[index]
+    for take in range(min(left, ratings[name] - 1), -1, -1):
+        if take:
+            chosen[name] = take
+        _spread(names, ratings, index + 1, left - take, chosen, spreads)
+        chosen.pop(name, None)
