@@ -48,9 +48,6 @@ def unique_labels(bases: dict[str, str], used: Optional[set[str]] = None) -> dic
     return labels
 
 
-MARKS = ("activated", "cover", "stun", "assimilated")  # the state a token wears as badges
-
-
 def draw_token(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, style, label: str, character: dict) -> None:
     """One character token with its label and state markers, centred on (cx, cy)."""
     marks = tuple(map(character.get, MARKS))
