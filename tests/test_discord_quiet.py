@@ -146,16 +146,18 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool = False, clock=N
         if round_number > last_round:
             break
         shown_round = rounds.setdefault(round_number, Round(members=table.members, sides=table.sides))
-        user = info.awaited[0].user_id
+        left_to_mate = (await service.guild_setting(guild, f"table:{game_id}") or {}).get("uncalled") or ()
+        user = next(t.user_id for t in info.awaited if t.user_id not in left_to_mate)  # the one called answers
         member = table.members[user]
         before_sent, before_messages = len(fake.sent), len(fake.in_channel(thread))
         entries_before = len(await service.log(game_id))
         version, commands = await service.legal_commands(game_id, user)
         seat = next(s.seat for s in info.seats if s.user_id == user)
         asked = next(d for d in (await service.view(game_id))["pending"] if seat in (d["player"], *d.get("also", [])))
-        if asked["kind"] in ("reroll", "interrupt") and not asked.get("also") \
-                and await service.reaction_preference(user) == reactions.ABLE:  # a team window: both asked (P23)
-            assert commands != ["pass"], "a window they could only pass is passed for them at once (P23)"
+        if asked["kind"] in ("reroll", "interrupt") and await service.reaction_preference(user) == reactions.ABLE:
+            # a window they could only pass is passed for them at once (P23), and a team window
+            # calls only the teammates who could play (P52)
+            assert commands != ["pass"], "a window called that they could only pass"
         shown = panels.get(user)
         if shown is None or not fake.components(shown) or f":{version}:" not in json.dumps(fake.components(shown)):
             shown = await open_panel(fake, member, thread)

@@ -24,7 +24,7 @@ from typing import Any, AsyncIterator, Callable, Optional
 from db import (BUSY_TIMEOUT_MS, AwaitedGame, Database, DueReminder, GameRow, GameWrite, LogEntry, PlaceTaken,
                 Reminder, SeatRow, StaleWrite, Wait, is_busy)
 from engine.errors import PackError, RuleError
-from engine.service import reactions, reads, rules_version, text
+from engine.service import reactions, reads, rules_version, team_calls, text
 from engine.service.errors import (DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
                                    NotAllowed, NotAPlayer, NotYourDecision, StaleVersion, StorageBusy,
                                    UnknownGame)
@@ -106,6 +106,7 @@ class Update:
     said: str = ""  # the accepted command as a person reads it (card names, not codes)
     can_take_back: bool = False  # the actor may ask to take this action back (nothing rolled or revealed)
     turn: Optional[str] = None  # the seat whose turn it is now (ruleset.turn_of), if one
+    called: Optional[list[str]] = None  # the awaited seats to call (None: all; a team decision: P51, P52)
 
 
 @dataclass(frozen=True)
@@ -482,7 +483,7 @@ class GameService:
             await self.db.hand_seat(hot.row.id, seat, user_id, COMPUTER_USER_BASE + number, name, json.dumps(options))
             hot.seats = await self.db.seats(hot.row.id)
             how = "the computer stands in for the seat" if stand_in else "the seat passes where it may"
-            return self._update(hot, [f"{row.name} left the game: {how}."], [], {})
+            return await self._update(hot, [f"{row.name} left the game: {how}."], [], {})
         return await self._seat_change(game_id, change)
 
     async def start(self, game_id: int, user_id: int) -> Update:
@@ -509,7 +510,7 @@ class GameService:
             waits = self._rewait(hot, change, state, None, now)
             await self._commit(hot, change)
             hot.config, hot.state, hot.waits = config, state, waits
-            return self._update(hot, ["The game begins.", await self._reaction_line(hot)], ["board"], {})
+            return await self._update(hot, ["The game begins.", await self._reaction_line(hot)], ["board"], {})
         return await self._seat_change(game_id, change)
 
     async def abort(self, game_id: int, user_id: int, *, force: bool = False) -> GameInfo:
@@ -573,7 +574,7 @@ class GameService:
             if any(e["type"] in hot.ruleset.dice_events for e in every):
                 images.append("dice")
             lines = hot.ruleset.public_lines(every, names)
-            update = self._update(hot, lines, images,
+            update = await self._update(hot, lines, images,
                                   text.private_lines(every, names))
             return dataclasses.replace(update, said=text.readable(command, names),
                                        can_take_back=answered and not passed and hot.ruleset.can_take_back(events),
@@ -618,7 +619,7 @@ class GameService:
             hot.waits = {}
             names = hot.names()
             line = f"{names[seat]} concedes. " + ", ".join(names[w] for w in winners) + " wins."
-            return self._update(hot, [line], [], {})
+            return await self._update(hot, [line], [], {})
 
     # ---- reading ------------------------------------------------------------------------
 
@@ -731,7 +732,7 @@ class GameService:
             await self._commit(hot, change)
             hot.waits = waits
             lines = [text.public_line(e, names) for e in events]
-            return dataclasses.replace(self._update(hot, lines, ["board"], {}), events=events)
+            return dataclasses.replace(await self._update(hot, lines, ["board"], {}), events=events)
 
     async def history(self, game_id: int) -> list[Moment]:
         """Every accepted command as anyone may read it, oldest first (card names, player names)."""
@@ -930,10 +931,24 @@ class GameService:
                         r.created_by, [Seat(s.seat, s.user_id, s.name) for s in hot.seats],
                         self._turns(hot), json.loads(r.result) if r.result else None)
 
-    def _update(self, hot: _Hot, public: list[str], images: list[str],
-                private: dict[str, list[str]]) -> Update:
+    async def _update(self, hot: _Hot, public: list[str], images: list[str],
+                      private: dict[str, list[str]]) -> Update:
         r = hot.row
-        turn = hot.ruleset.turn_of(hot.state) if r.status == "active" and hot.state is not None else None
+        live = r.status == "active" and hot.state is not None
+        turn = hot.ruleset.turn_of(hot.state) if live else None
         return Update(r.id, r.version, r.status, public, images, private, self._turns(hot),
                       {s.seat: s.user_id for s in hot.seats}, json.loads(r.result) if r.result else None,
-                      turn=turn)
+                      turn=turn, called=await self._called(hot) if live else None)
+
+    async def _called(self, hot: _Hot) -> Optional[list[str]]:
+        """The awaited seats the table calls, when a decision put to several seats calls only
+        some of them (engine.service.team_calls); None: every awaited seat."""
+        awaited = hot.ruleset.awaited(hot.state)
+        if len(awaited) < 2:
+            return None
+        users = {s.seat: s.user_id for s in hot.seats}
+        people = {seat for seat, user in users.items() if not is_computer(user)}
+        every = {seat for seat in people.intersection(awaited)
+                 if await self.reaction_preference(users[seat]) == reactions.EVERY}
+        return team_calls.called_seats(hot.ruleset.view_for(hot.state, None), people,
+                                       lambda seat: hot.ruleset.legal_commands(hot.state, seat), every.__contains__)
