@@ -372,3 +372,59 @@ async def test_team_threads_refused_once_by_discord_are_opened_at_the_next_updat
         private = [int(c["id"]) for c in fake.channels.values() if c["type"] == 12]
         assert len(private) == 2 and all(len(fake.in_channel(t)) == 1 for t in private)
         assert sorted(map(sorted, fake.thread_members.values())) == [[1, 3], [2, 4]]
+
+
+def left_to_activate(view: dict, seat: str) -> int:
+    """What the seat may still activate this round: its characters in play not activated,
+    and its bonus tokens while it has a character in play."""
+    mine = [c for c in view["characters"].values() if c["controller"] == seat and c.get("status") == "in_play"]
+    tokens = next(p.get("bonus_actions", 0) for p in view["players"] if p["seat"] == seat)
+    return sum(not c.get("activated") for c in mine) + (tokens if mine else 0)
+
+
+async def test_a_teams_choice_of_activation_calls_one_teammate_and_either_may_answer(monkeypatch, tmp_path):
+    """P51: the team's choice is put to both teammates but mentions one, with most left to
+    activate, never one with nothing left; the other may still choose (and sometimes does
+    here); a teammate whose character the called one chooses is called then. P52: a team
+    window mentions only the teammates who could play."""
+    same_dice(monkeypatch)
+    clock = PlayByPost()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        thread, game_id = await seat_teams(fake)
+        service, rng = fake.bot.service, random.Random(7)
+        users = {s.seat: s.user_id for s in (await service.get(game_id)).seats}
+        choices = uncalled_chose = handed = windows = 0
+        while (info := await service.get(game_id)).status == "active" and (await service.view(game_id)).get("round", 0) < 4:
+            view = await service.view(game_id)
+            team = next(([d["player"], *d["also"]] for d in view["pending"] if d.get("also")), None)
+            kind = next((d["kind"] for d in view["pending"] if d.get("also")), None)
+            awaited = [t.user_id for t in info.awaited]
+            line = next(line for line in fake.in_channel(thread)[-1]["content"].splitlines() if "Waiting for" in line)
+            named = [u for u in awaited if f"<@{u}>" in line]
+            if kind == "activate":
+                left = {seat: left_to_activate(view, seat) for seat in team}
+                table = await service.guild_setting(int(fake.channels[thread]["guild_id"]), f"table:{game_id}")
+                called = [users[s] for s in team if users[s] not in table["uncalled"]]
+                assert len(called) == 1 and left[next(s for s in team if users[s] == called[0])] == max(left.values())
+                assert "Either may answer" in line and set(named) <= set(called)
+                choices += 1
+            elif kind in ("interrupt", "reroll"):
+                for seat in team:  # a teammate who could only pass is not mentioned
+                    version, commands = await service.legal_commands(game_id, users[seat])
+                    if commands == ["pass"]:
+                        assert f"<@{users[seat]}>" not in line
+                windows += 1
+            user_id = rng.choice(awaited)  # either teammate answers, called or not
+            version, commands = await service.legal_commands(game_id, user_id)
+            index = rng.randrange(len(commands))
+            sent = len(fake.sent)
+            await choose(fake, MEMBERS[user_id], await open_panel(fake, MEMBERS[user_id], thread), commands, index)
+            clock.now += clock.between_moves
+            assert (await service.get(game_id)).version > version, "the answer was taken"
+            if kind == "activate":
+                uncalled_chose += user_id not in called
+                owner = users[view["characters"][commands[index].split()[1]]["controller"]]
+                if owner not in (user_id, *called) and owner in [t.user_id for t in (await service.get(game_id)).awaited]:
+                    assert fake.tally(sent).pings[owner] == 1, "the teammate left uncalled takes the activation: called"
+                    handed += 1
+        assert choices > 20 and uncalled_chose > 3 and handed > 3 and windows > 5, (choices, uncalled_chose, handed, windows)

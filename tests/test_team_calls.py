@@ -1,0 +1,56 @@
+"""Whom a team decision calls (engine.service.team_calls; rulings P51, P52), from a public view."""
+from engine.service.team_calls import called_seats, chooser
+
+
+def table(activated: dict[str, list[bool]], tokens: dict[str, int] = {}, pending: list[dict] = ()) -> dict:
+    """A public view of a 2 vs 2 game: each seat's characters in play (activated or not)."""
+    characters = {f"{seat}-{n}": {"controller": seat, "status": "in_play", **({"activated": True} if done else {})}
+                  for seat, flags in activated.items() for n, done in enumerate(flags)}
+    return {"characters": characters, "players": [{"seat": s, "bonus_actions": tokens.get(s, 0)} for s in activated],
+            "pending": list(pending)}
+
+
+TEAM_CHOICE = {"kind": "activate", "player": "p1", "also": ["p3"]}
+PEOPLE = {"p1", "p2", "p3", "p4"}
+
+
+def asks(seat: str) -> bool:
+    return False
+
+
+def test_the_teammate_with_most_left_to_activate_is_called_never_one_with_nothing_left():
+    view = table({"p1": [True, True, False], "p3": [False, False], "p2": [], "p4": []}, pending=[TEAM_CHOICE])
+    assert called_seats(view, PEOPLE, lambda seat: [], asks) == ["p3"]
+    view = table({"p1": [True, True], "p3": [True]}, tokens={"p1": 1}, pending=[TEAM_CHOICE])
+    assert chooser(view, ["p1", "p3"]) == "p1", "a bonus token is something left to activate"
+    view = table({"p1": [True, False], "p3": []}, tokens={"p3": 2})
+    assert chooser(view, ["p1", "p3"]) == "p1", "tokens without a character in play are nothing left"
+
+
+def test_a_tie_goes_to_the_teammates_in_turn():
+    firsts = [chooser(table({"p1": [True] * n + [False] * 2, "p3": [True] * n + [False] * 2}), ["p1", "p3"])
+              for n in range(3)]
+    assert firsts == ["p1", "p1", "p1"], "an even count of activations: the first seat"
+    assert chooser(table({"p1": [True, False], "p3": [False, False, True]}), ["p1", "p3"]) == "p3"
+
+
+def test_a_person_beside_a_computer_is_called():
+    view = table({"p1": [True, True, True, False], "p3": [False, False, False]}, pending=[TEAM_CHOICE])
+    assert called_seats(view, {"p1", "p2"}, lambda seat: [], asks) == ["p1"]
+
+
+def test_a_team_window_calls_the_teammates_who_could_play():
+    window = {"kind": "interrupt", "player": "p2", "also": ["p4"]}
+    legal = {"p2": ["pass"], "p4": ["play fed-int-1", "pass"]}
+    view = table({"p2": [False], "p4": [False]}, pending=[window])
+    assert called_seats(view, PEOPLE, legal.get, asks) == ["p4"]
+    assert called_seats(view, PEOPLE, legal.get, lambda seat: seat == "p2") == ["p2", "p4"], \
+        "asked at every window by their own choice (P23)"
+    assert called_seats(view, {"p2"}, legal.get, asks) == ["p2"], \
+        "the person beside a computer that could play is still called: the computer waits for them (R62)"
+
+
+def test_a_decision_of_one_seat_calls_that_seat():
+    view = table({"p1": [False], "p2": [False]}, pending=[{"kind": "reroll", "player": "p2"},
+                                                          {"kind": "action", "player": "p1"}])
+    assert called_seats(view, PEOPLE, lambda seat: ["pass"], asks) == ["p2", "p1"]
