@@ -21,17 +21,32 @@ def asks(seat: str) -> bool:
 def test_the_teammate_with_most_left_to_activate_is_called_never_one_with_nothing_left():
     view = table({"p1": [True, True, False], "p3": [False, False], "p2": [], "p4": []}, pending=[TEAM_CHOICE])
     assert called_seats(view, PEOPLE, lambda seat: [], asks) == ["p3"]
-    view = table({"p1": [True, True], "p3": [True]}, tokens={"p1": 1}, pending=[TEAM_CHOICE])
-    assert chooser(view, ["p1", "p3"]) == "p1", "a bonus token is something left to activate"
+    assert called_seats(view, PEOPLE, lambda seat: [], asks, chose_last="p3") == ["p3"], "most left comes first"
+    view = table({"p1": [True, True], "p3": [True]}, tokens={"p1": 1})
+    assert chooser(view, TEAM_CHOICE, ["p1", "p3"]) == "p1", "a bonus token is something left to activate"
     view = table({"p1": [True, False], "p3": []}, tokens={"p3": 2})
-    assert chooser(view, ["p1", "p3"]) == "p1", "tokens without a character in play are nothing left"
+    assert chooser(view, TEAM_CHOICE, ["p1", "p3"]) == "p1", "tokens without a character in play are nothing left"
 
 
-def test_a_tie_goes_to_the_teammates_in_turn():
-    firsts = [chooser(table({"p1": [True] * n + [False] * 2, "p3": [True] * n + [False] * 2}), ["p1", "p3"])
-              for n in range(3)]
-    assert firsts == ["p1", "p1", "p1"], "an even count of activations: the first seat"
-    assert chooser(table({"p1": [True, False], "p3": [False, False, True]}), ["p1", "p3"]) == "p3"
+def test_a_tie_goes_to_the_teammate_who_did_not_choose_last():
+    view = table({"p1": [True, False], "p3": [True, False]})
+    assert [chooser(view, TEAM_CHOICE, ["p1", "p3"], last) for last in ("p1", "p3", None, "p2")] == \
+        ["p3", "p1", "p1", "p1"]
+
+
+def test_placing_calls_the_teammate_with_most_characters_left_to_place():
+    arriving = {"kind": "place", "player": "p1", "also": ["p3"], "info": {"why": "escalation"}}
+    view = {"round": 2, "players": [{"seat": "p1"}, {"seat": "p3"}], "pending": [arriving], "characters": {
+        "a": {"controller": "p1", "status": "waiting", "escalation": 2},
+        "b": {"controller": "p3", "status": "waiting", "escalation": 2},
+        "c": {"controller": "p3", "status": "waiting", "escalation": 2},
+        "d": {"controller": "p1", "status": "waiting", "escalation": 3},
+        "e": {"controller": "p1", "status": "waiting", "escalation": 3}}}
+    assert called_seats(view, PEOPLE, lambda seat: [], asks) == ["p3"], "arriving this round only"
+    beaming = {**arriving, "info": {"why": "beam down"}}
+    view = {**view, "pending": [beaming], "characters": {"a": {"controller": "p1"}, "b": {"controller": "p1"},
+                                                           "c": {"controller": "p3", "status": "in_play"}}}
+    assert called_seats(view, PEOPLE, lambda seat: [], asks) == ["p1"]
 
 
 def test_a_person_beside_a_computer_is_called():
@@ -54,3 +69,15 @@ def test_a_decision_of_one_seat_calls_that_seat():
     view = table({"p1": [False], "p2": [False]}, pending=[{"kind": "reroll", "player": "p2"},
                                                           {"kind": "action", "player": "p1"}])
     assert called_seats(view, PEOPLE, lambda seat: ["pass"], asks) == ["p2", "p1"]
+
+
+def test_a_teams_reroll_window_calls_the_player_whose_dice_they_are_when_they_could_reroll():
+    window = {"kind": "reroll", "player": "p2", "also": ["p4"]}
+    view = {**table({"p2": [False], "p4": [False]}, pending=[window]),
+            "roll": {"actor_player": "p1", "target_player": "p4"}}
+    cards = {"p2": ["reroll bo-1 all", "pass"], "p4": ["reroll di-1 all", "pass"]}
+    assert called_seats(view, PEOPLE, cards.get, asks) == ["p4"], "the defender's player, not the teammate"
+    assert called_seats(view, PEOPLE, cards.get, lambda seat: seat == "p2") == ["p2", "p4"], \
+        "asked at every window by their own choice (P23)"
+    assert called_seats({**view, "roll": {"actor_player": "p1", "target_player": "p3"}}, PEOPLE, cards.get,
+                        asks) == ["p2", "p4"], "the player who rolled cannot re-roll: whoever can"

@@ -37,6 +37,7 @@ DEFAULT_REMIND_AFTER = 24 * 3600.0
 CATCH_UP_AFTER = 15 * 60.0  # a player back after this long sees what happened since their last action
 TEAM_SIZE = 2  # seats per side in a team game
 PASS = "pass"
+RECENT_CHOICES = 100  # log entries looked back for a team's previous choice (a tie's tie-break, P51)
 MAX_STANDING_PASSES = 50  # windows passed by preference after one command (a round has far fewer)
 log = logging.getLogger("ready_room.service")
 
@@ -950,5 +951,17 @@ class GameService:
         people = {seat for seat, user in users.items() if not is_computer(user)}
         every = {seat for seat in people.intersection(awaited)
                  if await self.reaction_preference(users[seat]) == reactions.EVERY}
-        return team_calls.called_seats(hot.ruleset.view_for(hot.state, None), people,
-                                       lambda seat: hot.ruleset.legal_commands(hot.state, seat), every.__contains__)
+        view = hot.ruleset.view_for(hot.state, None)
+        return team_calls.called_seats(view, people, lambda seat: hot.ruleset.legal_commands(hot.state, seat),
+                                       every.__contains__, await self._chose_last(hot, view))
+
+    async def _chose_last(self, hot: _Hot, view: dict) -> Optional[str]:
+        """The seat that answered the team's previous choice of the kind asked now (a
+        team's choice of activation or placing; engine.service.team_calls), if one is asked
+        and that answer is among the game's last RECENT_CHOICES log entries."""
+        seats = team_calls.team_choice(view)
+        if seats is None:
+            return None
+        verbs = next(team_calls.CHOICES[d["kind"]] for d in view["pending"] if d["kind"] in team_calls.CHOICES)
+        entries = await self.db.log(hot.row.id, after=max(0, hot.row.version - RECENT_CHOICES))
+        return next((e.seat for e in reversed(entries) if e.seat in seats and e.command.split()[0] in verbs), None)
