@@ -43,6 +43,12 @@ def uncalled(update: Update) -> list[int]:
     return [t.user_id for t in update.awaited if t.seat not in update.called and not is_computer(t.user_id)]
 
 
+def called(update: Update) -> list[int]:
+    """The awaited people the update calls."""
+    left = set(uncalled(update))
+    return [t.user_id for t in update.awaited if t.user_id not in left and not is_computer(t.user_id)]
+
+
 def told(table: Optional[dict]) -> set[int]:
     """The users the table message already told of their decision: those it awaited, but
     not those it left to a teammate (so a decision that comes to them later calls them)."""
@@ -77,8 +83,8 @@ def _either(update: Update) -> str:
     teammates (P51, P52), else nothing."""
     if not uncalled(update):
         return ""
-    called = [t.name for t in update.awaited if t.seat in update.called]
-    return f" Either may answer; {' and '.join(called)} {'is' if len(called) == 1 else 'are'} called."
+    names = [t.name for t in update.awaited if t.seat in update.called]
+    return f" Either may answer; {' and '.join(names)} {'is' if len(names) == 1 else 'are'} called."
 
 
 def turn_view(update: Update) -> Optional[discord.ui.View]:
@@ -156,6 +162,10 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], aft
     ping = await pings.hold_for_calls(bot, update, ping, calls)
     away = await pings.availability(bot, update, ping)
     ping = await pings.hold_pings(bot, update, ping, away)
+    standby = [u for u in uncalled(update) if u != actor_id and u not in told(table)]
+    if standby and all(pings.unreachable(u, away, calls) for u in called(update)):  # called in their place
+        ping += await pings.hold_pings(bot, update, await pings.hold_for_calls(bot, update, standby, calls), away)
+    standby = [u for u in uncalled(update) if u not in ping]
     ping = await pings.wait_for_live(bot, update, ping)
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ping])
     away = pings.away_notes(update, away)
@@ -210,7 +220,7 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], aft
         await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), {
             "message": message.id, "channel": place, "awaited": awaited, "lines": lines, "turn": update.turn,
             "turns": turns, "files": files, "shown": shown, "version": update.version,
-            "uncalled": uncalled(update)})
+            "uncalled": standby})
     elif message is not None:
         await forget_table(bot, info)
     await deliver_private(bot, update, skip=actor_id)

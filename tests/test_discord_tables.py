@@ -431,3 +431,27 @@ async def test_a_teams_choice_of_activation_calls_one_teammate_and_either_may_an
                     assert fake.tally(sent).pings[owner] == 1, "the teammate left uncalled takes the activation: called"
                     handed += 1
         assert choices > 20 and uncalled_chose > 3 and handed > 3 and windows > 5, (choices, uncalled_chose, handed, windows)
+
+
+async def test_a_teammate_away_leaves_the_teams_call_to_the_other(monkeypatch, tmp_path):
+    """P51: when the teammate the table would call is on vacation, the other is called."""
+    same_dice(monkeypatch)
+    clock = PlayByPost()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        thread, game_id = await seat_teams(fake)
+        await fake.dispatch(fake.slash(CY, "away vacation", days=30.0))
+        service, rng, instead = fake.bot.service, random.Random(3), 0
+        while (info := await service.get(game_id)).status == "active" and instead < 3:
+            user_id = rng.choice([t.user_id for t in info.awaited])
+            version, commands = await service.legal_commands(game_id, user_id)
+            sent = len(fake.sent)
+            await choose(fake, MEMBERS[user_id], await open_panel(fake, MEMBERS[user_id], thread), commands,
+                         rng.randrange(len(commands)))
+            clock.now += clock.between_moves
+            pinged = fake.tally(sent).pings
+            assert not pinged[3], "Cy is on vacation"
+            last = fake.in_channel(thread)[-1]["content"]
+            if "Cy is called" in last and user_id != 1 and {1, 3} <= {t.user_id for t in (await service.get(game_id)).awaited}:
+                assert pinged[1] == 1, "Ann is called in Cy's place"
+                instead += 1
+        assert instead == 3
