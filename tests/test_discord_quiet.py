@@ -237,7 +237,7 @@ TARGETS = {  # issue 25, default settings, by post, rounds 1-3 (met: asserted; n
     "board pictures per round beyond the activations": 2, "requests per action, mean": 1.2}
 BIGGER_TARGETS = ("pings per player per round beyond the activations their side starts", "requests per action, mean")  # 3-4 players
 OWN_SEAT = "pings per player per round beyond the activations their own seat starts"  # printed, no target
-CHOICE = "calls to choose an activation and hand it over, per activation"  # printed, no target (P47)
+CHOICE = "calls to choose an activation and hand it over, per activation"  # printed, no target (P51)
 MET = ("board pictures per round beyond the activations", "requests per action, mean")  # met today: held
 REALISTIC_MET = MET  # met with players answering as the computer at easy would
 BIGGER_MET = ("requests per action, mean",)  # those of BIGGER_TARGETS met at 4 players and 2 vs 2
