@@ -949,9 +949,11 @@ class GameService:
             return None
         users = {s.seat: s.user_id for s in hot.seats}
         people = {seat for seat, user in users.items() if not is_computer(user)}
+        view = hot.ruleset.view_for(hot.state, None)
+        if not any(d.get("also") for d in view.get("pending", [])):  # no team decision: everyone is called
+            return None
         every = {seat for seat in people.intersection(awaited)
                  if await self.reaction_preference(users[seat]) == reactions.EVERY}
-        view = hot.ruleset.view_for(hot.state, None)
         return team_calls.called_seats(view, people, lambda seat: hot.ruleset.legal_commands(hot.state, seat),
                                        every.__contains__, await self._chose_last(hot, view))
 
