@@ -7,6 +7,11 @@ the per-round figures against the targets (see tests/test_discord_quiet.py, whic
 games of two and three of each bigger table, under both answering models):
 
     python3 -m benchmarks.quiet_bench [--games 30] [--first 1] [--table two|four|teams] [--answer random|easy]
+                                      [--first-seat]
+
+A decision put to a team is answered by the teammate the table called; with --first-seat by
+the first awaited in seat order, as before the table called only some teammates (P51-P53),
+so the games are the same as an older tree's.
 """
 from __future__ import annotations
 
@@ -29,13 +34,15 @@ TABLES = {"two": (TWO, tuple(TARGETS)), "four": (FREE_FOR_ALL, BIGGER_TARGETS), 
 ANSWERS = {"random": at_random, "easy": as_the_easy_computer}
 
 
-async def run(games: int, first: int, table: str, answer: str) -> None:
+async def run(games: int, first: int, table: str, answer: str, first_seat: bool = False) -> None:
     """Play the games and print the figures."""
     seated, targets = TABLES[table]
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as monkeypatch:
-        played = await by_post(monkeypatch, pathlib.Path(folder), range(first, first + games), seated, ANSWERS[answer])
-    print(f"{games} games by post, {seated.name}, answering {answer}, rounds 1-3 ({time.perf_counter() - began:.0f} s):")
+        played = await by_post(monkeypatch, pathlib.Path(folder), range(first, first + games), seated, ANSWERS[answer],
+                               first_seat)
+    print(f"{games} games by post, {seated.name}, answering {answer}" + (" by the first seat" if first_seat else "")
+          + f", rounds 1-3 ({time.perf_counter() - began:.0f} s):")
     print(against_targets(measured(played), targets))
 
 
@@ -45,8 +52,10 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=1, help="the first seed")
     parser.add_argument("--table", choices=TABLES, default="two")
     parser.add_argument("--answer", choices=ANSWERS, default="random", help="how the players answer")
+    parser.add_argument("--first-seat", action="store_true",
+                        help="a team decision is answered by the first seat asked, not the one called")
     args = parser.parse_args()
-    asyncio.run(run(args.games, args.first, args.table, args.answer))
+    asyncio.run(run(args.games, args.first, args.table, args.answer, args.first_seat))
 
 
 if __name__ == "__main__":
