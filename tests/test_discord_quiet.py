@@ -157,7 +157,8 @@ async def play_game(fake: FakeDiscord, seed: int, prepass: bool = False, clock=N
         version, commands = await service.legal_commands(game_id, user)
         seat = next(s.seat for s in info.seats if s.user_id == user)
         asked = next(d for d in (await service.view(game_id))["pending"] if seat in (d["player"], *d.get("also", [])))
-        if asked["kind"] in ("reroll", "interrupt") and await service.reaction_preference(user) == reactions.ABLE:
+        if asked["kind"] in ("reroll", "interrupt") and (not first_seat or not asked.get("also")) \
+                and await service.reaction_preference(user) == reactions.ABLE:
             # a window they could only pass is passed for them at once (P23), and a team window
             # calls only the teammates who could play (P52)
             assert commands != ["pass"], "a window called that they could only pass"
