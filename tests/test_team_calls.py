@@ -1,4 +1,5 @@
 """Whom a team decision calls (engine.service.team_calls; rulings P51, P52), from a public view."""
+from engine.service.reactions import ABLE, EVERY, NEVER
 from engine.service.team_calls import called_seats, chooser
 
 
@@ -14,8 +15,9 @@ TEAM_CHOICE = {"kind": "activate", "player": "p1", "also": ["p3"]}
 PEOPLE = {"p1", "p2", "p3", "p4"}
 
 
-def asks(seat: str) -> bool:
-    return False
+def asks(seat: str) -> str:
+    """Every player keeps the default reaction preference (P23)."""
+    return ABLE
 
 
 def test_the_teammate_with_most_left_to_activate_is_called_never_one_with_nothing_left():
@@ -59,8 +61,11 @@ def test_a_team_window_calls_the_teammates_who_could_play():
     legal = {"p2": ["pass"], "p4": ["play fed-int-1", "pass"]}
     view = table({"p2": [False], "p4": [False]}, pending=[window])
     assert called_seats(view, PEOPLE, legal.get, asks) == ["p4"]
-    assert called_seats(view, PEOPLE, legal.get, lambda seat: seat == "p2") == ["p2", "p4"], \
+    assert called_seats(view, PEOPLE, legal.get, lambda seat: EVERY if seat == "p2" else ABLE) == ["p2", "p4"], \
         "asked at every window by their own choice (P23)"
+    never = {"p2": ["play bo-int-1", "pass"], "p4": ["play fed-int-1", "pass"]}
+    assert called_seats(view, PEOPLE, never.get, lambda seat: NEVER if seat == "p2" else ABLE) == ["p4"], \
+        "a teammate who chose never to be asked is not called while the other could play"
     assert called_seats(view, {"p2"}, legal.get, asks) == ["p2"], \
         "the person beside a computer that could play is still called: the computer waits for them (R62)"
 
@@ -77,7 +82,7 @@ def test_a_teams_reroll_window_calls_the_player_whose_dice_they_are_when_they_co
             "roll": {"actor_player": "p1", "target_player": "p4"}}
     cards = {"p2": ["reroll bo-1 all", "pass"], "p4": ["reroll di-1 all", "pass"]}
     assert called_seats(view, PEOPLE, cards.get, asks) == ["p4"], "the defender's player, not the teammate"
-    assert called_seats(view, PEOPLE, cards.get, lambda seat: seat == "p2") == ["p2", "p4"], \
+    assert called_seats(view, PEOPLE, cards.get, lambda seat: EVERY if seat == "p2" else ABLE) == ["p2", "p4"], \
         "asked at every window by their own choice (P23)"
     assert called_seats({**view, "roll": {"actor_player": "p1", "target_player": "p3"}}, PEOPLE, cards.get,
                         asks) == ["p2", "p4"], "the player who rolled cannot re-roll: whoever can"

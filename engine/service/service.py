@@ -952,10 +952,9 @@ class GameService:
         view = hot.ruleset.view_for(hot.state, None)
         if not any(d.get("also") for d in view.get("pending", [])):  # no team decision: everyone is called
             return None
-        every = {seat for seat in people.intersection(awaited)
-                 if await self.reaction_preference(users[seat]) == reactions.EVERY}
+        chosen = {seat: await self.reaction_preference(users[seat]) for seat in people.intersection(awaited)}
         return team_calls.called_seats(view, people, lambda seat: hot.ruleset.legal_commands(hot.state, seat),
-                                       every.__contains__, await self._chose_last(hot, view))
+                                       chosen.__getitem__, await self._chose_last(hot, view))
 
     async def _chose_last(self, hot: _Hot, view: dict) -> Optional[str]:
         """The seat that answered the team's previous choice of the kind asked now (a

@@ -11,29 +11,29 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Optional
 
-from engine.service.reactions import PASS
+from engine.service.reactions import EVERY, NEVER, PASS
 
 WINDOWS = ("interrupt", "reroll")  # the decisions that are reaction windows
 CHOICES = {"activate": ("activate", "bonus"), "place": ("place",)}  # a team's choice -> the verbs that answer it
 
 
 def called_seats(view: dict, people: set[str], legal: Callable[[str], list[str]],
-                 asks_every: Callable[[str], bool], chose_last: Optional[str] = None) -> list[str]:
+                 preference: Callable[[str], str], chose_last: Optional[str] = None) -> list[str]:
     """The seats to call among those the public `view`'s decisions are put to, in order.
     `people`: the seats played by people (a computer is never called); `legal(seat)`: the
-    seat's legal commands now; `asks_every(seat)`: whether the seat's player chose to be
-    asked at every reaction window (P23); `chose_last`: the seat that answered the team's
-    previous choice of the kind asked now, if known."""
+    seat's legal commands now; `preference(seat)`: the standing reaction preference of the
+    seat's player (P23); `chose_last`: the seat that answered the team's previous choice of
+    the kind asked now, if known."""
     called: list[str] = []
     for decision in view.get("pending", []):
         asked = [s for s in (decision["player"], *decision.get("also", [])) if s in people]
         if len(asked) > 1 and decision["kind"] in CHOICES:
             asked = [chooser(view, decision, asked, chose_last)]
         elif len(asked) > 1 and decision["kind"] in WINDOWS:
-            able = [s for s in asked if legal(s) != [PASS]]
+            able = [s for s in asked if legal(s) != [PASS] and preference(s) != NEVER]
             if decision["kind"] == "reroll":
                 able = [s for s in able if s in rollers(view)] or able
-            asked = [s for s in asked if s in able or asks_every(s)] or asked
+            asked = [s for s in asked if s in able or preference(s) == EVERY] or asked
         called += asked
     return list(dict.fromkeys(called))
 
