@@ -7,10 +7,13 @@ the per-round figures against the targets (see tests/test_discord_quiet.py, whic
 games of two and three of each bigger table, under both answering models):
 
     python3 -m benchmarks.quiet_bench [--games 30] [--first 1] [--table two|four|teams] [--answer random|easy]
-                                      [--reactions every|able|never]
+                                      [--first-seat] [--reactions every|able|never]
 
---reactions gives every player that standing reaction preference (P23; default: able, asked
-only when they could play), to see what the others would cost.
+A decision put to a team is answered by the teammate the table called; with --first-seat by
+the first awaited in seat order, as before the table called only some teammates (P51-P53),
+so the games are the same as an older tree's. --reactions gives every player that standing
+reaction preference (P23; default: able, asked only when they could play), to see what the
+others would cost.
 """
 from __future__ import annotations
 
@@ -34,15 +37,16 @@ TABLES = {"two": (TWO, tuple(TARGETS)), "four": (FREE_FOR_ALL, BIGGER_TARGETS), 
 ANSWERS = {"random": at_random, "easy": as_the_easy_computer}
 
 
-async def run(games: int, first: int, table: str, answer: str, preference: str) -> None:
+async def run(games: int, first: int, table: str, answer: str, first_seat: bool = False,
+              preference: str = reactions.DEFAULT) -> None:
     """Play the games and print the figures."""
     seated, targets = TABLES[table]
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as monkeypatch:
         played = await by_post(monkeypatch, pathlib.Path(folder), range(first, first + games), seated, ANSWERS[answer],
-                               preference)
-    print(f"{games} games by post, {seated.name}, answering {answer}, everybody {reactions.SHOWN[preference]}, "
-          f"rounds 1-3 ({time.perf_counter() - began:.0f} s):")
+                               first_seat, preference)
+    print(f"{games} games by post, {seated.name}, answering {answer}" + (" by the first seat" if first_seat else "")
+          + f", everybody {reactions.SHOWN[preference]}, rounds 1-3 ({time.perf_counter() - began:.0f} s):")
     print(against_targets(measured(played), targets))
 
 
@@ -52,10 +56,12 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=1, help="the first seed")
     parser.add_argument("--table", choices=TABLES, default="two")
     parser.add_argument("--answer", choices=ANSWERS, default="random", help="how the players answer")
+    parser.add_argument("--first-seat", action="store_true",
+                        help="a team decision is answered by the first seat asked, not the one called")
     parser.add_argument("--reactions", choices=reactions.CHOICES, default=reactions.DEFAULT,
                         help="every player's standing reaction preference")
     args = parser.parse_args()
-    asyncio.run(run(args.games, args.first, args.table, args.answer, args.reactions))
+    asyncio.run(run(args.games, args.first, args.table, args.answer, args.first_seat, args.reactions))
 
 
 if __name__ == "__main__":

@@ -100,6 +100,12 @@ async def hold_pings(bot: "ReadyRoom", update: Update, ping: list[int], away: di
     return now
 
 
+def unreachable(user_id: int, away: dict[int, Away], calls: dict[int, Calls]) -> bool:
+    """Whether a ping to the user is held now: they chose calls at most every N hours, or
+    are in quiet hours or on vacation (`away` and `calls` as read for one table update)."""
+    return user_id in calls or (user_id in away and away[user_id].held_until is not None)
+
+
 async def wait_for_live(bot: "ReadyRoom", update: Update, ping: list[int]) -> list[int]:
     """The users of `ping` to mention now. A player who acted in this game less than
     LIVE_GRACE ago (in this process) is playing live and watching the thread: instead of a

@@ -27,11 +27,32 @@ TURNS_PER_TABLE = 2  # turns one table message shows (a turn pair: a player's ac
 
 
 def to_ping(update: Update, actor_id: Optional[int], already: Iterable[int] = ()) -> list[int]:
-    """Users to mention: those now awaited, except the player who just acted and those
-    `already` awaited (and so pinged) before this update: one ping per decision, also
-    when several players answer the same decision one after the other."""
-    skip = {actor_id, *already}
+    """Users to mention: those the update calls (every awaited player, but only some of the
+    teammates a team decision is put to: rulings P51, P52), except the player who just acted
+    and those `already` told of their decision before this update: one ping per decision,
+    also when several players answer the same decision one after the other."""
+    skip = {actor_id, *already, *uncalled(update)}
     return list(dict.fromkeys(t.user_id for t in update.awaited if t.user_id not in skip and not is_computer(t.user_id)))
+
+
+def uncalled(update: Update) -> list[int]:
+    """The awaited people the update does not call: teammates who may answer a team decision
+    but are left to the teammate called (P51, P52)."""
+    if update.called is None:
+        return []
+    return [t.user_id for t in update.awaited if t.seat not in update.called and not is_computer(t.user_id)]
+
+
+def called(update: Update) -> list[int]:
+    """The awaited people the update calls."""
+    left = set(uncalled(update))
+    return [t.user_id for t in update.awaited if t.user_id not in left and not is_computer(t.user_id)]
+
+
+def told(table: Optional[dict]) -> set[int]:
+    """The users the table message already told of their decision: those it awaited, but
+    not those it left to a teammate (so a decision that comes to them later calls them)."""
+    return set(table["awaited"]) - set(table.get("uncalled") or ()) if table else set()
 
 
 def summary(update: Update, info: GameInfo, ping: Iterable[int], lines: list[str], doing: str = "",
@@ -50,11 +71,20 @@ def summary(update: Update, info: GameInfo, ping: Iterable[int], lines: list[str
         away = away or {}
         who = ", ".join((f"<@{t.user_id}>" if t.user_id in ping else t.name)
                         + (f" ({away[t.user_id]})" if t.user_id in away else "") for t in update.awaited)
-        tail.append(f"Waiting for {who}." + (f" ({doing})" if doing else ""))
+        tail.append(f"Waiting for {who}." + _either(update) + (f" ({doing})" if doing else ""))
     body = [f"• {line}" for line in lines]
     while body and len("\n".join(head + body + tail)) > MAX_CONTENT:
         body.pop(0)
     return clip("\n".join(head + body + tail))
+
+
+def _either(update: Update) -> str:
+    """" Either may answer; Cy is called." when a team decision calls only some of its
+    teammates (P51, P52), else nothing."""
+    if not uncalled(update):
+        return ""
+    names = [t.name for t in update.awaited if t.seat in update.called]
+    return f" Either may answer; {' and '.join(names)} {'is' if len(names) == 1 else 'are'} called."
 
 
 def turn_view(update: Update) -> Optional[discord.ui.View]:
@@ -127,11 +157,15 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], aft
     table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id))
     if table is not None and after is not None and table.get("version") != after:
         table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id), fresh=True)
-    ping = to_ping(update, actor_id, table["awaited"] if table else ())
+    ping = to_ping(update, actor_id, told(table))
     calls = await pings.calls_awaited(bot, update)
     ping = await pings.hold_for_calls(bot, update, ping, calls)
     away = await pings.availability(bot, update, ping)
     ping = await pings.hold_pings(bot, update, ping, away)
+    standby = [u for u in uncalled(update) if u != actor_id and u not in told(table)]
+    if standby and all(pings.unreachable(u, away, calls) for u in called(update)):  # called in their place
+        ping += await pings.hold_pings(bot, update, await pings.hold_for_calls(bot, update, standby, calls), away)
+    standby = [u for u in uncalled(update) if u not in ping]
     ping = await pings.wait_for_live(bot, update, ping)
     mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in ping])
     away = pings.away_notes(update, away)
@@ -194,7 +228,8 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], aft
         shown = {name: key for name, key in shown.items() if name not in board_pictures.DICE_FILES or name in files}
         await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), {
             "message": message.id, "channel": place, "awaited": awaited, "lines": lines, "turn": update.turn,
-            "turns": turns, "files": files, "shown": shown, "version": update.version})
+            "turns": turns, "files": files, "shown": shown, "version": update.version,
+            "uncalled": standby})
     elif message is not None:
         await forget_table(bot, info)
     await deliver_private(bot, update, skip=actor_id)

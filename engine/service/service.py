@@ -24,7 +24,7 @@ from typing import Any, AsyncIterator, Callable, Optional
 from db import (BUSY_TIMEOUT_MS, AwaitedGame, Database, DueReminder, GameRow, GameWrite, LogEntry, PlaceTaken,
                 Reminder, SeatRow, StaleWrite, Wait, is_busy)
 from engine.errors import PackError, RuleError
-from engine.service import reactions, reads, rules_version, text
+from engine.service import reactions, reads, rules_version, team_calls, text
 from engine.service.errors import (BUSY, DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
                                    NotAllowed, NotAPlayer, NotYourDecision, StaleVersion, StorageBusy,
                                    UnknownGame)
@@ -37,6 +37,7 @@ DEFAULT_REMIND_AFTER = 24 * 3600.0
 CATCH_UP_AFTER = 15 * 60.0  # a player back after this long sees what happened since their last action
 TEAM_SIZE = 2  # seats per side in a team game
 PASS = "pass"
+RECENT_CHOICES = 100  # log entries looked back for a team's previous choice (a tie's tie-break, P51)
 MAX_STANDING_PASSES = 50  # windows passed by preference after one command (a round has far fewer)
 log = logging.getLogger("ready_room.service")
 
@@ -106,6 +107,7 @@ class Update:
     said: str = ""  # the accepted command as a person reads it (card names, not codes)
     can_take_back: bool = False  # the actor may ask to take this action back (nothing rolled or revealed)
     turn: Optional[str] = None  # the seat whose turn it is now (ruleset.turn_of), if one
+    called: Optional[list[str]] = None  # the awaited seats to call (None: all; a team decision: P51, P52)
 
 
 @dataclass(frozen=True)
@@ -506,7 +508,7 @@ class GameService:
             hot.row = dataclasses.replace(hot.row, stamp=stamp)
             hot.seats = await self.db.seats(hot.row.id)
             how = "the computer stands in for the seat" if stand_in else "the seat passes where it may"
-            return self._update(hot, [f"{row.name} left the game: {how}."], [], {})
+            return await self._update(hot, [f"{row.name} left the game: {how}."], [], {})
         return await self._seat_change(game_id, change)
 
     async def start(self, game_id: int, user_id: int) -> Update:
@@ -533,7 +535,7 @@ class GameService:
             waits = self._rewait(hot, change, state, None, now)
             await self._commit(hot, change)
             hot.config, hot.state, hot.waits = config, state, waits
-            return self._update(hot, ["The game begins.", await self._reaction_line(hot)], ["board"], {})
+            return await self._update(hot, ["The game begins.", await self._reaction_line(hot)], ["board"], {})
         return await self._seat_change(game_id, change)
 
     async def abort(self, game_id: int, user_id: int, *, force: bool = False) -> GameInfo:
@@ -599,7 +601,7 @@ class GameService:
             if any(e["type"] in hot.ruleset.dice_events or e["type"] in hot.ruleset.dice_board_events for e in every):
                 images.append("dice")  # the table leaves out a dice board it already shows (P56)
             lines = hot.ruleset.public_lines(every, names)
-            update = self._update(hot, lines, images,
+            update = await self._update(hot, lines, images,
                                   text.private_lines(every, names))
             return dataclasses.replace(update, said=text.readable(said, names),
                                        can_take_back=answered and not passed and hot.ruleset.can_take_back(events),
@@ -647,7 +649,7 @@ class GameService:
             hot.waits = {}
             names = hot.names()
             line = f"{names[seat]} concedes. " + ", ".join(names[w] for w in winners) + " wins."
-            return self._update(hot, [line], [], {})
+            return await self._update(hot, [line], [], {})
         return await self._in_play(game_id, act)
 
     # ---- reading ------------------------------------------------------------------------
@@ -762,7 +764,7 @@ class GameService:
             await self._commit(hot, change)
             hot.waits = waits
             lines = [text.public_line(e, names) for e in events]
-            return dataclasses.replace(self._update(hot, lines, ["board"], {}), events=events)
+            return dataclasses.replace(await self._update(hot, lines, ["board"], {}), events=events)
         return await self._in_play(game_id, act)
 
     async def history(self, game_id: int) -> list[Moment]:
@@ -963,10 +965,37 @@ class GameService:
                         r.created_by, [Seat(s.seat, s.user_id, s.name) for s in hot.seats],
                         self._turns(hot), json.loads(r.result) if r.result else None)
 
-    def _update(self, hot: _Hot, public: list[str], images: list[str],
-                private: dict[str, list[str]]) -> Update:
+    async def _update(self, hot: _Hot, public: list[str], images: list[str],
+                      private: dict[str, list[str]]) -> Update:
         r = hot.row
-        turn = hot.ruleset.turn_of(hot.state) if r.status == "active" and hot.state is not None else None
+        live = r.status == "active" and hot.state is not None
+        turn = hot.ruleset.turn_of(hot.state) if live else None
         return Update(r.id, r.version, r.status, public, images, private, self._turns(hot),
                       {s.seat: s.user_id for s in hot.seats}, json.loads(r.result) if r.result else None,
-                      turn=turn)
+                      turn=turn, called=await self._called(hot) if live else None)
+
+    async def _called(self, hot: _Hot) -> Optional[list[str]]:
+        """The awaited seats the table calls, when a decision put to several seats calls only
+        some of them (engine.service.team_calls); None: every awaited seat."""
+        awaited = hot.ruleset.awaited(hot.state)
+        if len(awaited) < 2:
+            return None
+        users = {s.seat: s.user_id for s in hot.seats}
+        people = {seat for seat, user in users.items() if not is_computer(user)}
+        view = hot.ruleset.view_for(hot.state, None)
+        if not any(d.get("also") for d in view.get("pending", [])):  # no team decision: everyone is called
+            return None
+        chosen = {seat: await self.reaction_preference(users[seat]) for seat in people.intersection(awaited)}
+        return team_calls.called_seats(view, people, lambda seat: hot.ruleset.legal_commands(hot.state, seat),
+                                       chosen.__getitem__, await self._chose_last(hot, view))
+
+    async def _chose_last(self, hot: _Hot, view: dict) -> Optional[str]:
+        """The seat that answered the team's previous choice of the kind asked now (a
+        team's choice of activation or placing; engine.service.team_calls), if one is asked
+        and that answer is among the game's last RECENT_CHOICES log entries."""
+        seats = team_calls.team_choice(view)
+        if seats is None:
+            return None
+        verbs = next(team_calls.CHOICES[d["kind"]] for d in view["pending"] if d["kind"] in team_calls.CHOICES)
+        entries = await self.db.log(hot.row.id, after=max(0, hot.row.version - RECENT_CHOICES))
+        return next((e.seat for e in reversed(entries) if e.seat in seats and e.command.split()[0] in verbs), None)
