@@ -5,7 +5,9 @@ import random
 import re
 
 from engine.awaymissions.content import load_pack
+from engine.rulesets import AWAY_MISSIONS
 from engine.service import is_computer
+from engine.service.service import useful_answers
 from tests.discord_harness import EPHEMERAL, FakeDiscord, choose, open_panel, thread_of, user
 from tests.test_discord_game import PlayByPost, revealed, same_dice
 
@@ -163,7 +165,7 @@ async def test_a_complete_2_vs_2_game_through_the_panels_keeps_each_teams_hands_
             version, commands = await fake.bot.service.legal_commands(game_id, user_id)
             pending = (await fake.bot.service.view(game_id))["pending"]
             team_prompt = next(([d["player"], *d["also"]] for d in pending if d.get("also")), None)
-            sent = len(fake.sent)
+            sent, entries = len(fake.sent), len(await fake.bot.service.log(game_id))
             shown = await open_panel(fake, MEMBERS[user_id], thread)
             mate = next(s for s in info.seats if s.user_id != user_id and
                         any(s.name in m and MEMBERS[user_id]["username"] in m for m in members.values()))
@@ -172,7 +174,7 @@ async def test_a_complete_2_vs_2_game_through_the_panels_keeps_each_teams_hands_
             assert f"{mate.name}'s hand: " + (", ".join(names[c] for c in mates_hand) or "empty") in shown["content"]
             await choose(fake, MEMBERS[user_id], shown, commands, rng.randrange(len(commands)))
             clock.now += clock.between_moves
-            seen_public |= await revealed(fake, game_id)
+            seen_public |= await revealed(fake, game_id, len(await fake.bot.service.log(game_id)) - entries)  # standing passes too
             after = await fake.bot.service.get(game_id)
             if team_prompt and after.status == "active":
                 team_answers += 1
@@ -411,7 +413,8 @@ async def test_a_teams_choice_of_activation_calls_one_teammate_and_either_may_an
                 assert "Either may answer" in line and set(named) <= set(called)
                 choices += 1
             elif kind in ("interrupt", "reroll"):
-                able = {seat for seat in team if (await service.legal_commands(game_id, users[seat]))[1] != ["pass"]}
+                state = AWAY_MISSIONS.from_json((await service.db.game(game_id)).state)
+                able = {seat for seat in team if useful_answers(AWAY_MISSIONS, state, seat) != ["pass"]}  # P59
                 rolled = able & {view["roll"]["actor_player"], view["roll"].get("target_player")} \
                     if kind == "reroll" else set()
                 for seat in set(team) - (rolled or able):  # who could only pass, or did not roll (P52, P53)

@@ -215,6 +215,12 @@ class _Behind(StaleVersion):
     refused its write, or a player acted on a newer version than it holds."""
 
 
+def useful_answers(ruleset: Any, state: Any, seat: str) -> list[str]:
+    """The seat's legal commands now that could change something for it: a re-roll that
+    cannot help is left out (ruling P59), so a window with nothing else is a pass-only one."""
+    return [c for c in ruleset.legal_commands(state, seat) if not ruleset.futile(state, seat, c)]
+
+
 class GameService:
     """All games of one database. Create with `await GameService.open(path)`."""
 
@@ -626,9 +632,7 @@ class GameService:
             for seat in asked:
                 if users[seat] not in chosen:
                     chosen[users[seat]] = await self.reaction_preference(users[seat])
-            if not all(reactions.passes(chosen[users[seat]], [c for c in hot.ruleset.legal_commands(state, seat)
-                                                               if not hot.ruleset.futile(state, seat, c)])
-                       for seat in asked):
+            if not all(reactions.passes(chosen[users[seat]], useful_answers(hot.ruleset, state, seat)) for seat in asked):
                 break
             state, events = hot.ruleset.apply(state, asked[0], PASS)
             passed.append((state, LogEntry(state.version, asked[0], users[asked[0]], PASS, json.dumps(events), now)))
@@ -986,7 +990,7 @@ class GameService:
         if not any(d.get("also") for d in view.get("pending", [])):  # no team decision: everyone is called
             return None
         chosen = {seat: await self.reaction_preference(users[seat]) for seat in people.intersection(awaited)}
-        return team_calls.called_seats(view, people, lambda seat: hot.ruleset.legal_commands(hot.state, seat),
+        return team_calls.called_seats(view, people, lambda seat: useful_answers(hot.ruleset, hot.state, seat),
                                        chosen.__getitem__, await self._chose_last(hot, view))
 
     async def _chose_last(self, hot: _Hot, view: dict) -> Optional[str]:

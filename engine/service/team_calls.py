@@ -21,7 +21,7 @@ def called_seats(view: dict, people: set[str], legal: Callable[[str], list[str]]
                  preference: Callable[[str], str], chose_last: Optional[str] = None) -> list[str]:
     """The seats to call among those the public `view`'s decisions are put to, in order.
     `people`: the seats played by people (a computer is never called); `legal(seat)`: the
-    seat's legal commands now; `preference(seat)`: the standing reaction preference of the
+    seat's legal commands now that could change something (a re-roll that cannot help left out, P59); `preference(seat)`: the standing reaction preference of the
     seat's player (P23); `chose_last`: the seat that answered the team's previous choice of
     the kind asked now, if known."""
     called: list[str] = []
