@@ -24,8 +24,9 @@ import time
 from dataclasses import dataclass
 
 log = logging.getLogger("ready_room.collector")
-FULL_EVERY = 10.0  # seconds between full collections
-THAW_EVERY = 360  # full collections between two that walk everything (frozen objects too): an hour
+FULL_EVERY = 10.0  # the longest wait between two full collections, seconds
+PROMOTED = 3  # middle-generation collections (each moves its survivors to the oldest) that make a full one due
+THAW_EVERY = 360  # full collections between two that walk everything (frozen objects too)
 NEVER = 1 << 30  # a generation-2 threshold the counters never reach
 COUNTED = gc.get_threshold()[2]  # the process's own generation-2 threshold, given back when a collector stops
 
@@ -41,13 +42,17 @@ class Collected:
 
 class Collector:
     """Freezes what start-up built, leaves the young generations to the counters, and runs
-    the full collection every `full_every` seconds on the running event loop (`run`),
-    freezing what survives it; every `thaw_every`-th walks the frozen objects too."""
+    the full collection on the running event loop (`run`), in a callback of its own, as
+    soon as `promoted` middle-generation collections have moved their survivors on since
+    the last one, or `full_every` seconds after it; what survives is frozen, and every
+    `thaw_every`-th walks the frozen objects too."""
 
-    def __init__(self, full_every: float = FULL_EVERY, thaw_every: int = THAW_EVERY):
-        self.full_every, self.thaw_every = full_every, thaw_every
+    def __init__(self, full_every: float = FULL_EVERY, thaw_every: int = THAW_EVERY, promoted: int = PROMOTED):
+        self.full_every, self.thaw_every, self.promoted = full_every, thaw_every, promoted
         self.last: Collected | None = None
         self.rounds = 0  # full collections run
+        self._due: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
         """Freeze what exists now (it lives as long as the process) and stop the counters
@@ -69,16 +74,36 @@ class Collector:
         self.last = Collected(objects, time.process_time() - began, whole)
         return self.last
 
+    def _counted(self, phase: str, info: dict) -> None:
+        """A `gc.callbacks` hook: after a middle-generation collection, wake `run` once
+        `promoted` of them have moved survivors into the oldest generation (the walk a full
+        collection would make has grown by at most that many middle generations). It may
+        run on any thread that allocates, so the loop is woken thread-safely."""
+        if phase == "stop" and info["generation"] == 1 and gc.get_count()[2] >= self.promoted \
+                and not self._due.is_set():
+            try:
+                self._loop.call_soon_threadsafe(self._due.set)
+            except RuntimeError:  # the loop closed meanwhile
+                pass
+
     async def run(self) -> None:
-        """`start`, then a full collection every `full_every` seconds, until cancelled (the
-        counters' own schedule is given back then)."""
+        """`start`, then a full collection whenever one is due (by the counters or the
+        clock), until cancelled (the counters' own schedule is given back then)."""
         self.start()
+        self._loop, self._due = asyncio.get_running_loop(), asyncio.Event()
+        gc.callbacks.append(self._counted)
         try:
             while True:
-                await asyncio.sleep(self.full_every)
+                clock = self._loop.call_later(self.full_every, self._due.set)
+                try:
+                    await self._due.wait()
+                finally:
+                    clock.cancel()
                 found = self.collect()
+                self._due.clear()
                 log.debug("full collection%s: %d objects freed in %.0f ms", " of everything" if found.whole else "",
                           found.objects, found.seconds * 1000)
         finally:
+            gc.callbacks.remove(self._counted)
             young, middle, _ = gc.get_threshold()
             gc.set_threshold(young, middle, COUNTED)
