@@ -205,7 +205,7 @@ async def _bot(plan: Plan):
             info = await fake.bot.service.get(table.game_id)
             fake.post(table.thread_id, {"content": "(the table before the restart)",
                                         "components": your_move(table.game_id, info.version)})
-        fake.bot.collector.collect()  # as in a bot past its first minute: what loading built met a full collection
+        fake.bot.collector.tend(fake.bot.collector.rounds)  # as in a bot past its first minute: its round met what loading built
         fake.answering, fake.on_answer = True, answered
         await asyncio.sleep(max(0.0, plan.start - time.time()))
         began, cpu, memory = time.time(), time.process_time(), psutil.Process().memory_info().rss
@@ -234,7 +234,7 @@ async def _bot(plan: Plan):
                    "collections": collections.count, "collection_longest": collections.longest,
                    "collection_longest_cpu": collections.longest_cpu, "objects": objects,
                    "frozen": frozen, "stranded": stranded, "whole_cpu": whole, "grown": grown,
-                   "collections_over_50ms": len(collections.slow)}, f)
+                   "collections_over_50ms": len(collections.slow), "full_cpu": sorted(collections.full_cpu)}, f)
 
 
 def bot_process(plan: Plan) -> None:
@@ -332,6 +332,10 @@ def run(label: str, url: str, processes: int, args, folder: str, server=None) ->
               + f"{r.get('frozen', 0)} frozen, of which {r.get('stranded', 0)} garbage (freed only once unfrozen),"
               + f" walking them all took {r.get('whole_cpu', 0) * 1000:.0f} ms CPU; resident memory grew"
               + f" {r.get('grown', 0) / 2 ** 20:.0f} MiB while playing")
+        full = [t * 1000 for t in r.get("full_cpu", [])]
+        if full:
+            print(f"      full collections' CPU: median {full[len(full) // 2]:.1f} ms, p99 {full[int(len(full) * 0.99)]:.1f},"
+                  f" longest {full[-1]:.1f}; {sum(t > 20 for t in full)} of {len(full)} over 20 ms")
         print(f"      the longest: {r['callbacks'][0][2] if r['callbacks'] else None}")
     late = max((r["late"] for r in reports), default=0.0)
     if late > 1:

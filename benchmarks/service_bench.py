@@ -118,6 +118,7 @@ class CollectionTimer:
     def __init__(self, over: float = 0.02):
         self.over, self.longest, self.count, self.slow = over, [0.0] * 3, [0] * 3, []
         self.longest_cpu = [0.0] * 3  # the same in CPU time: what the collection itself took
+        self.full_cpu: list[float] = []  # CPU seconds of every full (generation 2) collection
         self._began = self._began_cpu = 0.0
 
     def _timed(self, phase: str, info: dict) -> None:
@@ -126,7 +127,10 @@ class CollectionTimer:
             return
         took, generation = time.perf_counter() - self._began, info["generation"]
         self.longest[generation] = max(self.longest[generation], took)
-        self.longest_cpu[generation] = max(self.longest_cpu[generation], time.thread_time() - self._began_cpu)
+        cpu = time.thread_time() - self._began_cpu
+        self.longest_cpu[generation] = max(self.longest_cpu[generation], cpu)
+        if generation == 2:
+            self.full_cpu.append(cpu)
         self.count[generation] += 1
         if took > self.over:
             self.slow.append((generation, took))

@@ -1,12 +1,13 @@
-"""The bot's garbage-collection schedule (collector.py, ruling P38): start-up frozen, no
-full collection started by the allocation counters, one on the schedule that frees the
-cycles made since, and the counters' schedule given back when it stops."""
+"""The bot's garbage-collection schedule (collector.py, rulings P38, P50, P57): start-up
+frozen, a full collection every few middle-generation ones or on the clock, what survives
+it frozen, everything walked once the frozen objects have grown, and the counters'
+schedule given back when it stops."""
 import asyncio
 import gc
 import weakref
 from collections import Counter
 
-from collector import NEVER, Collector
+from collector import PROMOTED, Collector
 
 
 class Node:
@@ -19,7 +20,7 @@ async def test_full_collections_run_on_the_schedule_and_free_cycles():
     task = asyncio.create_task(collector.run())
     try:
         await asyncio.sleep(0)
-        assert gc.get_threshold() == (before[0], before[1], NEVER)  # the counters start no full collection
+        assert gc.get_threshold() == (before[0], before[1], PROMOTED - 1)  # a full collection every PROMOTED middle ones
         assert gc.get_freeze_count() > 0  # what existed at start is out of every collection
         a, b = Node(), Node()
         a.other, b.other = b, a
@@ -40,23 +41,54 @@ async def test_full_collections_run_on_the_schedule_and_free_cycles():
     assert gc.get_threshold() == before
 
 
-def test_what_survives_a_collection_is_frozen_and_walked_again_only_every_thaw_every_th():
-    """P50: a full collection freezes what survived it, so a cycle that dies after that is
-    left by the next collections (they walk only what is newer) and freed by the one that
-    walks everything, every `thaw_every`-th."""
-    collector = Collector(thaw_every=3)
+def test_the_counters_start_a_full_collection_every_promoted_middle_ones_and_what_survives_is_frozen():
+    """P57: with no clock, a full collection starts once `promoted` middle-generation
+    collections moved survivors on; it frees cycles and freezes what survived, so the
+    next one walks only what is newer."""
+    collector = Collector(full_every=10 ** 6, promoted=2)
+    collector.start()
+    try:
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        gc.collect(1)  # alive, so moved on to the oldest generation: only a full collection looks there now
+        gone = weakref.ref(a)
+        del a, b
+        kept = []
+        for _ in range(10 ** 6):  # surviving allocations, until the counters start one (not a timing)
+            kept.append([])
+            if collector.rounds:
+                break
+        assert collector.rounds == 1 and gone() is None and collector.last.objects >= 2
+        assert not collector.last.whole
+        assert not any(o is kept for o in gc.get_objects())  # it survived: frozen, walked no more
+    finally:
+        collector.stop()
+        gc.unfreeze()
+
+
+def test_everything_is_walked_only_once_the_frozen_objects_grew_growth_times_over():
+    """P57: a cycle that dies after it was frozen is left by the full collections (they
+    walk only what is newer) and freed by the walk of everything, which `tend` makes once
+    the frozen objects have grown `growth` times over since the last such walk."""
+    collector = Collector(growth=2)
+    collector.start()
     try:
         a, b = Node(), Node()
         a.other, b.other = b, a
         gone = weakref.ref(a)
         assert not collector.collect().whole  # a and b alive: frozen
         del a, b
-        assert not collector.collect().whole
-        assert gone() is not None  # frozen: this collection did not walk it
-        last = collector.collect()
+        assert not collector.tend(collector.rounds).whole  # not grown: a collection of what is new
+        assert gone() is not None  # frozen: that collection did not walk it
+        assert collector.tend(collector.rounds - 1) is None  # one ran since: nothing to do
+        grown = [[] for _ in range(collector.walked + 1)]  # the frozen objects more than double
+        collector.collect()
+        last = collector.tend(collector.rounds)
         assert last.whole and gone() is None and last.objects >= 2
-        assert gc.get_freeze_count() > 0  # what survived is frozen again
+        assert collector.walked >= len(grown)  # the next walk of everything waits for twice as many again
+        assert not collector.tend(collector.rounds).whole
     finally:
+        collector.stop()
         gc.unfreeze()
 
 
