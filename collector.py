@@ -8,17 +8,18 @@ every collection (`gc.freeze`), and what survives each full collection is frozen
 (rulings P38, P50), so a full collection walks only what is newer than the last one.
 
 How long it walks is then set by how much is new: a clock (every 10 s, P50) let 130-210 ms
-of walking pile up when the process was overloaded. The counters start it instead, once
-`promoted` middle-generation collections have moved their survivors into the oldest
-generation since the last (ruling P57), so each walks at most that many middle generations'
-worth, however busy the process is; a clock collects only when they started none for
+of walking pile up when the process was overloaded. The counters start it instead, after
+each collection of the middle generation (which moves its survivors into the oldest), and
+the middle generation is collected every 5 young collections instead of 10 (ruling P57):
+each full collection walks only the young generations and what one middle collection
+moved on, however busy the process is; a clock collects only when they started none for
 `full_every` seconds.
 
 A cycle among frozen objects that later becomes garbage is freed only by a collection that
 walks the frozen objects too, and that walk holds the loop as long as the process is large
 (over 100 ms at 1,000 games). Few such cycles are made (discord.py's cycles around each
-interaction are cut once the bot has answered, letgo.py; none was found after 5 minutes of
-saturation), so everything is walked only when the frozen objects have grown `growth`
+interaction are cut once the bot has answered, letgo.py; after 5 minutes of saturation the frozen
+objects held none but the 6 that start-up's freeze strands), so everything is walked only when the frozen objects have grown `growth`
 times over since the last such walk: that bounds them by the size of the process, at a
 handful of walks over its life.
 """
@@ -32,9 +33,10 @@ from dataclasses import dataclass
 
 log = logging.getLogger("ready_room.collector")
 FULL_EVERY = 10.0  # the longest wait between two full collections, seconds
-PROMOTED = 2  # middle-generation collections (each moves its survivors on) that start a full one
+MIDDLE = 5  # young-generation collections between two of the middle one (Python's own: 10)
+PROMOTED = 1  # middle-generation collections (each moves its survivors on) that start a full one
 GROWTH = 2  # how many times over the frozen objects grow before a collection walks them all
-COUNTED = gc.get_threshold()[2]  # the process's own generation-2 threshold, given back when a collector stops
+COUNTED = gc.get_threshold()  # the process's own thresholds, given back when a collector stops
 
 
 @dataclass
@@ -48,13 +50,15 @@ class Collected:
 
 class Collector:
     """Freezes what start-up built; from then on the allocation counters start a full
-    collection every `promoted` middle-generation ones, and `run` starts one when
+    collection every `promoted` middle-generation ones (each every `middle` young ones),
+    and `run` starts one when
     `full_every` seconds passed without; what survives each is frozen. `run` walks
     everything, the frozen objects too, once they grew `growth` times over since the last
     such walk."""
 
-    def __init__(self, full_every: float = FULL_EVERY, promoted: int = PROMOTED, growth: float = GROWTH):
-        self.full_every, self.promoted, self.growth = full_every, promoted, growth
+    def __init__(self, full_every: float = FULL_EVERY, promoted: int = PROMOTED, growth: float = GROWTH,
+                 middle: int = MIDDLE):
+        self.full_every, self.promoted, self.growth, self.middle = full_every, promoted, growth, middle
         self.last: Collected | None = None
         self.rounds = 0  # full collections run
         self.walked = 0  # objects frozen after the last walk of everything (or start-up's freeze)
@@ -63,20 +67,18 @@ class Collector:
 
     def start(self) -> None:
         """Freeze what exists now (it lives as long as the process) and let the counters
-        start a full collection every `promoted` middle-generation ones, each followed
-        by a freeze."""
+        start a middle-generation collection every `middle` young ones and a full one
+        every `promoted` middle ones, each followed by a freeze."""
         gc.freeze()
         self.walked = gc.get_freeze_count()
-        young, middle, _ = gc.get_threshold()
-        gc.set_threshold(young, middle, self.promoted - 1)  # CPython collects once the count is over it
+        gc.set_threshold(COUNTED[0], self.middle, self.promoted - 1)  # CPython collects once a count is over it
         gc.callbacks.append(self._frozen)
 
     def stop(self) -> None:
         """Give the counters their own schedule back."""
         if self._frozen in gc.callbacks:
             gc.callbacks.remove(self._frozen)
-        young, middle, _ = gc.get_threshold()
-        gc.set_threshold(young, middle, COUNTED)
+        gc.set_threshold(*COUNTED)
 
     def collect(self, whole: bool = False) -> Collected:
         """One full collection now (of the frozen objects too, if `whole`), then what

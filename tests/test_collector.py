@@ -7,7 +7,7 @@ import gc
 import weakref
 from collections import Counter
 
-from collector import PROMOTED, Collector
+from collector import MIDDLE, PROMOTED, Collector
 
 
 class Node:
@@ -20,7 +20,7 @@ async def test_full_collections_run_on_the_schedule_and_free_cycles():
     task = asyncio.create_task(collector.run())
     try:
         await asyncio.sleep(0)
-        assert gc.get_threshold() == (before[0], before[1], PROMOTED - 1)  # a full collection every PROMOTED middle ones
+        assert gc.get_threshold() == (before[0], MIDDLE, PROMOTED - 1)  # a full collection every PROMOTED middle ones
         assert gc.get_freeze_count() > 0  # what existed at start is out of every collection
         a, b = Node(), Node()
         a.other, b.other = b, a
@@ -157,6 +157,47 @@ async def test_a_game_played_through_discord_leaves_no_cycle_of_discord_objects(
             gc.set_debug(0)
             gc.enable()
     assert not left, left
+
+
+def _kept(types: tuple) -> Counter:
+    """Live objects of `types` by type, frozen ones too (the collector freezes survivors)."""
+    gc.collect()
+    gc.unfreeze()
+    try:
+        return Counter(type(o).__qualname__ for o in gc.get_objects() if isinstance(o, types))
+    finally:
+        gc.freeze()
+
+
+async def test_what_the_bot_keeps_does_not_grow_with_the_moves_played(tmp_path, monkeypatch):
+    """Nothing of an answered interaction stays alive (the interaction, its response, the
+    views rebuilt from the clicked messages, the tasks that ran it): twelve more moves
+    leave as many of them as four did, so none piles up for the full collections to walk."""
+    import random
+
+    import discord
+
+    from tests.discord_harness import FakeDiscord, choose, open_panel
+    from tests.test_discord_game import MEMBERS, PlayByPost, new_game, same_dice
+    same_dice(monkeypatch)
+    watched = (discord.Interaction, discord.InteractionResponse, discord.ui.View, discord.ui.Item, asyncio.Task)
+    async with FakeDiscord(monkeypatch, str(tmp_path / "game.db"), clock=PlayByPost()) as fake:
+        fake.guild()
+        thread, game_id = await new_game(fake)
+        rng = random.Random(5)
+
+        async def play(moves: int) -> None:
+            for _ in range(moves):
+                user_id = (await fake.bot.service.get(game_id)).awaited[0].user_id
+                _, commands = await fake.bot.service.legal_commands(game_id, user_id)
+                member = MEMBERS[user_id]
+                await choose(fake, member, await open_panel(fake, member, thread), commands,
+                             rng.randrange(len(commands)))
+        await play(4)
+        after_four = _kept(watched)
+        await play(12)
+        assert _kept(watched) == after_four
+        assert after_four[discord.Interaction.__qualname__] == 0
 
 
 async def test_a_command_that_failed_keeps_its_response_for_the_error_handler():
