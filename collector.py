@@ -18,10 +18,10 @@ moved on, however busy the process is; a clock collects only when they started n
 A cycle among frozen objects that later becomes garbage is freed only by a collection that
 walks the frozen objects too, and that walk holds the loop as long as the process is large
 (over 100 ms at 1,000 games). Few such cycles are made (discord.py's cycles around each
-interaction are cut once the bot has answered, letgo.py; after 5 minutes of saturation the frozen
-objects held none but the 6 that start-up's freeze strands), so everything is walked only when the frozen objects have grown `growth`
-times over since the last such walk: that bounds them by the size of the process, at a
-handful of walks over its life.
+interaction are cut once the bot has answered, letgo.py; after 5 minutes of saturation
+the frozen objects held none but the 6 that start-up's freeze strands), so everything is
+walked only when the frozen objects have grown `growth` times over since the last such
+walk: that bounds them by the size of the process, at a handful of walks over its life.
 """
 from __future__ import annotations
 
@@ -51,10 +51,9 @@ class Collected:
 class Collector:
     """Freezes what start-up built; from then on the allocation counters start a full
     collection every `promoted` middle-generation ones (each every `middle` young ones),
-    and `run` starts one when
-    `full_every` seconds passed without; what survives each is frozen. `run` walks
-    everything, the frozen objects too, once they grew `growth` times over since the last
-    such walk."""
+    and `run` starts one when `full_every` seconds passed without; what survives each is
+    frozen. `run` walks everything, the frozen objects too, once they grew `growth` times
+    over since the last such walk."""
 
     def __init__(self, full_every: float = FULL_EVERY, promoted: int = PROMOTED, growth: float = GROWTH,
                  middle: int = MIDDLE):
