@@ -20,23 +20,32 @@ walks the frozen objects too, and that walk holds the loop as long as the proces
 (over 100 ms at 1,000 games). Few such cycles are made (discord.py's cycles around each
 interaction are cut once the bot has answered, letgo.py; after 5 minutes of saturation
 the frozen objects held none but the 6 that start-up's freeze strands), so everything is
-walked only when the frozen objects have grown `growth` times over since the last such
-walk: that bounds them by the size of the process, at a handful of walks over its life.
+walked only when the process's peak memory has grown `growth` times over since the last
+such walk: what such cycles strand is bounded by the size of the process, at a handful of
+walks over its life.
 """
 from __future__ import annotations
 
 import asyncio
 import gc
 import logging
+import resource
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 log = logging.getLogger("ready_room.collector")
 FULL_EVERY = 10.0  # the longest wait between two full collections, seconds
 MIDDLE = 5  # young-generation collections between two of the middle one (Python's own: 10)
 PROMOTED = 1  # middle-generation collections (each moves its survivors on) that start a full one
-GROWTH = 2  # how many times over the frozen objects grow before a collection walks them all
+GROWTH = 2  # how many times over the process grows before a collection walks everything
 COUNTED = gc.get_threshold()  # the process's own thresholds, given back when a collector stops
+
+
+def peak_memory() -> int:
+    """The process's peak resident memory so far, in the platform's unit (only ratios of it
+    are used): read at once, where counting the frozen objects walks them all."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 @dataclass
@@ -52,15 +61,16 @@ class Collector:
     """Freezes what start-up built; from then on the allocation counters start a full
     collection every `promoted` middle-generation ones (each every `middle` young ones),
     and `run` starts one when `full_every` seconds passed without; what survives each is
-    frozen. `run` walks everything, the frozen objects too, once they grew `growth` times
-    over since the last such walk."""
+    frozen. `run` walks everything, the frozen objects too, once the process grew `growth`
+    times over (by `size`, its peak memory) since the last such walk."""
 
     def __init__(self, full_every: float = FULL_EVERY, promoted: int = PROMOTED, growth: float = GROWTH,
-                 middle: int = MIDDLE):
+                 middle: int = MIDDLE, size: Callable[[], int] = peak_memory):
         self.full_every, self.promoted, self.growth, self.middle = full_every, promoted, growth, middle
+        self.size = size
         self.last: Collected | None = None
         self.rounds = 0  # full collections run
-        self.walked = 0  # objects frozen after the last walk of everything (or start-up's freeze)
+        self.walked = 0  # the process's size at the last walk of everything (or start-up's freeze)
         self._began = 0.0  # when the running collection began (the thread's CPU clock)
         self._own = False  # whether `collect` is running (it keeps its own figures)
 
@@ -69,7 +79,7 @@ class Collector:
         start a middle-generation collection every `middle` young ones and a full one
         every `promoted` middle ones, each followed by a freeze."""
         gc.freeze()
-        self.walked = gc.get_freeze_count()
+        self.walked = self.size()
         gc.set_threshold(COUNTED[0], self.middle, self.promoted - 1)  # CPython collects once a count is over it
         gc.callbacks.append(self._frozen)
 
@@ -95,14 +105,14 @@ class Collector:
         finally:
             self._own = False
         if whole:
-            self.walked = gc.get_freeze_count()
+            self.walked = self.size()
         return self._done(objects, time.thread_time() - began, whole)
 
     def tend(self, rounds: int) -> Collected | None:
-        """What `run` does every `full_every` seconds: walk everything if the frozen objects
-        grew `growth` times over since the last such walk, else a full collection if none
-        ran since there were `rounds`."""
-        if gc.get_freeze_count() > self.growth * self.walked:
+        """What `run` does every `full_every` seconds: walk everything if the process grew
+        `growth` times over since the last such walk, else a full collection if none ran
+        since there were `rounds`."""
+        if self.size() > self.growth * self.walked:
             return self.collect(whole=True)
         return self.collect() if self.rounds == rounds else None
 

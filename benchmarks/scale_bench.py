@@ -27,8 +27,10 @@ answer), and, counted from the database afterwards, lost (an acknowledged move m
 from the log) and double-applied (a game version acknowledged twice), which must read 0,
 the errors (logged by the bot, or an interaction left unanswered for 20 s), the longest
 event-loop callbacks and garbage collections of each process (the target: no callback
-over 50 ms), what one collection of every object the process keeps (the frozen ones
-too) took at the end and freed, how much its resident memory grew while playing, and the CPU per move of the bot processes (and of the PostgreSQL server, when started here). With --crash, process 0 is killed with SIGKILL half-way:
+over 50 ms; the full collections' CPU median, p99 and how many took over 20 ms), what one
+collection of every object the process keeps (the frozen ones too) took at the end and
+freed, how much its resident memory grew while playing, and the CPU per move of the bot
+processes (and of the PostgreSQL server, when started here). With --crash, process 0 is killed with SIGKILL half-way:
 the other must go on (its moves after the kill are counted) and nothing either
 acknowledged may be lost.
 
@@ -336,7 +338,7 @@ def run(label: str, url: str, processes: int, args, folder: str, server=None) ->
         if full:
             print(f"      full collections' CPU: median {full[len(full) // 2]:.1f} ms, p99 {full[int(len(full) * 0.99)]:.1f},"
                   f" longest {full[-1]:.1f}; {sum(t > 20 for t in full)} of {len(full)} over 20 ms")
-        print(f"      the longest: {r['callbacks'][0][2] if r['callbacks'] else None}")
+        print(f"      the longest: {'; '.join(what for _, _, what in r['callbacks'])}")
     late = max((r["late"] for r in reports), default=0.0)
     if late > 1:
         print(f"    a process began {late:.0f} s late (still loading its games): raise --warmup")

@@ -68,6 +68,14 @@ async def table(service, channel, game, think, until, latencies, rng):
         latencies.append(time.perf_counter() - start)
 
 
+def ran(handle) -> str:
+    """What an event-loop callback ran: a task's coroutine by name (a task's step is
+    otherwise just "task_wakeup"), else the callback itself."""
+    task = getattr(getattr(handle, "_callback", None), "__self__", None)
+    code = getattr(task.get_coro(), "cr_code", None) if isinstance(task, asyncio.Task) else None
+    return f"task {code.co_qualname} ({code.co_filename.rsplit('/', 1)[-1]})" if code else repr(handle)[:300]
+
+
 class CallbackTimer:
     """Times every callback the event loop runs (asyncio.Handle._run), to find the longest
     stretch one of them held the loop: a command, a flush, a garbage collection inside one.
@@ -98,7 +106,7 @@ class CallbackTimer:
                 cpu = time.thread_time() - began_cpu if timer._keep_slowest else 0.0
                 timer.over_50ms_cpu += cpu > 0.05
                 if timer._keep_slowest and (len(timer.slowest) < timer._keep_slowest or took > timer.slowest[0][0]):
-                    heapq.heappush(timer.slowest, (took, cpu, repr(handle)[:300]))
+                    heapq.heappush(timer.slowest, (took, cpu, ran(handle)))
                     if len(timer.slowest) > timer._keep_slowest:
                         heapq.heappop(timer.slowest)
         asyncio.events.Handle._run = timed

@@ -1,6 +1,6 @@
 """The bot's garbage-collection schedule (collector.py, rulings P38, P50, P57): start-up
 frozen, a full collection every few middle-generation ones or on the clock, what survives
-it frozen, everything walked once the frozen objects have grown, and the counters'
+it frozen, everything walked once the process has grown, and the counters'
 schedule given back when it stops."""
 import asyncio
 import gc
@@ -66,11 +66,12 @@ def test_the_counters_start_a_full_collection_every_promoted_middle_ones_and_wha
         gc.unfreeze()
 
 
-def test_everything_is_walked_only_once_the_frozen_objects_grew_growth_times_over():
+def test_everything_is_walked_only_once_the_process_grew_growth_times_over():
     """P57: a cycle that dies after it was frozen is left by the full collections (they
     walk only what is newer) and freed by the walk of everything, which `tend` makes once
-    the frozen objects have grown `growth` times over since the last such walk."""
-    collector = Collector(growth=2)
+    the process has grown `growth` times over since the last such walk."""
+    size = [100]  # the process's size, as `Collector.size` reads it
+    collector = Collector(growth=2, size=lambda: size[0])
     collector.start()
     try:
         a, b = Node(), Node()
@@ -78,14 +79,15 @@ def test_everything_is_walked_only_once_the_frozen_objects_grew_growth_times_ove
         gone = weakref.ref(a)
         assert not collector.collect().whole  # a and b alive: frozen
         del a, b
-        assert not collector.tend(collector.rounds).whole  # not grown: a collection of what is new
+        size[0] = 200  # grown twice over, not more
+        assert not collector.tend(collector.rounds).whole  # a collection of what is new
         assert gone() is not None  # frozen: that collection did not walk it
         assert collector.tend(collector.rounds - 1) is None  # one ran since: nothing to do
-        grown = [[] for _ in range(collector.walked + 1)]  # the frozen objects more than double
-        collector.collect()
+        size[0] = 201
         last = collector.tend(collector.rounds)
         assert last.whole and gone() is None and last.objects >= 2
-        assert collector.walked >= len(grown)  # the next walk of everything waits for twice as many again
+        assert collector.walked == 201  # the next walk of everything waits for twice as much again
+        size[0] = 400
         assert not collector.tend(collector.rounds).whole
     finally:
         collector.stop()
@@ -125,6 +127,17 @@ def _ours(garbage: list) -> Counter:
                    if type(o).__module__.split(".")[0] in ("discord", "cogs", "engine", "bot", "_io"))
 
 
+async def _play(fake, game_id: int, thread: int, rng, moves: int) -> None:
+    """`moves` random commands, each picked on the awaited player's panel."""
+    from tests.discord_harness import choose, open_panel
+    from tests.test_discord_game import MEMBERS
+    for _ in range(moves):
+        user_id = (await fake.bot.service.get(game_id)).awaited[0].user_id
+        _, commands = await fake.bot.service.legal_commands(game_id, user_id)
+        member = MEMBERS[user_id]
+        await choose(fake, member, await open_panel(fake, member, thread), commands, rng.randrange(len(commands)))
+
+
 async def test_a_game_played_through_discord_leaves_no_cycle_of_discord_objects(tmp_path, monkeypatch):
     """letgo.py: a slash command, the lobby's buttons, the panel's "Your move" and the
     command picked in it leave nothing of discord.py's (interactions, their responses and
@@ -132,8 +145,8 @@ async def test_a_game_played_through_discord_leaves_no_cycle_of_discord_objects(
     reference counting frees it."""
     import random
 
-    from tests.discord_harness import FakeDiscord, choose, open_panel
-    from tests.test_discord_game import MEMBERS, PlayByPost, new_game, same_dice
+    from tests.discord_harness import FakeDiscord
+    from tests.test_discord_game import PlayByPost, new_game, same_dice
     same_dice(monkeypatch)
     async with FakeDiscord(monkeypatch, str(tmp_path / "game.db"), clock=PlayByPost()) as fake:
         fake.guild()  # announced, as the gateway does
@@ -143,13 +156,7 @@ async def test_a_game_played_through_discord_leaves_no_cycle_of_discord_objects(
         gc.set_debug(gc.DEBUG_SAVEALL)
         try:
             thread, game_id = await new_game(fake, channel=4242)  # /game new, join, start
-            rng = random.Random(3)
-            for _ in range(6):
-                user_id = (await fake.bot.service.get(game_id)).awaited[0].user_id
-                _, commands = await fake.bot.service.legal_commands(game_id, user_id)
-                member = MEMBERS[user_id]
-                await choose(fake, member, await open_panel(fake, member, thread), commands,
-                             rng.randrange(len(commands)))
+            await _play(fake, game_id, thread, random.Random(3), 6)
             gc.collect()
             left = _ours(gc.garbage)
         finally:
@@ -177,27 +184,22 @@ async def test_what_the_bot_keeps_does_not_grow_with_the_moves_played(tmp_path, 
 
     import discord
 
-    from tests.discord_harness import FakeDiscord, choose, open_panel
-    from tests.test_discord_game import MEMBERS, PlayByPost, new_game, same_dice
+    from tests.discord_harness import FakeDiscord
+    from tests.test_discord_game import PlayByPost, new_game, same_dice
     same_dice(monkeypatch)
     watched = (discord.Interaction, discord.InteractionResponse, discord.ui.View, discord.ui.Item, asyncio.Task)
-    async with FakeDiscord(monkeypatch, str(tmp_path / "game.db"), clock=PlayByPost()) as fake:
-        fake.guild()
-        thread, game_id = await new_game(fake)
-        rng = random.Random(5)
-
-        async def play(moves: int) -> None:
-            for _ in range(moves):
-                user_id = (await fake.bot.service.get(game_id)).awaited[0].user_id
-                _, commands = await fake.bot.service.legal_commands(game_id, user_id)
-                member = MEMBERS[user_id]
-                await choose(fake, member, await open_panel(fake, member, thread), commands,
-                             rng.randrange(len(commands)))
-        await play(4)
-        after_four = _kept(watched)
-        await play(12)
-        assert _kept(watched) == after_four
-        assert after_four[discord.Interaction.__qualname__] == 0
+    try:
+        async with FakeDiscord(monkeypatch, str(tmp_path / "game.db"), clock=PlayByPost()) as fake:
+            fake.guild()
+            thread, game_id = await new_game(fake)
+            rng = random.Random(5)
+            await _play(fake, game_id, thread, rng, 4)
+            after_four = _kept(watched)
+            await _play(fake, game_id, thread, rng, 12)
+            assert _kept(watched) == after_four
+            assert after_four[discord.Interaction.__qualname__] == 0
+    finally:
+        gc.unfreeze()
 
 
 async def test_a_command_that_failed_keeps_its_response_for_the_error_handler():
