@@ -1,33 +1,51 @@
-"""Full garbage collections on a schedule for a long-running bot process.
+"""Full garbage collections kept short for a long-running bot process.
 
 CPython's full (generation 2) collection walks every container object the process keeps
 and frees the reference cycles among them, holding the event loop all the while: with
 1,000 games in play it took up to 79 ms of CPU about ten times a minute, whenever the
 allocation counters said so (docs/performance.md). What start-up built is frozen out of
-every collection (`gc.freeze`); the counters then only run the young generations, and the
-full collection runs every `full_every` seconds instead (ruling P38). Cycles that became
-garbage wait for it, so they are bounded by ten seconds' worth.
+every collection (`gc.freeze`), and what survives each full collection is frozen too
+(rulings P38, P50), so a full collection walks only what is newer than the last one.
 
-What survives a full collection is frozen too (ruling P50), so the next one walks only
-what the last ten seconds left alive, not every game and cache again. A cycle among frozen
-objects that later becomes garbage is not freed by those collections: every `thaw_every`
-full collections everything is given back and collected once in full, which bounds that
-garbage by an hour's worth. Few such cycles are made: discord.py's cycles around each
-interaction are cut as soon as the bot has answered (letgo.py).
+How long it walks is then set by how much is new: a clock (every 10 s, P50) let 130-210 ms
+of walking pile up when the process was overloaded. The counters start it instead, after
+each collection of the middle generation (which moves its survivors into the oldest), and
+the middle generation is collected every 5 young collections instead of 10 (ruling P57):
+each full collection walks only the young generations and what one middle collection
+moved on, however busy the process is; a clock collects only when they started none for
+`full_every` seconds.
+
+A cycle among frozen objects that later becomes garbage is freed only by a collection that
+walks the frozen objects too, and that walk holds the loop as long as the process is large
+(over 100 ms at 1,000 games). Few such cycles are made (discord.py's cycles around each
+interaction are cut once the bot has answered, letgo.py; after 5 minutes of saturation
+the frozen objects held none but the 6 that start-up's freeze strands), so everything is
+walked only when the process's peak memory has grown `growth` times over since the last
+such walk: what such cycles strand is bounded by the size of the process, at a handful of
+walks over its life.
 """
 from __future__ import annotations
 
 import asyncio
 import gc
 import logging
+import resource
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 log = logging.getLogger("ready_room.collector")
-FULL_EVERY = 10.0  # seconds between full collections
-THAW_EVERY = 360  # full collections between two that walk everything (frozen objects too): an hour
-NEVER = 1 << 30  # a generation-2 threshold the counters never reach
-COUNTED = gc.get_threshold()[2]  # the process's own generation-2 threshold, given back when a collector stops
+FULL_EVERY = 10.0  # the longest wait between two full collections, seconds
+MIDDLE = 5  # young-generation collections between two of the middle one (Python's own: 10)
+PROMOTED = 1  # middle-generation collections (each moves its survivors on) that start a full one
+GROWTH = 2  # how many times over the process grows before a collection walks everything
+COUNTED = gc.get_threshold()  # the process's own thresholds, given back when a collector stops
+
+
+def peak_memory() -> int:
+    """The process's peak resident memory so far, in the platform's unit (only ratios of it
+    are used): read at once, where counting the frozen objects walks them all."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 @dataclass
@@ -35,50 +53,95 @@ class Collected:
     """What one full collection freed and took."""
 
     objects: int
-    seconds: float  # CPU time (the event loop waited that long)
+    seconds: float  # CPU time of the collecting thread (the event loop waited that long)
     whole: bool  # whether it walked everything, the frozen objects too
 
 
 class Collector:
-    """Freezes what start-up built, leaves the young generations to the counters, and runs
-    the full collection every `full_every` seconds on the running event loop (`run`),
-    freezing what survives it; every `thaw_every`-th walks the frozen objects too."""
+    """Freezes what start-up built; from then on the allocation counters start a full
+    collection every `promoted` middle-generation ones (each every `middle` young ones),
+    and `run` starts one when `full_every` seconds passed without; what survives each is
+    frozen. `run` walks everything, the frozen objects too, once the process grew `growth`
+    times over (by `size`, its peak memory) since the last such walk."""
 
-    def __init__(self, full_every: float = FULL_EVERY, thaw_every: int = THAW_EVERY):
-        self.full_every, self.thaw_every = full_every, thaw_every
+    def __init__(self, full_every: float = FULL_EVERY, promoted: int = PROMOTED, growth: float = GROWTH,
+                 middle: int = MIDDLE, size: Callable[[], int] = peak_memory):
+        self.full_every, self.promoted, self.growth, self.middle = full_every, promoted, growth, middle
+        self.size = size
         self.last: Collected | None = None
         self.rounds = 0  # full collections run
+        self.walked = 0  # the process's size at the last walk of everything (or start-up's freeze)
+        self._began = 0.0  # when the running collection began (the thread's CPU clock)
+        self._own = False  # whether `collect` is running (it keeps its own figures)
 
     def start(self) -> None:
-        """Freeze what exists now (it lives as long as the process) and stop the counters
-        from starting full collections."""
+        """Freeze what exists now (it lives as long as the process) and let the counters
+        start a middle-generation collection every `middle` young ones and a full one
+        every `promoted` middle ones, each followed by a freeze."""
         gc.freeze()
-        young, middle, _ = gc.get_threshold()
-        gc.set_threshold(young, middle, NEVER)
+        self.walked = self.size()
+        gc.set_threshold(COUNTED[0], self.middle, self.promoted - 1)  # CPython collects once a count is over it
+        gc.callbacks.append(self._frozen)
 
-    def collect(self) -> Collected:
-        """One full collection now (of everything, every `thaw_every`-th), then what
+    def stop(self) -> None:
+        """Give the counters their own schedule back."""
+        if self._frozen in gc.callbacks:
+            gc.callbacks.remove(self._frozen)
+        gc.set_threshold(*COUNTED)
+
+    def collect(self, whole: bool = False) -> Collected:
+        """One full collection now (of the frozen objects too, if `whole`), then what
         survived it is frozen."""
-        self.rounds += 1
-        whole = self.rounds % self.thaw_every == 0
-        began = time.process_time()
+        self._own, began = True, time.thread_time()
+        try:
+            if whole:
+                gc.unfreeze()
+            objects = gc.collect()
+            gc.freeze()
+            # CPython starts a full collection only once the objects moved on since the last one
+            # are a quarter of those that survived it: nothing survives this one, so a large walk
+            # just done does not hold back the next small one
+            gc.collect()
+        finally:
+            self._own = False
         if whole:
-            gc.unfreeze()
-        objects = gc.collect()
-        gc.freeze()
-        self.last = Collected(objects, time.process_time() - began, whole)
+            self.walked = self.size()
+        return self._done(objects, time.thread_time() - began, whole)
+
+    def tend(self, rounds: int) -> Collected | None:
+        """What `run` does every `full_every` seconds: walk everything if the process grew
+        `growth` times over since the last such walk, else a full collection if none ran
+        since there were `rounds`."""
+        if self.size() > self.growth * self.walked:
+            return self.collect(whole=True)
+        return self.collect() if self.rounds == rounds else None
+
+    def _done(self, objects: int, seconds: float, whole: bool) -> Collected:
+        self.rounds += 1
+        self.last = Collected(objects, seconds, whole)
         return self.last
 
+    def _frozen(self, phase: str, info: dict) -> None:
+        """A `gc.callbacks` hook: what survived a full collection the counters started is
+        frozen (it runs on whichever thread allocated)."""
+        if info["generation"] != 2 or self._own:
+            return
+        if phase == "start":
+            self._began = time.thread_time()
+            return
+        gc.freeze()
+        self._done(info["collected"], time.thread_time() - self._began, False)
+
     async def run(self) -> None:
-        """`start`, then a full collection every `full_every` seconds, until cancelled (the
-        counters' own schedule is given back then)."""
+        """`start`, then `tend` every `full_every` seconds until cancelled (then `stop`)."""
         self.start()
         try:
             while True:
+                rounds = self.rounds
                 await asyncio.sleep(self.full_every)
-                found = self.collect()
-                log.debug("full collection%s: %d objects freed in %.0f ms", " of everything" if found.whole else "",
-                          found.objects, found.seconds * 1000)
+                found = self.tend(rounds)
+                if found is not None:
+                    log.debug("full collection%s: %d objects freed in %.0f ms",
+                              " of everything" if found.whole else "", found.objects, found.seconds * 1000)
         finally:
-            young, middle, _ = gc.get_threshold()
-            gc.set_threshold(young, middle, COUNTED)
+            self.stop()

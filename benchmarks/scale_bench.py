@@ -27,7 +27,10 @@ answer), and, counted from the database afterwards, lost (an acknowledged move m
 from the log) and double-applied (a game version acknowledged twice), which must read 0,
 the errors (logged by the bot, or an interaction left unanswered for 20 s), the longest
 event-loop callbacks and garbage collections of each process (the target: no callback
-over 50 ms), and the CPU per move of the bot processes (and of the PostgreSQL server, when started here). With --crash, process 0 is killed with SIGKILL half-way:
+over 50 ms; the full collections' CPU median, p99 and how many took over 20 ms), what one
+collection of every object the process keeps (the frozen ones too) took at the end and
+freed, how much its resident memory grew while playing, and the CPU per move of the bot
+processes (and of the PostgreSQL server, when started here). With --crash, process 0 is killed with SIGKILL half-way:
 the other must go on (its moves after the kill are counted) and nothing either
 acknowledged may be lost.
 
@@ -204,20 +207,23 @@ async def _bot(plan: Plan):
             info = await fake.bot.service.get(table.game_id)
             fake.post(table.thread_id, {"content": "(the table before the restart)",
                                         "components": your_move(table.game_id, info.version)})
-        fake.bot.collector.collect()  # as in a bot past its first minute: what loading built met a full collection
+        fake.bot.collector.tend(fake.bot.collector.rounds)  # as in a bot past its first minute: its round met what loading built
         fake.answering, fake.on_answer = True, answered
         await asyncio.sleep(max(0.0, plan.start - time.time()))
-        began, cpu = time.time(), time.process_time()
+        began, cpu, memory = time.time(), time.process_time(), psutil.Process().memory_info().rss
         rng = random.Random(plan.seed)
         with CallbackTimer(slowest=5) as loop, CollectionTimer(over=0.05) as collections:
             results = await asyncio.gather(*(_table(fake, t, plan, typed, stats, random.Random(rng.random()))
                                              for t in plan.tables), return_exceptions=True)
         cpu = time.process_time() - cpu
+        grown = psutil.Process().memory_info().rss - memory
         objects = len(gc.get_objects())  # what a full collection walks (what start-up froze left out)
         frozen = gc.get_freeze_count()
         gc.collect()
         gc.unfreeze()
+        whole = time.thread_time()
         stranded = gc.collect()  # garbage only a collection of the frozen objects too could free
+        whole = time.thread_time() - whole  # what a collection of everything the process keeps takes
         failures = [f"{type(r).__name__}: {r}" for r in results if isinstance(r, BaseException)]
         try:
             fake.check()
@@ -229,8 +235,8 @@ async def _bot(plan: Plan):
                    "callbacks": sorted(loop.slowest, reverse=True), "over_50ms": loop.over_50ms, "over_50ms_cpu": loop.over_50ms_cpu,
                    "collections": collections.count, "collection_longest": collections.longest,
                    "collection_longest_cpu": collections.longest_cpu, "objects": objects,
-                   "frozen": frozen, "stranded": stranded,
-                   "collections_over_50ms": len(collections.slow)}, f)
+                   "frozen": frozen, "stranded": stranded, "whole_cpu": whole, "grown": grown,
+                   "collections_over_50ms": len(collections.slow), "full_cpu": sorted(collections.full_cpu)}, f)
 
 
 def bot_process(plan: Plan) -> None:
@@ -325,8 +331,14 @@ def run(label: str, url: str, processes: int, args, folder: str, server=None) ->
               + ", ".join(f"{t * 1000:.1f}" for t in r["collection_longest"])
               + f" ms ({', '.join(f'{t * 1000:.1f}' for t in r['collection_longest_cpu'])} ms CPU), "
               + f"{r['collections_over_50ms']} over 50 ms; {r['objects']} objects tracked at the end, "
-              + f"{r.get('frozen', 0)} frozen, of which {r.get('stranded', 0)} garbage (freed only once unfrozen)")
-        print(f"      the longest: {r['callbacks'][0][2] if r['callbacks'] else None}")
+              + f"{r.get('frozen', 0)} frozen, of which {r.get('stranded', 0)} garbage (freed only once unfrozen),"
+              + f" walking them all took {r.get('whole_cpu', 0) * 1000:.0f} ms CPU; resident memory grew"
+              + f" {r.get('grown', 0) / 2 ** 20:.0f} MiB while playing")
+        full = [t * 1000 for t in r.get("full_cpu", [])]
+        if full:
+            print(f"      full collections' CPU: median {full[len(full) // 2]:.1f} ms, p99 {full[int(len(full) * 0.99)]:.1f},"
+                  f" longest {full[-1]:.1f}; {sum(t > 20 for t in full)} of {len(full)} over 20 ms")
+        print(f"      the longest: {'; '.join(what for _, _, what in r['callbacks'])}")
     late = max((r["late"] for r in reports), default=0.0)
     if late > 1:
         print(f"    a process began {late:.0f} s late (still loading its games): raise --warmup")

@@ -68,6 +68,14 @@ async def table(service, channel, game, think, until, latencies, rng):
         latencies.append(time.perf_counter() - start)
 
 
+def ran(handle) -> str:
+    """What an event-loop callback ran: a task's coroutine by name (a task's step is
+    otherwise just "task_wakeup"), else the callback itself."""
+    task = getattr(getattr(handle, "_callback", None), "__self__", None)
+    code = getattr(task.get_coro(), "cr_code", None) if isinstance(task, asyncio.Task) else None
+    return f"task {code.co_qualname} ({code.co_filename.rsplit('/', 1)[-1]})" if code else repr(handle)[:300]
+
+
 class CallbackTimer:
     """Times every callback the event loop runs (asyncio.Handle._run), to find the longest
     stretch one of them held the loop: a command, a flush, a garbage collection inside one.
@@ -98,7 +106,7 @@ class CallbackTimer:
                 cpu = time.thread_time() - began_cpu if timer._keep_slowest else 0.0
                 timer.over_50ms_cpu += cpu > 0.05
                 if timer._keep_slowest and (len(timer.slowest) < timer._keep_slowest or took > timer.slowest[0][0]):
-                    heapq.heappush(timer.slowest, (took, cpu, repr(handle)[:300]))
+                    heapq.heappush(timer.slowest, (took, cpu, ran(handle)))
                     if len(timer.slowest) > timer._keep_slowest:
                         heapq.heappop(timer.slowest)
         asyncio.events.Handle._run = timed
@@ -118,6 +126,7 @@ class CollectionTimer:
     def __init__(self, over: float = 0.02):
         self.over, self.longest, self.count, self.slow = over, [0.0] * 3, [0] * 3, []
         self.longest_cpu = [0.0] * 3  # the same in CPU time: what the collection itself took
+        self.full_cpu: list[float] = []  # CPU seconds of every full (generation 2) collection
         self._began = self._began_cpu = 0.0
 
     def _timed(self, phase: str, info: dict) -> None:
@@ -126,7 +135,10 @@ class CollectionTimer:
             return
         took, generation = time.perf_counter() - self._began, info["generation"]
         self.longest[generation] = max(self.longest[generation], took)
-        self.longest_cpu[generation] = max(self.longest_cpu[generation], time.thread_time() - self._began_cpu)
+        cpu = time.thread_time() - self._began_cpu
+        self.longest_cpu[generation] = max(self.longest_cpu[generation], cpu)
+        if generation == 2:
+            self.full_cpu.append(cpu)
         self.count[generation] += 1
         if took > self.over:
             self.slow.append((generation, took))

@@ -1,12 +1,13 @@
-"""The bot's garbage-collection schedule (collector.py, ruling P38): start-up frozen, no
-full collection started by the allocation counters, one on the schedule that frees the
-cycles made since, and the counters' schedule given back when it stops."""
+"""The bot's garbage-collection schedule (collector.py, rulings P38, P50, P57): start-up
+frozen, a full collection every few middle-generation ones or on the clock, what survives
+it frozen, everything walked once the process has grown, and the counters'
+schedule given back when it stops."""
 import asyncio
 import gc
 import weakref
 from collections import Counter
 
-from collector import NEVER, Collector
+from collector import MIDDLE, PROMOTED, Collector
 
 
 class Node:
@@ -19,7 +20,7 @@ async def test_full_collections_run_on_the_schedule_and_free_cycles():
     task = asyncio.create_task(collector.run())
     try:
         await asyncio.sleep(0)
-        assert gc.get_threshold() == (before[0], before[1], NEVER)  # the counters start no full collection
+        assert gc.get_threshold() == (before[0], MIDDLE, PROMOTED - 1)  # a full collection every PROMOTED middle ones
         assert gc.get_freeze_count() > 0  # what existed at start is out of every collection
         a, b = Node(), Node()
         a.other, b.other = b, a
@@ -40,23 +41,56 @@ async def test_full_collections_run_on_the_schedule_and_free_cycles():
     assert gc.get_threshold() == before
 
 
-def test_what_survives_a_collection_is_frozen_and_walked_again_only_every_thaw_every_th():
-    """P50: a full collection freezes what survived it, so a cycle that dies after that is
-    left by the next collections (they walk only what is newer) and freed by the one that
-    walks everything, every `thaw_every`-th."""
-    collector = Collector(thaw_every=3)
+def test_the_counters_start_a_full_collection_every_promoted_middle_ones_and_what_survives_is_frozen():
+    """P57: with no clock, a full collection starts once `promoted` middle-generation
+    collections moved survivors on; it frees cycles and freezes what survived, so the
+    next one walks only what is newer."""
+    collector = Collector(full_every=10 ** 6, promoted=2)
+    collector.start()
+    try:
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        gc.collect(1)  # alive, so moved on to the oldest generation: only a full collection looks there now
+        gone = weakref.ref(a)
+        del a, b
+        kept = []
+        for _ in range(10 ** 6):  # surviving allocations, until the counters start one (not a timing)
+            kept.append([])
+            if collector.rounds:
+                break
+        assert collector.rounds == 1 and gone() is None and collector.last.objects >= 2
+        assert not collector.last.whole
+        assert not any(o is kept for o in gc.get_objects())  # it survived: frozen, walked no more
+    finally:
+        collector.stop()
+        gc.unfreeze()
+
+
+def test_everything_is_walked_only_once_the_process_grew_growth_times_over():
+    """P57: a cycle that dies after it was frozen is left by the full collections (they
+    walk only what is newer) and freed by the walk of everything, which `tend` makes once
+    the process has grown `growth` times over since the last such walk."""
+    size = [100]  # the process's size, as `Collector.size` reads it
+    collector = Collector(growth=2, size=lambda: size[0])
+    collector.start()
     try:
         a, b = Node(), Node()
         a.other, b.other = b, a
         gone = weakref.ref(a)
         assert not collector.collect().whole  # a and b alive: frozen
         del a, b
-        assert not collector.collect().whole
-        assert gone() is not None  # frozen: this collection did not walk it
-        last = collector.collect()
+        size[0] = 200  # grown twice over, not more
+        assert not collector.tend(collector.rounds).whole  # a collection of what is new
+        assert gone() is not None  # frozen: that collection did not walk it
+        assert collector.tend(collector.rounds - 1) is None  # one ran since: nothing to do
+        size[0] = 201
+        last = collector.tend(collector.rounds)
         assert last.whole and gone() is None and last.objects >= 2
-        assert gc.get_freeze_count() > 0  # what survived is frozen again
+        assert collector.walked == 201  # the next walk of everything waits for twice as much again
+        size[0] = 400
+        assert not collector.tend(collector.rounds).whole
     finally:
+        collector.stop()
         gc.unfreeze()
 
 
@@ -93,6 +127,17 @@ def _ours(garbage: list) -> Counter:
                    if type(o).__module__.split(".")[0] in ("discord", "cogs", "engine", "bot", "_io"))
 
 
+async def _play(fake, game_id: int, thread: int, rng, moves: int) -> None:
+    """`moves` random commands, each picked on the awaited player's panel."""
+    from tests.discord_harness import choose, open_panel
+    from tests.test_discord_game import MEMBERS
+    for _ in range(moves):
+        user_id = (await fake.bot.service.get(game_id)).awaited[0].user_id
+        _, commands = await fake.bot.service.legal_commands(game_id, user_id)
+        member = MEMBERS[user_id]
+        await choose(fake, member, await open_panel(fake, member, thread), commands, rng.randrange(len(commands)))
+
+
 async def test_a_game_played_through_discord_leaves_no_cycle_of_discord_objects(tmp_path, monkeypatch):
     """letgo.py: a slash command, the lobby's buttons, the panel's "Your move" and the
     command picked in it leave nothing of discord.py's (interactions, their responses and
@@ -100,8 +145,8 @@ async def test_a_game_played_through_discord_leaves_no_cycle_of_discord_objects(
     reference counting frees it."""
     import random
 
-    from tests.discord_harness import FakeDiscord, choose, open_panel
-    from tests.test_discord_game import MEMBERS, PlayByPost, new_game, same_dice
+    from tests.discord_harness import FakeDiscord
+    from tests.test_discord_game import PlayByPost, new_game, same_dice
     same_dice(monkeypatch)
     async with FakeDiscord(monkeypatch, str(tmp_path / "game.db"), clock=PlayByPost()) as fake:
         fake.guild()  # announced, as the gateway does
@@ -111,13 +156,7 @@ async def test_a_game_played_through_discord_leaves_no_cycle_of_discord_objects(
         gc.set_debug(gc.DEBUG_SAVEALL)
         try:
             thread, game_id = await new_game(fake, channel=4242)  # /game new, join, start
-            rng = random.Random(3)
-            for _ in range(6):
-                user_id = (await fake.bot.service.get(game_id)).awaited[0].user_id
-                _, commands = await fake.bot.service.legal_commands(game_id, user_id)
-                member = MEMBERS[user_id]
-                await choose(fake, member, await open_panel(fake, member, thread), commands,
-                             rng.randrange(len(commands)))
+            await _play(fake, game_id, thread, random.Random(3), 6)
             gc.collect()
             left = _ours(gc.garbage)
         finally:
@@ -125,6 +164,42 @@ async def test_a_game_played_through_discord_leaves_no_cycle_of_discord_objects(
             gc.set_debug(0)
             gc.enable()
     assert not left, left
+
+
+def _kept(types: tuple) -> Counter:
+    """Live objects of `types` by type, frozen ones too (the collector freezes survivors)."""
+    gc.collect()
+    gc.unfreeze()
+    try:
+        return Counter(type(o).__qualname__ for o in gc.get_objects() if isinstance(o, types))
+    finally:
+        gc.freeze()
+
+
+async def test_what_the_bot_keeps_does_not_grow_with_the_moves_played(tmp_path, monkeypatch):
+    """Nothing of an answered interaction stays alive (the interaction, its response, the
+    views rebuilt from the clicked messages, the tasks that ran it): twelve more moves
+    leave as many of them as four did, so none piles up for the full collections to walk."""
+    import random
+
+    import discord
+
+    from tests.discord_harness import FakeDiscord
+    from tests.test_discord_game import PlayByPost, new_game, same_dice
+    same_dice(monkeypatch)
+    watched = (discord.Interaction, discord.InteractionResponse, discord.ui.View, discord.ui.Item, asyncio.Task)
+    try:
+        async with FakeDiscord(monkeypatch, str(tmp_path / "game.db"), clock=PlayByPost()) as fake:
+            fake.guild()
+            thread, game_id = await new_game(fake)
+            rng = random.Random(5)
+            await _play(fake, game_id, thread, rng, 4)
+            after_four = _kept(watched)
+            await _play(fake, game_id, thread, rng, 12)
+            assert _kept(watched) == after_four
+            assert after_four[discord.Interaction.__qualname__] == 0
+    finally:
+        gc.unfreeze()
 
 
 async def test_a_command_that_failed_keeps_its_response_for_the_error_handler():
