@@ -996,10 +996,15 @@ class GameService:
     async def _chose_last(self, hot: _Hot, view: dict) -> Optional[str]:
         """The seat that answered the team's previous choice of the kind asked now (a
         team's choice of activation or placing; engine.service.team_calls), if one is asked
-        and that answer is among the game's last RECENT_CHOICES log entries."""
+        with teammates tied for most left, and that answer is among the game's last
+        RECENT_CHOICES log entries."""
         seats = team_calls.team_choice(view)
         if seats is None:
             return None
-        verbs = next(team_calls.CHOICES[d["kind"]] for d in view["pending"] if d["kind"] in team_calls.CHOICES)
+        decision = next(d for d in view["pending"] if d["kind"] in team_calls.CHOICES)
+        left = [team_calls.left_for(view, decision, seat) for seat in seats]
+        if left.count(max(left)) < 2:  # no tie to break: the log is not read
+            return None
+        verbs = team_calls.CHOICES[decision["kind"]]
         entries = await self.db.log(hot.row.id, after=max(0, hot.row.version - RECENT_CHOICES))
         return next((e.seat for e in reversed(entries) if e.seat in seats and e.command.split()[0] in verbs), None)
