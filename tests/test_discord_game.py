@@ -27,6 +27,11 @@ async def new_game(fake: FakeDiscord, channel: int = CHANNEL_ID) -> tuple[int, i
     if channel not in fake.channels:
         fake.channels[channel] = {**fake.channels[CHANNEL_ID], "id": str(channel), "name": f"table-{channel}"}
     await fake.dispatch(fake.slash(ANN, "game new", channel, opponent=BO))
+    return await bo_joins_and_ann_starts(fake)
+
+
+async def bo_joins_and_ann_starts(fake: FakeDiscord) -> tuple[int, int]:
+    """Bo presses Join on the newest lobby and Ann presses Start: (thread id, game id)."""
     thread = thread_of(fake)
     lobby = fake.in_channel(thread)[-1]
     join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))

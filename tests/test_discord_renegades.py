@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from engine.renegades.contents.content import load_pack
 from tests.discord_harness import CHANNEL_ID, FakeDiscord, choose, open_panel, thread_of, user
-from tests.test_discord_game import PlayByPost, awaited, same_dice, table
+from tests.test_discord_game import PlayByPost, awaited, bo_joins_and_ann_starts, same_dice, table
 
 ANN, BO = user(1, "Ann"), user(2, "Bo")
 MEMBERS = {1: ANN, 2: BO}
@@ -17,13 +17,7 @@ async def new_renegades_game(fake: FakeDiscord) -> tuple[int, int]:
     """The quicker Renegades game opened through /game new, Join and Start: (thread id, game id)."""
     await fake.dispatch(fake.slash(ANN, "game new", ruleset="renegades", mode="coalition vs renegades",
                                    opponent=BO, quick=True, mission="the-courier"))
-    thread = thread_of(fake)
-    lobby = fake.in_channel(thread)[-1]
-    join = next(c["custom_id"] for c in fake.components(lobby) if c["custom_id"].startswith("rr:join:"))
-    game_id = int(join.split(":")[2])
-    await fake.dispatch(fake.click(BO, int(lobby["id"]), join))
-    await fake.dispatch(fake.click(ANN, int(lobby["id"]), f"rr:start:{game_id}"))
-    return thread, game_id
+    return await bo_joins_and_ann_starts(fake)
 
 
 async def world_deck_names(fake: FakeDiscord, game_id: int) -> set[str]:
