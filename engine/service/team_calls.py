@@ -18,7 +18,8 @@ from engine.service.reactions import EVERY, NEVER, PASS
 
 WINDOWS = ("interrupt", "reroll")  # the decisions that are reaction windows
 CHOICES = {"activate": ("activate", "bonus"), "place": ("place",)}  # a team's choice -> the verbs that answer it
-SET_UP = dict.fromkeys(("corridor", "board", "start_area"), ("corridor", "board", "start"))  # likewise, P64
+# a team's set-up choice -> the verbs of every set-up choice: who made its last one is called for the next (P64)
+SET_UP = dict.fromkeys(("corridor", "board", "start_area"), ("corridor", "board", "start"))
 
 
 def called_seats(view: dict, people: set[str], legal: Callable[[str], list[str]],
