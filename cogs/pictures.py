@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import logging
 from typing import TYPE_CHECKING, Collection, Optional
 
 import discord
 
-from engine.service import text
+from engine.service.rolls import roll_events
 from images import pictures
-from images.dice import ROLL_GOES_ON
 
 if TYPE_CHECKING:
     from bot import ReadyRoom
@@ -42,27 +40,6 @@ def within(drawn: list[tuple[str, bytes]], limit: int) -> list[tuple[str, bytes]
     return kept
 
 
-async def roll_events(bot: "ReadyRoom", game_id: int, events: list[dict]) -> list[dict]:
-    """The events the dice board needs: a re-roll's own events, and a re-roll window's pass
-    or close, lack the roll they go on with, so the public events since that roll are taken
-    from the log (from the service's memory of its newest entries when they reach back to
-    the roll)."""
-    if _rolled(events) or not any(e["type"] in ROLL_GOES_ON for e in events):
-        return events
-    entries = await bot.service.recent_events(game_id, lambda tail: any(_rolled(json.loads(e)) for e in tail[:-1]))
-    earlier: list[dict] = []
-    for entry in reversed(entries[:-1]):
-        found = text.public_events(json.loads(entry))
-        earlier = found + earlier
-        if _rolled(found):
-            break
-    return earlier + events
-
-
-def _rolled(events: list[dict]) -> bool:
-    return any(e["type"] == "rolled" for e in events)
-
-
 async def drawings(bot: "ReadyRoom", game_id: int, events: list[dict], wanted: list[str],
                    limit: int = UPLOAD_LIMIT, view: Optional[dict] = None, waiting: bool = True,
                    unchanged: Collection[str] = (), roll: Optional[list[dict]] = None) -> list[tuple[str, bytes]]:
@@ -74,7 +51,7 @@ async def drawings(bot: "ReadyRoom", game_id: int, events: list[dict], wanted: l
         return []
     view = view if view is not None else await bot.service.view(game_id)
     if roll is None:
-        roll = await roll_events(bot, game_id, events) if "dice" in wanted else []
+        roll = await roll_events(bot.service, game_id, events) if "dice" in wanted else []
     ruleset = (await bot.service.get(game_id)).ruleset
     drawn = await asyncio.to_thread(pictures.draw, ruleset, view, events, wanted, roll, waiting, unchanged)
     return within(drawn, limit)

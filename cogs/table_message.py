@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Collection, Iterable, Optional
 import discord
 
 from cogs import buttons, pings
-from cogs.pictures import as_files, drawings, roll_events, upload_limit
+from cogs.pictures import as_files, drawings, upload_limit
 from cogs.replies import MAX_CONTENT, NO_MENTIONS, clip, final_score, names_of, reply
 from engine.service import GameInfo, ServiceError, Update, is_computer
+from engine.service.rolls import roll_events
 from engine.service.service import COMPUTER_USER_BASE, why_key
 from images import pictures as board_pictures
 from images.board import activation_line
@@ -174,7 +175,7 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], aft
     drawn_here = "characters" in view  # the activation line and the panel's board are Away Missions'
     doing = activation_line(view, short_labels(view["characters"])) if drawn_here else ""
     keys = board_pictures.keys(info.ruleset, view, update.events) if "board" in update.images else {}
-    roll = await roll_events(bot, update.game_id, update.events) if "dice" in update.images else []
+    roll = await roll_events(bot.service, update.game_id, update.events) if "dice" in update.images else []
     dice = board_pictures.dice_keys(info.ruleset, view, roll)
     limit = upload_limit(bot, info.guild_id)
     message, place = None, None

@@ -3,13 +3,15 @@ threads, a complete team game played through the panels only, leaving and aborti
 import json
 import random
 import re
+from collections import Counter
 
 from engine.awaymissions.content import load_pack
+from cogs.table_message import told
 from engine.rulesets import AWAY_MISSIONS
 from engine.service import is_computer
 from engine.service.service import useful_answers
 from tests.discord_harness import EPHEMERAL, FakeDiscord, choose, open_panel, thread_of, user
-from tests.test_discord_game import PlayByPost, revealed, same_dice
+from tests.test_discord_game import PlayByPost, revealed, same_dice, table
 
 ANN, BO, CY, DI, ED = user(1, "Ann"), user(2, "Bo"), user(3, "Cy"), user(4, "Di"), user(5, "Ed")
 MEMBERS = {1: ANN, 2: BO, 3: CY, 4: DI, 5: ED}
@@ -120,9 +122,10 @@ def hand_lines(content: str) -> dict[str, list[str]]:
     return found
 
 
-async def seat_teams(fake: FakeDiscord) -> tuple[int, int]:
-    """A 2 vs 2 lobby seated through the buttons: Ann and Cy are Team A, Bo and Di Team B."""
-    thread, lobby, game_id = await open_lobby(fake, "2 vs 2")
+async def seat_teams(fake: FakeDiscord, **values) -> tuple[int, int]:
+    """A 2 vs 2 lobby (of the `/game new` `values`) seated through the buttons: Ann and Cy
+    are Team A, Bo and Di Team B."""
+    thread, lobby, game_id = await open_lobby(fake, "2 vs 2", **values)
     assert buttons_of(fake, lobby)[:4] == ["Team A: Federation", "Team A: Borg", "Team B: Federation",
                                            "Team B: Borg"]
     await press(fake, BO, lobby, "Team B: Borg")
@@ -447,14 +450,64 @@ async def test_a_teammate_away_leaves_the_teams_call_to_the_other(monkeypatch, t
         while (info := await service.get(game_id)).status == "active" and instead < 3:
             user_id = rng.choice([t.user_id for t in info.awaited])
             version, commands = await service.legal_commands(game_id, user_id)
-            sent = len(fake.sent)
+            sent, shown = len(fake.sent), await table(fake, game_id)
             await choose(fake, MEMBERS[user_id], await open_panel(fake, MEMBERS[user_id], thread), commands,
                          rng.randrange(len(commands)))
             clock.now += clock.between_moves
             pinged = fake.tally(sent).pings
             assert not pinged[3], "Cy is on vacation"
             last = fake.in_channel(thread)[-1]["content"]
-            if "Cy is called" in last and user_id != 1 and {1, 3} <= {t.user_id for t in (await service.get(game_id)).awaited}:
+            if "Cy is called" in last and user_id != 1 and 1 not in told(shown) and \
+                    {1, 3} <= {t.user_id for t in (await service.get(game_id)).awaited}:  # not told of it already
                 assert pinged[1] == 1, "Ann is called in Cy's place"
                 instead += 1
         assert instead == 3
+
+
+SET_UP = ("corridor", "board", "start_area")  # a team's set-up choices (P64)
+
+
+async def test_a_teams_set_up_choices_call_the_teammate_who_made_its_last_one(monkeypatch, tmp_path):
+    """P64: the mission area built in set-up. The Main Corridor's side, each mission board
+    and each board of a starting area is put to both teammates and mentions one: the team's
+    first seat at first, then whoever made the team's previous set-up choice, called or
+    not. Either may answer (the uncalled one sometimes does here); a set-up run of one team
+    mentions one player, where it mentioned both before."""
+    same_dice(monkeypatch)
+    clock = PlayByPost()
+    async with FakeDiscord(monkeypatch, str(tmp_path / "g.db"), clock=clock) as fake:
+        before = len(fake.sent)
+        thread, game_id = await seat_teams(fake, layout="build")
+        service, rng = fake.bot.service, random.Random(11)
+        seats = {s.user_id: s.seat for s in (await service.get(game_id)).seats}
+        users = {seat: user_id for user_id, seat in seats.items()}
+        made_last: dict[str, str] = {}  # a team's first seat -> the seat that made its last set-up choice
+        pinged, choices, uncalled_chose = fake.tally(before).pings, Counter(), 0
+        last_team, actor = None, None
+        while (view := await service.view(game_id))["pending"][0]["kind"] != "place":
+            decision = next((d for d in view["pending"] if d["kind"] in SET_UP), None)
+            info = await service.get(game_id)
+            called = None
+            if decision is not None:
+                team = [decision["player"], *decision["also"]]
+                called = users[made_last.get(team[0], team[0])]
+                line = next(line for line in fake.in_channel(thread)[-1]["content"].splitlines() if "Waiting for" in line)
+                name = next(s.name for s in info.seats if s.user_id == called)
+                assert f"Either may answer; {name} is called." in line
+                assert [users[s] for s in team if pinged[users[s]]] in ([], [called]), (decision, pinged)
+                if team != last_team and called != actor:  # the team's run begins: its player is called
+                    assert pinged[called] == 1, (decision, pinged)
+                last_team = team
+                choices[decision["kind"]] += 1
+            user_id = rng.choice([t.user_id for t in info.awaited])  # either teammate answers, called or not
+            version, commands = await service.legal_commands(game_id, user_id)
+            sent = len(fake.sent)
+            await choose(fake, MEMBERS[user_id], await open_panel(fake, MEMBERS[user_id], thread), commands,
+                         rng.randrange(len(commands)))
+            clock.now += clock.between_moves
+            assert (await service.get(game_id)).version > version, "the answer was taken"
+            if decision is not None:
+                made_last[team[0]] = seats[user_id]
+                uncalled_chose += user_id != called
+            pinged, actor = fake.tally(sent).pings, user_id
+        assert choices == {"corridor": 1, "board": 6, "start_area": 5} and uncalled_chose >= 3, (choices, uncalled_chose)

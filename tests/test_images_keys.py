@@ -77,7 +77,7 @@ def test_the_same_dice_fingerprint_is_the_same_dice_board():
             if not any(e["type"] in rolling for e in public):
                 continue
             goes_on = ruleset == "awaymissions" and not any(e["type"] == "rolled" for e in public)
-            roll = roll + public if goes_on else public  # as cogs.pictures.roll_events finds them in the log
+            roll = roll + public if goes_on else public  # as engine.service.rolls.roll_events finds them in the log
             view = engine.view_for(state, None)
             keys = pictures.dice_keys(ruleset, view, roll)
             drawn = dict(pictures.draw(ruleset, view, public, ["dice"], roll=roll, waiting=False))

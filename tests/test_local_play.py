@@ -3,10 +3,16 @@ import itertools
 import json
 import re
 import sqlite3
+from collections import Counter
 
 import bot
-from engine.service import audit
-from engine.service.console import play_local
+from engine.service import GameService, audit
+from engine.service.console import Console, play_local
+from engine.service.text import public_events
+from images import pictures
+from images.dice import gather
+
+MOVES = 200  # the human's answers in the re-roll window test before quitting
 
 
 def scripted(lines):
@@ -133,8 +139,6 @@ class PrefersRedraw:
 
 
 async def test_local_play_never_prints_the_cards_the_computer_returns_to_its_deck(tmp_path):
-    from engine.service import GameService
-    from engine.service.console import Console
     answers = iter(["1"] * 40)
     said = []
 
@@ -190,3 +194,68 @@ async def test_card_and_rules_quote_at_most_the_cap_of_what_was_typed(tmp_path):
     answers = [line for line in said if "q" * 10 in line]
     assert len(answers) == 2
     assert all(len(line) < QUOTE_LIMIT + 250 and "q" * (QUOTE_LIMIT - 3) + "..." in line for line in answers)
+
+
+class Watching(Console):
+    """A console that keeps the public view after each update it shows, by version."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.views: dict[int, dict] = {}
+
+    async def show(self, update):
+        await super().show(update)
+        self.views[update.version] = await self.service.view(self.game_id)
+
+
+def keeps_the_dice(legal):
+    """Pass a re-roll window (keep the dice), else attack or test a skill when possible, else
+    the first legal command."""
+    if "pass" in legal and any(c.startswith("reroll") for c in legal):
+        return "pass"
+    return next((c for c in legal if c.startswith(("attack", "skill"))), legal[0])
+
+
+def roll_up_to(log: list[list[dict]], version: int) -> list[dict]:
+    """The public events of the roll that the log entry of `version` goes on with, up to it."""
+    roll: list[dict] = []
+    for events in reversed(log[:version]):
+        roll = public_events(events) + roll
+        if any(e["type"] == "rolled" for e in events):
+            return roll
+    return []
+
+
+async def test_a_pass_that_closes_a_re_roll_window_writes_the_resolved_dice(tmp_path):
+    """Ruling P65: every re-roll window put to both players, each kept. The pass that closes
+    a window writes the dice picture of the whole roll, resolved (as the Discord table shows
+    it, P56), where before no dice picture was written and the folder's newest showed the
+    roll not resolved yet; a pass that leaves the window open writes the roll as it stands."""
+    service = await GameService.open(str(tmp_path / "local.db"))
+    folder = tmp_path / "pictures"
+    answers = iter(range(MOVES))
+
+    async def ask(prompt):
+        if next(answers, None) is None:
+            return "quit"
+        return keeps_the_dice((await service.legal_commands(console.game_id, 1))[1])
+    try:
+        for user_id in (1, 2):
+            await service.set_reaction_preference(user_id, "every")
+        console = Watching(service, str(folder), ask=ask, say=lambda line: None,
+                           stand_in=lambda view, seat, legal: keeps_the_dice(legal))
+        await console.play(seed=4)
+        log = [json.loads(entry.events) for entry in await service.log(console.game_id)]
+    finally:
+        await service.close()
+    passes = Counter()
+    for version, events in enumerate(log, 1):
+        kinds = {e["type"] for e in events}
+        if "reroll_passed" not in kinds or "rolled" in kinds:
+            continue
+        roll = roll_up_to(log, version)
+        assert (gather(roll).resolved is not None) == ("resolved" in kinds)
+        written = folder / f"game{console.game_id}-{version:04d}-dice.png"
+        assert written.read_bytes() == pictures.RENDERERS["awaymissions"].dice(console.views[version], roll, True)
+        passes["closed" if "resolved" in kinds else "kept open"] += 1
+    assert passes["closed"] >= 2 and passes["kept open"] >= 2, passes

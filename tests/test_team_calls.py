@@ -1,4 +1,4 @@
-"""Whom a team decision calls (engine.service.team_calls; rulings P51, P52), from a public view."""
+"""Whom a team decision calls (engine.service.team_calls; rulings P51, P52, P53, P64), from a public view."""
 from engine.service.reactions import ABLE, EVERY, NEVER
 from engine.service.team_calls import called_seats, chooser
 
@@ -49,6 +49,17 @@ def test_placing_calls_the_teammate_with_most_characters_left_to_place():
     view = {**view, "pending": [beaming], "characters": {"a": {"controller": "p1"}, "b": {"controller": "p1"},
                                                            "c": {"controller": "p3", "status": "in_play"}}}
     assert called_seats(view, PEOPLE, lambda seat: [], asks) == ["p1"]
+
+
+def test_a_teams_set_up_choice_calls_who_made_its_previous_one_else_its_first_seat():
+    """P64: the side of the Main Corridor, a mission board, a board of the starting area."""
+    for kind in ("corridor", "board", "start_area"):
+        view = {"pending": [{"kind": kind, "player": "p2", "also": ["p4"]}]}
+        assert called_seats(view, PEOPLE, lambda seat: [], asks) == ["p2"], "the team's first seat before any"
+        assert called_seats(view, PEOPLE, lambda seat: [], asks, chose_last="p4") == ["p4"]
+        assert called_seats(view, PEOPLE, lambda seat: [], asks, chose_last="p2") == ["p2"]
+        assert called_seats(view, PEOPLE, lambda seat: [], asks, chose_last="p1") == ["p2"], "not of the team"
+        assert called_seats(view, {"p1", "p4"}, lambda seat: [], asks) == ["p4"], "the person beside a computer"
 
 
 def test_a_person_beside_a_computer_is_called():

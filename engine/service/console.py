@@ -8,8 +8,8 @@ In Renegades `--quick`, `--boards built` and `--world-cards N` set up the game (
 solo, `--coalition-crew` names the NPC Coalition ship's five crew (N241) and `--draft` has
 the crews picked one at a time at the prompt (the computer crew picks its own, N219, N220,
 N242, N243); all checked before the game is made.
-After every action the board (and the dice, when rolled; in Renegades the crews and ships too)
-are written as PNG files to a folder.
+After every action the board (and the dice, when rolled, re-rolled or kept: the whole roll, as
+on Discord; in Renegades the crews and ships too) are written as PNG files to a folder.
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from engine.glossary.cards import CardInfo, answer, card_index, card_names
 from engine.service import GameService, ServiceError, Update, recaps
 from engine.service.audit import Verdict
 from engine.service.players import PlayerDesk
+from engine.service.rolls import roll_events
 from engine.renegades.setup import crew_choice
 from engine.renegades.briefing import holdings, mission_briefing
 from engine.renegades.setup.setup import TABLES, check_world_cards
@@ -277,7 +278,8 @@ class Console:
         if update.images:
             view = await self.service.view(self.game_id)
             wanted = update.images + ["status"] * (self.ruleset == "renegades")  # crews and damage, each action
-            drawn = await asyncio.to_thread(pictures.draw, self.ruleset, view, update.events, wanted)
+            roll = await roll_events(self.service, self.game_id, update.events) if "dice" in wanted else None
+            drawn = await asyncio.to_thread(pictures.draw, self.ruleset, view, update.events, wanted, roll)
             surface = view.get("surface") or {}
             if surface.get("crew"):  # beside surface.png, its pieces in words for the terminal
                 self.say("  Surface: " + surface_words(surface, view.get("ships", {})))

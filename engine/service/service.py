@@ -37,7 +37,7 @@ DEFAULT_REMIND_AFTER = 24 * 3600.0
 CATCH_UP_AFTER = 15 * 60.0  # a player back after this long sees what happened since their last action
 TEAM_SIZE = 2  # seats per side in a team game
 PASS = "pass"
-RECENT_CHOICES = 100  # log entries looked back for a team's previous choice (a tie's tie-break, P51)
+RECENT_CHOICES = 100  # log entries looked back for a team's previous choice (a tie's tie-break, P51; set-up, P64)
 MAX_STANDING_PASSES = 50  # windows passed by preference after one command (a round has far fewer)
 log = logging.getLogger("ready_room.service")
 
@@ -995,16 +995,19 @@ class GameService:
 
     async def _chose_last(self, hot: _Hot, view: dict) -> Optional[str]:
         """The seat that answered the team's previous choice of the kind asked now (a
-        team's choice of activation or placing; engine.service.team_calls), if one is asked
-        with teammates tied for most left, and that answer is among the game's last
+        team's choice of activation or placing, or any set-up choice for a set-up choice;
+        engine.service.team_calls), if one is asked (of activation or placing: with
+        teammates tied for most left), and that answer is among the game's last
         RECENT_CHOICES log entries."""
-        seats = team_calls.team_choice(view)
-        if seats is None:
+        decision = team_calls.team_choice(view)
+        if decision is None:
             return None
-        decision = next(d for d in view["pending"] if d["kind"] in team_calls.CHOICES)
-        left = [team_calls.left_for(view, decision, seat) for seat in seats]
-        if left.count(max(left)) < 2:  # no tie to break: the log is not read
-            return None
-        verbs = team_calls.CHOICES[decision["kind"]]
+        seats = [decision["player"], *decision["also"]]
+        verbs = team_calls.SET_UP.get(decision["kind"])
+        if verbs is None:
+            left = [team_calls.left_for(view, decision, seat) for seat in seats]
+            if left.count(max(left)) < 2:  # no tie to break: the log is not read
+                return None
+            verbs = team_calls.CHOICES[decision["kind"]]
         entries = await self.db.log(hot.row.id, after=max(0, hot.row.version - RECENT_CHOICES))
         return next((e.seat for e in reversed(entries) if e.seat in seats and e.command.split()[0] in verbs), None)

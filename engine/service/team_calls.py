@@ -1,11 +1,14 @@
-"""Whom the table calls for a decision put to a team (rulings P51, P52, P53).
+"""Whom the table calls for a decision put to a team (rulings P51, P52, P53, P64).
 
 The engine puts a team's decision to every teammate and takes the first answer (R48, R51,
 R52, R64); nothing here changes that. This only chooses which of the teammates asked are
 mentioned: for the team's choice of the character that activates or is placed next, the
-teammate with most left to activate or place; for a team's reaction window, those who have
-more than a pass to answer, and of a re-roll window only the one whose character's dice
-they are, when they could re-roll. Every other decision calls everyone it is put to.
+teammate with most left to activate or place; for a team's set-up choice (the Main
+Corridor's side, a mission board, a board of its starting area), the teammate who made the
+team's previous set-up choice, the team's first seat before any; for a team's reaction
+window, those who have more than a pass to answer, and of a re-roll window only the one
+whose character's dice they are, when they could re-roll. Every other decision calls
+everyone it is put to.
 """
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ from engine.service.reactions import EVERY, NEVER, PASS
 
 WINDOWS = ("interrupt", "reroll")  # the decisions that are reaction windows
 CHOICES = {"activate": ("activate", "bonus"), "place": ("place",)}  # a team's choice -> the verbs that answer it
+# a team's set-up choice -> the verbs of every set-up choice: who made its last one is called for the next (P64)
+SET_UP = dict.fromkeys(("corridor", "board", "start_area"), ("corridor", "board", "start"))
 
 
 def called_seats(view: dict, people: set[str], legal: Callable[[str], list[str]],
@@ -23,12 +28,14 @@ def called_seats(view: dict, people: set[str], legal: Callable[[str], list[str]]
     `people`: the seats played by people (a computer is never called); `legal(seat)`: the
     seat's legal commands now that could change something (a re-roll that cannot help left out, P59); `preference(seat)`: the standing reaction preference of the
     seat's player (P23); `chose_last`: the seat that answered the team's previous choice of
-    the kind asked now, if known."""
+    the kind asked now (any set-up choice for a set-up choice), if known."""
     called: list[str] = []
     for decision in view.get("pending", []):
         asked = [s for s in (decision["player"], *decision.get("also", [])) if s in people]
         if len(asked) > 1 and decision["kind"] in CHOICES:
             asked = [chooser(view, decision, asked, chose_last)]
+        elif len(asked) > 1 and decision["kind"] in SET_UP:
+            asked = [chose_last if chose_last in asked else asked[0]]
         elif len(asked) > 1 and decision["kind"] in WINDOWS:
             able = [s for s in asked if legal(s) != [PASS] and preference(s) != NEVER]
             if decision["kind"] == "reroll":
@@ -38,10 +45,9 @@ def called_seats(view: dict, people: set[str], legal: Callable[[str], list[str]]
     return list(dict.fromkeys(called))
 
 
-def team_choice(view: dict) -> Optional[list[str]]:
-    """The seats of people and computers a team's choice (CHOICES) is put to now, if one is."""
-    return next(([d["player"], *d["also"]] for d in view.get("pending", [])
-                 if d["kind"] in CHOICES and d.get("also")), None)
+def team_choice(view: dict) -> Optional[dict]:
+    """The team's choice (CHOICES, SET_UP) put to several seats now, if one is."""
+    return next((d for d in view.get("pending", []) if d["kind"] in {**CHOICES, **SET_UP} and d.get("also")), None)
 
 
 def rollers(view: dict) -> set[str]:
