@@ -17,7 +17,7 @@ import discord
 from discord.ext import commands
 
 from cogs.clock import start_every
-from cogs.table_message import computers_play
+from cogs.table_message import computers_play, table_key
 from engine.service import as_busy
 
 log = logging.getLogger("ready_room.computer_turns")
@@ -44,7 +44,7 @@ class ComputerTurns(commands.Cog):
         games = await self.bot.service.stranded_computers(self.bot.config.owns)
         for game_id in games:
             try:
-                await computers_play(self.bot, game_id)
+                await self.play(game_id)
             except Exception as error:
                 if as_busy(error) is None and not isinstance(error, (discord.HTTPException, OSError)):
                     log.exception("the computer's turn in game %s failed", game_id)
@@ -52,6 +52,18 @@ class ComputerTurns(commands.Cog):
                     log.warning("the computer's turn in game %s failed (%r); again next round", game_id, error)
         return games
 
+    async def play(self, game_id: int) -> None:
+        """The computer's moves. When the table message is behind the game (the reply to a
+        person's move was lost with its process), the first is shown on a fresh one after the
+        moves it never showed, so it calls whoever is awaited next even if the old message
+        named them already."""
+        service = self.bot.service
+        info = await service.get(game_id)
+        table = await service.guild_setting(info.guild_id or 0, table_key(game_id), fresh=True)
+        shown = (table or {}).get("version", info.version)
+        missed = None if shown >= info.version else [
+            line for moment in await service.history(game_id) if moment.seq > shown for line in moment.lines]
+        await computers_play(self.bot, game_id, missed)
 
 async def setup(bot) -> None:
     """Extension entry point."""
