@@ -65,6 +65,7 @@ class ComputerTurns(commands.Cog):
             line for moment in await service.history(game_id) if moment.seq > shown for line in moment.lines]
         await computers_play(self.bot, game_id, missed)
 
+
 async def setup(bot) -> None:
     """Extension entry point."""
     await bot.add_cog(ComputerTurns(bot))
