@@ -133,6 +133,27 @@ async def test_a_process_whose_copy_is_behind_finds_the_game_its_peer_left_stran
         await second.close()
 
 
+async def test_a_seat_handed_to_the_computer_by_a_process_that_then_died_is_played_by_the_other(database_url):
+    """P54 and R61: a player leaves through the first process, which dies before the computer
+    takes the seat's decision; the second's sweep finds the game and the computer plays it."""
+    from tests.test_processes import three_player_game
+    clock = Clock()
+    first, second = (await GameService.open(database_url, clock=clock),
+                     await GameService.open(database_url, clock=clock))
+    try:
+        game_id = await three_player_game(first)
+        [turn] = (await second.get(game_id)).awaited[:1]  # the second's copy: the person to play
+        await first.vacate(game_id, turn.user_id)
+        clock.now += COMPUTER_GRACE
+        assert await second.stranded_computers() == [game_id]
+        update = await second.computer_turn(game_id)
+        assert update.version == 1 and is_computer(update.players[turn.seat])
+        assert [e.user_id for e in await first.db.log(game_id)] == [update.players[turn.seat]]
+    finally:
+        await first.close()
+        await second.close()
+
+
 def both_choose_at_once(monkeypatch) -> None:
     """The computer's first two choices wait for each other, so both sweeps choose on the same
     version of the game before either submits (later choices do not wait)."""
