@@ -37,9 +37,8 @@ from metrics import Metrics
 
 log = logging.getLogger("ready_room")
 CLOCK_LEASE_ROUNDS = 3  # a clock's lease lasts 3 reminder intervals: a dead holder's clock stops that long
-EXTENSIONS = ("cogs.game", "cogs.play", "cogs.turns", "cogs.admin", "cogs.league", "cogs.rules", "cogs.players",
-              "cogs.teams", "cogs.campaign", "cogs.privacy",
-              "cogs.replay")
+EXTENSIONS = ("cogs.game", "cogs.play", "cogs.turns", "cogs.computer_turns", "cogs.admin", "cogs.league", "cogs.rules",
+              "cogs.players", "cogs.teams", "cogs.campaign", "cogs.privacy", "cogs.replay")
 
 NO_TOKEN = """No DISCORD_TOKEN is set.
 

@@ -133,7 +133,8 @@ async def forget_table(bot: "ReadyRoom", info: GameInfo) -> None:
     await bot.service.set_guild_setting(info.guild_id or 0, table_key(info.id), None)
 
 
-async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], after: Optional[int] = None) -> bool:
+async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], after: Optional[int] = None,
+                  afresh: bool = False) -> bool:
     """Show the update on the game's table message: summary, board, dice, whose move.
 
     One message per hand-over (ruling P7): when the game passes to somebody who is called
@@ -151,11 +152,12 @@ async def publish(bot: "ReadyRoom", update: Update, actor_id: Optional[int], aft
     stored; the caller tells the actor). `after`, when the caller knows it, is the game's
     version before this update: a table record read ahead (cogs.private_panel.act) that was
     written for another version is read again, so a table shown meanwhile is not overlooked.
+    `afresh`: a fresh table message whatever the record says (it is behind the game, P60).
     """
     info = await bot.service.get(update.game_id)
     view = await bot.service.view(update.game_id)
     awaited = sorted({t.user_id for t in update.awaited}) if update.status == "active" else []
-    table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id))
+    table = None if afresh else await bot.service.guild_setting(info.guild_id or 0, table_key(info.id))
     if table is not None and after is not None and table.get("version") != after:
         table = await bot.service.guild_setting(info.guild_id or 0, table_key(info.id), fresh=True)
     ping = to_ping(update, actor_id, told(table))
@@ -277,8 +279,10 @@ def _kept_pictures(bot: "ReadyRoom", table: dict, drawn: list[tuple[str, bytes]]
 COMPUTER_MOVES = 5000  # a computer-only game ends well within this many moves
 
 
-async def computers_play(bot: "ReadyRoom", game_id: int) -> None:
-    """Play the computer players' moves at once, each shown on the table like a player's."""
+async def computers_play(bot: "ReadyRoom", game_id: int, missed: Optional[list[str]] = None) -> None:
+    """Play the computer players' moves at once, each shown on the table like a player's.
+    `missed`, when the table message is behind the game (P60): the lines of the moves it
+    never showed, put before the first computer move's on a fresh table message."""
     for _ in range(COMPUTER_MOVES):
         try:
             update = await bot.service.computer_turn(game_id)
@@ -287,7 +291,9 @@ async def computers_play(bot: "ReadyRoom", game_id: int) -> None:
             return
         if update is None:
             return
-        await publish(bot, update, COMPUTER_USER_BASE)
+        update.public[:0] = missed or []
+        await publish(bot, update, COMPUTER_USER_BASE, afresh=missed is not None)
+        missed = None
 
 
 POST_TRIES = 2  # tries in one place before falling back to the next

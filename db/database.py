@@ -153,6 +153,19 @@ class AwaitedGame:
 
 
 @dataclass(frozen=True)
+class LongWait:
+    """A seat an active game has waited on since `since`, with the game's guild, version and
+    stamp as stored (to tell whether a copy of the game in memory is still the game)."""
+
+    game_id: int
+    guild_id: Optional[int]
+    seat: str
+    since: float
+    version: int
+    stamp: int
+
+
+@dataclass(frozen=True)
 class DueReminder:
     """A reminder whose time has come, with the user to remind."""
 
@@ -416,6 +429,16 @@ class Database:
             " JOIN games g ON g.id = s.game_id"
             " WHERE s.user_id = ? AND g.status = 'active' ORDER BY a.since, g.id", (user_id,))
         return [AwaitedGame(*r) for r in rows]
+
+    async def long_waits(self, before: float, users_from: int) -> list[LongWait]:
+        """Waits begun at or before `before` in active games, on seats held by users numbered
+        `users_from` or more (the service's computer players); oldest first."""
+        rows = await self._conn.fetch(
+            "SELECT a.game_id, g.guild_id, a.seat, a.since, g.version, g.stamp FROM awaited a"
+            " JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat JOIN games g ON g.id = a.game_id"
+            " WHERE a.since <= ? AND s.user_id >= ? AND g.status = 'active' ORDER BY a.since, a.game_id, a.seat",
+            (before, users_from))
+        return [LongWait(*r) for r in rows]
 
     async def due_reminders(self, now: float) -> list[DueReminder]:
         """Unsent reminders due at or before `now`, oldest first."""

@@ -26,8 +26,8 @@ from db import (BUSY_TIMEOUT_MS, AwaitedGame, Database, DueReminder, GameRow, Ga
 from engine.errors import PackError, RuleError
 from engine.service import reactions, reads, rules_version, team_calls, text
 from engine.service.errors import (BUSY, DamagedGame, GameOver, IllegalCommand, InvalidId, LobbyError, MalformedCommand,
-                                   NotAllowed, NotAPlayer, NotYourDecision, StaleVersion, StorageBusy,
-                                   UnknownGame)
+                                   NotAllowed, NotAPlayer, NotYourDecision, ServiceError, StaleVersion,
+                                   StorageBusy, UnknownGame)
 from engine.service.replay import TAKE_BACK, before_last, carried_forward, taken_back
 from engine.service.rulesets import RULESETS, Ruleset
 from engine.service.seating import COMPUTER_USER_BASE, is_computer
@@ -37,6 +37,7 @@ DEFAULT_REMIND_AFTER = 24 * 3600.0
 CATCH_UP_AFTER = 15 * 60.0  # a player back after this long sees what happened since their last action
 TEAM_SIZE = 2  # seats per side in a team game
 PASS = "pass"
+COMPUTER_GRACE = 60.0  # seconds a computer's move may take before a sweep plays it instead (P60)
 RECENT_CHOICES = 100  # log entries looked back for a team's previous choice (a tie's tie-break, P51; set-up, P64)
 MAX_STANDING_PASSES = 50  # windows passed by preference after one command (a round has far fewer)
 log = logging.getLogger("ready_room.service")
@@ -422,14 +423,37 @@ class GameService:
     async def computer_turn(self, game_id: int) -> Optional[Update]:
         """If a computer player is awaited, its move applied and committed (see `play_for`);
         None when no computer is awaited."""
+        turn = await self._computers_turn(game_id)
+        return None if turn is None else await self.play_for(game_id, turn.user_id)
+
+    async def stranded_computers(self, owns: Callable[[Optional[int]], bool] = lambda guild_id: True,
+                                 grace: float = COMPUTER_GRACE) -> list[int]:
+        """Active games of guilds this process `owns` (by default all) whose computer player
+        has had its move to make for `grace` seconds or more, nobody leading its decision
+        (R62): the process that was to play it stopped or gave up (ruling P60). Oldest first."""
+        stranded: list[int] = []
+        for wait in await self.db.long_waits(self._clock() - grace, COMPUTER_USER_BASE):
+            if wait.game_id in stranded or not owns(wait.guild_id):
+                continue
+            hot = self._hot.get(wait.game_id)
+            if hot is not None and (hot.row.version, hot.row.stamp) != (wait.version, wait.stamp):
+                self._forget(wait.game_id)  # moved on in another process: read it afresh
+            try:
+                turn = await self._computers_turn(wait.game_id)
+            except ServiceError as refused:  # a damaged game, a busy database: the others still go on
+                log.warning("game %s left out of the computers' sweep: %s", wait.game_id, refused.message)
+                continue
+            if turn is not None:
+                stranded.append(wait.game_id)
+        return stranded
+
+    async def _computers_turn(self, game_id: int) -> Optional[Turn]:
+        """The computer player the game waits on, if any, whose decision no person leads."""
         info = await self.get(game_id)
         if info.status != "active":
             return None
         led = await self._led_by_people(game_id, info)
-        turn = next((t for t in info.awaited if is_computer(t.user_id) and t.seat not in led), None)
-        if turn is None:
-            return None
-        return await self.play_for(game_id, turn.user_id)
+        return next((t for t in info.awaited if is_computer(t.user_id) and t.seat not in led), None)
 
     async def _led_by_people(self, game_id: int, info: GameInfo) -> set[str]:
         """Computer seats whose team decision a person may answer too: the person leads (R62)."""
