@@ -195,7 +195,7 @@ class Shown:
     board: Board
     characters: dict
     labels: dict[str, str]
-    styles: dict  # character id -> (colour, shape) of its side
+    styles: dict  # character id -> (colour, shape) of its side, for the two tokens drawn (actor and target)
     lines: list[str]
 
 
@@ -209,7 +209,8 @@ def shown(view: dict, events: list[dict], waiting: bool = True) -> Shown | None:
     labels = short_labels(characters)
     sides = side_styles(view.get("players", []))
     names = {p["seat"]: p["name"] for p in view.get("players", [])}
-    styles = {cid: sides.get(c.get("controller"), NO_SIDE) for cid, c in characters.items()}
+    styles = {cid: sides.get(characters[cid].get("controller"), NO_SIDE) for cid in (board.actor, board.target)
+              if cid in characters}
     teams = {p["seat"]: team for team, members in teams_of(view).items() for p in members}
     lines = result_lines(board, labels, names, pack.cards, teams)
     if waiting and board.resolved is None and view.get("pending"):
