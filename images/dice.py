@@ -311,7 +311,8 @@ def _paint_lead(draw, mx: float, cy: float) -> None:
     """The dashed line from an uncontested die (at LEFT_X) towards the empty slot facing it,
     painted around the middle mx between the two (stamped apart from the slot: two small
     pieces paste in less time than one spanning both)."""
-    dashed_line(draw, (mx - (RIGHT_X - LEFT_X) / 2, cy), (mx + (RIGHT_X - LEFT_X) / 2 - DIE / 2 - 4, cy), MUTED, 3, 8, 7)
+    half = (RIGHT_X - LEFT_X) / 2
+    dashed_line(draw, (mx - half, cy), (mx + half - DIE / 2 - 4, cy), MUTED, 3, 8, 7)
 
 
 def _paint_empty_slot(draw, cx: float, cy: float) -> None:

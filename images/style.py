@@ -323,7 +323,7 @@ def _text_patch(string: str, size: int, anchor: str, fill: tuple, ground: int) -
     return Image.frombytes("P", mask.size, mask.coverage.translate(ramp)).im, ramp[0] == ground
 
 
-Clear = tuple[tuple[int, int, int, int], tuple[int, int, int]]  # (box, colour): a part of a picture holding only that colour
+Clear = tuple[tuple[int, int, int, int], tuple[int, int, int]]  # (box, colour): a part holding only that colour
 
 
 def _blend_text(draw: PaletteDraw, xy: tuple[int, int], found: tuple, string: str, size: int, anchor: str,
