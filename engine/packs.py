@@ -30,14 +30,15 @@ def resolve_pack(path: str) -> str:
     """The folder a pack reference points to: absolute, under the project, or under the
     current directory, in that order. A reference found under the project is remembered,
     so the filesystem is asked once, not on every command."""
+    found = _IN_PROJECT.get(path)  # looked up first: the common case, and never an absolute path
+    if found is not None:
+        return found
     if os.path.isabs(path):
         return path
-    found = _IN_PROJECT.get(path)
-    if found is None:
-        in_project = os.path.join(PROJECT_ROOT, path)
-        if not os.path.isdir(in_project):
-            return os.path.abspath(path)
-        found = _IN_PROJECT[path] = os.path.abspath(in_project)
+    in_project = os.path.join(PROJECT_ROOT, path)
+    if not os.path.isdir(in_project):
+        return os.path.abspath(path)
+    found = _IN_PROJECT[path] = os.path.abspath(in_project)
     return found
 
 

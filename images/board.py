@@ -422,13 +422,18 @@ def _footer(draw, view, events, labels, styles, frame: Frame, pack: Pack, waitin
     lines = footer_lines(view, events, labels, waiting)
     x = MARGIN
     right = width - MARGIN
+    scores = top + 34  # the scores' row: each entry on paper left of the entries and shapes drawn before it
+    low = scores  # the lines below it: on paper below everything drawn before each
     for entry, seats in reversed(footer_entries(view, pack)):
         w = text_width(entry, 20)
-        text(draw, (right, top + 20), entry, 20, INK, "rm")
+        box = text(draw, (right, top + 20), entry, 20, INK, "rm", ((0, top, right + 4, scores), PAPER))
+        low = max(low, box[3]) if box else low
         for n, seat in enumerate(reversed(seats)):
             colour, shape = styles[seat]
             draw_shape(draw, shape, right - w - 14 - n * 20, top + 20, 8, colour, outline=INK, width=2)
         right -= w + 20 + 20 * len(seats)
     for i, line in enumerate(lines):
         size = 20 if i == 0 else 18
-        text(draw, (x, top + 20 + i * 30), line, size, INK if i < 2 else MUTED, "lm")
+        clear = ((0, top, right + 4, scores) if i == 0 else (0, low, width, height), PAPER)
+        box = text(draw, (x, top + 20 + i * 30), line, size, INK if i < 2 else MUTED, "lm", clear)
+        low = max(low, box[3]) if box else low

@@ -24,6 +24,7 @@ SMALL = 38
 ROW = 76
 LEFT_X, RIGHT_X = 215, 425
 TOP = 150
+BAR = 64  # the title bar's height
 PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
         5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
 ROLL_GOES_ON = ("rerolled", "reroll_passed", "resolved")  # events of a roll after its "rolled"
@@ -194,7 +195,7 @@ class Shown:
     board: Board
     characters: dict
     labels: dict[str, str]
-    styles: dict  # character id -> (colour, shape) of its side
+    styles: dict  # character id -> (colour, shape) of its side, for the two tokens drawn (actor and target)
     lines: list[str]
 
 
@@ -208,7 +209,8 @@ def shown(view: dict, events: list[dict], waiting: bool = True) -> Shown | None:
     labels = short_labels(characters)
     sides = side_styles(view.get("players", []))
     names = {p["seat"]: p["name"] for p in view.get("players", [])}
-    styles = {cid: sides.get(c.get("controller"), NO_SIDE) for cid, c in characters.items()}
+    styles = {cid: sides.get(characters[cid].get("controller"), NO_SIDE) for cid in (board.actor, board.target)
+              if cid in characters}
     teams = {p["seat"]: team for team, members in teams_of(view).items() for p in members}
     lines = result_lines(board, labels, names, pack.cards, teams)
     if waiting and board.resolved is None and view.get("pending"):
@@ -257,10 +259,11 @@ def dice_image(view: dict, events: list[dict], waiting: bool = True) -> Image.Im
         title, heads = f"{actor} skill test, challenged by {target}", ("TESTER", "CHALLENGER")
     else:
         title, heads = f"{actor} skill test", ("SKILL", "4+ SUCCEEDS")
-    draw.rectangle((0, 0, WIDTH, 64), fill=INK)
-    centred_text(draw, (WIDTH / 2, 32), title, fit_size(title, WIDTH - 40, 28), WHITE)
+    draw.rectangle((0, 0, WIDTH, BAR), fill=INK)
+    centred_text(draw, (WIDTH / 2, BAR / 2), title, fit_size(title, WIDTH - 40, 28), WHITE, ((0, 0, WIDTH, BAR), INK))
+    half = (RIGHT_X - LEFT_X) // 2  # each head on the paper of its half, nothing drawn there yet
     for x, head, cid in ((LEFT_X, heads[0], board.actor), (RIGHT_X, heads[1], board.target)):
-        centred_text(draw, (x, 124), head, 18, INK)
+        centred_text(draw, (x, 124), head, 18, INK, ((x - half, BAR, x + half, TOP), PAPER))
         if cid in characters:
             draw_token(draw, x, 92, 15, style(cid), labels[cid], characters[cid])
     actor_colour = style(board.actor)[0]
@@ -275,7 +278,8 @@ def dice_image(view: dict, events: list[dict], waiting: bool = True) -> Image.Im
         if a and d:
             draw.line([(LEFT_X, cy), (RIGHT_X, cy)], fill=INK if result == "hit" else MUTED, width=6)
         elif a and board.target is not None:
-            stamp(draw, ("uncontested",), RIGHT_X, cy, RIGHT_X - LEFT_X + 4, _paint_uncontested)
+            stamp(draw, ("uncontested lead",), (LEFT_X + RIGHT_X) / 2, cy, (RIGHT_X - LEFT_X) // 2 + 4, _paint_lead)
+            stamp(draw, ("uncontested slot",), RIGHT_X, cy, math.ceil(DIE / 2 + 4), _paint_empty_slot)
         if a:
             draw_die(draw, LEFT_X, cy, DIE, a.face, actor_colour, dim=result in ("cancelled", "miss"),
                      ring=result == "hit")
@@ -292,18 +296,28 @@ def dice_image(view: dict, events: list[dict], waiting: bool = True) -> Image.Im
             stamp(draw, ("tag", tag, result == "hit"), (LEFT_X + RIGHT_X) / 2, cy, text_width(tag, size) // 2 + 10,
                   lambda d, x, y: _paint_tag(d, x, y, tag, size, result == "hit"))
     y = TOP + rows * ROW + 24
+    low = TOP + rows * ROW  # below the rows only these lines are drawn, each below the last
     for i, line in enumerate(lines):
         size = 24 if i == 0 else 17
         size = fit_size(line, WIDTH - 40, size)
-        text(draw, (20, y), line, size, MUTED if line.startswith("Re-roll:") else INK)
+        box = text(draw, (20, y), line, size, MUTED if line.startswith("Re-roll:") else INK,
+                   clear=((0, low, WIDTH, height), PAPER))
+        low = max(low, box[3]) if box else low
         y += 34 if i == 0 else 28
     return image
 
 
-def _paint_uncontested(draw, cx: float, cy: float) -> None:
-    """The dashed line from an uncontested die (at LEFT_X) to the empty slot facing it at cx,
-    on the dice board's paper (so the word in it is stamped whole)."""
-    dashed_line(draw, (cx - (RIGHT_X - LEFT_X), cy), (cx - DIE / 2 - 4, cy), MUTED, 3, 8, 7)
+def _paint_lead(draw, mx: float, cy: float) -> None:
+    """The dashed line from an uncontested die (at LEFT_X) towards the empty slot facing it,
+    painted around the middle mx between the two (stamped apart from the slot: two small
+    pieces paste in less time than one spanning both)."""
+    half = (RIGHT_X - LEFT_X) / 2
+    dashed_line(draw, (mx - half, cy), (mx + half - DIE / 2 - 4, cy), MUTED, 3, 8, 7)
+
+
+def _paint_empty_slot(draw, cx: float, cy: float) -> None:
+    """The empty slot facing an uncontested die, at cx, on the dice board's paper (so the
+    word in it is stamped whole)."""
     h = DIE / 2
     draw.rectangle((cx - h + 2, cy - h + 2, cx + h - 2, cy + h - 2), fill=PAPER)
     corners = [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]

@@ -14,14 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Collection, Optional
 
-from images.board import board_key, render_board
-from images.crew_dice import crew_dice_key, render_crew_dice
-from images.dice import dice_key, render_dice
-from images.orbit import orbit_key, render_orbit
-from images.ship_dice import render_ship_dice, ship_dice_key
-from images.ship_status import render_ship_status
-from images.status import render_status
-from images.surface import render_surface_in_play, surface_key
+from PIL import Image
+
+from images.board import board_image, board_key
+from images.crew_dice import crew_dice_image, crew_dice_key
+from images.dice import dice_image, dice_key
+from images.orbit import orbit_image, orbit_key
+from images.ship_dice import ship_dice_image, ship_dice_key
+from images.ship_status import ship_status_image
+from images.status import status_image
+from images.style import encode
+from images.surface import surface_image_in_play, surface_key
 
 KINDS = ("board", "dice", "status")
 BOARD_FILES = ("board.png", "surface.png")  # the pictures "board" asks for, fingerprinted by `keys`
@@ -30,25 +33,24 @@ DICE_FILES = ("dice.png", "crew-dice.png")  # the pictures "dice" asks for, fing
 
 @dataclass(frozen=True)
 class Renderers:
-    """The pictures of one ruleset."""
+    """The pictures of one ruleset, drawn as Pillow images (`draw` encodes them)."""
 
-    board: Callable[[dict, list[dict], bool], bytes]  # view, events, whether to say whose move it is
-    dice: Callable[[dict, list[dict], bool], Optional[bytes]]  # likewise
-    status: Callable[[dict, Optional[str]], bytes]
+    board: Callable[[dict, list[dict], bool], Image.Image]  # view, events, whether to say whose move it is
+    dice: Callable[[dict, list[dict], bool], Optional[Image.Image]]  # likewise
+    status: Callable[[dict, Optional[str]], Image.Image]
     board_key: Callable[[dict, list[dict]], str]  # what the board draws without the waiting line
     dice_key: Callable[[dict, list[dict]], Optional[str]]  # what the dice board draws without it; None: not drawn
-    planet: Callable[[dict, list[dict]], Optional[bytes]] = lambda view, events: None  # a second board while in play
-    planet_dice: Callable[[dict, list[dict]], Optional[bytes]] = lambda view, events: None  # its dice, if rolled
+    planet: Callable[[dict, list[dict]], Optional[Image.Image]] = lambda view, events: None  # a second board in play
+    planet_dice: Callable[[dict, list[dict]], Optional[Image.Image]] = lambda view, events: None  # its dice, if rolled
     planet_key: Callable[[dict, list[dict]], Optional[str]] = lambda view, events: None  # None: not drawn
     planet_dice_key: Callable[[dict, list[dict]], Optional[str]] = lambda view, events: None
 
 
 RENDERERS: dict[str, Renderers] = {
-    "awaymissions": Renderers(render_board, render_dice, render_status, lambda view, events: board_key(view),
-                              dice_key),
-    "renegades": Renderers(lambda view, events, waiting: render_orbit(view, events),  # say no waiting line
-                           lambda view, events, waiting: render_ship_dice(view, events), render_ship_status,
-                           orbit_key, ship_dice_key, render_surface_in_play, render_crew_dice, surface_key,
+    "awaymissions": Renderers(board_image, dice_image, status_image, lambda view, events: board_key(view), dice_key),
+    "renegades": Renderers(lambda view, events, waiting: orbit_image(view, list(events)),  # say no waiting line
+                           lambda view, events, waiting: ship_dice_image(view, events), ship_status_image,
+                           orbit_key, ship_dice_key, surface_image_in_play, crew_dice_image, surface_key,
                            crew_dice_key),
 }
 
@@ -97,4 +99,6 @@ def draw(ruleset: str, view: dict, events: list[dict], wanted: list[str],
                 drawn.append((name, dice))
     if "status" in wanted:
         drawn.append(("status.png", renderers.status(view, None)))
-    return drawn
+    # every picture drawn before any is encoded: the encoder's buffers would push the
+    # drawing's code and stamps out of the processor's caches in between (docs/performance.md)
+    return [(name, encode(image)) for name, image in drawn]

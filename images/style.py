@@ -16,7 +16,7 @@ import io
 import json
 import math
 import threading
-from typing import Callable
+from typing import Callable, Optional
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
@@ -323,17 +323,24 @@ def _text_patch(string: str, size: int, anchor: str, fill: tuple, ground: int) -
     return Image.frombytes("P", mask.size, mask.coverage.translate(ramp)).im, ramp[0] == ground
 
 
+Clear = tuple[tuple[int, int, int, int], tuple[int, int, int]]  # (box, colour): a part holding only that colour
+
+
 def _blend_text(draw: PaletteDraw, xy: tuple[int, int], found: tuple, string: str, size: int, anchor: str,
-                fill) -> None:
+                fill, clear: Optional[Clear] = None) -> None:
     """Anti-aliased text on a palette picture (`found`: its _text_mask): over one colour as
-    a cached patch of ramp entries, over several by blending that patch in RGB. (Pillow's
-    core calls: most labels are small, and the wrappers cost more than the pixels.)"""
+    a cached patch of ramp entries, over several by blending that patch in RGB. The ground
+    is looked at, unless the text lies within `clear`. (Pillow's core calls: most labels
+    are small, and the wrappers cost more than the pixels.)"""
     mask, cover, _, _ = found
     x, y = xy
     box = (x, y, x + mask.width, y + mask.height)
     image = draw.picture
     inside = 0 <= x and 0 <= y and box[2] <= image.width and box[3] <= image.height
-    low, high = draw.im.crop(box).getextrema() if inside else (0, 1)
+    if inside and clear is not None and _within(box, clear[0]):
+        low = high = ink(clear[1])
+    else:
+        low, high = draw.im.crop(box).getextrema() if inside else (0, 1)
     if low == high:
         patch, whole = _text_patch(string, size, anchor, tuple(fill), low)
         if whole:
@@ -346,21 +353,31 @@ def _blend_text(draw: PaletteDraw, xy: tuple[int, int], found: tuple, string: st
     draw.im.paste(patch, box, cover.im)
 
 
+def _within(box: tuple[int, int, int, int], outer: tuple[int, int, int, int]) -> bool:
+    return outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] and box[3] <= outer[3]
+
+
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int, fill,
-         anchor: str = "la") -> None:
-    """Text at a point, placed by a Pillow anchor ('la' top-left, 'mm' centre, 'lm', 'rm', 'rb' ...)."""
-    if string:
-        found = _text_mask(string, size, anchor)
-        at = (round(xy[0]) + found[2], round(xy[1]) + found[3])
-        if isinstance(draw, PaletteDraw):
-            _blend_text(draw, at, found, string, size, anchor, fill)
-        else:
-            draw.bitmap(at, found[0], fill=fill)
+         anchor: str = "la", clear: Optional[Clear] = None) -> Optional[tuple[int, int, int, int]]:
+    """Text at a point, placed by a Pillow anchor ('la' top-left, 'mm' centre, 'lm', 'rm', 'rb' ...);
+    returns the box it may cover (None for no text). `clear`: a box of the picture and the
+    one colour the caller knows it holds (nothing drawn there yet): a text wholly inside
+    it is pasted without looking at the picture first."""
+    if not string:
+        return None
+    found = _text_mask(string, size, anchor)
+    at = (round(xy[0]) + found[2], round(xy[1]) + found[3])
+    if isinstance(draw, PaletteDraw):
+        _blend_text(draw, at, found, string, size, anchor, fill, clear)
+    else:
+        draw.bitmap(at, found[0], fill=fill)
+    return at[0], at[1], at[0] + found[0].width, at[1] + found[0].height
 
 
-def centred_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int, fill) -> None:
-    """Text centred on a point."""
-    text(draw, xy, string, size, fill, "mm")
+def centred_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], string: str, size: int, fill,
+                 clear: Optional[Clear] = None) -> None:
+    """Text centred on a point (`clear` as for `text`)."""
+    text(draw, xy, string, size, fill, "mm", clear)
 
 
 def polygon_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:

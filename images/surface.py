@@ -271,9 +271,9 @@ def surface_key(view: dict, events: list[dict] | tuple = ()) -> Optional[str]:
                    "current": view.get("current"), "events": [e for e in events if e["type"] in HIGHLIGHTED]})
 
 
-def render_surface_in_play(view: dict, events: list[dict] | tuple = ()) -> Optional[bytes]:
-    """PNG of the surface while `on_the_surface` (see render_surface), else None."""
-    return render_surface(view, events) if on_the_surface(view) else None
+def surface_image_in_play(view: dict, events: list[dict] | tuple = ()) -> Optional[Image.Image]:
+    """The surface board while `on_the_surface` (see render_surface), else None."""
+    return surface_image(view, list(events)) if on_the_surface(view) else None
 
 
 # --- drawing ------------------------------------------------------------------------------------------

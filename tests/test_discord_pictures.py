@@ -7,6 +7,7 @@ from collections import Counter
 
 from engine.service.text import public_events
 from images import pictures
+from images.style import encode
 from tests.discord_harness import FakeDiscord, choose, open_panel
 from tests.test_discord_game import MEMBERS, PlayByPost, new_game, same_dice, table
 from tests.test_discord_renegades import act, new_renegades_game
@@ -44,8 +45,8 @@ async def test_a_board_picture_that_did_not_change_is_not_drawn_or_uploaded_agai
         async def on_table_update(update, actor_id):
             view = await fake.bot.service.view(update.game_id)
             planet = original.planet(view, update.events)
-            now[update.version] = {"board.png": original.board(view, update.events, False),
-                                   **({"surface.png": planet} if planet is not None else {})}
+            now[update.version] = {"board.png": encode(original.board(view, update.events, False)),
+                                   **({"surface.png": encode(planet)} if planet is not None else {})}
         fake.bot.add_listener(on_table_update)
         thread, game_id = await new_renegades_game(fake)
         last = {name: data for r in fake.sent if r.channel_id == thread for name, data in r.files}  # the newest
@@ -135,5 +136,5 @@ async def test_a_dice_board_that_did_not_change_is_not_drawn_or_uploaded_again(m
             elif events & {"rolled", "rerolled", "resolved"} and await roll_so_far(fake, game_id):
                 seen["closed" if "reroll_passed" in events else "rolled"] += 1
                 view = await fake.bot.service.view(game_id)
-                assert uploaded == [original.dice(view, await roll_so_far(fake, game_id), False)]
+                assert uploaded == [encode(original.dice(view, await roll_so_far(fake, game_id), False))]
                 assert drawn["dice.png"] == draws + 1

@@ -97,3 +97,54 @@ def test_marks_stamped_on_tokens_match_marks_drawn_in_place():
     rgb, direct = both((300, 280), FLOOR, paint)
     assert direct == rgb
     assert any(key[0] == "reticle" for key, *_ in style._PLACED)
+
+
+def test_text_in_a_clear_part_is_pasted_as_if_the_ground_were_looked_at():
+    """A text the caller places in a part it knows holds one colour (`clear`) is pasted
+    without looking; the pixels are the ones looking gives."""
+    def paint(clear):
+        def draw_it(draw):
+            draw.rectangle((0, 0, 220, 30), fill=INK)
+            text(draw, (6, 4), "Bo attacks Cy", 18, WHITE, clear=((0, 0, 220, 30), INK) if clear else None)
+            text(draw, (6, 40), "Waiting for Ann", 20, INK, clear=((0, 30, 220, 80), PAPER) if clear else None)
+        return draw_it
+    assert both((220, 80), PAPER, paint(True)) == both((220, 80), PAPER, paint(False))
+
+
+def test_boards_and_dice_boards_claim_only_clear_parts(monkeypatch):
+    """Every text the board's footer and the dice board paste unlooked (`clear`) lies where
+    nothing was drawn yet: the pictures of whole games, and of long and tall names that run
+    into the scores, are the ones looking at the ground everywhere gives."""
+    import random
+
+    from engine.awaymissions import rules
+    from engine.awaymissions.autoplay import random_command
+    from images import board, dice
+    from images.demo import attack_events, midgame_view, skill_events
+    from tests.conftest import two_player_config
+
+    def pictures(view, events):
+        drawn = [board.board_image(view, events).tobytes()]
+        rolled = dice.dice_image(view, events)
+        return drawn + ([rolled.tobytes()] if rolled is not None else [])
+
+    cases = []
+    for name in ("Annabelle Featherstonehaugh-Cholmondeley of the USS Excelsior", "Z\u0337\u0322\u031ba\u0334l"):
+        view = midgame_view()
+        view["players"][0]["name"] = name
+        over = dict(view, result={"winner": view["players"][0]["seat"]})  # the footer's first line says who won
+        cases += [(view, attack_events()), (view, skill_events()), (over, attack_events())]
+    for seed in (1, 2):
+        state, rng = rules.new_game(two_player_config(), seed), random.Random(seed)
+        while state.phase != "over":
+            seat, command = random_command(state, rng)
+            state, events = rules.apply(state, seat, command)
+            if any(e["type"] in ("rolled", "moved", "attack") for e in events):
+                cases.append((rules.view_for(state, None), events))
+    answers = []
+    within = style._within
+    monkeypatch.setattr(style, "_within", lambda box, outer: answers.append(within(box, outer)) or answers[-1])
+    unlooked = [pictures(view, events) for view, events in cases]
+    assert len(cases) > 40 and answers.count(True) > 5 * len(cases) and False in answers  # long names: looked at
+    monkeypatch.setattr(style, "_within", lambda box, outer: False)
+    assert [pictures(view, events) for view, events in cases] == unlooked

@@ -70,12 +70,12 @@ class Table:
     def occupied(self) -> set[str]:
         if self._still:
             return set(self.whereabouts())
-        return {c.space for c in self.state.characters.values() if c.in_play and c.space}
+        return {c.space for c in self.state.characters.values() if c.status == "in_play" and c.space}
 
     def in_space(self, space: str) -> list[Character]:
         if self._still:
             return list(self.whereabouts().get(space, ()))
-        return [c for c in self.state.characters.values() if c.in_play and c.space == space]
+        return [c for c in self.state.characters.values() if c.space == space and c.status == "in_play"]
 
     def distance(self, a: str, b: str) -> Optional[int]:
         return distance(self.geo, a, b, self.occupied())
@@ -93,8 +93,10 @@ class Table:
         key = (team, viewer.space)
         screens = self._screens.get(key)
         if screens is None:
-            screens = frozenset(space for space, there in self.whereabouts().items()
-                                if space != viewer.space and any(self.team_of(c.controller) == team for c in there))
+            teams = self._teams  # filled by team_of above
+            screens = frozenset(c.space for c in self.state.characters.values()
+                                if c.status == "in_play" and c.space and c.space != viewer.space
+                                and teams[c.controller] == team)
             if self._still:
                 self._screens[key] = screens
         return screens
