@@ -243,7 +243,8 @@ async def _bot(plan: Plan):
                    "collection_longest_cpu": collections.longest_cpu, "objects": objects,
                    "frozen": frozen, "stranded": stranded, "whole_cpu": whole, "grown": grown,
                    "collections_over_50ms": len(collections.slow), "full_cpu": sorted(collections.full_cpu),
-                   "stalls": loop.stalls, "walks": walks, "peaks": peaks}, f)
+                   "stalls": loop.stalls, "walks": walks, "peaks": peaks, "unknown": fake.unknown,
+                   "messages": len(fake.messages)}, f)
 
 
 def watch_walks(collector, began: float) -> list[tuple]:
@@ -367,7 +368,9 @@ def run(label: str, url: str, processes: int, args, folder: str, server=None) ->
         walks = "; ".join(f"at {when:.0f} s, {cpu_took * 1000:.0f} ms CPU, {freed} freed, grown {grown:.1f}x"
                           for when, cpu_took, freed, grown in r["walks"])
         print(f"      walks of everything while playing: {walks or 'none'}; peak resident memory"
-              f" {r['peaks'][0] / 1024:.0f} MiB at the start, {r['peaks'][1] / 1024:.0f} MiB at the end")
+              f" {r['peaks'][0] / 1024:.0f} MiB at the start, {r['peaks'][1] / 1024:.0f} MiB at the end;"
+              f" the fake Discord held {r['messages']} messages at the end and was asked"
+              f" {r['unknown']} times for a message or token it did not have")
     late = max((r["late"] for r in reports), default=0.0)
     if late > 1:
         print(f"    a process began {late:.0f} s late (still loading its games): raise --warmup")
