@@ -154,6 +154,13 @@ class ReadyRoom(commands.Bot):
         views.schedule_dynamic_item_call = dynamic_call(answering_busy(views.schedule_dynamic_item_call))
         self.tree._call = command_call(self.tree._call)
 
+    def dispatch(self, event_name: str, /, *args, **kwargs) -> None:
+        """discord.py's dispatch of a gateway event; an interaction also tells the collector
+        that players are waiting on the loop (its walk of everything waits, collector.py)."""
+        if event_name == "interaction":
+            self.collector.busy()
+        super().dispatch(event_name, *args, **kwargs)
+
     async def runs_clock(self, name: str) -> bool:
         """Whether this process runs the clock `name` (reminders, league rounds) for its
         shards this round: it must hold the database lease of each of its shards, so that

@@ -31,7 +31,8 @@ over 50 ms; each one over 50 ms of CPU named, with when it ran; the full collect
 median, p99 and how many took over 20 ms), each walk of everything the collector made while
 playing (when, its CPU, how far the process had grown), what one collection of every object
 the process keeps (the frozen ones too) took at the end and freed, how much its resident
-memory grew while playing, its peak at the start and the end, and the CPU per move of the bot
+memory grew while playing, its peak at the start and the end, the types of objects that grew
+most, and the CPU per move of the bot
 processes (and of the PostgreSQL server, when started here). With --crash, process 0 is killed with SIGKILL half-way:
 the other must go on (its moves after the kill are counted) and nothing either
 acknowledged may be lost.
@@ -210,11 +211,11 @@ async def _bot(plan: Plan):
             info = await fake.bot.service.get(table.game_id)
             fake.post(table.thread_id, {"content": "(the table before the restart)",
                                         "components": your_move(table.game_id, info.version)})
-        fake.bot.collector.tend(fake.bot.collector.rounds)  # as in a bot past its first minute: its round met what loading built
+        fake.bot.collector.collect(whole=fake.bot.collector.due())  # as in a bot past its first minute: its round met what loading built
         fake.answering, fake.on_answer = True, answered
         await asyncio.sleep(max(0.0, plan.start - time.time()))
         began, cpu, memory = time.time(), time.process_time(), psutil.Process().memory_info().rss
-        peak = peak_memory()
+        peak, live, blocks = peak_memory(), live_objects(), sys.getallocatedblocks()
         walks = watch_walks(fake.bot.collector, began)
         rng = random.Random(plan.seed)
         with CallbackTimer(slowest=5) as loop, CollectionTimer(over=0.05) as collections:
@@ -223,6 +224,7 @@ async def _bot(plan: Plan):
         cpu = time.process_time() - cpu
         grown = psutil.Process().memory_info().rss - memory
         peaks = (peak, peak_memory())
+        grew = (live_objects() - live).most_common(6), sys.getallocatedblocks() - blocks
         objects = len(gc.get_objects())  # what a full collection walks (what start-up froze left out)
         frozen = gc.get_freeze_count()
         gc.collect()
@@ -243,8 +245,17 @@ async def _bot(plan: Plan):
                    "collection_longest_cpu": collections.longest_cpu, "objects": objects,
                    "frozen": frozen, "stranded": stranded, "whole_cpu": whole, "grown": grown,
                    "collections_over_50ms": len(collections.slow), "full_cpu": sorted(collections.full_cpu),
-                   "stalls": loop.stalls, "walks": walks, "peaks": peaks, "unknown": fake.unknown,
+                   "stalls": loop.stalls, "walks": walks, "peaks": peaks, "unknown": fake.unknown, "grew": grew,
                    "messages": len(fake.messages)}, f)
+
+
+def live_objects() -> Counter:
+    """Every object the garbage collector tracks, the frozen ones too, counted by type."""
+    gc.unfreeze()
+    try:
+        return Counter(type(o).__qualname__ for o in gc.get_objects())
+    finally:
+        gc.freeze()
 
 
 def watch_walks(collector, began: float) -> list[tuple]:
@@ -371,6 +382,9 @@ def run(label: str, url: str, processes: int, args, folder: str, server=None) ->
               f" {r['peaks'][0] / 1024:.0f} MiB at the start, {r['peaks'][1] / 1024:.0f} MiB at the end;"
               f" the fake Discord held {r['messages']} messages at the end and was asked"
               f" {r['unknown']} times for a message or token it did not have")
+        (grown_types, blocks) = r["grew"]
+        print(f"      objects that grew while playing: {', '.join(f'{n} +{k}' for n, k in grown_types)};"
+              f" Python's allocator holds {blocks:+} blocks")
     late = max((r["late"] for r in reports), default=0.0)
     if late > 1:
         print(f"    a process began {late:.0f} s late (still loading its games): raise --warmup")

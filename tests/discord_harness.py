@@ -685,6 +685,16 @@ async def open_panel(fake: FakeDiscord, member: dict, channel_id: int) -> dict:
     return fake.original(payload)
 
 
+async def play(fake: FakeDiscord, game_id: int, thread: int, members: dict[int, dict], rng, moves: int) -> None:
+    """`moves` random legal commands, each picked on the awaited player's panel (`members`:
+    user id -> member)."""
+    for _ in range(moves):
+        user_id = (await fake.bot.service.get(game_id)).awaited[0].user_id
+        _, commands = await fake.bot.service.legal_commands(game_id, user_id)
+        member = members[user_id]
+        await choose(fake, member, await open_panel(fake, member, thread), commands, rng.randrange(len(commands)))
+
+
 async def choose(fake: FakeDiscord, member: dict, panel_message: dict, commands: list[str], index: int) -> None:
     """Send `commands[index]` by clicking through the panel as a person would."""
     from cogs.panel import card_choice, groups
