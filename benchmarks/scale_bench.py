@@ -224,7 +224,7 @@ async def _bot(plan: Plan):
         cpu = time.process_time() - cpu
         grown = psutil.Process().memory_info().rss - memory
         peaks = (peak, peak_memory())
-        grew = (live_objects() - live).most_common(6), sys.getallocatedblocks() - blocks
+        grew = (live_objects() - live).most_common(6), (blocks, sys.getallocatedblocks())
         objects = len(gc.get_objects())  # what a full collection walks (what start-up froze left out)
         frozen = gc.get_freeze_count()
         gc.collect()
@@ -384,7 +384,7 @@ def run(label: str, url: str, processes: int, args, folder: str, server=None) ->
               f" {r['unknown']} times for a message or token it did not have")
         (grown_types, blocks) = r["grew"]
         print(f"      objects that grew while playing: {', '.join(f'{n} +{k}' for n, k in grown_types)};"
-              f" Python's allocator holds {blocks:+} blocks")
+              f" Python's allocator held {blocks[0]} blocks at the start, {blocks[1]} at the end")
     late = max((r["late"] for r in reports), default=0.0)
     if late > 1:
         print(f"    a process began {late:.0f} s late (still loading its games): raise --warmup")
