@@ -49,6 +49,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import signal
 import sys
 import tempfile
@@ -67,7 +68,6 @@ import discord  # noqa: E402
 
 from benchmarks.service_bench import CallbackTimer, CollectionTimer, new_game  # noqa: E402
 from bot import shard_of  # noqa: E402
-from collector import peak_memory  # noqa: E402
 from cogs.buttons import YourMove  # noqa: E402
 from db import Database  # noqa: E402
 from engine.service import GameService  # noqa: E402
@@ -247,6 +247,11 @@ async def _bot(plan: Plan):
                    "collections_over_50ms": len(collections.slow), "full_cpu": sorted(collections.full_cpu),
                    "stalls": loop.stalls, "walks": walks, "peaks": peaks, "unknown": fake.unknown, "grew": grew,
                    "messages": len(fake.messages)}, f)
+
+
+def peak_memory() -> int:
+    """The process's peak resident memory so far, KiB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 def live_objects() -> Counter:

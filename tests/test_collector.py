@@ -7,7 +7,7 @@ import gc
 import weakref
 from collections import Counter
 
-from collector import MIDDLE, PROMOTED, QUIET, Collector
+from collector import MIDDLE, PROMOTED, QUIET, Collector, allocated
 
 
 class Node:
@@ -173,6 +173,19 @@ def test_the_walk_of_everything_goes_ahead_past_the_bound_however_busy():
     finally:
         collector.stop()
         gc.unfreeze()
+
+
+def test_the_size_is_what_python_objects_hold():
+    """P61: the walk of everything follows the Python objects kept (where the cycles are),
+    not memory held outside them, such as a picture's pixels."""
+    from PIL import Image
+    before = allocated()
+    kept = [[n] for n in range(100_000)]
+    assert allocated() > before + 100_000
+    before = allocated()
+    picture = Image.new("RGBA", (2000, 2000))  # 16 MB of pixels
+    assert allocated() < before + 1000
+    del kept, picture
 
 
 async def test_an_interaction_tells_the_collector_the_process_is_busy():
