@@ -217,10 +217,12 @@ async def _bot(plan: Plan):
         began, cpu, memory = time.time(), time.process_time(), psutil.Process().memory_info().rss
         peak, live, blocks = peak_memory(), live_objects(), sys.getallocatedblocks()
         walks = watch_walks(fake.bot.collector, began)
+        growth = asyncio.create_task(growth_of(fake.bot.collector, plan.until))
         rng = random.Random(plan.seed)
         with CallbackTimer(slowest=5) as loop, CollectionTimer(over=0.05) as collections:
             results = await asyncio.gather(*(_table(fake, t, plan, typed, stats, random.Random(rng.random()))
                                              for t in plan.tables), return_exceptions=True)
+        growth = await growth
         cpu = time.process_time() - cpu
         grown = psutil.Process().memory_info().rss - memory
         peaks = (peak, peak_memory())
@@ -245,7 +247,7 @@ async def _bot(plan: Plan):
                    "collection_longest_cpu": collections.longest_cpu, "objects": objects,
                    "frozen": frozen, "stranded": stranded, "whole_cpu": whole, "grown": grown,
                    "collections_over_50ms": len(collections.slow), "full_cpu": sorted(collections.full_cpu),
-                   "stalls": loop.stalls, "walks": walks, "peaks": peaks, "unknown": fake.unknown, "grew": grew,
+                   "stalls": loop.stalls, "walks": walks, "peaks": peaks, "unknown": fake.unknown, "grew": grew, "growth": growth,
                    "messages": len(fake.messages)}, f)
 
 
@@ -261,6 +263,16 @@ def live_objects() -> Counter:
         return Counter(type(o).__qualname__ for o in gc.get_objects())
     finally:
         gc.freeze()
+
+
+async def growth_of(collector, until: float) -> list[float]:
+    """How many times over the collector's size stood against its size at its last walk
+    of everything, once a second until `until`."""
+    seen = []
+    while time.time() < until:
+        seen.append(collector.size() / max(1, collector.walked))
+        await asyncio.sleep(1)
+    return seen
 
 
 def watch_walks(collector, began: float) -> list[tuple]:
@@ -387,6 +399,11 @@ def run(label: str, url: str, processes: int, args, folder: str, server=None) ->
               f" {r['peaks'][0] / 1024:.0f} MiB at the start, {r['peaks'][1] / 1024:.0f} MiB at the end;"
               f" the fake Discord held {r['messages']} messages at the end and was asked"
               f" {r['unknown']} times for a message or token it did not have")
+        growth = r["growth"] or [0.0]
+        most = max(range(len(growth)), key=growth.__getitem__)
+        print(f"      the collector's size against its last walk, read each second: at most {growth[most]:.1f}x"
+              f" (at {most} s), {growth[-1]:.1f}x at the end of play; every 15 s: "
+              + " ".join(f"{g:.1f}" for g in growth[::15]))
         (grown_types, blocks) = r["grew"]
         print(f"      objects that grew while playing: {', '.join(f'{n} +{k}' for n, k in grown_types)};"
               f" Python's allocator held {blocks[0]} blocks at the start, {blocks[1]} at the end")
