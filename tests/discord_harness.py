@@ -46,7 +46,7 @@ GUILD_ID = 800000000000000001
 CHANNEL_ID = 700000000000000001
 OWNER_ID = 1000
 EPHEMERAL = 64
-KEPT = 8  # record=False: the messages each channel keeps, the last used
+KEPT = 4  # record=False: the messages each channel keeps, the last used
 TOKENS = 10_000  # record=False: the interactions whose tokens are kept, the newest
 SETTLE_SECONDS = 300  # a guard against a hang (a view left listening, say), not a timing: the
 # longest wait for the tasks of one interaction (or, answering, for its answer)
