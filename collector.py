@@ -23,9 +23,9 @@ the frozen objects held none but the 6 that start-up's freeze strands), so every
 walked only when the Python objects the process keeps (the blocks Python's allocator
 holds) have grown `growth` times over since the last such walk: what such cycles strand
 is bounded by what the process keeps, at a handful of walks over its life. And the walk
-waits until no interaction arrived for `quiet` seconds, so that nobody is waiting on the
-loop while it walks; past `bound` times over it walks anyway, so a process busy without a
-pause strands no more than that (ruling P61).
+waits until no interaction is being handled and none arrived or was done for `quiet`
+seconds, so that nobody is waiting on the loop while it walks; past `bound` times over it
+walks anyway, so a process busy without a pause strands no more than that (ruling P61).
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ import logging
 import sys
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Awaitable, Callable
 
 log = logging.getLogger("ready_room.collector")
 FULL_EVERY = 10.0  # the longest wait between two full collections, seconds
@@ -69,8 +69,9 @@ class Collector:
     collection every `promoted` middle-generation ones (each every `middle` young ones),
     and `run` starts one when `full_every` seconds passed without; what survives each is
     frozen. `run` walks everything, the frozen objects too, once the process grew `growth`
-    times over (by `size`, Python's allocated blocks) since the last such walk and `busy`
-    was not called for `quiet` seconds (by `clock`), or once it grew `bound` times over."""
+    times over (by `size`, Python's allocated blocks) since the last such walk and is quiet
+    (no handler `minding` wraps is running, and `busy` was not called for `quiet` seconds by
+    `clock`), or once it grew `bound` times over."""
 
     def __init__(self, full_every: float = FULL_EVERY, promoted: int = PROMOTED, growth: float = GROWTH,
                  middle: int = MIDDLE, size: Callable[[], int] = allocated, bound: float = BOUND,
@@ -81,6 +82,7 @@ class Collector:
         self.rounds = 0  # full collections run
         self.walked = 0  # the process's size at the last walk of everything (or start-up's freeze)
         self._heard = float("-inf")  # when `busy` was last called
+        self._handling = 0  # handlers `minding` wraps that are running
         self._counted = (0, clock())  # (rounds, when `tend` first saw that many)
         self._began = 0.0  # when the running collection began (the thread's CPU clock)
         self._own = False  # whether `collect` is running (it keeps its own figures)
@@ -120,14 +122,27 @@ class Collector:
         return self._done(objects, time.thread_time() - began, whole)
 
     def busy(self) -> None:
-        """An interaction arrived: the walk of everything waits for `quiet` seconds without one."""
+        """An interaction arrived or was done: the walk of everything waits for `quiet`
+        seconds without either."""
         self._heard = self.clock()
+
+    def minding(self, handler: Callable[..., Awaitable]) -> Callable[..., Awaitable]:
+        """`handler` (an interaction's), counted while it runs: the walk of everything waits
+        until none runs, then `quiet` seconds more."""
+        async def handled(*args):
+            self._handling += 1
+            try:
+                return await handler(*args)
+            finally:
+                self._handling -= 1
+                self.busy()
+        return handled
 
     def due(self) -> bool:
         """Whether everything is to be walked now: the process grew `growth` times over since
         the last such walk and is quiet, or it grew `bound` times over."""
         grown = self.size()
-        quiet = self.clock() - self._heard >= self.quiet
+        quiet = not self._handling and self.clock() - self._heard >= self.quiet
         return grown > self.bound * self.walked or (grown > self.growth * self.walked and quiet)
 
     def tend(self) -> Collected | None:

@@ -188,20 +188,52 @@ def test_the_size_is_what_python_objects_hold():
     del kept, picture
 
 
-async def test_an_interaction_tells_the_collector_the_process_is_busy():
-    """P61: the bot tells its collector of every interaction discord.py takes in, so the
-    walk of everything waits for a quiet moment."""
+async def test_the_walk_of_everything_waits_while_an_interaction_is_handled():
+    """P61: however long an interaction's handler runs, the walk waits for it, then for
+    `quiet` seconds after it is done."""
+    process = Process()
+    collector = process.collector(growth=2, bound=8, quiet=QUIET)
+    collector.walked, process.size = 100, 300  # grown three times over since its last walk
+    done = asyncio.Event()
+
+    async def handler(answer):
+        await done.wait()
+        return answer
+    handling = asyncio.create_task(collector.minding(handler)("Done"))
+    await asyncio.sleep(0)
+    process.now += QUIET * 10
+    assert not collector.due()  # still being handled
+    done.set()
+    assert await handling == "Done"
+    assert not collector.due()
+    process.now += QUIET
+    assert collector.due()
+
+
+async def test_the_bot_tells_its_collector_of_each_interaction():
+    """P61: an interaction discord.py takes in, and each slash command or click on our items
+    the bot handles, keep the walk of everything waiting."""
+    import pytest
+
     from bot import Config, ReadyRoom
     process = Process()
     bot = ReadyRoom(Config(token=None, database=":memory:", dev_guild=None))
-    bot.collector = process.collector(growth=2, bound=4, quiet=QUIET)
-    bot.collector.walked, process.size = 100, 300  # grown three times over since its last walk
-    assert bot.collector.due()  # nothing heard yet
+    collector = bot.collector
+    collector.size, collector.clock = (lambda: process.size), (lambda: process.now)
+    collector.walked, process.size = 100, 300  # grown three times over since its last walk
+    assert collector.due()  # nothing heard yet
     bot.dispatch("interaction", object())
-    assert not bot.collector.due()
+    assert not collector.due()
     bot.dispatch("resumed")  # another gateway event: not an interaction
     process.now += QUIET
-    assert bot.collector.due()
+    assert collector.due()
+    for handle, called in ((bot.tree._call, (None,)),
+                           (bot._connection._view_store.schedule_dynamic_item_call, (None,) * 5)):
+        with pytest.raises(Exception):
+            await handle(*called)  # not a real interaction: it fails, and was handled all the same
+        assert not collector.due()
+        process.now += QUIET
+        assert collector.due()
 
 
 async def test_a_sent_view_of_dynamic_items_lets_them_go_without_a_collection():
