@@ -217,12 +217,13 @@ async def _bot(plan: Plan):
         began, cpu, memory = time.time(), time.process_time(), psutil.Process().memory_info().rss
         peak, live, blocks = peak_memory(), live_objects(), sys.getallocatedblocks()
         walks = watch_walks(fake.bot.collector, began)
-        growth = asyncio.create_task(growth_of(fake.bot.collector, plan.until))
+        growth: list[float] = []
+        sampling = asyncio.create_task(growth_of(fake.bot.collector, growth, plan.until))
         rng = random.Random(plan.seed)
         with CallbackTimer(slowest=5) as loop, CollectionTimer(over=0.05) as collections:
             results = await asyncio.gather(*(_table(fake, t, plan, typed, stats, random.Random(rng.random()))
                                              for t in plan.tables), return_exceptions=True)
-        growth = await growth
+        sampling.cancel()
         cpu = time.process_time() - cpu
         grown = psutil.Process().memory_info().rss - memory
         peaks = (peak, peak_memory())
@@ -265,14 +266,12 @@ def live_objects() -> Counter:
         gc.freeze()
 
 
-async def growth_of(collector, until: float) -> list[float]:
-    """How many times over the collector's size stood against its size at its last walk
-    of everything, once a second until `until`."""
-    seen = []
+async def growth_of(collector, seen: list[float], until: float) -> None:
+    """Note in `seen` how many times over the collector's size stands against its size at
+    its last walk of everything, once a second until `until` (or cancelled)."""
     while time.time() < until:
         seen.append(collector.size() / max(1, collector.walked))
         await asyncio.sleep(1)
-    return seen
 
 
 def watch_walks(collector, began: float) -> list[tuple]:
