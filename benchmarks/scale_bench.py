@@ -211,7 +211,8 @@ async def _bot(plan: Plan):
             info = await fake.bot.service.get(table.game_id)
             fake.post(table.thread_id, {"content": "(the table before the restart)",
                                         "components": your_move(table.game_id, info.version)})
-        fake.bot.collector.collect(whole=fake.bot.collector.due())  # as in a bot past its first minute: its round met what loading built
+        # as in a bot past its first minute: its round met what loading built
+        fake.bot.collector.collect(whole=fake.bot.collector.due())
         fake.answering, fake.on_answer = True, answered
         await asyncio.sleep(max(0.0, plan.start - time.time()))
         began, cpu, memory = time.time(), time.process_time(), psutil.Process().memory_info().rss
@@ -248,7 +249,8 @@ async def _bot(plan: Plan):
                    "collection_longest_cpu": collections.longest_cpu, "objects": objects,
                    "frozen": frozen, "stranded": stranded, "whole_cpu": whole, "grown": grown,
                    "collections_over_50ms": len(collections.slow), "full_cpu": sorted(collections.full_cpu),
-                   "stalls": loop.stalls, "walks": walks, "peaks": peaks, "unknown": fake.unknown, "grew": grew, "growth": growth,
+                   "stalls": loop.stalls, "walks": walks, "peaks": peaks, "unknown": fake.unknown, "grew": grew,
+                   "growth": growth,
                    "messages": len(fake.messages)}, f)
 
 
