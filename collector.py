@@ -43,7 +43,7 @@ MIDDLE = 5  # young-generation collections between two of the middle one (Python
 PROMOTED = 1  # middle-generation collections (each moves its survivors on) that start a full one
 GROWTH = 2  # how many times over the process grows before a collection walks everything, once quiet
 BOUND = 8  # how many times over it grows before that walk goes ahead, quiet or not
-QUIET = 2.0  # seconds without an interaction that make the process quiet
+QUIET = 2.0  # seconds with no interaction arriving or done (and none in hand) that make the process quiet
 LOOK = 1.0  # seconds between two looks at the schedule
 COUNTED = gc.get_threshold()  # the process's own thresholds, given back when a collector stops
 
@@ -129,10 +129,10 @@ class Collector:
     def minding(self, handler: Callable[..., Awaitable]) -> Callable[..., Awaitable]:
         """`handler` (an interaction's), counted while it runs: the walk of everything waits
         until none runs, then `quiet` seconds more."""
-        async def handled(*args):
+        async def handled(*args, **kwargs):
             self._handling += 1
             try:
-                return await handler(*args)
+                return await handler(*args, **kwargs)
             finally:
                 self._handling -= 1
                 self.busy()
