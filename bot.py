@@ -150,8 +150,16 @@ class ReadyRoom(commands.Bot):
         self._collecting: Optional[asyncio.Task] = None
         self._connection.store_view = sent_view(self._connection.store_view)  # cycles cut (letgo.py)
         views = self._connection._view_store
-        views.schedule_dynamic_item_call = dynamic_call(answering_busy(views.schedule_dynamic_item_call))
-        self.tree._call = command_call(self.tree._call)
+        minding = self.collector.minding  # the walk of everything waits while any runs
+        views.schedule_dynamic_item_call = minding(dynamic_call(answering_busy(views.schedule_dynamic_item_call)))
+        self.tree._call = minding(command_call(self.tree._call))
+
+    def dispatch(self, event_name: str, /, *args, **kwargs) -> None:
+        """discord.py's dispatch of a gateway event; an interaction also tells the collector
+        that players are waiting on the loop (its walk of everything waits, collector.py)."""
+        if event_name == "interaction":
+            self.collector.busy()
+        super().dispatch(event_name, *args, **kwargs)
 
     async def runs_clock(self, name: str) -> bool:
         """Whether this process runs the clock `name` (reminders, league rounds) for its

@@ -20,32 +20,39 @@ walks the frozen objects too, and that walk holds the loop as long as the proces
 (over 100 ms at 1,000 games). Few such cycles are made (discord.py's cycles around each
 interaction are cut once the bot has answered, letgo.py; after 5 minutes of saturation
 the frozen objects held none but the 6 that start-up's freeze strands), so everything is
-walked only when the process's peak memory has grown `growth` times over since the last
-such walk: what such cycles strand is bounded by the size of the process, at a handful of
-walks over its life.
+walked only when the Python objects the process keeps (the blocks Python's allocator
+holds) have grown `growth` times over since the last such walk: what such cycles strand
+is bounded by what the process keeps, at a handful of walks over its life. And the walk
+waits until no interaction is being handled and none arrived or was done for `quiet`
+seconds, so that nobody is waiting on the loop while it walks; past `bound` times over it
+walks anyway, so a process busy without a pause strands no more than that (ruling P61).
 """
 from __future__ import annotations
 
 import asyncio
 import gc
 import logging
-import resource
+import sys
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Awaitable, Callable
 
 log = logging.getLogger("ready_room.collector")
 FULL_EVERY = 10.0  # the longest wait between two full collections, seconds
 MIDDLE = 5  # young-generation collections between two of the middle one (Python's own: 10)
 PROMOTED = 1  # middle-generation collections (each moves its survivors on) that start a full one
-GROWTH = 2  # how many times over the process grows before a collection walks everything
+GROWTH = 2  # how many times over the process grows before a collection walks everything, once quiet
+BOUND = 8  # how many times over it grows before that walk goes ahead, quiet or not
+QUIET = 2.0  # seconds with no interaction arriving or done (and none in hand) that make the process quiet
+LOOK = 1.0  # seconds between two looks at the schedule
 COUNTED = gc.get_threshold()  # the process's own thresholds, given back when a collector stops
 
 
-def peak_memory() -> int:
-    """The process's peak resident memory so far, in the platform's unit (only ratios of it
-    are used): read at once, where counting the frozen objects walks them all."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def allocated() -> int:
+    """The memory blocks Python's allocator holds now: its small objects, among them every
+    container a reference cycle is made of (only ratios of it are used). Read from its pools
+    (about 0.1 ms at 3 million blocks), where counting the frozen objects walks them all."""
+    return sys.getallocatedblocks()
 
 
 @dataclass
@@ -62,15 +69,21 @@ class Collector:
     collection every `promoted` middle-generation ones (each every `middle` young ones),
     and `run` starts one when `full_every` seconds passed without; what survives each is
     frozen. `run` walks everything, the frozen objects too, once the process grew `growth`
-    times over (by `size`, its peak memory) since the last such walk."""
+    times over (by `size`, Python's allocated blocks) since the last such walk and is quiet
+    (no handler `minding` wraps is running, and `busy` was not called for `quiet` seconds by
+    `clock`), or once it grew `bound` times over."""
 
     def __init__(self, full_every: float = FULL_EVERY, promoted: int = PROMOTED, growth: float = GROWTH,
-                 middle: int = MIDDLE, size: Callable[[], int] = peak_memory):
+                 middle: int = MIDDLE, size: Callable[[], int] = allocated, bound: float = BOUND,
+                 quiet: float = QUIET, clock: Callable[[], float] = time.monotonic):
         self.full_every, self.promoted, self.growth, self.middle = full_every, promoted, growth, middle
-        self.size = size
+        self.size, self.bound, self.quiet, self.clock = size, bound, quiet, clock
         self.last: Collected | None = None
         self.rounds = 0  # full collections run
         self.walked = 0  # the process's size at the last walk of everything (or start-up's freeze)
+        self._heard = float("-inf")  # when `busy` was last called
+        self._handling = 0  # handlers `minding` wraps that are running
+        self._counted = (0, clock())  # (rounds, when `tend` first saw that many)
         self._began = 0.0  # when the running collection began (the thread's CPU clock)
         self._own = False  # whether `collect` is running (it keeps its own figures)
 
@@ -108,13 +121,39 @@ class Collector:
             self.walked = self.size()
         return self._done(objects, time.thread_time() - began, whole)
 
-    def tend(self, rounds: int) -> Collected | None:
-        """What `run` does every `full_every` seconds: walk everything if the process grew
-        `growth` times over since the last such walk, else a full collection if none ran
-        since there were `rounds`."""
-        if self.size() > self.growth * self.walked:
+    def busy(self) -> None:
+        """An interaction arrived or was done: the walk of everything waits for `quiet`
+        seconds without either."""
+        self._heard = self.clock()
+
+    def minding(self, handler: Callable[..., Awaitable]) -> Callable[..., Awaitable]:
+        """`handler` (an interaction's), counted while it runs: the walk of everything waits
+        until none runs, then `quiet` seconds more."""
+        async def handled(*args, **kwargs):
+            self._handling += 1
+            try:
+                return await handler(*args, **kwargs)
+            finally:
+                self._handling -= 1
+                self.busy()
+        return handled
+
+    def due(self) -> bool:
+        """Whether everything is to be walked now: the process grew `growth` times over since
+        the last such walk and is quiet, or it grew `bound` times over."""
+        grown = self.size()
+        quiet = not self._handling and self.clock() - self._heard >= self.quiet
+        return grown > self.bound * self.walked or (grown > self.growth * self.walked and quiet)
+
+    def tend(self) -> Collected | None:
+        """What `run` does every LOOK seconds: walk everything if `due`, else a full
+        collection if none ran for `full_every` seconds."""
+        if self.due():
             return self.collect(whole=True)
-        return self.collect() if self.rounds == rounds else None
+        now = self.clock()
+        if self.rounds != self._counted[0]:
+            self._counted = (self.rounds, now)
+        return self.collect() if now - self._counted[1] >= self.full_every else None
 
     def _done(self, objects: int, seconds: float, whole: bool) -> Collected:
         self.rounds += 1
@@ -133,13 +172,12 @@ class Collector:
         self._done(info["collected"], time.thread_time() - self._began, False)
 
     async def run(self) -> None:
-        """`start`, then `tend` every `full_every` seconds until cancelled (then `stop`)."""
+        """`start`, then `tend` every LOOK seconds until cancelled (then `stop`)."""
         self.start()
         try:
             while True:
-                rounds = self.rounds
-                await asyncio.sleep(self.full_every)
-                found = self.tend(rounds)
+                await asyncio.sleep(min(LOOK, self.full_every))
+                found = self.tend()
                 if found is not None:
                     log.debug("full collection%s: %d objects freed in %.0f ms",
                               " of everything" if found.whole else "", found.objects, found.seconds * 1000)

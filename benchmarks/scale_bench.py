@@ -27,9 +27,12 @@ answer), and, counted from the database afterwards, lost (an acknowledged move m
 from the log) and double-applied (a game version acknowledged twice), which must read 0,
 the errors (logged by the bot, or an interaction left unanswered for 20 s), the longest
 event-loop callbacks and garbage collections of each process (the target: no callback
-over 50 ms; the full collections' CPU median, p99 and how many took over 20 ms), what one
-collection of every object the process keeps (the frozen ones too) took at the end and
-freed, how much its resident memory grew while playing, and the CPU per move of the bot
+over 50 ms; each one over 50 ms of CPU named, with when it ran; the full collections' CPU
+median, p99 and how many took over 20 ms), each walk of everything the collector made while
+playing (when, its CPU, how far the process had grown), what one collection of every object
+the process keeps (the frozen ones too) took at the end and freed, how much its resident
+memory grew while playing, its peak at the start and the end, the types of objects that grew
+most, and the CPU per move of the bot
 processes (and of the PostgreSQL server, when started here). With --crash, process 0 is killed with SIGKILL half-way:
 the other must go on (its moves after the kill are counted) and nothing either
 acknowledged may be lost.
@@ -46,6 +49,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import signal
 import sys
 import tempfile
@@ -207,16 +211,24 @@ async def _bot(plan: Plan):
             info = await fake.bot.service.get(table.game_id)
             fake.post(table.thread_id, {"content": "(the table before the restart)",
                                         "components": your_move(table.game_id, info.version)})
-        fake.bot.collector.tend(fake.bot.collector.rounds)  # as in a bot past its first minute: its round met what loading built
+        # as in a bot past its first minute: its round met what loading built
+        fake.bot.collector.collect(whole=fake.bot.collector.due())
         fake.answering, fake.on_answer = True, answered
         await asyncio.sleep(max(0.0, plan.start - time.time()))
         began, cpu, memory = time.time(), time.process_time(), psutil.Process().memory_info().rss
+        peak, live, blocks = peak_memory(), live_objects(), sys.getallocatedblocks()
+        walks = watch_walks(fake.bot.collector, began)
+        growth: list[float] = []
+        sampling = asyncio.create_task(growth_of(fake.bot.collector, growth, plan.until))
         rng = random.Random(plan.seed)
         with CallbackTimer(slowest=5) as loop, CollectionTimer(over=0.05) as collections:
             results = await asyncio.gather(*(_table(fake, t, plan, typed, stats, random.Random(rng.random()))
                                              for t in plan.tables), return_exceptions=True)
+        sampling.cancel()
         cpu = time.process_time() - cpu
         grown = psutil.Process().memory_info().rss - memory
+        peaks = (peak, peak_memory())
+        grew = (live_objects() - live).most_common(6), (blocks, sys.getallocatedblocks())
         objects = len(gc.get_objects())  # what a full collection walks (what start-up froze left out)
         frozen = gc.get_freeze_count()
         gc.collect()
@@ -236,7 +248,48 @@ async def _bot(plan: Plan):
                    "collections": collections.count, "collection_longest": collections.longest,
                    "collection_longest_cpu": collections.longest_cpu, "objects": objects,
                    "frozen": frozen, "stranded": stranded, "whole_cpu": whole, "grown": grown,
-                   "collections_over_50ms": len(collections.slow), "full_cpu": sorted(collections.full_cpu)}, f)
+                   "collections_over_50ms": len(collections.slow), "full_cpu": sorted(collections.full_cpu),
+                   "stalls": loop.stalls, "walks": walks, "peaks": peaks, "unknown": fake.unknown, "grew": grew,
+                   "growth": growth,
+                   "messages": len(fake.messages)}, f)
+
+
+def peak_memory() -> int:
+    """The process's peak resident memory so far, KiB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def live_objects() -> Counter:
+    """Every object the garbage collector tracks, the frozen ones too, counted by type."""
+    gc.unfreeze()
+    try:
+        return Counter(type(o).__qualname__ for o in gc.get_objects())
+    finally:
+        gc.freeze()
+
+
+async def growth_of(collector, seen: list[float], until: float) -> None:
+    """Note in `seen` how many times over the collector's size stands against its size at
+    its last walk of everything, once a second until `until` (or cancelled)."""
+    while time.time() < until:
+        seen.append(collector.size() / max(1, collector.walked))
+        await asyncio.sleep(1)
+
+
+def watch_walks(collector, began: float) -> list[tuple]:
+    """The walks of everything the bot's collector makes from now on, each as (seconds after
+    `began`, CPU seconds, objects freed, how many times over the process had grown since
+    the walk before)."""
+    walks, collect = [], collector.collect
+
+    def collected(whole: bool = False):
+        grown = collector.size() / max(1, collector.walked)
+        found = collect(whole)
+        if whole:
+            walks.append((time.time() - began, found.seconds, found.objects, grown))
+        return found
+    collector.collect = collected
+    return walks
 
 
 def bot_process(plan: Plan) -> None:
@@ -339,6 +392,22 @@ def run(label: str, url: str, processes: int, args, folder: str, server=None) ->
             print(f"      full collections' CPU: median {full[len(full) // 2]:.1f} ms, p99 {full[int(len(full) * 0.99)]:.1f},"
                   f" longest {full[-1]:.1f}; {sum(t > 20 for t in full)} of {len(full)} over 20 ms")
         print(f"      the longest: {'; '.join(what for _, _, what in r['callbacks'])}")
+        for when, took, cpu_took, what in r["stalls"]:
+            print(f"      over 50 ms CPU at {when:.0f} s: {took * 1000:.0f} ms ({cpu_took * 1000:.0f} CPU), {what}")
+        walks = "; ".join(f"at {when:.0f} s, {cpu_took * 1000:.0f} ms CPU, {freed} freed, grown {grown:.1f}x"
+                          for when, cpu_took, freed, grown in r["walks"])
+        print(f"      walks of everything while playing: {walks or 'none'}; peak resident memory"
+              f" {r['peaks'][0] / 1024:.0f} MiB at the start, {r['peaks'][1] / 1024:.0f} MiB at the end;"
+              f" the fake Discord held {r['messages']} messages at the end and was asked"
+              f" {r['unknown']} times for a message or token it did not have")
+        growth = r["growth"] or [0.0]
+        most = max(range(len(growth)), key=growth.__getitem__)
+        print(f"      the collector's size against its last walk, read each second: at most {growth[most]:.1f}x"
+              f" (at {most} s), {growth[-1]:.1f}x at the end of play; every 15 s: "
+              + " ".join(f"{g:.1f}" for g in growth[::15]))
+        (grown_types, blocks) = r["grew"]
+        print(f"      objects that grew while playing: {', '.join(f'{n} +{k}' for n, k in grown_types)};"
+              f" Python's allocator held {blocks[0]} blocks at the start, {blocks[1]} at the end")
     late = max((r["late"] for r in reports), default=0.0)
     if late > 1:
         print(f"    a process began {late:.0f} s late (still loading its games): raise --warmup")

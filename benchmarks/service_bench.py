@@ -34,6 +34,7 @@ from engine.service import GameService  # noqa: E402
 
 FED = dict(affiliation="federation", team="federation-away-team", deck="federation-starter")
 BORG = dict(affiliation="borg", team="borg-away-team", deck="borg-starter")
+STALLS = 100  # callbacks over 50 ms of CPU named one by one (CallbackTimer.stalls)
 
 
 async def new_game(service: GameService, channel: int, rng: random.Random, *, guild_id: Optional[int] = None,
@@ -79,7 +80,8 @@ def ran(handle) -> str:
 class CallbackTimer:
     """Times every callback the event loop runs (asyncio.Handle._run), to find the longest
     stretch one of them held the loop: a command, a flush, a garbage collection inside one.
-    With `keep`, every callback's seconds are kept in `taken` too."""
+    With `keep`, every callback's seconds are kept in `taken` too; with `slowest`, each one
+    over 50 ms of CPU in `stalls` (the first STALLS of them)."""
 
     def __init__(self, keep: bool = False, slowest: int = 0):
         self.longest, self.over_50ms, self._original = 0.0, 0, asyncio.events.Handle._run
@@ -87,6 +89,8 @@ class CallbackTimer:
         self.slowest: list[tuple] = []  # with `slowest`: the longest callbacks' (seconds, CPU seconds, what ran)
         self._keep_slowest, self._closed = slowest, False
         self.over_50ms_cpu = 0  # with `slowest`: callbacks that took over 50 ms of the loop thread's CPU
+        self.stalls: list[tuple] = []  # with `slowest`: those callbacks' (seconds in, seconds, CPU seconds, what ran)
+        self._entered = 0.0
 
     def __enter__(self) -> "CallbackTimer":
         original, timer = self._original, self
@@ -105,11 +109,14 @@ class CallbackTimer:
                     timer.taken.append(took)
                 cpu = time.thread_time() - began_cpu if timer._keep_slowest else 0.0
                 timer.over_50ms_cpu += cpu > 0.05
+                if cpu > 0.05 and len(timer.stalls) < STALLS:
+                    timer.stalls.append((began - timer._entered, took, cpu, ran(handle)))
                 if timer._keep_slowest and (len(timer.slowest) < timer._keep_slowest or took > timer.slowest[0][0]):
                     heapq.heappush(timer.slowest, (took, cpu, ran(handle)))
                     if len(timer.slowest) > timer._keep_slowest:
                         heapq.heappop(timer.slowest)
         asyncio.events.Handle._run = timed
+        self._entered = time.perf_counter()
         return self
 
     def __exit__(self, *exc) -> None:

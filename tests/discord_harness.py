@@ -15,7 +15,10 @@ callback) fails the test.
 The scale benchmark (benchmarks/scale_bench.py) drives many games at once through the
 same fake: a sharded bot (`shard_count`, `shard_ids`), channels of several guilds
 (`add_channel`), and `answering` mode, in which `dispatch` waits only for the bot's
-answer to each of its interactions, not for every task of the process.
+answer to each of its interactions, not for every task of the process. With
+`record=False` the fake keeps no requests and forgets what a long run no longer needs, so
+that the process's memory is the bot's: each channel keeps its KEPT messages last used
+(posted, edited, clicked or read), and the newest TOKENS interactions keep their tokens.
 """
 from __future__ import annotations
 
@@ -43,6 +46,8 @@ GUILD_ID = 800000000000000001
 CHANNEL_ID = 700000000000000001
 OWNER_ID = 1000
 EPHEMERAL = 64
+KEPT = 4  # record=False: the messages each channel keeps, the last used
+TOKENS = 10_000  # record=False: the interactions whose tokens are kept, the newest
 SETTLE_SECONDS = 300  # a guard against a hang (a view left listening, say), not a timing: the
 # longest wait for the tasks of one interaction (or, answering, for its answer)
 BOT_USER = {"id": str(APP_ID), "username": "Ready Room", "discriminator": "0000", "avatar": None,
@@ -148,12 +153,13 @@ class FakeDiscord:
                  metrics_port: Optional[int] = None):
         self.database, self.clock, self.metrics_port = database, clock, metrics_port
         self.shard_count, self.shard_ids = shard_count, shard_ids
-        self.record = record  # keep every request in `sent` (a long benchmark does not)
+        self.record = record  # keep every request in `sent` and every message (a long benchmark does not)
         self._ids = itertools.count(600000000000000001)
         self.sent: list[Sent] = []
         self.messages: dict[int, dict] = {}
-        self._in: dict[int, list[int]] = {}  # channel -> ids of the messages sent there, oldest first
-        self.deleted: list[int] = []  # ids of messages the bot deleted
+        self._in: dict[int, dict[int, None]] = {}  # channel -> ids of the messages sent there, last used last
+        self.deleted: list[int] = []  # ids of messages the bot deleted (recording)
+        self.unknown = 0  # requests for a message or an interaction token the fake does not have
         self.channel_of: dict[int, int] = {}  # message id -> its channel, kept after a deletion
         self.channels: dict[int, dict] = {}
         self.add_channel(GUILD_ID, CHANNEL_ID)
@@ -316,6 +322,10 @@ class FakeDiscord:
             payload["member"] = {"user": member, "roles": [], "permissions": permissions, "nick": None,
                                  "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0}
         self.places[token] = channel_id
+        if not self.record and len(self.places) > TOKENS:
+            oldest = next(iter(self.places))
+            for kept in (self.places, self.originals, self.clicked, self.choices):
+                kept.pop(oldest, None)
         if message is not None:
             payload["message"] = message
             self.clicked[token] = int(message["id"])
@@ -371,7 +381,7 @@ class FakeDiscord:
 
     def click(self, member: dict, message_id: int, custom_id: str, values: Optional[list[str]] = None) -> dict:
         """A click on a button (or a choice in a select) of a message the bot sent."""
-        message = self.messages[message_id]
+        message = self._used(message_id)
         component = self.component(message, custom_id)
         data = {"custom_id": custom_id, "component_type": component["type"]}
         if component["type"] == 3:
@@ -422,7 +432,7 @@ class FakeDiscord:
 
     def in_channel(self, channel_id: int) -> list[dict]:
         """Messages everyone in a channel sees (ephemeral ones left out), oldest first."""
-        messages = (self.messages.get(m) for m in self._in.get(channel_id, []))
+        messages = (self.messages.get(m) for m in sorted(self._in.get(channel_id, ())))  # ids grow as sent
         return [m for m in messages if m is not None and not m["flags"] & EPHEMERAL]
 
     def original(self, payload: dict) -> dict:
@@ -441,11 +451,39 @@ class FakeDiscord:
             message["guild_id"] = self.channels.get(channel_id, {}).get("guild_id", str(GUILD_ID))
         self.messages[message_id] = message
         self.channel_of[message_id] = channel_id
-        self._in.setdefault(channel_id, []).append(message_id)
+        kept = self._in.setdefault(channel_id, {})
+        kept[message_id] = None
+        if not self.record and len(kept) > KEPT:
+            self._forget(next(iter(kept)))
         return self._edit(message_id, body, files)
 
+    def _used(self, message_id: int) -> dict:
+        """The message, last used now (404 Unknown Message, as Discord answers, if the fake
+        does not have it)."""
+        message = self.messages.get(message_id)
+        if message is None:
+            self.unknown += 1
+            raise discord.NotFound(_Response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
+        kept = self._in[self.channel_of[message_id]]
+        del kept[message_id]
+        kept[message_id] = None
+        return message
+
+    def _forget(self, message_id: int) -> None:
+        """Drop a message (not recording: a message no longer used, or deleted)."""
+        self.messages.pop(message_id, None)
+        del self._in[self.channel_of.pop(message_id)][message_id]
+
+    def _place(self, token: str) -> int:
+        """The channel an interaction came from (404 Unknown Webhook, as Discord answers for
+        a token it does not know, if the fake forgot the token)."""
+        if token not in self.places:
+            self.unknown += 1
+            raise discord.NotFound(_Response(404, "Not Found"), {"code": 10015, "message": "Unknown Webhook"})
+        return self.places[token]
+
     def _edit(self, message_id: int, body: dict, files) -> dict:
-        message = self.messages[message_id]
+        message = self._used(message_id)
         for key in ("content", "components", "embeds"):
             if key in body and body[key] is not None:
                 message[key] = body[key]
@@ -559,14 +597,15 @@ class FakeDiscord:
             return message
         if method == "PATCH" and (m := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path)):
             self._record(method, path, body, taken, message_id=int(m[2]))
-            if int(m[2]) not in self.messages:
-                raise discord.NotFound(_Response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
             return self._edit(int(m[2]), body, taken)
         if method == "DELETE" and (m := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path)):
             self._record(method, path, body, taken, message_id=int(m[2]))
-            if self.messages.pop(int(m[2]), None) is None:
-                raise discord.NotFound(_Response(404, "Not Found"), {"code": 10008, "message": "Unknown Message"})
-            self.deleted.append(int(m[2]))
+            self._used(int(m[2]))
+            if self.record:
+                del self.messages[int(m[2])]
+                self.deleted.append(int(m[2]))
+            else:
+                self._forget(int(m[2]))
             return None
         raise AssertionError(f"unexpected Discord request {method} {path}")
 
@@ -582,16 +621,18 @@ class FakeDiscord:
             self._refuse(method, path, discord_limits.problems(body))
         if m := re.fullmatch(r"/webhooks/(\d+)/([\w-]+)", path):  # followup
             flags = (body or {}).get("flags", 0)
-            message = self._message(self.places[m[2]], body, taken, flags)
+            message = self._message(self._place(m[2]), body, taken, flags)
             self._record(method, path, body, taken, bool(flags & EPHEMERAL), int(message["id"]))
             self._answered(m[2], body)
             return message
         if m := re.fullmatch(r"/webhooks/(\d+)/([\w-]+)/messages/(@original|\d+)", path):
+            self._place(m[2])
             message_id = self.originals[m[2]] if m[3] == "@original" else int(m[3])
-            ephemeral = bool(self.messages[message_id]["flags"] & EPHEMERAL)
+            message = self._used(message_id)
+            ephemeral = bool(message["flags"] & EPHEMERAL)
             self._record(method, path, body, taken, ephemeral, message_id)
             if method == "GET":
-                return self.messages[message_id]
+                return message
             self._answered(m[2], body)
             return self._edit(message_id, body, taken)
         raise AssertionError(f"unexpected webhook request {method} {path}")
@@ -605,11 +646,12 @@ class FakeDiscord:
             return answer
         if kind in (4, 5):
             flags = data.get("flags", 0)
-            message = self._message(self.places[token], data if kind == 4 else {}, files, flags)
+            message = self._message(self._place(token), data if kind == 4 else {}, files, flags)
             self.originals[token] = int(message["id"])
         else:  # 6: deferred update, 7: update the clicked message
+            self._place(token)
             self.originals[token] = self.clicked[token]
-            message = self._edit(self.clicked[token], data, files) if kind == 7 else self.messages[self.clicked[token]]
+            message = self._edit(self.clicked[token], data, files) if kind == 7 else self._used(self.clicked[token])
         ephemeral = bool(message["flags"] & EPHEMERAL)
         self._record("POST", "callback", body, files, ephemeral, int(message["id"]))
         if kind in (4, 7):  # an answer at once, not a deferral
@@ -641,6 +683,16 @@ async def open_panel(fake: FakeDiscord, member: dict, channel_id: int) -> dict:
     payload = fake.click(member, *turn_button(fake, channel_id))
     await fake.dispatch(payload)
     return fake.original(payload)
+
+
+async def play(fake: FakeDiscord, game_id: int, thread: int, members: dict[int, dict], rng, moves: int) -> None:
+    """`moves` random legal commands, each picked on the awaited player's panel (`members`:
+    user id -> member)."""
+    for _ in range(moves):
+        user_id = (await fake.bot.service.get(game_id)).awaited[0].user_id
+        _, commands = await fake.bot.service.legal_commands(game_id, user_id)
+        member = members[user_id]
+        await choose(fake, member, await open_panel(fake, member, thread), commands, rng.randrange(len(commands)))
 
 
 async def choose(fake: FakeDiscord, member: dict, panel_message: dict, commands: list[str], index: int) -> None:
