@@ -11,6 +11,7 @@ from engine.service.console import Console, play_local
 from engine.service.text import public_events
 from images import pictures
 from images.dice import gather
+from images.style import encode
 
 MOVES = 200  # the human's answers in the re-roll window test before quitting
 
@@ -256,6 +257,6 @@ async def test_a_pass_that_closes_a_re_roll_window_writes_the_resolved_dice(tmp_
         roll = roll_up_to(log, version)
         assert (gather(roll).resolved is not None) == ("resolved" in kinds)
         written = folder / f"game{console.game_id}-{version:04d}-dice.png"
-        assert written.read_bytes() == pictures.RENDERERS["awaymissions"].dice(console.views[version], roll, True)
+        assert written.read_bytes() == encode(pictures.RENDERERS["awaymissions"].dice(console.views[version], roll, True))
         passes["closed" if "resolved" in kinds else "kept open"] += 1
     assert passes["closed"] >= 2 and passes["kept open"] >= 2, passes
