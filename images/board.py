@@ -19,7 +19,8 @@ from engine.awaymissions.content import Pack, load_pack
 from engine.awaymissions.layout import Geometry, LayoutSpec, geometry
 from images.style import (BOARD_NAME, CORRIDOR_FLOOR, FLOOR, GLYPH, GREY, HAZARD, INK, LIFT_FLOOR,
                           MUTED, OPEN_EDGE, PAPER, VOID, WHITE, centred_text, dashed_line, decider, digest, draw_shape, encode,
-                          pen, side_styles, stamp, team_name, teams_of, text, text_width, to_palette)
+                          clipped, fit_size, pen, side_styles, stamp, team_name, teams_of, text, text_width,
+                          to_palette)
 from images import marks
 from images.tokens import draw_token, short_labels
 
@@ -347,15 +348,33 @@ def footer_lines(view: dict, events: list[dict], labels: dict[str, str], waiting
     return [first, second, "Last: " + "; ".join(third) if third else ""]
 
 
-def footer_entries(view: dict, pack: Pack) -> list[tuple[str, list[str]]]:
-    """The footer's scores: (text, seats whose token shapes go before it). A team game shows
-    each team with its members and their points added up ('Team A: Ann + Cy 7')."""
+def footer_entries(view: dict, pack: Pack) -> list[tuple[str, int, list[str]]]:
+    """The footer's scores: (who, points, seats whose token shapes go before it). A team game
+    shows each team with its members and their points added up ('Team A: Ann + Cy', 7)."""
     teams = teams_of(view)
     if teams:
-        return [(f"{team_name(team)}: {' + '.join(p['name'] for p in members)} "
-                 f"{sum(score(view, pack, p['seat']) for p in members)}", [p["seat"] for p in members])
+        return [(f"{team_name(team)}: {' + '.join(p['name'] for p in members)}",
+                 sum(score(view, pack, p['seat']) for p in members), [p["seat"] for p in members])
                 for team, members in sorted(teams.items())]
-    return [(f"{p['name']} {score(view, pack, p['seat'])}", [p["seat"]]) for p in view.get("players", [])]
+    return [(p["name"], score(view, pack, p["seat"]), [p["seat"]]) for p in view.get("players", [])]
+
+
+SCORE_SIZE = 20  # the scores' and the first line's font
+LINE_SIZE = 18  # the lines below them
+SMALLEST = 12  # a line too long shrinks to this size, then is cut
+GAP = 24  # at least this between the first line and the scores
+
+
+def score_texts(entries: list[tuple[str, int, list[str]]], room: int) -> list[str]:
+    """The scores' texts ('Ann 3'), names cut to an even share of `room` pixels (their
+    shapes included) when they would not all fit whole: a long name never runs over the
+    round or off the picture."""
+    texts = [f"{who} {points}" for who, points, _ in entries]
+    if sum(text_width(t, SCORE_SIZE) + 20 + 20 * len(seats) for t, (_, _, seats) in zip(texts, entries)) <= room:
+        return texts
+    share = room // len(entries)
+    return [f"{clipped(who, SCORE_SIZE, share - 20 - 20 * len(seats) - text_width(f' {points}', SCORE_SIZE))} {points}"
+            for who, points, seats in entries]
 
 
 def board_key(view: dict) -> str:
@@ -424,16 +443,20 @@ def _footer(draw, view, events, labels, styles, frame: Frame, pack: Pack, waitin
     right = width - MARGIN
     scores = top + 34  # the scores' row: each entry on paper left of the entries and shapes drawn before it
     low = scores  # the lines below it: on paper below everything drawn before each
-    for entry, seats in reversed(footer_entries(view, pack)):
-        w = text_width(entry, 20)
-        box = text(draw, (right, top + 20), entry, 20, INK, "rm", ((0, top, right + 4, scores), PAPER))
+    entries = footer_entries(view, pack)
+    room = right - x - min(text_width(lines[0], SCORE_SIZE), (right - x) // 3) - GAP
+    for entry, (_, _, seats) in reversed(list(zip(score_texts(entries, room), entries))):
+        w = text_width(entry, SCORE_SIZE)
+        box = text(draw, (right, top + 20), entry, SCORE_SIZE, INK, "rm", ((0, top, right + 4, scores), PAPER))
         low = max(low, box[3]) if box else low
         for n, seat in enumerate(reversed(seats)):
             colour, shape = styles[seat]
             draw_shape(draw, shape, right - w - 14 - n * 20, top + 20, 8, colour, outline=INK, width=2)
         right -= w + 20 + 20 * len(seats)
     for i, line in enumerate(lines):
-        size = 20 if i == 0 else 18
+        room = (right - x - 4) if i == 0 else width - 2 * x
+        size = SCORE_SIZE if i == 0 else fit_size(line, room, LINE_SIZE, SMALLEST)
+        line = clipped(line, size, room)
         clear = ((0, top, right + 4, scores) if i == 0 else (0, low, width, height), PAPER)
         box = text(draw, (x, top + 20 + i * 30), line, size, INK if i < 2 else MUTED, "lm", clear)
         low = max(low, box[3]) if box else low

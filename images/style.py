@@ -293,6 +293,21 @@ def fit_size(text: str, width: int, largest: int, smallest: int = 9) -> int:
     return size
 
 
+def clipped(string: str, size: int, width: int) -> str:
+    """`string` as it fits in `width` pixels at font `size`: whole, or its longest start that
+    fits with an ellipsis after it."""
+    if text_width(string, size) <= width:
+        return string
+    low, high = 0, len(string)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text_width(string[:middle].rstrip() + "…", size) <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return string[:low].rstrip() + "…"
+
+
 @functools.lru_cache(maxsize=4096)
 def _text_mask(string: str, size: int, anchor: str) -> tuple[Image.Image, Image.Image, int, int]:
     """Anti-aliased coverage of a text and where it covers at all, rendered once and

@@ -12,7 +12,7 @@ from engine.awaymissions.content import load_pack
 from engine.awaymissions.layout import Geometry, LayoutSpec, Space, geometry
 from images import board as B
 from images.demo import attack_events, midgame_view, move_events
-from images.style import ASSIMILATED, ATTACK_MARK, COVER, FLOOR, HAZARD, INK, MOVE_MARK, STYLES, WHITE, blend
+from images.style import ASSIMILATED, ATTACK_MARK, COVER, FLOOR, HAZARD, INK, MOVE_MARK, PAPER, STYLES, WHITE, blend
 from tests.conftest import two_player_config
 
 BLUE, ORANGE = STYLES[0][0], STYLES[1][0]
@@ -158,6 +158,26 @@ def test_footer_names_round_phase_decision_score_and_last_action():
     assert B.score(view, pack, "p1") == pack.cards["fed-restore-life-support"].points + 1
     view["result"] = {"scores": {"p1": 4, "p2": 2}, "winner": "p1"}
     assert B.footer_lines(view, [], labels)[0].endswith("Game over: Ana wins")
+
+
+LONG_NAMES = {"p1": "Commander Alexandra Whitfield-Montgomery", "p2": "Lieutenant Bartholomew Featherstonehaugh"}
+
+
+def test_long_names_are_cut_to_fit_the_footer_and_never_run_off_the_picture():
+    """Two long names: the scores are cut with an ellipsis, keep their points, and neither
+    they nor the waiting line run off the picture's edges or over the round."""
+    view = midgame_view()
+    for p in view["players"]:
+        p["name"] = LONG_NAMES[p["seat"]]
+    image = picture(view, move_events())
+    width, height = image.size
+    footer = [(x, y) for y in range(height - B.FOOTER, height) for x in (*range(0, 20), *range(width - 20, width))]
+    assert all(close(image.getpixel(at), PAPER, 4) for at in footer), "a footer text reaches the picture's edge"
+    texts = B.score_texts(B.footer_entries(view, load_pack(view["pack"])), 500)
+    assert [t[-2:] for t in texts] == [" 3", " 3"] and all("\u2026" in t for t in texts)
+    assert sum(B.text_width(t, B.SCORE_SIZE) + 40 for t in texts) <= 500
+    view["players"][0]["name"], view["players"][1]["name"] = "Ana", "Bo"
+    assert B.score_texts(B.footer_entries(view, load_pack(view["pack"])), 500) == ["Ana 3", "Bo 3"]
 
 
 def test_same_input_gives_same_bytes_and_static_layer_is_reused():
