@@ -561,6 +561,11 @@ class Database:
         async with self._write_lock:
             await self._conn.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
 
+    async def release_leases(self, holder: str) -> None:
+        """Let go of every lease `holder` holds (it is shutting down)."""
+        async with self._write_lock:
+            await self._conn.execute("DELETE FROM leases WHERE holder = ?", (holder,))
+
 
 async def stamp_games(conn: Connection, game_ids: set[int]) -> None:
     """Move these games' stamps on, inside a change made beside their moves (a deadline

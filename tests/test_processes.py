@@ -407,6 +407,26 @@ async def test_a_process_runs_a_clock_only_with_the_leases_of_all_its_shards(dat
         await second.service.close()
 
 
+async def test_a_process_closing_lets_go_of_its_clocks_so_the_next_runs_them_at_once(database_url):
+    """P66: a process shut down cleanly (a redeploy) releases its leases; the one started in
+    its place runs the clocks in its first round instead of waiting for them to run out.
+    A process killed keeps them until they run out (the lease test above)."""
+    def bot():
+        return ReadyRoom(Config(token="x", database=database_url, dev_guild=None, shard_count=1, shard_ids=(0,)))
+    old, new, other = bot(), bot(), bot()
+    old.service, new.service = await GameService.open(database_url), await GameService.open(database_url)
+    other.service = await GameService.open(database_url)
+    try:
+        assert await old.runs_clock("ready-room-reminders") and await old.runs_clock("ready-room-computers")
+        assert not await new.runs_clock("ready-room-reminders")
+        await old.service.close()
+        assert await new.runs_clock("ready-room-reminders") and await new.runs_clock("ready-room-computers")
+        assert not await other.runs_clock("ready-room-reminders")  # the new one holds them now
+    finally:
+        await new.service.close()
+        await other.service.close()
+
+
 # ---- processes: one killed, the other goes on -----------------------------------------------
 
 async def _player(url, acks, channel, seed, limit):
