@@ -7,6 +7,7 @@ import logging
 from typing import Awaitable, Callable, Optional
 
 import discord
+from discord.ext import commands
 
 from engine.service.errors import ServiceError, as_busy
 
@@ -31,3 +32,19 @@ async def _every(bot, job: Callable[[], Awaitable[object]], name: str) -> None:
                 raise
             log.warning("%s failed this round; retrying next round", name, exc_info=True)
         await asyncio.sleep(bot.config.reminder_interval)
+
+
+class Clocked(commands.Cog):
+    """A cog with a clock: `job` runs every round (`start_every`) from when the cog loads
+    until it unloads, under the lease `name`."""
+
+    def __init__(self, bot, name: str, job: Callable[[], Awaitable[object]]):
+        self.bot, self._clock = bot, (name, job)
+        self.task: Optional[asyncio.Task] = None
+
+    async def cog_load(self) -> None:
+        self.task = start_every(self.bot, self._clock[1], self._clock[0])
+
+    async def cog_unload(self) -> None:
+        if self.task is not None:
+            self.task.cancel()

@@ -9,33 +9,22 @@ then every `bot.config.reminder_interval` seconds, and plays their computer move
 """
 from __future__ import annotations
 
-import asyncio
 import logging
-from typing import Optional
 
 import discord
-from discord.ext import commands
 
-from cogs.clock import start_every
+from cogs.clock import Clocked
 from cogs.table_message import computers_play, table_key
 from engine.service import as_busy
 
 log = logging.getLogger("ready_room.computer_turns")
 
 
-class ComputerTurns(commands.Cog):
+class ComputerTurns(Clocked):
     """The clock that resumes computer turns nobody is playing."""
 
     def __init__(self, bot):
-        self.bot = bot
-        self.task: Optional[asyncio.Task] = None
-
-    async def cog_load(self) -> None:
-        self.task = start_every(self.bot, self.resume, "ready-room-computers")
-
-    async def cog_unload(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        super().__init__(bot, "ready-room-computers", self.resume)
 
     async def resume(self) -> list[int]:
         """Play the computer's moves in each game of this process's shards that has waited on

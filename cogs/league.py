@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from cogs import replies, table_message, team_choice
 from cogs.options import Code, Event, Sheet, Typed
-from cogs.clock import start_every
+from cogs.clock import Clocked
 from cogs.pictures import as_file, as_files
 from engine.league import clock, results
 from engine.league import standings as table
@@ -203,7 +203,7 @@ def arena_view(event: int, update: LeagueUpdate) -> Optional[discord.ui.View]:
     return view
 
 
-class League(commands.Cog):
+class League(Clocked):
     """Leagues and organised-play events."""
 
     league = app_commands.Group(name="league", description="Leagues and organised-play events", guild_only=True)
@@ -211,18 +211,16 @@ class League(commands.Cog):
                                parent=league)
 
     def __init__(self, bot):
-        self.bot = bot
+        super().__init__(bot, "ready-room-league-clock", self.tick)
         self.desk = LeagueService(bot.service.db, **({"clock": bot.clock} if bot.clock else {}))
-        self.task: Optional[asyncio.Task] = None
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(VerifyButton, SignOffButton, AcceptClaim, ArenaButton)
-        self.task = start_every(self.bot, self.tick, "ready-room-league-clock")
+        await super().cog_load()
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(VerifyButton, SignOffButton, AcceptClaim, ArenaButton)
-        if self.task is not None:
-            self.task.cancel()
+        await super().cog_unload()
 
     # ---- the clock ------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from discord.ext import commands
 from cogs import replay, replies
 from cogs.replies import plural
 from cogs.options import Code
-from cogs.clock import start_every
+from cogs.clock import Clocked
 from cogs.league import actor_of
 from cogs.league import desk_of as league_desk
 from cogs.pings import calls_of, desk_of
@@ -148,14 +148,13 @@ class VerifyDice(discord.ui.DynamicItem[discord.ui.Button], template=r"rr:dice:(
         return verdict.summary(self.game)
 
 
-class Players(commands.Cog):
+class Players(Clocked):
     """Profiles, ratings, the leaderboard, quiet hours and vacations, dice seals."""
 
     away = app_commands.Group(name="away", description="Quiet hours and vacations (other players see them)")
 
     def __init__(self, bot):
-        self.bot = bot
-        self.task = None
+        super().__init__(bot, "ready-room-players", self.settle)
 
     @property
     def desk(self) -> PlayerDesk:
@@ -167,12 +166,11 @@ class Players(commands.Cog):
             await self.desk.settle_ratings()  # games that ended while the bot was down
         except Exception:
             log.warning("ratings could not be settled at start; the clock tries again", exc_info=True)
-        self.task = start_every(self.bot, self.settle, "ready-room-players")
+        await super().cog_load()
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(VerifyDice, BoardPage)
-        if self.task is not None:
-            self.task.cancel()
+        await super().cog_unload()
 
     @commands.Cog.listener()
     async def on_game_over(self, update: Update) -> None:

@@ -13,11 +13,10 @@ from typing import Optional
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from cogs import buttons, replies, table_message
 from cogs.calls import call, can_post
-from cogs.clock import start_every
+from cogs.clock import Clocked
 from cogs.pings import calls_of, desk_of
 from engine.service import DueReminder, GameInfo, ServiceError, is_computer, reactions
 from engine.service.calls import MAX_HOURS, Calls
@@ -44,21 +43,13 @@ def your_move(info: GameInfo) -> discord.ui.View:
     return view
 
 
-class Turns(commands.Cog):
+class Turns(Clocked):
     """Reminders and the settings that shape them."""
 
     settings = app_commands.Group(name="settings", description="Reminders and notifications")
 
     def __init__(self, bot):
-        self.bot = bot
-        self.task: Optional[asyncio.Task] = None
-
-    async def cog_load(self) -> None:
-        self.task = start_every(self.bot, self.send_due, "ready-room-reminders")
-
-    async def cog_unload(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        super().__init__(bot, "ready-room-reminders", self.send_due)
 
     async def send_due(self) -> int:
         """Send every due reminder once; returns how many were handled.
